@@ -1,0 +1,76 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+
+describe('OpenAPI and docs, public (default outside production)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves an OpenAPI 3.1 document that lints clean', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const config = await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off', 'info-license-url': 'off' } });
+    const problems = await lintFromString({ source: res.body, absoluteRef: '/openapi.json', config });
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
+  });
+
+  it('describes every operation with a summary, tags, security, access and error responses', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operations = Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+    );
+    expect(operations.length).toBeGreaterThan(0);
+    for (const { path, method, op } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.summary, where).toBeTruthy();
+      expect((op.tags as string[]).length, where).toBeGreaterThan(0);
+      expect(op.security, where).toBeDefined();
+      expect(op['x-access'], where).toBeTruthy();
+      expect(Object.keys(op.responses as object), where).toContain('500');
+    }
+    const health = doc.paths['/health'].get;
+    expect(health.security).toEqual([]);
+    expect(health['x-access']).toBe('public');
+    expect(Object.keys(health.responses)).toEqual(expect.arrayContaining(['200', '503']));
+    expect(doc.components.schemas.Problem.properties).toHaveProperty('code');
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('renders the reference page at /docs from local assets', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toContain('swagger-ui');
+    expect(res.body).not.toMatch(/https?:\/\/(cdn|unpkg)/);
+    const asset = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
+    expect(asset.statusCode).toBe(200);
+  });
+});
+
+describe('OpenAPI and docs when FISHLOG_PUBLIC_DOCS is off', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { FISHLOG_PUBLIC_DOCS: 'off' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each(['/openapi.json', '/docs/', '/docs/json', '/docs/static/swagger-ui-bundle.js'])('%s needs a token', async (url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'auth.token_missing' });
+  });
+
+  it('keeps /health public', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+});

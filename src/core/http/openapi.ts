@@ -1,0 +1,96 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { Type } from 'typebox';
+import { describeAccess, makeRoutesPublic, type Access } from '../access/access.js';
+import { errorResponses } from './schemas.js';
+
+/**
+ * OpenAPI 3.1 from the route schemas (`/openapi.json`) and the interactive reference (`/docs`),
+ * served from npm packages. Every operation gets its security requirement, an `x-access`
+ * extension with the route's access level, and the error responses every route can give.
+ */
+
+export const API_TAGS = [
+  { name: 'system', description: 'Health and service information' },
+];
+
+interface RouteSchema extends FastifySchema {
+  hide?: boolean;
+  security?: Array<Record<string, string[]>>;
+  description?: string;
+  'x-access'?: unknown;
+  response?: Record<string | number, unknown>;
+}
+
+/** Adds security, access and common error responses to every route as it is registered. */
+export function decorateRoutesForOpenApi(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ?? {}) as RouteSchema;
+    if (schema.hide) return;
+    const access: Access = route.config?.access ?? 'authenticated';
+    const isPublic = access === 'public';
+    schema.security = isPublic ? [] : [{ bearerAuth: [] }];
+    schema['x-access'] = access;
+    const accessLine = `Access: ${describeAccess(access)}`;
+    if (!schema.description?.includes('Access:')) {
+      schema.description = schema.description ? `${schema.description}\n\n${accessLine}` : accessLine;
+    }
+    const common: number[] = [500];
+    if (schema.body || schema.querystring || schema.params) common.push(400);
+    if (schema.body) common.push(413, 415);
+    if (!isPublic) common.push(401);
+    schema.response = { ...errorResponses(...common), ...(schema.response ?? {}) };
+    route.schema = schema;
+  });
+}
+
+export async function registerOpenApi(app: FastifyInstance, options: { version: string; publicDocs: boolean }): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'fishlog API',
+        version: options.version,
+        description:
+          'HTTP JSON API behind the fishlog fishing-log application. Every endpoint needs `Authorization: Bearer <id_token>` ' +
+          'except `GET /health`, `POST /api/auth/login` and `POST /api/auth/refresh`. Errors are RFC 9457 problem+json with a stable `code`. ' +
+          'Lists take `page` (from 1) and `pageSize` (default 20, max 100) and answer a JSON array with `X-Total-Count` and `Link` headers.',
+      },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: API_TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'The id_token returned by POST /api/auth/login (not the access_token).',
+          },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+
+  await app.register(async (docs) => {
+    if (options.publicDocs) makeRoutesPublic(docs);
+    docs.get(
+      '/openapi.json',
+      {
+        schema: {
+          hide: true,
+          response: { 200: Type.Object({}, { additionalProperties: true }) },
+        },
+      },
+      async () => docs.swagger(),
+    );
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true },
+      staticCSP: true,
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { Type, type TSchema } from 'typebox';
+import { Problem } from './problem.js';
+
+/** Shared route schemas: ids, timestamps, error responses. */
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID', examples: ['0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21'] });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 date-time', examples: ['2026-06-01T05:30:00.000Z'] });
+
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+export const ProblemRef = Type.Ref('Problem');
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad request: malformed body, invalid field, unknown property, bad id or query parameter',
+  401: 'Missing, malformed, expired or invalid token',
+  403: 'The caller lacks the role or permission, or the record is not visible to the caller',
+  404: 'The addressed record does not exist',
+  409: 'Conflict with the current state of the record',
+  413: 'Request body larger than the limit',
+  415: 'Unsupported content type: send application/json',
+  429: 'Too many requests: wait for Retry-After seconds',
+  500: 'Unexpected server error (details are in the server log under the request id)',
+  503: 'Service unavailable',
+};
+
+/** Problem responses for the given status codes, for a route's `response` schema. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    out[status] = Type.Ref('Problem', { description: ERROR_DESCRIPTIONS[status] ?? 'Error' });
+  }
+  return out;
+}
+
+export const sharedSchemas: TSchema[] = [Problem];

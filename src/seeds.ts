@@ -1,0 +1,7 @@
+import type { Seed } from './core/db/seeds.js';
+
+/**
+ * Every module's reference-data seeds, in the order they are applied (a seed that refers to
+ * another module's data comes after it). Modules add theirs here.
+ */
+export const seeds: readonly Seed[] = [];

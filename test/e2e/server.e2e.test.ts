@@ -1,0 +1,124 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireEmbeddedCluster } from '../../src/core/db/embedded.js';
+import { projectRoot } from '../../src/paths.js';
+
+/**
+ * End to end: the real process (what `npm start` runs) on a temporary data folder, with its
+ * own embedded PostgreSQL; killed with SIGKILL and started again.
+ */
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(dataDir: string): Promise<Server> {
+  const child = spawn(process.execPath, [path.join(projectRoot, 'dist', 'main.js')], {
+    cwd: projectRoot,
+    env: { ...process.env, FISHLOG_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { child, port, output: () => output, exited };
+}
+
+async function health(port: number) {
+  const res = await fetch(`http://127.0.0.1:${port}/health`);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function withCluster<T>(dataDir: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const cluster = await acquireEmbeddedCluster({ dataDir });
+  const client = new pg.Client({ connectionString: cluster.url() });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+    await cluster.release();
+  }
+}
+
+let dataDir: string;
+beforeAll(async () => {
+  // The process under test is the compiled one, as `npm start` runs it.
+  execFileSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot });
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-e2e-'));
+});
+afterAll(async () => {
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the real server process', () => {
+  it('starts on a fresh data folder, survives SIGKILL with its data, and shuts down cleanly', async () => {
+    const first = await startServer(dataDir);
+    expect(await health(first.port)).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });
+    expect(first.output()).toContain('initialising the embedded PostgreSQL');
+
+    // A second server on the same data folder shares the running cluster.
+    const second = await startServer(dataDir);
+    expect(second.output()).toContain('sharing the embedded PostgreSQL');
+    expect(await health(second.port)).toMatchObject({ status: 200, body: { database: 'ok' } });
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(await health(first.port)).toMatchObject({ status: 200, body: { database: 'ok' } });
+
+    // Committed writes while the server runs (from another process of the project).
+    await withCluster(dataDir, async (client) => {
+      await client.query('CREATE TABLE e2e_probe (n int PRIMARY KEY)');
+      await client.query('INSERT INTO e2e_probe SELECT generate_series(1, 1000)');
+    });
+
+    // Crash: the server and its PostgreSQL die with SIGKILL.
+    const postmaster = Number((await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    first.child.kill('SIGKILL');
+    process.kill(postmaster, 'SIGKILL');
+    await first.exited;
+
+    const restarted = await startServer(dataDir);
+    expect(restarted.output()).not.toContain('initialising');
+    expect(await health(restarted.port)).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });
+    const count = await withCluster(dataDir, async (client) => (await client.query('SELECT count(*)::int AS n FROM e2e_probe')).rows[0].n);
+    expect(count).toBe(1000);
+
+    // Graceful shutdown: exit code 0 and the embedded PostgreSQL stopped.
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
+    expect(restarted.output()).toContain('embedded PostgreSQL stopped');
+    await expect(fs.access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
+  });
+
+  it('refuses a bad configuration with one clear line and exit code 2', async () => {
+    let stderr = '';
+    const child = spawn(process.execPath, [path.join(projectRoot, 'dist', 'main.js')], {
+      env: { ...process.env, PORT: 'eighty', FISHLOG_DATA_DIR: dataDir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe('fishlog: invalid configuration: PORT="eighty" is not valid; PORT accepts an integer from 0 to 65535');
+  });
+});

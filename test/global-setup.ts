@@ -1,0 +1,72 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { acquireEmbeddedCluster, type EmbeddedCluster } from '../src/core/db/embedded.js';
+import { prepareDatabase } from '../src/core/db/prepare.js';
+
+/**
+ * Once per test run: a PostgreSQL server (TEST_DATABASE_URL, or the embedded one in a folder
+ * of the temp dir) and a migrated, seeded template database that every test file clones.
+ */
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDb: { adminUrl: string; template: string; prefix: string };
+  }
+}
+
+export function databaseUrl(base: string, database: string): string {
+  const url = new URL(base);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+let cluster: EmbeddedCluster | undefined;
+let adminUrl = '';
+let prefix = '';
+
+export async function setup(project: TestProject): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) {
+    adminUrl = process.env.TEST_DATABASE_URL;
+    process.stderr.write(`tests run on TEST_DATABASE_URL (${new URL(adminUrl).host})\n`);
+  } else {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+    cluster = await acquireEmbeddedCluster({
+      dataDir: path.join(os.tmpdir(), `fishlog-test-${uid}`),
+      processName: 'fishlog-test',
+    });
+    adminUrl = cluster.url('postgres');
+  }
+  prefix = `fishlog_t${randomBytes(3).toString('hex')}`;
+  const template = `${prefix}_template`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl(adminUrl, template), max: 2 });
+  try {
+    await prepareDatabase(pool, () => undefined);
+  } finally {
+    await pool.end();
+  }
+  project.provide('testDb', { adminUrl, template, prefix });
+}
+
+export async function teardown(): Promise<void> {
+  if (adminUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
+      for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(row.datname)} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  }
+  await cluster?.release();
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type Database } from '../src/core/db/client.js';
+
+/** Test harness: one database per test file, cloned from the run's migrated template. */
+
+function withDatabase(base: string, database: string): string {
+  const url = new URL(base);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const { adminUrl } = inject('testDb');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database cloned from the template (migrated and seeded). */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
+  const { adminUrl, template, prefix } = inject('testDb');
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const source = options.empty ? 'template0' : template;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${source}`);
+      break;
+    } catch (error) {
+      // 55006: the template is briefly in use by another worker's clone
+      if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+  return {
+    name,
+    url: withDatabase(adminUrl, name),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  testDatabase: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on its own database. `configure` may add routes (e.g. test-only probes)
+ * before the app is made ready.
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; configure?: (app: FastifyInstance) => void | Promise<void> } = {},
+): Promise<TestApp> {
+  const testDatabase = await createTestDatabase();
+  const config = testConfig({ DATABASE_URL: testDatabase.url, ...options.env });
+  const database = await openDatabase(config, { processName: 'fishlog-test', poolSize: 5 });
+  const app = await buildApp({ config, database, logger: false });
+  await options.configure?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    testDatabase,
+    async close() {
+      await app.close();
+      await database.close();
+      await testDatabase.drop();
+    },
+  };
+}
