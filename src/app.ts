@@ -3,17 +3,26 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
-import { routeAccess } from './core/access/access.js';
+import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+import { enforceAccess, routeAccess } from './core/access/access.js';
+import { Authenticator } from './core/auth/authenticate.js';
+import { createIdentityProvider } from './core/auth/idp/index.js';
+import type { IdentityProvider } from './core/auth/idp/types.js';
+import { AppError } from './core/http/problem.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { decorateRoutesForOpenApi, registerOpenApi } from './core/http/openapi.js';
-import { HttpErrors } from './core/http/problem.js';
 import { sharedSchemas } from './core/http/schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
   config: Config;
   database: Database;
+  idp: IdentityProvider;
+  authenticator: Authenticator;
   version: string;
   startedAt: number;
 }
@@ -23,6 +32,10 @@ export interface BuildAppOptions {
   database: Database;
   /** Fastify logger options; defaults to JSON logs at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /** The identity provider; defaults to the configured one. */
+  idp?: IdentityProvider;
+  /** Clock of the authentication caches (tests move time instead of waiting). */
+  now?: () => number;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -42,6 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     return503OnClosing: true,
+    trustProxy: config.trustProxy,
     ajv: {
       customOptions: {
         removeAdditional: false, // unknown body properties are a 400, not silently dropped
@@ -52,7 +66,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps: AppDeps = { config, database, version, startedAt: Date.now() };
+  const idp = options.idp ?? (await createIdentityProvider(config, database.db));
+  const authenticator = new Authenticator(idp, database.db, app.log, options.now);
+  await authenticator.listen(database.pool);
+  const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now() };
+  app.addHook('onClose', async () => {
+    await authenticator.close();
+    if (!options.idp) await idp.close();
+  });
+  app.decorateRequest('principal', null);
+  app.decorateRequest('grantRestrictions', null);
 
   // The API speaks JSON only: any other request body is a 415.
   app.removeContentTypeParser('text/plain');
@@ -62,15 +85,35 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', String(request.id));
-    if (request.is404 || routeAccess(request) === 'public') return;
-    if (!request.headers.authorization) {
-      throw HttpErrors.unauthorized('auth.token_missing', 'Send the id_token from POST /api/auth/login as Authorization: Bearer <id_token>.');
-    }
-    throw HttpErrors.unauthorized('auth.token_invalid', 'The bearer token could not be verified; log in again with POST /api/auth/login.');
+  });
+
+  // General rate limit per client IP (shared through Redis when REDIS_URL is set).
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    ...(redis ? { redis, nameSpace: 'fishlog-rl:', skipOnError: true } : {}),
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'request.rate_limited', `Too many requests: at most ${context.max} a minute. Wait ${Math.ceil(context.ttl / 1000)} s and try again.`),
+  });
+
+  // Authentication and route-level access, in one place, for every route but the public ones.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const level = routeAccess(request);
+    if (level === 'public') return;
+    const principal = await authenticator.authenticate(request.headers.authorization);
+    request.principal = principal;
+    request.grantRestrictions = await enforceAccess(database.db, principal, level);
   });
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
   await app.register(healthRoutes, { deps });
+  await app.register(authRoutes, { deps });
+  await app.register(employeesRoutes, { deps });
 
   return app;
 }

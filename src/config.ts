@@ -19,6 +19,32 @@ export interface Config {
   publicDocs: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  trustProxy: boolean;
+  redisUrl: string | undefined;
+  rateLimitPerMinute: number;
+  idp: LocalIdpConfig | CognitoIdpConfig;
+}
+
+export interface LocalIdpConfig {
+  kind: 'local';
+  /** Shown in the tokens' `iss` as urn:fishlog:idp:<poolId>. */
+  poolId: string;
+  /** The tokens' `aud` (id token) and `client_id` (access token). */
+  clientId: string;
+  /** log2 of scrypt's N for new password hashes (OWASP: 17). */
+  scryptCost: number;
+  /** Encrypts signing keys at rest when set. */
+  keySecret: string | undefined;
+}
+
+export interface CognitoIdpConfig {
+  kind: 'cognito';
+  userPoolId: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  region: string;
+  /** Overrides the Cognito endpoint (a VPC endpoint, or a loopback stand-in in tests). */
+  endpoint: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +129,61 @@ export function redactUrl(raw: string): string {
   }
 }
 
+function required(env: Env, name: string, why: string): string {
+  const raw = read(env, name);
+  if (raw === undefined) throw new ConfigError(name, '', `a value (required ${why})`);
+  return raw;
+}
+
+function pattern(env: Env, name: string, fallback: string | undefined, regex: RegExp, accepts: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!regex.test(raw)) throw new ConfigError(name, raw, accepts);
+  return raw;
+}
+
+function idpConfig(env: Env): LocalIdpConfig | CognitoIdpConfig {
+  const kind = oneOf(env, 'IDP', 'local', ['local', 'cognito'] as const);
+  if (kind === 'local') {
+    const keySecret = read(env, 'FISHLOG_IDP_KEY_SECRET');
+    if (keySecret !== undefined && keySecret.length < 16) throw new ConfigError('FISHLOG_IDP_KEY_SECRET', '***', 'a secret of at least 16 characters');
+    return {
+      kind,
+      poolId: pattern(env, 'IDP_LOCAL_POOL_ID', 'local_fishlog', /^[\w-]{1,55}$/, 'letters, digits, _ and - (1-55 characters)')!,
+      clientId: pattern(env, 'IDP_LOCAL_CLIENT_ID', 'fishlog-local-client', /^[\w-]{1,128}$/, 'letters, digits, _ and - (1-128 characters)')!,
+      scryptCost: integer(env, 'FISHLOG_SCRYPT_COST', 17, 10, 20),
+      keySecret,
+    };
+  }
+  const why = 'when IDP=cognito';
+  return {
+    kind,
+    userPoolId: pattern(env, 'COGNITO_USER_POOL_ID', required(env, 'COGNITO_USER_POOL_ID', why), /^[\w-]+_[0-9a-zA-Z]+$/, 'a user pool id such as eu-west-1_AbCdEf123')!,
+    clientId: required(env, 'COGNITO_CLIENT_ID', why),
+    clientSecret: read(env, 'COGNITO_CLIENT_SECRET'),
+    region: pattern(env, 'AWS_REGION', required(env, 'AWS_REGION', why), /^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1')!,
+    endpoint: read(env, 'COGNITO_ENDPOINT') === undefined ? undefined : urlValue(env, 'COGNITO_ENDPOINT'),
+  };
+}
+
+function urlValue(env: Env, name: string): string {
+  const raw = read(env, name)!;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+    return raw;
+  } catch {
+    throw new ConfigError(name, raw, 'an http(s) URL');
+  }
+}
+
+function redisUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(name, redactUrl(raw), 'a Redis URL such as redis://127.0.0.1:6379');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   return {
@@ -115,5 +196,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicDocs: boolean(env, 'FISHLOG_PUBLIC_DOCS', nodeEnv !== 'production'),
     bodyLimitBytes: integer(env, 'FISHLOG_BODY_LIMIT', 1_048_576, 1024, 104_857_600),
     shutdownTimeoutMs: integer(env, 'FISHLOG_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    trustProxy: boolean(env, 'FISHLOG_TRUST_PROXY', false),
+    redisUrl: redisUrl(env, 'REDIS_URL'),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    idp: idpConfig(env),
   };
 }

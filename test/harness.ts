@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/core/db/client.js';
+import type { IdentityProvider } from '../src/core/auth/idp/types.js';
 
 /** Test harness: one database per test file, cloned from the run's migrated template. */
 
@@ -54,7 +55,8 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides });
+  // Cheaper password hashing keeps the suite fast; production uses OWASP's cost (17).
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_SCRYPT_COST: '10', ...overrides });
 }
 
 export interface TestApp {
@@ -70,12 +72,20 @@ export interface TestApp {
  * before the app is made ready.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; configure?: (app: FastifyInstance) => void | Promise<void> } = {},
+  options: {
+    env?: Record<string, string>;
+    configure?: (app: FastifyInstance) => void | Promise<void>;
+    idp?: IdentityProvider;
+    now?: () => number;
+    /** Another process of the same deployment: the same database, its own app and caches. */
+    sameDatabaseAs?: TestApp;
+  } = {},
 ): Promise<TestApp> {
-  const testDatabase = await createTestDatabase();
+  const shared = options.sameDatabaseAs?.testDatabase;
+  const testDatabase = shared ? { ...shared, drop: async () => undefined } : await createTestDatabase();
   const config = testConfig({ DATABASE_URL: testDatabase.url, ...options.env });
   const database = await openDatabase(config, { processName: 'fishlog-test', poolSize: 5 });
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, ...(options.idp ? { idp: options.idp } : {}), ...(options.now ? { now: options.now } : {}) });
   await options.configure?.(app);
   await app.ready();
   return {

@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../paths.js';
+import { registerAudit } from './commands/audit.js';
+import { registerIdp } from './commands/idp.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerSeed } from './commands/seed.js';
 import { registerServe } from './commands/serve.js';
+import { registerUsers } from './commands/users.js';
 import { CliError, type CliIo } from './context.js';
 
 /**
@@ -22,6 +25,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   registerServe(program, io, (code) => (exitCode = code));
   registerMigrate(program, io);
   registerSeed(program, io);
+  registerIdp(program, io);
+  registerUsers(program, io);
+  registerAudit(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
 
   if (argv.length === 0) {

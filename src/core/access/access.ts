@@ -1,28 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/authenticate.js';
+import type { Db } from '../db/client.js';
+import { AppError } from '../http/problem.js';
+import { grantInForce } from './grants.repository.js';
+import { resolveLevel, resolvePermission, type AccessLevel } from './resolve.js';
 
 /**
- * Route-level access, declared on each route as `config: { access }` and resolved in one place.
- * A route that declares nothing needs an authenticated caller.
+ * Route-level access, declared on each route as `config: { access }` and enforced here, in one
+ * place, after authentication. A route that declares nothing needs an authenticated caller.
  */
-export type Access = 'public' | 'authenticated';
+export type Access = AccessLevel;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    access?: Access;
+    access?: AccessLevel;
+  }
+  interface FastifyRequest {
+    /** The authenticated caller; null only on public routes. */
+    principal: Principal | null;
+    /** Restrictions of the permission grant that let the caller in (e.g. { maxBanDays: 7 }). */
+    grantRestrictions: Record<string, unknown> | null;
   }
 }
 
-export function routeAccess(request: FastifyRequest): Access {
+export function routeAccess(request: FastifyRequest): AccessLevel {
   return request.routeOptions.config.access ?? 'authenticated';
-}
-
-export function describeAccess(access: Access): string {
-  switch (access) {
-    case 'public':
-      return 'Public: no token needed.';
-    case 'authenticated':
-      return 'Any signed-in user (Authorization: Bearer <id_token>).';
-  }
 }
 
 /** Marks every route registered in `scope` (and its children) public. */
@@ -30,4 +32,21 @@ export function makeRoutesPublic(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), access: 'public' };
   });
+}
+
+/** Throws 403 unless the principal passes the route's access level. */
+export async function enforceAccess(db: Db, principal: Principal, level: AccessLevel): Promise<Record<string, unknown> | null> {
+  if (level === 'public' || level === 'authenticated') return null;
+  const decision =
+    level === 'admin' || level === 'owner'
+      ? resolveLevel(principal.role, level)
+      : resolvePermission(principal.role, level.permission, await grantInForce(db, principal.userId, level.permission));
+  if (!decision.allowed) throw new AppError(403, decision.code, decision.detail);
+  return decision.restrictions;
+}
+
+/** The principal of an authenticated route (the access hook guarantees it). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf() on a route without authentication');
+  return request.principal;
 }

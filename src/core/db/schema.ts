@@ -1,2 +1,7 @@
 /** Every Drizzle table of the project, for the typed client and drizzle-kit. */
 export * from './core.tables.js';
+export * from '../auth/auth.tables.js';
+export * from '../auth/idp/local/local.tables.js';
+export * from '../access/access.tables.js';
+export * from '../audit/audit.tables.js';
+export * from '../../modules/users/users.tables.js';

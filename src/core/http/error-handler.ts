@@ -71,6 +71,13 @@ function isPgError(error: unknown): error is PgError {
   return typeof error === 'object' && error !== null && 'severity' in error && typeof (error as PgError).code === 'string';
 }
 
+/** The PostgreSQL error behind an error, also when Drizzle wrapped it (DrizzleQueryError.cause). */
+function pgErrorOf(error: unknown): PgError | undefined {
+  if (isPgError(error)) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return isPgError(cause) ? cause : undefined;
+}
+
 function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -140,8 +147,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit
     } else if (error.validation) {
       const errors = fieldErrors(error.validation as unknown as AjvError[], error.validationContext);
       appError = new AppError(400, 'request.validation_failed', describe(errors), { errors });
-    } else if (isPgError(error)) {
-      appError = fromPgError(error);
+    } else if (pgErrorOf(error)) {
+      appError = fromPgError(pgErrorOf(error)!);
     } else {
       appError = fromFastifyError(error, options.bodyLimit);
     }

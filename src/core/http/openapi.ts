@@ -2,7 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
-import { describeAccess, makeRoutesPublic, type Access } from '../access/access.js';
+import { makeRoutesPublic } from '../access/access.js';
+import { describeLevel, type AccessLevel } from '../access/resolve.js';
 import { errorResponses } from './schemas.js';
 
 /**
@@ -13,6 +14,8 @@ import { errorResponses } from './schemas.js';
 
 export const API_TAGS = [
   { name: 'system', description: 'Health and service information' },
+  { name: 'auth', description: 'Login and token refresh (public)' },
+  { name: 'admin: employees', description: 'Owner-only: admins, moderators and their permissions' },
 ];
 
 interface RouteSchema extends FastifySchema {
@@ -28,18 +31,19 @@ export function decorateRoutesForOpenApi(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ?? {}) as RouteSchema;
     if (schema.hide) return;
-    const access: Access = route.config?.access ?? 'authenticated';
+    const access: AccessLevel = route.config?.access ?? 'authenticated';
     const isPublic = access === 'public';
     schema.security = isPublic ? [] : [{ bearerAuth: [] }];
     schema['x-access'] = access;
-    const accessLine = `Access: ${describeAccess(access)}`;
+    const accessLine = `Access: ${describeLevel(access)}`;
     if (!schema.description?.includes('Access:')) {
       schema.description = schema.description ? `${schema.description}\n\n${accessLine}` : accessLine;
     }
     const common: number[] = [500];
     if (schema.body || schema.querystring || schema.params) common.push(400);
     if (schema.body) common.push(413, 415);
-    if (!isPublic) common.push(401);
+    if (!isPublic) common.push(401, 429);
+    if (access !== 'public' && access !== 'authenticated') common.push(403);
     schema.response = { ...errorResponses(...common), ...(schema.response ?? {}) };
     route.schema = schema;
   });

@@ -1,0 +1,62 @@
+import { ADMIN_NEEDS_GRANT, OWNER_ONLY_PERMISSIONS, type Permission } from './permissions.js';
+import { Role, roleName } from './roles.js';
+
+/**
+ * The one resolver of the spec's access levels:
+ * - Admin-only: Admin and Owner.
+ * - Owner-only: Owner.
+ * - Permission-required: Owner always; Admin unless explicitly denied (but `Settings.Modify`
+ *   needs an explicit grant, and Owner-only names never pass); Moderator only when explicitly
+ *   granted; Standard, DNR and Researcher never.
+ */
+
+export type AccessLevel = 'public' | 'authenticated' | 'admin' | 'owner' | { permission: Permission };
+
+/** The grant in force for one user and permission: the newest history row, if any. */
+export interface GrantInForce {
+  isGranted: boolean;
+  restrictions: Record<string, unknown> | null;
+}
+
+export type Decision = { allowed: true; restrictions: Record<string, unknown> | null } | { allowed: false; detail: string; code: string };
+
+export function resolvePermission(role: number, permission: Permission, grant: GrantInForce | undefined): Decision {
+  const deny = (detail: string): Decision => ({ allowed: false, code: 'access.permission_denied', detail });
+  if (role === Role.Owner) return { allowed: true, restrictions: null };
+  if (OWNER_ONLY_PERMISSIONS.has(permission)) return deny(`${permission} is reserved to the Owner.`);
+  if (role === Role.Admin) {
+    if (ADMIN_NEEDS_GRANT.has(permission)) {
+      return grant?.isGranted === true
+        ? { allowed: true, restrictions: grant.restrictions }
+        : deny(`Requires permission ${permission}, which an Admin needs granted explicitly; ask the Owner to grant it.`);
+    }
+    return grant?.isGranted === false
+      ? deny(`Permission ${permission} has been explicitly denied to you; ask the Owner to grant it.`)
+      : { allowed: true, restrictions: grant?.restrictions ?? null };
+  }
+  if (role === Role.Moderator) {
+    return grant?.isGranted === true
+      ? { allowed: true, restrictions: grant.restrictions }
+      : deny(`Requires permission ${permission}; ask the Owner to grant it.`);
+  }
+  return deny(`Requires permission ${permission}, which only employees (Admin, Moderator) can hold; your role is ${roleName(role)}.`);
+}
+
+export function resolveLevel(role: number, level: 'admin' | 'owner'): Decision {
+  if (level === 'owner') {
+    return role === Role.Owner ? { allowed: true, restrictions: null } : { allowed: false, code: 'access.owner_only', detail: 'Only the Owner may do this.' };
+  }
+  return role === Role.Owner || role === Role.Admin
+    ? { allowed: true, restrictions: null }
+    : { allowed: false, code: 'access.admin_only', detail: `Requires the Admin or Owner role; your role is ${roleName(role)}.` };
+}
+
+export function describeLevel(level: AccessLevel): string {
+  if (level === 'public') return 'Public: no token needed.';
+  if (level === 'authenticated') return 'Any signed-in user (Authorization: Bearer <id_token>).';
+  if (level === 'admin') return 'Admin-only: Admin and Owner.';
+  if (level === 'owner') return 'Owner-only.';
+  return `Permission-required: ${level.permission} (Owner always; Admin unless explicitly denied${
+    ADMIN_NEEDS_GRANT.has(level.permission) ? ', but this one needs an explicit grant' : ''
+  }; Moderator only when granted).`;
+}

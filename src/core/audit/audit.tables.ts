@@ -1,0 +1,29 @@
+import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Append-only audit log: triggers (migration 0002) refuse UPDATE, DELETE and TRUNCATE, and
+ * each row carries the hash of the previous one so tampering behind the triggers' back shows.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: timestamp({ withTimezone: true }).notNull(),
+    actorType: text({ enum: ['user', 'system'] }).notNull(),
+    actorUserId: uuid(),
+    action: text().notNull(),
+    targetType: text(),
+    targetId: text(),
+    reason: text(),
+    before: jsonb(),
+    after: jsonb(),
+    ipAddress: text(),
+    userAgent: text(),
+    requestId: text(),
+    prevHash: text().notNull(),
+    hash: text().notNull(),
+  },
+  (t) => [index('audit_log_action_idx').on(t.action, t.id), index('audit_log_actor_idx').on(t.actorUserId, t.id), index('audit_log_occurred_idx').on(t.occurredAt)],
+);
+
+export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,0 +1,86 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
+import { createDb, type Db } from '../db/client.js';
+import { GENESIS_HASH, recordAudit, redactSecrets, verifyAuditChain } from './audit.js';
+import { systemAuditContext } from './context.js';
+
+let target: TestDatabase;
+let pool: pg.Pool;
+let db: Db;
+
+beforeAll(async () => {
+  target = await createTestDatabase();
+  pool = new pg.Pool({ connectionString: target.url, max: 8 });
+  db = createDb(pool);
+});
+afterAll(async () => {
+  await pool.end();
+  await target.drop();
+});
+
+describe('audit log', () => {
+  it('chains each entry to the previous one and removes secrets', async () => {
+    const first = await recordAudit(db, systemAuditContext('test'), {
+      action: 'test.first',
+      before: { password: 'hunter2', nested: { refreshToken: 'abc', keep: 1 } },
+      after: { apiKey: 'k', role: 'Admin' },
+    });
+    expect(first.prevHash).toBe(GENESIS_HASH);
+    expect(first.before).toEqual({ password: '[redacted]', nested: { refreshToken: '[redacted]', keep: 1 } });
+    expect(first.after).toEqual({ apiKey: '[redacted]', role: 'Admin' });
+    expect(first).toMatchObject({ actorType: 'system', userAgent: 'fishlog-cli test' });
+    const second = await recordAudit(db, systemAuditContext('test'), { action: 'test.second' });
+    expect(second.prevHash).toBe(first.hash);
+    expect(await verifyAuditChain(db)).toEqual({ checked: 2 });
+  });
+
+  it('keeps the chain intact under concurrent writers', async () => {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => db.transaction((tx) => recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.concurrent', targetId: String(i) }))),
+    );
+    expect(await verifyAuditChain(db, 7)).toEqual({ checked: 22 });
+  });
+
+  it('writes nothing when the change it records rolls back', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.rolled_back' });
+        throw new Error('change failed');
+      }),
+    ).rejects.toThrow('change failed');
+    expect((await pool.query("SELECT 1 FROM audit_log WHERE action = 'test.rolled_back'")).rowCount).toBe(0);
+  });
+
+  it.each([
+    ['UPDATE', "UPDATE audit_log SET reason = 'x'"],
+    ['DELETE', 'DELETE FROM audit_log'],
+    ['TRUNCATE', 'TRUNCATE audit_log'],
+  ])('refuses %s', async (_op, statement) => {
+    await expect(pool.query(statement)).rejects.toThrow(/append-only/);
+    expect(await verifyAuditChain(db)).toEqual({ checked: 22 });
+  });
+
+  it('detects a row altered or removed behind the triggers’ back', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('SET session_replication_role = replica');
+      const { rows } = await client.query('SELECT id FROM audit_log ORDER BY id LIMIT 1 OFFSET 4');
+      const id = Number(rows[0].id);
+      await client.query("UPDATE audit_log SET reason = 'rewritten' WHERE id = $1", [id]);
+      const altered = await verifyAuditChain(db);
+      expect(altered.brokenAt).toEqual({ id, reason: expect.stringContaining('altered') });
+      expect(altered.checked).toBe(4);
+      await client.query('DELETE FROM audit_log WHERE id = $1', [id]);
+      const removed = await verifyAuditChain(db);
+      expect(removed.brokenAt?.reason).toContain('removed');
+    } finally {
+      await client.query('SET session_replication_role = origin');
+      client.release();
+    }
+  });
+
+  it('redacts secrets recursively in arrays', () => {
+    expect(redactSecrets([{ clientSecret: 's', name: 'n' }])).toEqual([{ clientSecret: '[redacted]', name: 'n' }]);
+  });
+});

@@ -1,0 +1,202 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
+import { v7 as uuidv7 } from 'uuid';
+import type { LocalIdpConfig } from '../../../../config.js';
+import type { Db } from '../../../db/client.js';
+import { AuthErrors } from '../../auth.errors.js';
+import { mapJoseError } from '../jwt-errors.js';
+import { REFRESH_LIFETIME_SECONDS, TOKEN_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
+import { KeyStore } from './keys.js';
+import { idpUsers, refreshTokens } from './local.tables.js';
+import { burnPasswordCheck, verifyPassword } from './passwords.js';
+
+/**
+ * The embedded identity provider, shaped like a Cognito user pool: Cognito's id and access
+ * token claims, RS256 keys with a kid, opaque refresh tokens rotated on every use.
+ *
+ * Refresh-token reuse: presenting a refresh token that was already used revokes its whole
+ * family (every token descended from that login). A client that sends the same refresh token
+ * twice within REFRESH_GRACE_SECONDS (two tabs refreshing at once) is not logged out: each
+ * of those requests gets a fresh token pair of the same family.
+ */
+export const REFRESH_GRACE_SECONDS = 10;
+
+export function localIssuer(poolId: string): string {
+  return `urn:fishlog:idp:${poolId}`;
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+interface IdpUser {
+  sub: string;
+  username: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+export class LocalIdentityProvider implements IdentityProvider {
+  readonly kind = 'local' as const;
+  readonly issuer: string;
+  readonly keys: KeyStore;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: LocalIdpConfig,
+  ) {
+    this.issuer = localIssuer(config.poolId);
+    this.keys = new KeyStore(db, config.keySecret);
+  }
+
+  async login(username: string, password: string): Promise<TokenSet> {
+    const [user] = await this.db.select().from(idpUsers).where(sql`lower(${idpUsers.username}) = lower(${username})`).limit(1);
+    if (!user) {
+      await burnPasswordCheck(this.config.scryptCost);
+      throw AuthErrors.invalidCredentials();
+    }
+    if (!(await verifyPassword(password, user.passwordHash))) throw AuthErrors.invalidCredentials();
+    // Only someone who knows the password learns the account's state.
+    if (!user.enabled) throw AuthErrors.userDisabled();
+    if (user.status !== 'CONFIRMED') throw AuthErrors.userNotConfirmed();
+    const authTime = new Date();
+    const refreshToken = await this.storeRefreshToken(this.db, user.sub, randomUUID(), authTime);
+    return this.tokens(user, authTime, refreshToken);
+  }
+
+  async refresh(presented: string): Promise<TokenSet> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ token: refreshTokens, user: idpUsers })
+        .from(refreshTokens)
+        .innerJoin(idpUsers, eq(idpUsers.sub, refreshTokens.sub))
+        .where(eq(refreshTokens.tokenHash, hashToken(presented)))
+        .for('update');
+      const row = rows[0];
+      if (!row || row.token.revokedAt || row.token.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const };
+      if (row.token.usedAt && Date.now() - row.token.usedAt.getTime() > REFRESH_GRACE_SECONDS * 1000) {
+        await tx
+          .update(refreshTokens)
+          .set({ revokedAt: new Date() })
+          .where(and(eq(refreshTokens.familyId, row.token.familyId), isNull(refreshTokens.revokedAt)));
+        return { kind: 'reused' as const };
+      }
+      if (!row.user.enabled) return { kind: 'disabled' as const };
+      if (!row.token.usedAt) await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.token.id));
+      const next = await this.storeRefreshToken(tx as unknown as Db, row.user.sub, row.token.familyId, row.token.authTime);
+      return { kind: 'ok' as const, user: row.user, authTime: row.token.authTime, next };
+    });
+    if (outcome.kind === 'invalid') throw AuthErrors.refreshInvalid();
+    if (outcome.kind === 'reused') throw AuthErrors.refreshReused();
+    if (outcome.kind === 'disabled') throw AuthErrors.userDisabled();
+    return this.tokens(outcome.user, outcome.authTime, outcome.next);
+  }
+
+  async verifyIdToken(token: string): Promise<IdentityClaims> {
+    let payload: Record<string, unknown>;
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.alg !== 'RS256') throw AuthErrors.tokenAlgorithm();
+      const result = await jwtVerify(
+        token,
+        async (protectedHeader) => {
+          const key = protectedHeader.kid ? await this.keys.publicKey(protectedHeader.kid) : undefined;
+          if (!key) throw AuthErrors.tokenUnknownKey();
+          return key;
+        },
+        { algorithms: ['RS256'], issuer: this.issuer, requiredClaims: ['exp', 'sub'] },
+      );
+      payload = result.payload as Record<string, unknown>;
+    } catch (error) {
+      throw mapJoseError(error);
+    }
+    return checkIdTokenClaims(payload, this.config.clientId);
+  }
+
+  async userStatus(claims: { sub: string }): Promise<IdpUserStatus> {
+    if (!isUuid(claims.sub)) return { exists: false, enabled: false };
+    const [user] = await this.db
+      .select({ enabled: idpUsers.enabled, username: idpUsers.username, email: idpUsers.email })
+      .from(idpUsers)
+      .where(eq(idpUsers.sub, claims.sub));
+    return user ? { exists: true, enabled: user.enabled, username: user.username, email: user.email } : { exists: false, enabled: false };
+  }
+
+  async findUser(username: string) {
+    const [user] = await this.db
+      .select({ sub: idpUsers.sub, username: idpUsers.username, email: idpUsers.email })
+      .from(idpUsers)
+      .where(sql`lower(${idpUsers.username}) = lower(${username})`);
+    return user;
+  }
+
+  async close(): Promise<void> {}
+
+  private async storeRefreshToken(db: Db, sub: string, familyId: string, authTime: Date): Promise<string> {
+    const token = randomBytes(48).toString('base64url');
+    await db.insert(refreshTokens).values({
+      id: uuidv7(),
+      familyId,
+      sub,
+      tokenHash: hashToken(token),
+      authTime,
+      expiresAt: new Date(Date.now() + REFRESH_LIFETIME_SECONDS * 1000),
+    });
+    return token;
+  }
+
+  private async tokens(user: IdpUser, authTime: Date, refreshToken: string): Promise<TokenSet> {
+    const key = await this.keys.signingKey();
+    const now = Math.floor(Date.now() / 1000);
+    const common = { auth_time: Math.floor(authTime.getTime() / 1000), event_id: randomUUID() };
+    const idToken = await new SignJWT({
+      ...common,
+      token_use: 'id',
+      email: user.email,
+      email_verified: user.emailVerified,
+      'cognito:username': user.username,
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setSubject(user.sub)
+      .setAudience(this.config.clientId)
+      .setIssuer(this.issuer)
+      .setIssuedAt(now)
+      .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+    const accessToken = await new SignJWT({
+      ...common,
+      token_use: 'access',
+      client_id: this.config.clientId,
+      username: user.username,
+      scope: 'aws.cognito.signin.user.admin',
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setSubject(user.sub)
+      .setIssuer(this.issuer)
+      .setIssuedAt(now)
+      .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+    return { access_token: accessToken, id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Claim checks shared by both providers once the signature is verified. */
+export function checkIdTokenClaims(payload: Record<string, unknown>, clientId: string): IdentityClaims {
+  if (payload.token_use === 'access') throw AuthErrors.accessTokenUsed();
+  if (payload.token_use !== 'id') throw AuthErrors.tokenClaims('token_use');
+  const aud = payload.aud;
+  if (Array.isArray(aud) ? !aud.includes(clientId) : aud !== clientId) throw AuthErrors.tokenAudience();
+  if (typeof payload.exp !== 'number') throw AuthErrors.tokenExpMissing();
+  if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw AuthErrors.tokenClaims('sub');
+  const username = payload['cognito:username'];
+  if (typeof username !== 'string' || username.length === 0) throw AuthErrors.tokenClaims('cognito:username');
+  return { sub: payload.sub, username, email: typeof payload.email === 'string' ? payload.email : undefined, exp: payload.exp };
+}

@@ -1,0 +1,53 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Password hashing with scrypt at OWASP's parameters (N=2^17, r=8, p=1), stored as
+ * `scrypt$<log2N>$<r>$<p>$<salt>$<hash>` so older hashes keep verifying when the cost changes.
+ */
+
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+function options(log2N: number, r: number, p: number): ScryptOptions {
+  const N = 2 ** log2N;
+  return { N, r, p, maxmem: 128 * N * r * p + 16 * 1024 * 1024 };
+}
+
+export async function hashPassword(password: string, log2N: number): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, options(log2N, 8, 1));
+  return ['scrypt', log2N, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const key = await derive(password, Buffer.from(salt, 'base64url'), options(Number(n), Number(r), Number(p)));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Spends the same time as a real verification, so unknown users are not told apart by timing. */
+export async function burnPasswordCheck(log2N: number): Promise<void> {
+  await derive('no-such-user', randomBytes(16), options(log2N, 8, 1));
+}
+
+export const PASSWORD_RULES = 'at least 8 characters, at most 256';
+
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < 8) return 'the password must have at least 8 characters';
+  if (password.length > 256) return 'the password must have at most 256 characters';
+  return undefined;
+}
+
+/** A random password for reset-password: 20 characters from an unambiguous alphabet. */
+export function randomPassword(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  const bytes = randomBytes(20);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+}

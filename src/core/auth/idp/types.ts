@@ -1,0 +1,47 @@
+/** The identity provider interface: the embedded one (`IDP=local`) or Amazon Cognito. */
+
+export interface TokenSet {
+  access_token: string;
+  id_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+/** The verified id token's identity claims. */
+export interface IdentityClaims {
+  sub: string;
+  username: string;
+  email: string | undefined;
+  exp: number;
+}
+
+export interface IdpUserStatus {
+  exists: boolean;
+  enabled: boolean;
+  username?: string;
+  email?: string | undefined;
+  /**
+   * When the provider last checked (ms, the provider's clock); a provider that caches its answer
+   * says how old it is, so that callers caching it too stay within 60 s in all.
+   */
+  checkedAt?: number;
+}
+
+export interface IdentityProvider {
+  readonly kind: 'local' | 'cognito';
+  /** Password login; throws AuthErrors (invalid credentials, disabled, not confirmed). */
+  login(username: string, password: string): Promise<TokenSet>;
+  /** Exchanges a refresh token for new tokens; throws AuthErrors. */
+  refresh(refreshToken: string): Promise<TokenSet>;
+  /** Verifies an id token (signature, RS256, exp, iss, aud, token_use=id); throws AuthErrors. */
+  verifyIdToken(token: string): Promise<IdentityClaims>;
+  /** Whether the user still exists and is enabled. */
+  userStatus(claims: { sub: string; username: string }): Promise<IdpUserStatus>;
+  /** Looks a user up by username (for `fishlog users set-role`). */
+  findUser(username: string): Promise<{ sub: string; username: string; email: string | undefined } | undefined>;
+  close(): Promise<void>;
+}
+
+export const TOKEN_LIFETIME_SECONDS = 3600;
+export const REFRESH_LIFETIME_SECONDS = 30 * 24 * 3600;

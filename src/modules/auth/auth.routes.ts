@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.js';
+import { errorResponses } from '../../core/http/schemas.js';
+import { LoginBody, RefreshBody, TokenResponse } from './auth.schemas.js';
+import { login, refresh } from './auth.service.js';
+
+/** The two public endpoints under /api: login and refresh. */
+export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post(
+    '/api/auth/login',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with username and password',
+        description:
+          'Returns Cognito-shaped tokens. Send the `id_token` as the bearer token. A wrong password and an unknown user give the same 401 ' +
+          '(`auth.invalid_credentials`); a disabled or unconfirmed account is only revealed after the right password. Repeated failures ' +
+          'are throttled per username and client IP (429 with Retry-After, at most 15 minutes).',
+        body: LoginBody,
+        response: { 200: TokenResponse, ...errorResponses(401, 429, 503) },
+      },
+    },
+    async (request) => login(deps.database.db, deps.idp, { ...request.body, ip: request.ip }),
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Renew the tokens with a refresh token',
+        description:
+          'Returns new tokens and a new refresh token (the presented one is used up). Presenting a used refresh token again ends every ' +
+          'session of that login (`auth.refresh_token_reused`), except within 10 seconds of its first use, so two tabs refreshing at once ' +
+          'are not logged out.',
+        body: RefreshBody,
+        response: { 200: TokenResponse, ...errorResponses(401, 503) },
+      },
+    },
+    async (request) => refresh(deps.idp, request.body.refreshToken),
+  );
+};

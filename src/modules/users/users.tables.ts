@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * The application's user, created on first sight from the identity provider's claims.
+ * `sub` (the identity provider's user id) is the natural key; `role` is stored as an integer
+ * (Standard=0 … Owner=5, see core/access/roles.ts).
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey(),
+    sub: text().notNull(),
+    username: text().notNull(),
+    email: text(),
+    role: smallint().notNull().default(0),
+    isActive: boolean().notNull().default(true),
+    deactivatedAt: timestamp({ withTimezone: true }),
+    deactivatedBy: uuid(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_sub_key').on(t.sub),
+    index('users_username_lower_idx').on(sql`lower(${t.username})`),
+    index('users_role_idx').on(t.role),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
