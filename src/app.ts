@@ -16,6 +16,7 @@ import { sharedSchemas } from './core/http/schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
+import { friendsRoutes } from './modules/social/friends.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -114,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { deps });
   await app.register(authRoutes, { deps });
   await app.register(employeesRoutes, { deps });
+  await app.register(friendsRoutes, { deps });
 
   return app;
 }

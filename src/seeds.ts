@@ -1,7 +1,8 @@
 import type { Seed } from './core/db/seeds.js';
+import { speciesSeed } from './modules/species/species.seeds.js';
 
 /**
  * Every module's reference-data seeds, in the order they are applied (a seed that refers to
  * another module's data comes after it). Modules add theirs here.
  */
-export const seeds: readonly Seed[] = [];
+export const seeds: readonly Seed[] = [speciesSeed];

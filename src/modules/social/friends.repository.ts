@@ -1,0 +1,110 @@
+import { and, desc, eq, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/client.js';
+import { users } from '../users/users.tables.js';
+import { circleMembers, friendLinks } from './friends.tables.js';
+
+export type FriendStatus = 'friends' | 'pending-incoming' | 'pending-outgoing';
+
+export interface RelatedUser {
+  userId: string;
+  username: string;
+  since: Date;
+}
+
+/** Adds the edge user→friend; true when it is new. */
+export async function addLink(db: DbOrTx, userId: string, friendId: string): Promise<boolean> {
+  const rows = await db.insert(friendLinks).values({ userId, friendId }).onConflictDoNothing().returning({ userId: friendLinks.userId });
+  return rows.length > 0;
+}
+
+export async function linkStatus(db: DbOrTx, userId: string, otherId: string): Promise<FriendStatus | undefined> {
+  const rows = await db
+    .select({ userId: friendLinks.userId })
+    .from(friendLinks)
+    .where(or(and(eq(friendLinks.userId, userId), eq(friendLinks.friendId, otherId)), and(eq(friendLinks.userId, otherId), eq(friendLinks.friendId, userId))));
+  const outgoing = rows.some((r) => r.userId === userId);
+  const incoming = rows.some((r) => r.userId === otherId);
+  if (outgoing && incoming) return 'friends';
+  if (outgoing) return 'pending-outgoing';
+  if (incoming) return 'pending-incoming';
+  return undefined;
+}
+
+/** Removes both edges and both circle memberships; true when anything was removed. */
+export async function removeRelation(db: DbOrTx, a: string, b: string): Promise<boolean> {
+  const links = await db
+    .delete(friendLinks)
+    .where(or(and(eq(friendLinks.userId, a), eq(friendLinks.friendId, b)), and(eq(friendLinks.userId, b), eq(friendLinks.friendId, a))))
+    .returning({ userId: friendLinks.userId });
+  await db
+    .delete(circleMembers)
+    .where(or(and(eq(circleMembers.ownerId, a), eq(circleMembers.memberId, b)), and(eq(circleMembers.ownerId, b), eq(circleMembers.memberId, a))));
+  return links.length > 0;
+}
+
+/** Friends in force (since = when the second edge was added), or pending requests. */
+export async function listRelated(
+  db: DbOrTx,
+  userId: string,
+  status: FriendStatus,
+  page: { limit: number; offset: number },
+): Promise<{ items: RelatedUser[]; total: number }> {
+  const other = status === 'pending-incoming' ? friendLinks.userId : friendLinks.friendId;
+  const mine = status === 'pending-incoming' ? friendLinks.friendId : friendLinks.userId;
+  const back = sql`EXISTS (SELECT 1 FROM friend_links b WHERE b.user_id = ${other} AND b.friend_id = ${mine})`;
+  const where = and(eq(mine, userId), status === 'friends' ? back : sql`NOT ${back}`);
+  const since =
+    status === 'friends'
+      ? sql<Date>`GREATEST(${friendLinks.createdAt}, (SELECT b.created_at FROM friend_links b WHERE b.user_id = ${other} AND b.friend_id = ${mine}))`
+      : sql<Date>`${friendLinks.createdAt}`;
+  const [items, [count]] = await Promise.all([
+    db
+      .select({ userId: users.id, username: users.username, since: since.mapWith((v: string | Date) => new Date(v)) })
+      .from(friendLinks)
+      .innerJoin(users, eq(users.id, other))
+      .where(where)
+      .orderBy(desc(since), users.id)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(friendLinks).where(where),
+  ]);
+  return { items, total: count?.n ?? 0 };
+}
+
+export async function addCircleMember(db: DbOrTx, ownerId: string, memberId: string): Promise<boolean> {
+  const rows = await db.insert(circleMembers).values({ ownerId, memberId }).onConflictDoNothing().returning({ ownerId: circleMembers.ownerId });
+  return rows.length > 0;
+}
+
+export async function removeCircleMember(db: DbOrTx, ownerId: string, memberId: string): Promise<boolean> {
+  const rows = await db
+    .delete(circleMembers)
+    .where(and(eq(circleMembers.ownerId, ownerId), eq(circleMembers.memberId, memberId)))
+    .returning({ ownerId: circleMembers.ownerId });
+  return rows.length > 0;
+}
+
+export async function listCircle(db: DbOrTx, ownerId: string, page: { limit: number; offset: number }): Promise<{ items: RelatedUser[]; total: number }> {
+  const where = eq(circleMembers.ownerId, ownerId);
+  const [items, [count]] = await Promise.all([
+    db
+      .select({ userId: users.id, username: users.username, since: circleMembers.createdAt })
+      .from(circleMembers)
+      .innerJoin(users, eq(users.id, circleMembers.memberId))
+      .where(where)
+      .orderBy(desc(circleMembers.createdAt), users.id)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(circleMembers).where(where),
+  ]);
+  return { items, total: count?.n ?? 0 };
+}
+
+export async function circleMemberIds(db: DbOrTx, ownerId: string, candidates: string[]): Promise<Set<string>> {
+  if (candidates.length === 0) return new Set();
+  const rows = await db
+    .select({ memberId: circleMembers.memberId })
+    .from(circleMembers)
+    .where(and(eq(circleMembers.ownerId, ownerId), sql`${circleMembers.memberId} IN (${sql.join(candidates.map((c) => sql`${c}`), sql`, `)})`));
+  return new Set(rows.map((r) => r.memberId));
+}

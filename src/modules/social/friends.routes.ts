@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { principalOf } from '../../core/access/access.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses } from '../../core/http/schemas.js';
+import { CircleMember, CircleQuery, CircleUserParams, Friend, FriendIdParams, FriendsQuery } from './friends.schemas.js';
+import * as service from './friends.service.js';
+
+export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  app.addSchema(Friend);
+  app.addSchema(CircleMember);
+  const tags = ['social: friends'];
+
+  app.get(
+    '/api/social/friends',
+    {
+      schema: {
+        tags,
+        summary: 'Your friends, or your pending friend requests',
+        description: 'Without `status`: friends in force (both added each other), newest friendship first. `status=pending-incoming` lists requests to you, `pending-outgoing` yours.',
+        querystring: FriendsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('Friend')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFriends(db, principalOf(request).userId, request.query.status ?? 'friends', page)),
+  );
+
+  app.post(
+    '/api/social/friends/:friendId',
+    {
+      schema: {
+        tags,
+        summary: 'Add a friend (or accept their request)',
+        description:
+          'A friendship is in force once both users added each other; until then it is a pending request. 201 when the request is new, 200 when you had already added this user (idempotent).',
+        params: FriendIdParams,
+        response: { 200: Type.Ref('Friend'), 201: Type.Ref('Friend'), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { created, friend } = await service.addFriend(db, principalOf(request).userId, request.params.friendId);
+      return reply.code(created ? 201 : 200).send(friend);
+    },
+  );
+
+  app.delete(
+    '/api/social/friends/:friendId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a friend, cancel or decline a request',
+        description: 'Ends the friendship for both users and removes each from the other’s circle. Idempotent: 204 also when there was nothing to remove.',
+        params: FriendIdParams,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await service.removeFriend(db, principalOf(request).userId, request.params.friendId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/social/circle',
+    {
+      schema: {
+        tags,
+        summary: 'Your circle',
+        description: 'The friends who see records you share with `Circle` visibility.',
+        querystring: CircleQuery,
+        response: { 200: { ...Type.Array(Type.Ref('CircleMember')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listCircle(db, principalOf(request).userId, page)),
+  );
+
+  app.post(
+    '/api/social/circle/:userId',
+    {
+      schema: {
+        tags,
+        summary: 'Put a friend in your circle',
+        description: 'Only friends in force can join (409 otherwise). 201 when added, 200 when already there.',
+        params: CircleUserParams,
+        response: { 200: Type.Ref('CircleMember'), 201: Type.Ref('CircleMember'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { created, member } = await service.addToCircle(db, principalOf(request).userId, request.params.userId);
+      return reply.code(created ? 201 : 200).send(member);
+    },
+  );
+
+  app.delete(
+    '/api/social/circle/:userId',
+    {
+      schema: {
+        tags,
+        summary: 'Take a user out of your circle',
+        params: CircleUserParams,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await service.removeFromCircle(db, principalOf(request).userId, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  );
+};

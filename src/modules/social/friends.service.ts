@@ -1,0 +1,57 @@
+import { areFriends } from '../../core/access/visibility.js';
+import type { Db } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { findById } from '../users/users.repository.js';
+import { FriendErrors } from './friends.errors.js';
+import * as repo from './friends.repository.js';
+
+/** Friends (mutual adds) and the circle (chosen among friends). Visibility reads these tables on every request. */
+
+async function requireOther(db: Db, viewerId: string, otherId: string, self: () => Error) {
+  if (viewerId === otherId) throw self();
+  const other = await findById(db, otherId);
+  if (!other) throw FriendErrors.userNotFound(otherId);
+  return other;
+}
+
+export async function addFriend(db: Db, viewerId: string, friendId: string) {
+  const friend = await requireOther(db, viewerId, friendId, FriendErrors.self);
+  return db.transaction(async (tx) => {
+    const created = await repo.addLink(tx, viewerId, friendId);
+    const status = (await repo.linkStatus(tx, viewerId, friendId))!;
+    return { created, friend: { userId: friend.id, username: friend.username, status, since: new Date().toISOString(), inCircle: false } };
+  });
+}
+
+export async function removeFriend(db: Db, viewerId: string, friendId: string): Promise<void> {
+  await requireOther(db, viewerId, friendId, FriendErrors.self);
+  await db.transaction((tx) => repo.removeRelation(tx, viewerId, friendId));
+}
+
+export async function listFriends(db: Db, viewerId: string, status: repo.FriendStatus, page: Page) {
+  const { items, total } = await repo.listRelated(db, viewerId, status, page);
+  const circle = status === 'friends' ? await repo.circleMemberIds(db, viewerId, items.map((i) => i.userId)) : new Set<string>();
+  return {
+    total,
+    items: items.map((i) => ({ userId: i.userId, username: i.username, status, since: i.since.toISOString(), inCircle: circle.has(i.userId) })),
+  };
+}
+
+export async function addToCircle(db: Db, viewerId: string, memberId: string) {
+  const member = await requireOther(db, viewerId, memberId, FriendErrors.selfCircle);
+  return db.transaction(async (tx) => {
+    if (!(await areFriends(tx, viewerId, memberId))) throw FriendErrors.notAFriend();
+    const created = await repo.addCircleMember(tx, viewerId, memberId);
+    return { created, member: { userId: member.id, username: member.username, since: new Date().toISOString() } };
+  });
+}
+
+export async function removeFromCircle(db: Db, viewerId: string, memberId: string): Promise<void> {
+  await requireOther(db, viewerId, memberId, FriendErrors.selfCircle);
+  if (!(await repo.removeCircleMember(db, viewerId, memberId))) throw FriendErrors.notInCircle();
+}
+
+export async function listCircle(db: Db, viewerId: string, page: Page) {
+  const { items, total } = await repo.listCircle(db, viewerId, page);
+  return { total, items: items.map((i) => ({ userId: i.userId, username: i.username, since: i.since.toISOString() })) };
+}

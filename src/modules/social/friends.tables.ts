@@ -1,0 +1,35 @@
+import { index, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../users/users.tables.js';
+
+/**
+ * "user added friend": one directed edge per request. A friendship is in force when both
+ * edges exist; a single edge is a pending request (outgoing for user, incoming for friend).
+ */
+export const friendLinks = pgTable(
+  'friend_links',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    friendId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('friend_links_friend_idx').on(t.friendId, t.userId)],
+);
+
+/** A user's inner circle, chosen among their friends (owner put member in their circle). */
+export const circleMembers = pgTable(
+  'circle_members',
+  {
+    ownerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.memberId] }), index('circle_members_member_idx').on(t.memberId, t.ownerId)],
+);
