@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifySchemaCompiler, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
 import rateLimit from '@fastify/rate-limit';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { Redis } from 'ioredis';
 import { enforceAccess, routeAccess } from './core/access/access.js';
 import { Authenticator } from './core/auth/authenticate.js';
@@ -17,6 +19,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
+import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -39,6 +42,20 @@ export interface BuildAppOptions {
   now?: () => number;
 }
 
+function createAjv(coerce: boolean, externalSchemas: unknown): Ajv {
+  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
+  addFormats.default(ajv);
+  for (const schema of Object.values((externalSchemas ?? {}) as Record<string, { $id?: string }>)) {
+    if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  }
+  return ajv;
+}
+
+function buildValidator(externalSchemas: unknown): FastifySchemaCompiler<object> {
+  const validators = { coercing: createAjv(true, externalSchemas), strict: createAjv(false, externalSchemas) };
+  return ({ schema, httpPart }) => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema);
+}
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -57,12 +74,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     return503OnClosing: true,
     trustProxy: config.trustProxy,
-    ajv: {
-      customOptions: {
-        removeAdditional: false, // unknown body properties are a 400, not silently dropped
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: true,
+    // Query strings and paths are text and need type coercion; JSON bodies must not be coerced
+    // (coercion would turn `null` into "" in a string-or-null field). Unknown properties are a
+    // 400, never silently dropped. A compilers factory (not setValidatorCompiler) so that it also
+    // holds in plugins that add schemas of their own.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: buildValidator as never,
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -116,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { deps });
   await app.register(employeesRoutes, { deps });
   await app.register(friendsRoutes, { deps });
+  await app.register(fishingLogRoutes, { deps });
 
   return app;
 }

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/authenticate.js';
 import type { Db } from '../db/client.js';
 import { AppError } from '../http/problem.js';
 import { grantInForce } from './grants.repository.js';
-import { resolveLevel, resolvePermission, type AccessLevel } from './resolve.js';
+import { resolveLevel, resolvePermission, resolveRoles, type AccessLevel } from './resolve.js';
 
 /**
  * Route-level access, declared on each route as `config: { access }` and enforced here, in one
@@ -40,7 +40,9 @@ export async function enforceAccess(db: Db, principal: Principal, level: AccessL
   const decision =
     level === 'admin' || level === 'owner'
       ? resolveLevel(principal.role, level)
-      : resolvePermission(principal.role, level.permission, await grantInForce(db, principal.userId, level.permission));
+      : 'roles' in level
+        ? resolveRoles(principal.role, level.roles)
+        : resolvePermission(principal.role, level.permission, await grantInForce(db, principal.userId, level.permission));
   if (!decision.allowed) throw new AppError(403, decision.code, decision.detail);
   return decision.restrictions;
 }

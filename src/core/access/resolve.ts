@@ -1,5 +1,5 @@
 import { ADMIN_NEEDS_GRANT, OWNER_ONLY_PERMISSIONS, type Permission } from './permissions.js';
-import { Role, roleName } from './roles.js';
+import { Role, roleName, roleValue, type RoleName } from './roles.js';
 
 /**
  * The one resolver of the spec's access levels:
@@ -10,7 +10,7 @@ import { Role, roleName } from './roles.js';
  *   granted; Standard, DNR and Researcher never.
  */
 
-export type AccessLevel = 'public' | 'authenticated' | 'admin' | 'owner' | { permission: Permission };
+export type AccessLevel = 'public' | 'authenticated' | 'admin' | 'owner' | { permission: Permission } | { roles: RoleName[] };
 
 /** The grant in force for one user and permission: the newest history row, if any. */
 export interface GrantInForce {
@@ -51,11 +51,22 @@ export function resolveLevel(role: number, level: 'admin' | 'owner'): Decision {
     : { allowed: false, code: 'access.admin_only', detail: `Requires the Admin or Owner role; your role is ${roleName(role)}.` };
 }
 
+/**
+ * Data-access roles (DNR, Researcher) are not a rung of the admin ladder: a route restricted to
+ * them admits exactly those roles, and the Owner's bypass does not apply.
+ */
+export function resolveRoles(role: number, roles: RoleName[]): Decision {
+  return roles.some((r) => roleValue(r) === role)
+    ? { allowed: true, restrictions: null }
+    : { allowed: false, code: 'access.role_required', detail: `Requires the ${roles.join(' or ')} role; your role is ${roleName(role)}.` };
+}
+
 export function describeLevel(level: AccessLevel): string {
   if (level === 'public') return 'Public: no token needed.';
   if (level === 'authenticated') return 'Any signed-in user (Authorization: Bearer <id_token>).';
   if (level === 'admin') return 'Admin-only: Admin and Owner.';
   if (level === 'owner') return 'Owner-only.';
+  if ('roles' in level) return `Role-restricted: ${level.roles.join(', ')} only (no other role passes, not even Owner or Admin).`;
   return `Permission-required: ${level.permission} (Owner always; Admin unless explicitly denied${
     ADMIN_NEEDS_GRANT.has(level.permission) ? ', but this one needs an explicit grant' : ''
   }; Moderator only when granted).`;

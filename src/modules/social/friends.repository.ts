@@ -51,11 +51,12 @@ export async function listRelated(
 ): Promise<{ items: RelatedUser[]; total: number }> {
   const other = status === 'pending-incoming' ? friendLinks.userId : friendLinks.friendId;
   const mine = status === 'pending-incoming' ? friendLinks.friendId : friendLinks.userId;
-  const back = sql`EXISTS (SELECT 1 FROM friend_links b WHERE b.user_id = ${other} AND b.friend_id = ${mine})`;
+  // The reverse of the row's edge: present for friends, absent for pending requests.
+  const back = sql`EXISTS (SELECT 1 FROM friend_links b WHERE b.user_id = ${friendLinks.friendId} AND b.friend_id = ${friendLinks.userId})`;
   const where = and(eq(mine, userId), status === 'friends' ? back : sql`NOT ${back}`);
   const since =
     status === 'friends'
-      ? sql<Date>`GREATEST(${friendLinks.createdAt}, (SELECT b.created_at FROM friend_links b WHERE b.user_id = ${other} AND b.friend_id = ${mine}))`
+      ? sql<Date>`GREATEST(${friendLinks.createdAt}, (SELECT b.created_at FROM friend_links b WHERE b.user_id = ${friendLinks.friendId} AND b.friend_id = ${friendLinks.userId}))`
       : sql<Date>`${friendLinks.createdAt}`;
   const [items, [count]] = await Promise.all([
     db

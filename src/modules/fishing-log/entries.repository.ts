@@ -1,0 +1,172 @@
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { visibilityBranches } from '../../core/access/visibility.js';
+import type { DbOrTx } from '../../core/db/client.js';
+import { fishSpecies } from '../species/species.tables.js';
+import { users } from '../users/users.tables.js';
+import { catches, logEntries, type CatchRow, type EntryRow } from './fishing-log.tables.js';
+
+export type EntryValues = Omit<typeof logEntries.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+
+export interface EntryFilters {
+  mine?: boolean;
+  ownerId?: string;
+  speciesId?: string;
+  from?: string;
+  to?: string;
+  visibility?: string;
+  bbox?: { minLat: number; maxLat: number; minLng: number; maxLng: number };
+}
+
+const e = logEntries;
+const ORDER = sql`${e.occurredAt} DESC NULLS LAST, ${e.id} DESC NULLS LAST`;
+
+/** Coordinates as the viewer sees them: exact for the owner or when shared, else rounded to 0.01°. */
+function shownCoordinate(viewerId: string, column: typeof e.latitude | typeof e.longitude): SQL {
+  return sql`CASE WHEN ${e.ownerId} = ${viewerId} OR ${e.shareExactLocation} THEN ${column} ELSE round(${column}::numeric, 2)::float8 END`;
+}
+
+function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
+  const conditions: SQL[] = [];
+  if (filters.ownerId) conditions.push(sql`${e.ownerId} = ${filters.ownerId}`);
+  if (filters.visibility) conditions.push(sql`${e.visibility} = ${filters.visibility}`);
+  if (filters.from) conditions.push(sql`${e.occurredAt} >= ${filters.from}`);
+  if (filters.to) conditions.push(sql`${e.occurredAt} <= ${filters.to}`);
+  if (filters.speciesId) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${catches} c WHERE c.entry_id = ${e.id} AND c.species_id = ${filters.speciesId})`);
+  }
+  if (filters.bbox) {
+    // Filter on the coordinates the viewer is shown, so a box cannot pin down a hidden spot.
+    const { minLat, maxLat, minLng, maxLng } = filters.bbox;
+    conditions.push(sql`${e.latitude} IS NOT NULL AND ${shownCoordinate(viewerId, e.latitude)} BETWEEN ${minLat} AND ${maxLat}`);
+    conditions.push(sql`${shownCoordinate(viewerId, e.longitude)} BETWEEN ${minLng} AND ${maxLng}`);
+  }
+  return conditions;
+}
+
+/** The visibility branches that can match these filters (others are left out of the UNION). */
+function branches(viewerId: string, filters: EntryFilters): SQL[] {
+  const [own, pub, friends, circle] = visibilityBranches(viewerId, e.ownerId, e.visibility);
+  if (filters.mine || filters.ownerId === viewerId) return [own!];
+  const all = filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
+  if (filters.visibility === 'Private') return filters.ownerId ? [] : [own!];
+  return all;
+}
+
+/**
+ * The list query: one index-served, ordered, limited SELECT per visibility branch, merged by
+ * UNION ALL (each branch returns at most offset+limit ids), then the page. Exported for the
+ * EXPLAIN test.
+ */
+export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: { limit: number; offset: number }): SQL {
+  const where = filterConditions(viewerId, filters);
+  const parts = branches(viewerId, filters).map(
+    (branch) => sql`(SELECT ${e.id} AS id, ${e.occurredAt} AS occurred_at FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} ORDER BY ${ORDER} LIMIT ${page.offset + page.limit})`,
+  );
+  if (parts.length === 0) return sql`SELECT NULL::uuid AS id WHERE false`;
+  return sql`SELECT v.id FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+}
+
+export function visibleEntryCountQuery(viewerId: string, filters: EntryFilters): SQL {
+  const where = filterConditions(viewerId, filters);
+  const counts = branches(viewerId, filters).map((branch) => sql`(SELECT count(*) FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)})`);
+  return counts.length === 0 ? sql`SELECT 0::int AS n` : sql`SELECT (${sql.join(counts, sql` + `)})::int AS n`;
+}
+
+export interface EntryWithOwner extends EntryRow {
+  ownerUsername: string;
+  catchCount: number;
+}
+
+/** Full rows for ids, with owner name and catch count, in one query. */
+export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWithOwner[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      entry: logEntries,
+      ownerUsername: users.username,
+      catchCount: sql<number>`(SELECT count(*)::int FROM ${catches} c WHERE c.entry_id = "fishing_log_entries"."id")`,
+    })
+    .from(logEntries)
+    .innerJoin(users, eq(users.id, logEntries.ownerId))
+    .where(inArray(logEntries.id, ids));
+  const byId = new Map(rows.map((r) => [r.entry.id, { ...r.entry, ownerUsername: r.ownerUsername, catchCount: r.catchCount }]));
+  return ids.map((id) => byId.get(id)).filter((r): r is EntryWithOwner => r !== undefined);
+}
+
+export async function listVisible(db: DbOrTx, viewerId: string, filters: EntryFilters, page: { limit: number; offset: number }) {
+  const [idRows, countRows] = await Promise.all([
+    db.execute<{ id: string }>(visibleEntryIdsQuery(viewerId, filters, page)),
+    db.execute<{ n: number }>(visibleEntryCountQuery(viewerId, filters)),
+  ]);
+  return { items: await entriesByIds(db, idRows.rows.map((r) => r.id)), total: Number(countRows.rows[0]?.n ?? 0) };
+}
+
+export async function findEntry(db: DbOrTx, id: string): Promise<EntryWithOwner | undefined> {
+  return (await entriesByIds(db, [id]))[0];
+}
+
+export async function findEntryForUpdate(db: DbOrTx, id: string): Promise<EntryRow | undefined> {
+  const [row] = await db.select().from(logEntries).where(eq(logEntries.id, id)).for('update');
+  return row;
+}
+
+export async function insertEntry(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryRow> {
+  const [row] = await db.insert(logEntries).values({ id: uuidv7(), ownerId, ...values }).returning();
+  return row!;
+}
+
+export async function updateEntry(db: DbOrTx, id: string, values: EntryValues): Promise<EntryRow> {
+  const [row] = await db.update(logEntries).set({ ...values, updatedAt: new Date() }).where(eq(logEntries.id, id)).returning();
+  return row!;
+}
+
+export async function deleteEntry(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(logEntries).where(eq(logEntries.id, id)); // catches cascade
+}
+
+export interface CatchWithSpecies extends CatchRow {
+  species: { id: string; commonName: string; scientificName: string };
+}
+
+const catchSelection = { c: catches, species: { id: fishSpecies.id, commonName: fishSpecies.commonName, scientificName: fishSpecies.scientificName } };
+
+export async function catchesOfEntries(db: DbOrTx, entryIds: string[]): Promise<CatchWithSpecies[]> {
+  if (entryIds.length === 0) return [];
+  const rows = await db
+    .select(catchSelection)
+    .from(catches)
+    .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
+    .where(inArray(catches.entryId, entryIds))
+    .orderBy(asc(catches.entryId), asc(catches.caughtAt), asc(catches.id));
+  return rows.map((r) => ({ ...r.c, species: r.species }));
+}
+
+export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: number; offset: number }) {
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(catchSelection)
+      .from(catches)
+      .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
+      .where(eq(catches.entryId, entryId))
+      .orderBy(asc(catches.caughtAt), asc(catches.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(catches).where(eq(catches.entryId, entryId)),
+  ]);
+  return { items: rows.map((r) => ({ ...r.c, species: r.species })), total: count?.n ?? 0 };
+}
+
+export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+
+export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues): Promise<CatchWithSpecies> {
+  const id = uuidv7();
+  await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values });
+  const [row] = await db.select(catchSelection).from(catches).innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId)).where(eq(catches.id, id));
+  return { ...row!.c, species: row!.species };
+}
+
+export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
+  const rows = await db.select({ id: fishSpecies.id }).from(fishSpecies).where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
+  return rows.length > 0;
+}

@@ -1,0 +1,395 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser, type TestUser } from '../../../test/factories.js';
+import { addFriend, befriend, putInCircle } from '../../../test/social-factories.js';
+import { speciesId } from '../species/species.seeds.js';
+
+const WALLEYE = speciesId('Sander vitreus');
+const PIKE = speciesId('Esox lucius');
+const missing = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
+
+let t: TestApp;
+let owner: TestUser;
+let stranger: TestUser;
+let pendingFriend: TestUser;
+let friend: TestUser;
+let circleMember: TestUser;
+
+const entryBody = (overrides: Record<string, unknown> = {}) => ({
+  title: 'Evening bite on Mille Lacs',
+  occurredAt: '2026-06-01T19:30:00-05:00',
+  timeZone: 'America/Chicago',
+  location: { latitude: 46.234567, longitude: -93.654321, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN' },
+  weather: { airTemperatureC: 21.5, sky: 'partly-cloudy', windSpeedKmh: 12, windDirection: 'SW', pressureHpa: 1012.3, moonPhase: 'waxing-gibbous' },
+  water: { temperatureC: 17.2, clarity: 'lightly-stained', depthM: 6.5 },
+  method: 'boat',
+  notes: 'Jig and minnow on the rock reef',
+  ...overrides,
+});
+
+async function createEntry(user: TestUser, overrides: Record<string, unknown> = {}) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/fishinglog/entries', headers: user.headers, payload: entryBody(overrides) });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+async function addCatch(user: TestUser, entryId: string, overrides: Record<string, unknown> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/fishinglog/entries/${entryId}/catches`,
+    headers: user.headers,
+    payload: { speciesId: WALLEYE, lengthCm: 55.5, weightKg: 1.85, released: true, ...overrides },
+  });
+}
+
+const get = (user: TestUser | undefined, url: string) => t.app.inject({ method: 'GET', url, ...(user ? { headers: user.headers } : {}) });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await createUser(t, { username: 'olive_owner' });
+  stranger = await createUser(t);
+  pendingFriend = await createUser(t);
+  friend = await createUser(t);
+  circleMember = await createUser(t);
+  await addFriend(t, pendingFriend, owner); // only one side: a pending request
+  await befriend(t, owner, friend);
+  await befriend(t, owner, circleMember);
+  await putInCircle(t, owner, circleMember);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('POST /api/fishinglog/entries', () => {
+  it('creates a private entry by default and shows the owner everything exactly', async () => {
+    const entry = await createEntry(owner);
+    expect(entry).toEqual({
+      id: expect.any(String),
+      ownerId: owner.userId,
+      ownerUsername: 'olive_owner',
+      sessionId: null,
+      title: 'Evening bite on Mille Lacs',
+      occurredAt: '2026-06-02T00:30:00.000Z',
+      timeZone: 'America/Chicago',
+      location: { latitude: 46.234567, longitude: -93.654321, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'exact' },
+      weather: { airTemperatureC: 21.5, sky: 'partly-cloudy', windSpeedKmh: 12, windDirection: 'SW', pressureHpa: 1012.3, moonPhase: 'waxing-gibbous' },
+      water: { temperatureC: 17.2, clarity: 'lightly-stained', depthM: 6.5 },
+      method: 'boat',
+      notes: 'Jig and minnow on the rock reef',
+      visibility: 'Private',
+      shareExactLocation: false,
+      catchCount: 0,
+      catches: [],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('needs a token', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/fishinglog/entries', payload: entryBody() });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it.each([
+    ['an unknown property', { ownerId: missing }, '/ownerId'],
+    ['a latitude out of range', { location: { latitude: 95, longitude: 0 } }, '/location/latitude'],
+    ['a bad visibility', { visibility: 'Everyone' }, '/visibility'],
+    ['a missing title', { title: undefined }, '/title'],
+    ['a bad state code', { location: { latitude: 1, longitude: 1, stateCode: 'Minnesota' } }, '/location/stateCode'],
+    ['a bad time zone', { timeZone: 'Mars/Olympus' }, '/timeZone'],
+    ['an implausible pressure', { weather: { pressureHpa: 5000 } }, '/weather/pressureHpa'],
+  ])('refuses %s with a 400 naming the field', async (_name, overrides, pointer) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/fishinglog/entries', headers: owner.headers, payload: entryBody(overrides) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+  });
+
+  it("refuses another user's session or an unknown one (400 naming sessionId)", async () => {
+    const session = await t.app.inject({ method: 'POST', url: '/api/fishinglog/sessions', headers: friend.headers, payload: { startedAt: '2026-06-01T05:00:00Z' } });
+    for (const sessionId of [session.json().id, missing]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/fishinglog/entries', headers: owner.headers, payload: entryBody({ sessionId }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'fishinglog.unknown_session', errors: [{ pointer: '/sessionId' }] });
+    }
+  });
+});
+
+describe('visibility × relationship', () => {
+  const entries: Record<string, { id: string }> = {};
+  const viewers = () => ({ owner, stranger, pendingFriend, friend, circleMember });
+  const sees: Record<string, string[]> = {
+    Public: ['owner', 'stranger', 'pendingFriend', 'friend', 'circleMember'],
+    Private: ['owner'],
+    Friends: ['owner', 'friend', 'circleMember'],
+    Circle: ['owner', 'circleMember'],
+  };
+
+  beforeAll(async () => {
+    for (const visibility of ['Public', 'Private', 'Friends', 'Circle']) {
+      entries[visibility] = await createEntry(owner, { title: `${visibility} trip`, visibility });
+      expect((await addCatch(owner, entries[visibility]!.id)).statusCode).toBe(201);
+    }
+  });
+
+  const cells = ['Public', 'Private', 'Friends', 'Circle'].flatMap((visibility) =>
+    ['owner', 'stranger', 'pendingFriend', 'friend', 'circleMember'].map((viewer) => [visibility, viewer] as const),
+  );
+
+  it.each(cells)('%s entry seen by %s', async (visibility, viewerName) => {
+    const viewer = viewers()[viewerName as keyof ReturnType<typeof viewers>];
+    const allowed = sees[visibility]!.includes(viewerName);
+    const id = entries[visibility]!.id;
+    const one = await get(viewer, `/api/fishinglog/entries/${id}`);
+    const caught = await get(viewer, `/api/fishinglog/entries/${id}/catches`);
+    const list = await get(viewer, `/api/fishinglog/entries?ownerId=${owner.userId}&pageSize=100`);
+    const listed = list.json().map((e: { id: string }) => e.id).includes(id);
+    if (allowed) {
+      expect(one.statusCode).toBe(200);
+      expect(one.json()).toMatchObject({ id, visibility, catchCount: 1, catches: [expect.objectContaining({ species: expect.objectContaining({ commonName: 'Walleye' }) })] });
+      expect(caught.statusCode).toBe(200);
+      expect(caught.json()).toHaveLength(1);
+      expect(listed).toBe(true);
+    } else {
+      expect(one.statusCode).toBe(403);
+      expect(one.json()).toMatchObject({ code: 'fishinglog.entry_not_visible' });
+      expect(one.body).not.toContain('trip');
+      expect(caught.statusCode).toBe(403);
+      expect(listed).toBe(false);
+    }
+  });
+
+  it('applies an ended friendship on the next request', async () => {
+    const exFriend = await createUser(t);
+    await befriend(t, owner, exFriend);
+    expect((await get(exFriend, `/api/fishinglog/entries/${entries.Friends!.id}`)).statusCode).toBe(200);
+    await t.app.inject({ method: 'DELETE', url: `/api/social/friends/${exFriend.userId}`, headers: owner.headers });
+    expect((await get(exFriend, `/api/fishinglog/entries/${entries.Friends!.id}`)).statusCode).toBe(403);
+  });
+
+  it('answers 404 for an entry that does not exist, 400 for a bad id, 401 without a token', async () => {
+    expect((await get(friend, `/api/fishinglog/entries/${missing}`)).statusCode).toBe(404);
+    expect((await get(friend, `/api/fishinglog/entries/${missing}/catches`)).statusCode).toBe(404);
+    expect((await get(friend, '/api/fishinglog/entries/xyz')).statusCode).toBe(400);
+    expect((await get(undefined, `/api/fishinglog/entries/${entries.Public!.id}`)).statusCode).toBe(401);
+    expect((await get(undefined, '/api/fishinglog/entries')).statusCode).toBe(401);
+  });
+});
+
+describe('location privacy', () => {
+  it('rounds coordinates to about 1 km for other viewers, unless shared exactly', async () => {
+    const hidden = await createEntry(owner, { visibility: 'Public' });
+    await addCatch(owner, hidden.id, { location: { latitude: 46.2411111, longitude: -93.6588888 } });
+    const seen = (await get(stranger, `/api/fishinglog/entries/${hidden.id}`)).json();
+    expect(seen.location).toEqual({ latitude: 46.23, longitude: -93.65, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'approximate' });
+    expect(seen.catches[0].location).toEqual({ latitude: 46.24, longitude: -93.66, precision: 'approximate' });
+    expect(JSON.stringify(seen)).not.toContain('46.234567');
+    const mine = (await get(owner, `/api/fishinglog/entries/${hidden.id}`)).json();
+    expect(mine.location).toMatchObject({ latitude: 46.234567, precision: 'exact' });
+
+    const shared = await createEntry(owner, { visibility: 'Public', shareExactLocation: true });
+    expect((await get(stranger, `/api/fishinglog/entries/${shared.id}`)).json().location).toMatchObject({ latitude: 46.234567, precision: 'exact' });
+  });
+
+  it('matches a bounding box against the coordinates the viewer is shown', async () => {
+    const entry = await createEntry(owner, { visibility: 'Public', title: 'boxed', location: { latitude: 45.004, longitude: -92.004 } });
+    // The exact point lies inside this box, the rounded one (45.00, -92.00) does not.
+    const box = 'minLat=45.003&maxLat=45.005&minLng=-92.005&maxLng=-92.003';
+    const forStranger = await get(stranger, `/api/fishinglog/entries?${box}`);
+    expect(forStranger.json().map((e: { id: string }) => e.id)).not.toContain(entry.id);
+    const forOwner = await get(owner, `/api/fishinglog/entries?${box}`);
+    expect(forOwner.json().map((e: { id: string }) => e.id)).toContain(entry.id);
+    const rounded = await get(stranger, '/api/fishinglog/entries?minLat=44.99&maxLat=45.01&minLng=-92.01&maxLng=-91.99');
+    expect(rounded.json().map((e: { id: string }) => e.id)).toContain(entry.id);
+    const partial = await get(stranger, '/api/fishinglog/entries?minLat=44');
+    expect(partial.statusCode).toBe(400);
+    expect(partial.json().code).toBe('fishinglog.incomplete_bounding_box');
+  });
+});
+
+describe('list filters', () => {
+  let lister: TestUser;
+  beforeAll(async () => {
+    lister = await createUser(t);
+    const a = await createEntry(lister, { title: 'spring walleye', occurredAt: '2026-04-10T10:00:00Z', visibility: 'Public' });
+    await addCatch(lister, a.id);
+    const b = await createEntry(lister, { title: 'summer pike', occurredAt: '2026-07-10T10:00:00Z', visibility: 'Friends' });
+    await addCatch(lister, b.id, { speciesId: PIKE });
+    await createEntry(lister, { title: 'autumn skunk', occurredAt: '2026-10-10T10:00:00Z' });
+  });
+
+  const titles = async (query: string, viewer = lister) => (await get(viewer, `/api/fishinglog/entries?${query}`)).json().map((e: { title: string }) => e.title);
+
+  it('lists newest first with pagination headers', async () => {
+    const res = await get(lister, '/api/fishinglog/entries?mine=true&pageSize=2');
+    expect(res.json().map((e: { title: string }) => e.title)).toEqual(['autumn skunk', 'summer pike']);
+    expect(res.headers['x-total-count']).toBe('3');
+    expect(res.headers.link).toContain('rel="next"');
+    expect(res.json()[0]).not.toHaveProperty('catches');
+  });
+
+  it('filters by species, time range and visibility', async () => {
+    expect(await titles(`mine=true&speciesId=${PIKE}`)).toEqual(['summer pike']);
+    expect(await titles('mine=true&from=2026-05-01T00:00:00Z&to=2026-08-01T00:00:00Z')).toEqual(['summer pike']);
+    expect(await titles('mine=true&visibility=Private')).toEqual(['autumn skunk']);
+    expect(await titles(`ownerId=${lister.userId}`, stranger)).toEqual(['spring walleye']);
+    expect(await titles(`ownerId=${lister.userId}&visibility=Private`, stranger)).toEqual([]);
+  });
+
+  it('refuses contradictory filters', async () => {
+    const res = await get(lister, `/api/fishinglog/entries?mine=true&ownerId=${owner.userId}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('fishinglog.conflicting_filters');
+  });
+});
+
+describe('PUT and DELETE /api/fishinglog/entries/{id}', () => {
+  it('lets the owner replace an entry, keeping its catches', async () => {
+    const entry = await createEntry(owner, { visibility: 'Friends' });
+    await addCatch(owner, entry.id);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/fishinglog/entries/${entry.id}`,
+      headers: owner.headers,
+      payload: entryBody({ title: 'Renamed', visibility: 'Public', weather: null, notes: null }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: entry.id, title: 'Renamed', visibility: 'Public', weather: null, notes: null, catchCount: 1 });
+    expect(res.json().catches).toHaveLength(1);
+  });
+
+  it('refuses everyone else, even viewers who can read it (403), and missing entries (404)', async () => {
+    const entry = await createEntry(owner, { visibility: 'Public' });
+    for (const other of [friend, circleMember, stranger]) {
+      const put = await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${entry.id}`, headers: other.headers, payload: entryBody({ title: 'hijacked' }) });
+      expect(put.statusCode).toBe(403);
+      expect(put.json().code).toBe('fishinglog.not_entry_owner');
+      const del = await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: other.headers });
+      expect(del.statusCode).toBe(403);
+    }
+    expect((await get(owner, `/api/fishinglog/entries/${entry.id}`)).json().title).toBe('Evening bite on Mille Lacs');
+    expect((await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${missing}`, headers: owner.headers, payload: entryBody() })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${missing}`, headers: owner.headers })).statusCode).toBe(404);
+  });
+
+  it('deletes an entry with its catches, permanently', async () => {
+    const entry = await createEntry(owner);
+    await addCatch(owner, entry.id);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: owner.headers });
+    expect(res.statusCode).toBe(204);
+    expect((await get(owner, `/api/fishinglog/entries/${entry.id}`)).statusCode).toBe(404);
+    const left = await t.database.pool.query('SELECT count(*)::int AS n FROM catches WHERE entry_id = $1', [entry.id]);
+    expect(left.rows[0].n).toBe(0);
+  });
+});
+
+describe('catches', () => {
+  it('adds a catch to your own entry with canonical units', async () => {
+    const entry = await createEntry(owner);
+    const res = await addCatch(owner, entry.id, { count: 2, bait: 'fathead minnow', lure: '1/8 oz jig', photoUrls: ['https://img.example.com/w.jpg'], notes: 'twins' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({
+      id: expect.any(String),
+      entryId: entry.id,
+      species: { id: WALLEYE, commonName: 'Walleye', scientificName: 'Sander vitreus' },
+      lengthCm: 55.5,
+      weightKg: 1.85,
+      count: 2,
+      released: true,
+      caughtAt: '2026-06-02T00:30:00.000Z',
+      bait: 'fathead minnow',
+      lure: '1/8 oz jig',
+      photoUrls: ['https://img.example.com/w.jpg'],
+      notes: 'twins',
+      location: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('lets only the owner add catches', async () => {
+    const entry = await createEntry(owner, { visibility: 'Public' });
+    for (const other of [friend, stranger]) {
+      const res = await addCatch(other, entry.id);
+      expect(res.statusCode).toBe(403);
+    }
+    expect((await addCatch(owner, missing)).statusCode).toBe(404);
+  });
+
+  it.each([
+    ['an unknown species', { speciesId: missing }, '/speciesId'],
+    ['a zero length', { lengthCm: 0 }, '/lengthCm'],
+    ['an implausible weight', { weightKg: 5000 }, '/weightKg'],
+    ['a negative count', { count: -1 }, '/count'],
+    ['a missing released flag', { released: undefined }, '/released'],
+    ['a photo that is not a URL', { photoUrls: ['javascript:alert(1)'] }, '/photoUrls/0'],
+  ])('refuses %s with a 400 naming the field', async (_name, overrides, pointer) => {
+    const entry = await createEntry(owner);
+    const res = await addCatch(owner, entry.id, overrides);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+  });
+
+  it('pages the catches of an entry in the order they were caught', async () => {
+    const entry = await createEntry(owner, { visibility: 'Public' });
+    for (const hour of [3, 1, 2]) await addCatch(owner, entry.id, { caughtAt: `2026-06-02T0${hour}:00:00Z` });
+    const res = await get(stranger, `/api/fishinglog/entries/${entry.id}/catches?pageSize=2`);
+    expect(res.json().map((c: { caughtAt: string }) => c.caughtAt)).toEqual(['2026-06-02T01:00:00.000Z', '2026-06-02T02:00:00.000Z']);
+    expect(res.headers['x-total-count']).toBe('3');
+  });
+});
+
+describe('sessions', () => {
+  it('creates a session and shows it, with its entries, to its owner only', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/fishinglog/sessions',
+      headers: owner.headers,
+      payload: {
+        startedAt: '2026-06-01T04:30:00Z',
+        endedAt: '2026-06-01T11:00:00Z',
+        timeZone: 'America/Chicago',
+        location: { latitude: 46.2, longitude: -93.6, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN' },
+        participants: ['Dad', 'Uncle Ray'],
+        notes: 'Opener',
+        weatherSummary: 'Calm, overcast',
+        waterSummary: '15 °C, stained',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const session = created.json();
+    expect(session).toMatchObject({ participants: ['Dad', 'Uncle Ray'], entryCount: 0, entries: [], location: { waterBody: 'Mille Lacs Lake', precision: 'exact' } });
+    const entry = await createEntry(owner, { sessionId: session.id });
+    expect(entry.sessionId).toBe(session.id);
+    const full = await get(owner, `/api/fishinglog/sessions/${session.id}`);
+    expect(full.json()).toMatchObject({ id: session.id, entryCount: 1, entries: [{ id: entry.id, title: entry.title, occurredAt: entry.occurredAt }] });
+    for (const other of [friend, circleMember, stranger]) {
+      const res = await get(other, `/api/fishinglog/sessions/${session.id}`);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('fishinglog.not_session_owner');
+    }
+    expect((await get(owner, `/api/fishinglog/sessions/${missing}`)).statusCode).toBe(404);
+    expect((await get(undefined, `/api/fishinglog/sessions/${session.id}`)).statusCode).toBe(401);
+  });
+
+  it("lists only the caller's sessions, newest first", async () => {
+    const res = await get(friend, '/api/fishinglog/sessions');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().every((s: { id: string }) => typeof s.id === 'string')).toBe(true);
+    const mine = await get(owner, '/api/fishinglog/sessions');
+    expect(mine.json().length).toBeGreaterThan(0);
+    const ownerSessionIds = new Set(mine.json().map((s: { id: string }) => s.id));
+    expect(res.json().some((s: { id: string }) => ownerSessionIds.has(s.id))).toBe(false);
+  });
+
+  it('refuses a session that ends before it starts', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/fishinglog/sessions', headers: owner.headers, payload: { startedAt: '2026-06-01T10:00:00Z', endedAt: '2026-06-01T09:00:00Z' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ pointer: '/endedAt', in: 'body', detail: 'is before startedAt' }]);
+  });
+
+  it('hides the session id of an entry from other viewers', async () => {
+    const session = (await t.app.inject({ method: 'POST', url: '/api/fishinglog/sessions', headers: owner.headers, payload: { startedAt: '2026-06-01T04:30:00Z' } })).json();
+    const entry = await createEntry(owner, { sessionId: session.id, visibility: 'Public' });
+    expect((await get(stranger, `/api/fishinglog/entries/${entry.id}`)).json().sessionId).toBeNull();
+  });
+});

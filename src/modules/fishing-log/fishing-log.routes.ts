@@ -1,0 +1,174 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { principalOf } from '../../core/access/access.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import * as entries from './entries.service.js';
+import {
+  CatchesQuery,
+  CatchInput,
+  CatchView,
+  EntriesQuery,
+  EntryFull,
+  EntryIdParams,
+  EntryInput,
+  EntrySummary,
+  SessionFull,
+  SessionInput,
+  SessionsQuery,
+  SessionSummary,
+} from './fishing-log.schemas.js';
+import * as sessions from './sessions.service.js';
+
+export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  for (const schema of [CatchView, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
+  const tags = ['fishing log'];
+  const me = (request: Parameters<typeof principalOf>[0]) => principalOf(request).userId;
+
+  app.get(
+    '/api/fishinglog/entries',
+    {
+      schema: {
+        tags,
+        summary: 'Log entries you may see, newest first',
+        description:
+          'Your own entries, Public ones, Friends entries of your friends and Circle entries of users who put you in their circle. ' +
+          'Filters: `mine`, `ownerId`, `speciesId` (entries with a catch of that species), `from`/`to` (occurredAt, inclusive), `visibility`, ' +
+          'and a bounding box (`minLat`, `maxLat`, `minLng`, `maxLng`, all four) matched against the coordinates you are shown. ' +
+          "Other anglers' coordinates are rounded to 0.01° (about 1 km) unless they share the exact location.",
+        querystring: EntriesQuery,
+        response: { 200: { ...Type.Array(Type.Ref('LogEntrySummary')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => entries.listEntries(db, me(request), request.query, page)),
+  );
+
+  app.post(
+    '/api/fishinglog/entries',
+    {
+      schema: {
+        tags,
+        summary: 'Create a log entry',
+        description: 'Visibility defaults to Private. `sessionId` must be one of your sessions (400 otherwise). Add catches with POST /api/fishinglog/entries/{entryId}/catches.',
+        body: EntryInput,
+        response: { 201: Type.Ref('LogEntry') },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await entries.createEntry(db, me(request), request.body)),
+  );
+
+  app.get(
+    '/api/fishinglog/entries/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One log entry with its catches',
+        description: '403 when the entry is not shared with you, 404 when it does not exist.',
+        params: IdParams,
+        response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => entries.getEntry(db, me(request), request.params.id),
+  );
+
+  app.put(
+    '/api/fishinglog/entries/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Replace a log entry (owner only)',
+        description: 'Send the whole entry, as for creation; catches are kept.',
+        params: IdParams,
+        body: EntryInput,
+        response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => entries.updateEntry(db, me(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/fishinglog/entries/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a log entry and its catches (owner only, permanent)',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await entries.deleteEntry(db, me(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/fishinglog/entries/:entryId/catches',
+    {
+      schema: {
+        tags,
+        summary: 'Catches of a log entry',
+        description: 'Readable as far as the entry is visible to you.',
+        params: EntryIdParams,
+        querystring: CatchesQuery,
+        response: { 200: { ...Type.Array(Type.Ref('Catch')), headers: paginationHeaders }, ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => entries.listCatches(db, me(request), request.params.entryId, page)),
+  );
+
+  app.post(
+    '/api/fishinglog/entries/:entryId/catches',
+    {
+      schema: {
+        tags,
+        summary: 'Add a catch to your log entry',
+        description: 'Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only.',
+        params: EntryIdParams,
+        body: CatchInput,
+        response: { 201: Type.Ref('Catch'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await entries.addCatch(db, me(request), request.params.entryId, request.body)),
+  );
+
+  app.get(
+    '/api/fishinglog/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'Your fishing sessions, newest first',
+        querystring: SessionsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('FishingSessionSummary')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) =>
+      paginate(request, reply, request.query, (page) =>
+        sessions.listSessions(db, me(request), { ...(request.query.from ? { from: request.query.from } : {}), ...(request.query.to ? { to: request.query.to } : {}) }, page),
+      ),
+  );
+
+  app.post(
+    '/api/fishinglog/sessions',
+    {
+      schema: { tags, summary: 'Create a fishing session', body: SessionInput, response: { 201: Type.Ref('FishingSession') } },
+    },
+    async (request, reply) => reply.code(201).send(await sessions.createSession(db, me(request), request.body)),
+  );
+
+  app.get(
+    '/api/fishinglog/sessions/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One of your fishing sessions, with its entries',
+        description: 'Sessions are private: another user gets 403.',
+        params: IdParams,
+        response: { 200: Type.Ref('FishingSession'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => sessions.getSession(db, me(request), request.params.id),
+  );
+};

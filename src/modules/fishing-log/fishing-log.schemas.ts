@@ -1,0 +1,223 @@
+import { Type, type Static } from 'typebox';
+import { VisibilitySchema } from '../../core/access/visibility.js';
+import { listQuery } from '../../core/http/pagination.js';
+import { Timestamp, Uuid } from '../../core/http/schemas.js';
+
+/**
+ * Fishing-log request and response schemas. Canonical units (also in each field's description):
+ * lengths cm, weights kg, temperatures °C, wind km/h, pressure hPa, depth m, coordinates WGS 84.
+ */
+
+const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the place, e.g. America/Chicago', examples: ['America/Chicago'] });
+export const StateCode = Type.String({
+  pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$',
+  description: 'ISO 3166-2 state/province code, e.g. US-MN or CA-ON',
+  examples: ['US-MN'],
+});
+export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, WGS 84' });
+export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Degrees, WGS 84' });
+
+export const SKY = ['clear', 'partly-cloudy', 'overcast', 'fog', 'drizzle', 'rain', 'storm', 'snow'] as const;
+export const WIND_DIRECTIONS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'] as const;
+export const MOON_PHASES = ['new', 'waxing-crescent', 'first-quarter', 'waxing-gibbous', 'full', 'waning-gibbous', 'last-quarter', 'waning-crescent'] as const;
+export const CLARITY = ['clear', 'lightly-stained', 'stained', 'muddy'] as const;
+export const METHODS = ['shore', 'boat', 'kayak', 'ice', 'fly', 'wade', 'pier', 'charter', 'trolling', 'other'] as const;
+
+const literals = <T extends readonly string[]>(values: T, description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+
+export const LocationInput = Type.Object(
+  {
+    latitude: Latitude,
+    longitude: Longitude,
+    waterBody: Type.Optional(Text(200, 'Lake, river or sea area')),
+    stateCode: Type.Optional(StateCode),
+  },
+  { additionalProperties: false },
+);
+
+export const WeatherInput = Type.Object(
+  {
+    airTemperatureC: Type.Optional(Type.Number({ minimum: -60, maximum: 60, description: 'Air temperature, °C' })),
+    sky: Type.Optional(literals(SKY, 'Sky')),
+    windSpeedKmh: Type.Optional(Type.Number({ minimum: 0, maximum: 300, description: 'Wind speed, km/h' })),
+    windDirection: Type.Optional(literals(WIND_DIRECTIONS, 'Where the wind comes from (16-point compass)')),
+    pressureHpa: Type.Optional(Type.Number({ minimum: 850, maximum: 1100, description: 'Barometric pressure, hPa' })),
+    moonPhase: Type.Optional(literals(MOON_PHASES, 'Moon phase')),
+  },
+  { additionalProperties: false },
+);
+
+export const WaterInput = Type.Object(
+  {
+    temperatureC: Type.Optional(Type.Number({ minimum: -2, maximum: 45, description: 'Water temperature, °C' })),
+    clarity: Type.Optional(literals(CLARITY, 'Water clarity')),
+    depthM: Type.Optional(Type.Number({ minimum: 0, maximum: 11000, description: 'Depth fished, metres' })),
+  },
+  { additionalProperties: false },
+);
+
+export const EntryInput = Type.Object(
+  {
+    title: Text(200),
+    occurredAt: Timestamp,
+    timeZone: TimeZone,
+    sessionId: Type.Optional(Nullable(Uuid)),
+    location: Type.Optional(Nullable(LocationInput)),
+    weather: Type.Optional(Nullable(WeatherInput)),
+    water: Type.Optional(Nullable(WaterInput)),
+    method: Type.Optional(Nullable(literals(METHODS, 'How you fished'))),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+    visibility: Type.Optional(VisibilitySchema),
+    shareExactLocation: Type.Optional(Type.Boolean({ description: 'Show exact coordinates to other viewers (default: rounded to about 1 km)' })),
+  },
+  { additionalProperties: false },
+);
+export type EntryInputType = Static<typeof EntryInput>;
+
+export const LocationView = Type.Object(
+  {
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    waterBody: Nullable(Type.String()),
+    stateCode: Nullable(Type.String()),
+    precision: Type.Union([Type.Literal('exact'), Type.Literal('approximate')], { description: 'approximate: rounded to 0.01° (about 1 km) for viewers other than the owner' }),
+  },
+  { additionalProperties: false },
+);
+
+export const WeatherView = Type.Object(
+  {
+    airTemperatureC: Nullable(Type.Number()),
+    sky: Nullable(Type.String()),
+    windSpeedKmh: Nullable(Type.Number()),
+    windDirection: Nullable(Type.String()),
+    pressureHpa: Nullable(Type.Number()),
+    moonPhase: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const WaterView = Type.Object(
+  { temperatureC: Nullable(Type.Number()), clarity: Nullable(Type.String()), depthM: Nullable(Type.Number()) },
+  { additionalProperties: false },
+);
+
+export const SpeciesRef = Type.Object({ id: Uuid, commonName: Type.String(), scientificName: Type.String() }, { additionalProperties: false });
+
+export const CatchInput = Type.Object(
+  {
+    speciesId: Uuid,
+    lengthCm: Type.Optional(Type.Number({ exclusiveMinimum: 0, minimum: 0.5, maximum: 600, description: 'Total length, centimetres (0.5–600)' })),
+    weightKg: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1500, description: 'Weight, kilograms (0.001–1500)' })),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: 'How many fish this record stands for' })),
+    released: Type.Boolean({ description: 'true: released; false: kept' }),
+    caughtAt: Type.Optional(Timestamp),
+    bait: Type.Optional(Text(200)),
+    lure: Type.Optional(Text(200)),
+    photoUrls: Type.Optional(Type.Array(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), { maxItems: 10 })),
+    notes: Type.Optional(Type.String({ maxLength: 5000 })),
+    location: Type.Optional(Type.Object({ latitude: Latitude, longitude: Longitude }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type CatchInputType = Static<typeof CatchInput>;
+
+export const CatchView = Type.Object(
+  {
+    id: Uuid,
+    entryId: Uuid,
+    species: SpeciesRef,
+    lengthCm: Nullable(Type.Number({ description: 'cm' })),
+    weightKg: Nullable(Type.Number({ description: 'kg' })),
+    count: Type.Integer(),
+    released: Type.Boolean(),
+    caughtAt: Timestamp,
+    bait: Nullable(Type.String()),
+    lure: Nullable(Type.String()),
+    photoUrls: Type.Array(Type.String()),
+    notes: Nullable(Type.String()),
+    location: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number(), precision: Type.Union([Type.Literal('exact'), Type.Literal('approximate')]) }, { additionalProperties: false })),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'Catch' },
+);
+
+const entryProperties = {
+  id: Uuid,
+  ownerId: Uuid,
+  ownerUsername: Type.String(),
+  sessionId: Nullable(Uuid),
+  title: Type.String(),
+  occurredAt: Timestamp,
+  timeZone: Type.String(),
+  location: Nullable(LocationView),
+  weather: Nullable(WeatherView),
+  water: Nullable(WaterView),
+  method: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  visibility: VisibilitySchema,
+  shareExactLocation: Type.Boolean(),
+  catchCount: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const EntrySummary = Type.Object(entryProperties, { additionalProperties: false, $id: 'LogEntrySummary' });
+export const EntryFull = Type.Object({ ...entryProperties, catches: Type.Array(Type.Ref('Catch')) }, { additionalProperties: false, $id: 'LogEntry' });
+
+export const EntriesQuery = listQuery({
+  mine: Type.Optional(Type.Boolean({ description: 'Only your own entries' })),
+  ownerId: Type.Optional(Uuid),
+  speciesId: Type.Optional(Uuid),
+  from: Type.Optional(Timestamp),
+  to: Type.Optional(Timestamp),
+  visibility: Type.Optional(VisibilitySchema),
+  minLat: Type.Optional(Latitude),
+  maxLat: Type.Optional(Latitude),
+  minLng: Type.Optional(Longitude),
+  maxLng: Type.Optional(Longitude),
+});
+export type EntriesQueryType = Static<typeof EntriesQuery>;
+
+export const EntryIdParams = Type.Object({ entryId: Uuid }, { additionalProperties: false });
+
+export const SessionInput = Type.Object(
+  {
+    startedAt: Timestamp,
+    endedAt: Type.Optional(Nullable(Timestamp)),
+    timeZone: Type.Optional(TimeZone),
+    location: Type.Optional(Nullable(LocationInput)),
+    participants: Type.Optional(Type.Array(Text(100), { maxItems: 20, description: 'Who fished with you (free text)' })),
+    notes: Type.Optional(Type.String({ maxLength: 10_000 })),
+    weatherSummary: Type.Optional(Type.String({ maxLength: 1000 })),
+    waterSummary: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type SessionInputType = Static<typeof SessionInput>;
+
+const sessionProperties = {
+  id: Uuid,
+  startedAt: Timestamp,
+  endedAt: Nullable(Timestamp),
+  timeZone: Nullable(Type.String()),
+  location: Nullable(LocationView),
+  participants: Type.Array(Type.String()),
+  notes: Nullable(Type.String()),
+  weatherSummary: Nullable(Type.String()),
+  waterSummary: Nullable(Type.String()),
+  entryCount: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+export const SessionSummary = Type.Object(sessionProperties, { additionalProperties: false, $id: 'FishingSessionSummary' });
+export const SessionFull = Type.Object(
+  { ...sessionProperties, entries: Type.Array(Type.Object({ id: Uuid, title: Type.String(), occurredAt: Timestamp }, { additionalProperties: false })) },
+  { additionalProperties: false, $id: 'FishingSession' },
+);
+export const SessionsQuery = listQuery({ from: Type.Optional(Timestamp), to: Type.Optional(Timestamp) });
+export const CatchesQuery = listQuery({});

@@ -1,0 +1,44 @@
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { DbOrTx } from '../../core/db/client.js';
+import { fishingSessions, logEntries, type SessionRow } from './fishing-log.tables.js';
+
+export type SessionValues = Omit<typeof fishingSessions.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+const s = fishingSessions;
+// Qualified by hand: Drizzle renders columns of a single-table select unqualified.
+const entryCount = sql<number>`(SELECT count(*)::int FROM ${logEntries} le WHERE le.session_id = "fishing_sessions"."id")`;
+
+export async function insertSession(db: DbOrTx, ownerId: string, values: SessionValues): Promise<SessionRow> {
+  const [row] = await db.insert(s).values({ id: uuidv7(), ownerId, ...values }).returning();
+  return row!;
+}
+
+export async function findSession(db: DbOrTx, id: string): Promise<(SessionRow & { entryCount: number }) | undefined> {
+  const [row] = await db.select({ session: s, entryCount }).from(s).where(eq(s.id, id));
+  return row ? { ...row.session, entryCount: row.entryCount } : undefined;
+}
+
+export async function ownsSession(db: DbOrTx, ownerId: string, id: string): Promise<boolean> {
+  const rows = await db.select({ id: s.id }).from(s).where(and(eq(s.id, id), eq(s.ownerId, ownerId)));
+  return rows.length > 0;
+}
+
+export async function listSessions(db: DbOrTx, ownerId: string, filters: { from?: string; to?: string }, page: { limit: number; offset: number }) {
+  const conditions: SQL[] = [sql`${s.ownerId} = ${ownerId}`];
+  if (filters.from) conditions.push(sql`${s.startedAt} >= ${filters.from}`);
+  if (filters.to) conditions.push(sql`${s.startedAt} <= ${filters.to}`);
+  const where = and(...conditions);
+  const [rows, [count]] = await Promise.all([
+    db.select({ session: s, entryCount }).from(s).where(where).orderBy(sql`${s.startedAt} DESC NULLS LAST, ${s.id} DESC NULLS LAST`).limit(page.limit).offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(s).where(where),
+  ]);
+  return { items: rows.map((r) => ({ ...r.session, entryCount: r.entryCount })), total: count?.n ?? 0 };
+}
+
+export async function entriesOfSession(db: DbOrTx, sessionId: string) {
+  return db
+    .select({ id: logEntries.id, title: logEntries.title, occurredAt: logEntries.occurredAt })
+    .from(logEntries)
+    .where(eq(logEntries.sessionId, sessionId))
+    .orderBy(asc(logEntries.occurredAt), asc(logEntries.id));
+}

@@ -1,0 +1,93 @@
+import type { CatchWithSpecies, EntryWithOwner } from './entries.repository.js';
+import type { SessionRow } from './fishing-log.tables.js';
+
+/** How records look to a viewer: coordinates are rounded to 0.01° (about 1 km) unless the viewer owns the record or it is shared exactly. */
+
+export const APPROXIMATE_DECIMALS = 2;
+
+function round(value: number): number {
+  const f = 10 ** APPROXIMATE_DECIMALS;
+  return Math.round(value * f) / f;
+}
+
+function point(lat: number | null, lng: number | null, exact: boolean) {
+  if (lat === null || lng === null) return null;
+  return exact ? { latitude: lat, longitude: lng, precision: 'exact' as const } : { latitude: round(lat), longitude: round(lng), precision: 'approximate' as const };
+}
+
+export function catchView(row: CatchWithSpecies, exact: boolean) {
+  return {
+    id: row.id,
+    entryId: row.entryId,
+    species: row.species,
+    lengthCm: row.lengthCm,
+    weightKg: row.weightKg,
+    count: row.count,
+    released: row.released,
+    caughtAt: row.caughtAt.toISOString(),
+    bait: row.bait,
+    lure: row.lure,
+    photoUrls: row.photoUrls,
+    notes: row.notes,
+    location: point(row.latitude, row.longitude, exact),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function showsExact(viewerId: string, entry: { ownerId: string; shareExactLocation: boolean }): boolean {
+  return entry.ownerId === viewerId || entry.shareExactLocation;
+}
+
+export function entryView(viewerId: string, row: EntryWithOwner) {
+  const exact = showsExact(viewerId, row);
+  const location = point(row.latitude, row.longitude, exact);
+  const anyOf = (...values: unknown[]) => values.some((v) => v !== null);
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    ownerUsername: row.ownerUsername,
+    // Sessions are private to their owner: others do not learn which session an entry belongs to.
+    sessionId: row.ownerId === viewerId ? row.sessionId : null,
+    title: row.title,
+    occurredAt: row.occurredAt.toISOString(),
+    timeZone: row.timeZone,
+    location: location ? { ...location, waterBody: row.waterBody, stateCode: row.stateCode } : null,
+    weather: anyOf(row.airTemperatureC, row.sky, row.windSpeedKmh, row.windDirection, row.pressureHpa, row.moonPhase)
+      ? { airTemperatureC: row.airTemperatureC, sky: row.sky, windSpeedKmh: row.windSpeedKmh, windDirection: row.windDirection, pressureHpa: row.pressureHpa, moonPhase: row.moonPhase }
+      : null,
+    water: anyOf(row.waterTemperatureC, row.waterClarity, row.waterDepthM) ? { temperatureC: row.waterTemperatureC, clarity: row.waterClarity, depthM: row.waterDepthM } : null,
+    method: row.method,
+    notes: row.notes,
+    visibility: row.visibility,
+    shareExactLocation: row.shareExactLocation,
+    catchCount: row.catchCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function fullEntryView(viewerId: string, row: EntryWithOwner, entryCatches: CatchWithSpecies[]) {
+  const exact = showsExact(viewerId, row);
+  return { ...entryView(viewerId, row), catchCount: entryCatches.length, catches: entryCatches.map((c) => catchView(c, exact)) };
+}
+
+export function sessionView(row: SessionRow & { entryCount: number }) {
+  return {
+    id: row.id,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    timeZone: row.timeZone,
+    location:
+      row.latitude !== null && row.longitude !== null
+        ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody, stateCode: row.stateCode, precision: 'exact' as const }
+        : null,
+    participants: row.participants,
+    notes: row.notes,
+    weatherSummary: row.weatherSummary,
+    waterSummary: row.waterSummary,
+    entryCount: row.entryCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
