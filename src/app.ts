@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
 import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';
+import { dnrRoutes } from './modules/fishing-log/dnr.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -135,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(employeesRoutes, { deps });
   await app.register(friendsRoutes, { deps });
   await app.register(fishingLogRoutes, { deps });
+  await app.register(dnrRoutes, { deps });
 
   return app;
 }

@@ -104,10 +104,11 @@ export class Authenticator {
         if (message.channel === PRINCIPAL_CHANNEL && message.payload) this.invalidate(message.payload);
       });
       client.on('error', (error) => {
+        if (this.listener !== client) return; // already closed or replaced
         this.log.warn({ err: error }, 'principal change listener lost its connection; reconnecting');
         this.principals.clear();
-        client.release(true);
         this.listener = undefined;
+        client.release(true);
         if (!this.closed) setTimeout(() => void this.listen(pool), 1000).unref();
       });
       await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
@@ -120,10 +121,12 @@ export class Authenticator {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.listener) {
-      await this.listener.query(`UNLISTEN ${PRINCIPAL_CHANNEL}`).catch(() => undefined);
-      this.listener.release();
-      this.listener = undefined;
+    const client = this.listener;
+    this.listener = undefined;
+    if (client) {
+      // A connection that LISTENs is not handed back to the pool: it is closed.
+      client.removeAllListeners('notification');
+      client.release(true);
     }
   }
 }

@@ -16,6 +16,7 @@ export const API_TAGS = [
   { name: 'system', description: 'Health and service information' },
   { name: 'auth', description: 'Login and token refresh (public)' },
   { name: 'fishing log', description: 'Entries, sessions and catches, shared as far as their owner chooses; DNR research access with consent' },
+  { name: 'fishing log: research', description: 'Research consent, DNR analysis (consent-filtered, logged) and the log of reads of your data' },
   { name: 'social: friends', description: 'Friends (mutual adds) and the circle' },
   { name: 'admin: employees', description: 'Owner-only: admins, moderators and their permissions' },
 ];
