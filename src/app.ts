@@ -17,6 +17,8 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
+import { profilesRoutes } from './modules/profiles/profiles.routes.js';
+import { personalBestsRoutes } from './modules/personal-bests/personal-bests.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -116,6 +118,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { deps });
   await app.register(employeesRoutes, { deps });
   await app.register(friendsRoutes, { deps });
+  await app.register(profilesRoutes, { deps });
+  await app.register(personalBestsRoutes, { deps });
 
   return app;
 }

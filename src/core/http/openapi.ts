@@ -17,6 +17,8 @@ export const API_TAGS = [
   { name: 'auth', description: 'Login and token refresh (public)' },
   { name: 'fishing log', description: 'Entries, sessions and catches, shared as far as their owner chooses; DNR research access with consent' },
   { name: 'social: friends', description: 'Friends (mutual adds) and the circle' },
+  { name: 'profiles', description: 'User profiles and the personal bests shown with them, privacy respected' },
+  { name: 'personal bests', description: 'Criteria, automatically detected personal bests and the ultimate personal best' },
   { name: 'admin: employees', description: 'Owner-only: admins, moderators and their permissions' },
 ];
 
