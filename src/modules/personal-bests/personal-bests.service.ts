@@ -26,6 +26,16 @@ export interface PersonalBestChange {
 }
 
 /**
+ * Takes the per-user personal-best lock (transaction-scoped, re-entrant). Call it at the start of
+ * a transaction that changes or deletes catches, before touching them: a deletion that already
+ * holds a catch row while waiting for this lock could otherwise deadlock with a re-evaluation
+ * that references that catch. reevaluatePersonalBests takes it too.
+ */
+export async function lockPersonalBests(tx: DbOrTx, ownerId: string): Promise<void> {
+  await repo.lockOwner(tx, ownerId);
+}
+
+/**
  * Re-evaluates every criterion of `ownerId` against their catches, inside the caller's
  * transaction (call it after a catch was added, changed or deleted), and returns the criteria
  * whose best catch changed. Takes a per-user transaction-scoped advisory lock, so concurrent

@@ -136,6 +136,14 @@ describe('PUT /api/userprofile/me', () => {
     expect(res.json()).toMatchObject({ code: 'profiles.unknown_species', errors: [{ pointer: '/favouriteSpeciesId', in: 'body' }] });
   });
 
+  it('refuses a deactivated species as favourite', async () => {
+    const retired = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d99';
+    await t.database.pool.query("INSERT INTO fish_species (id, common_name, scientific_name, is_active) VALUES ($1, 'Retired fish', 'Piscis retiratus', false)", [retired]);
+    const res = await putProfile(alice, { favouriteSpeciesId: retired });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].pointer).toBe('/favouriteSpeciesId');
+  });
+
   it.each([
     [{ email: 'x@example.com' }, '/email'],
     [{ role: 'Owner' }, '/role'],
@@ -214,6 +222,14 @@ describe('GET /api/userprofile/{userId}', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${user.userId}`, headers: stranger.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ userId: user.userId, username: user.username, displayName: null, visibility: 'Public', favouriteSpecies: null });
+  });
+
+  it('hides a deactivated user’s profile (404)', async () => {
+    const user = await createUser(t);
+    await t.database.pool.query('UPDATE users SET is_active = false, deactivated_at = now() WHERE id = $1', [user.userId]);
+    const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${user.userId}`, headers: stranger.headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('profiles.user_not_found');
   });
 
   it('404 for an unknown user, 400 for a malformed id, 401 without a token', async () => {
