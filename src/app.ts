@@ -21,6 +21,8 @@ import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
 import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';
 import { dnrRoutes } from './modules/fishing-log/dnr.routes.js';
+import { profilesRoutes } from './modules/profiles/profiles.routes.js';
+import { personalBestsRoutes } from './modules/personal-bests/personal-bests.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -137,6 +139,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(friendsRoutes, { deps });
   await app.register(fishingLogRoutes, { deps });
   await app.register(dnrRoutes, { deps });
+  await app.register(profilesRoutes, { deps });
+  await app.register(personalBestsRoutes, { deps });
 
   return app;
 }

@@ -8,3 +8,5 @@ export * from '../../modules/users/users.tables.js';
 export * from '../../modules/social/friends.tables.js';
 export * from '../../modules/species/species.tables.js';
 export * from '../../modules/fishing-log/fishing-log.tables.js';
+export * from '../../modules/profiles/profiles.tables.js';
+export * from '../../modules/personal-bests/personal-bests.tables.js';

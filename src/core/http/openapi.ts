@@ -18,6 +18,8 @@ export const API_TAGS = [
   { name: 'fishing log', description: 'Entries, sessions and catches, shared as far as their owner chooses; DNR research access with consent' },
   { name: 'fishing log: research', description: 'Research consent, DNR analysis (consent-filtered, logged) and the log of reads of your data' },
   { name: 'social: friends', description: 'Friends (mutual adds) and the circle' },
+  { name: 'profiles', description: 'User profiles and the personal bests shown with them, privacy respected' },
+  { name: 'personal bests', description: 'Criteria, automatically detected personal bests and the ultimate personal best' },
   { name: 'admin: employees', description: 'Owner-only: admins, moderators and their permissions' },
 ];
 

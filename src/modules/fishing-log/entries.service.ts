@@ -1,6 +1,7 @@
 import { canSee } from '../../core/access/visibility.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
+import { lockPersonalBests, reevaluatePersonalBests } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import type { CatchInputType, EntriesQueryType, EntryInputType } from './fishing-log.schemas.js';
@@ -96,8 +97,11 @@ async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string) {
 
 export async function updateEntry(db: Db, viewerId: string, id: string, input: EntryInputType) {
   return db.transaction(async (tx) => {
+    await lockPersonalBests(tx, viewerId);
     await ownedEntryForUpdate(tx, viewerId, id);
     await repo.updateEntry(tx, id, await entryValues(tx, viewerId, input));
+    // Criteria may name a water body or state: the entry's catches may now match others.
+    await reevaluatePersonalBests(tx, viewerId);
     const entry = (await repo.findEntry(tx, id))!;
     return fullEntryView(viewerId, entry, await repo.catchesOfEntries(tx, [id]));
   });
@@ -105,8 +109,11 @@ export async function updateEntry(db: Db, viewerId: string, id: string, input: E
 
 export async function deleteEntry(db: Db, viewerId: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // The personal-best lock comes first: the deletion then cannot deadlock with a re-evaluation.
+    await lockPersonalBests(tx, viewerId);
     await ownedEntryForUpdate(tx, viewerId, id);
     await repo.deleteEntry(tx, id);
+    await reevaluatePersonalBests(tx, viewerId);
   });
 }
 
@@ -118,6 +125,7 @@ export async function listCatches(db: Db, viewerId: string, entryId: string, pag
 
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
   return db.transaction(async (tx) => {
+    await lockPersonalBests(tx, viewerId);
     const entry = await ownedEntryForUpdate(tx, viewerId, entryId);
     if (!(await repo.activeSpeciesExists(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
     const row = await repo.insertCatch(tx, entry, {
@@ -134,6 +142,7 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
       latitude: input.location?.latitude ?? null,
       longitude: input.location?.longitude ?? null,
     });
-    return catchView(row, true);
+    const personalBests = await reevaluatePersonalBests(tx, viewerId);
+    return { ...catchView(row, true), personalBests };
   });
 }

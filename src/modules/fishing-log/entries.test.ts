@@ -303,7 +303,27 @@ describe('catches', () => {
       location: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      personalBests: [],
     });
+  });
+
+  it('says when a catch sets a personal best', async () => {
+    const angler = await createUser(t);
+    const criterion = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: angler.headers, payload: { speciesId: WALLEYE, measure: 'weight' } });
+    expect(criterion.statusCode).toBe(201);
+    const entry = await createEntry(angler);
+    const first = await addCatch(angler, entry.id, { weightKg: 2.1 });
+    expect(first.json().personalBests).toEqual([
+      { criterionId: criterion.json().id, personalBestId: expect.any(String), catchId: first.json().id, previousCatchId: null, kind: 'new_best' },
+    ]);
+    const smaller = await addCatch(angler, entry.id, { weightKg: 1.2 });
+    expect(smaller.json().personalBests).toEqual([]);
+    const bigger = await addCatch(angler, entry.id, { weightKg: 3.4 });
+    expect(bigger.json().personalBests).toEqual([expect.objectContaining({ catchId: bigger.json().id, previousCatchId: first.json().id, kind: 'new_best' })]);
+    // Deleting the entry withdraws the bests its catches held.
+    await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: angler.headers });
+    const bests = await t.app.inject({ method: 'GET', url: '/api/personalbest/me', headers: angler.headers });
+    expect(bests.json()).toEqual([]);
   });
 
   it('lets only the owner add catches', async () => {

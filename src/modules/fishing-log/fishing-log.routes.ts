@@ -6,6 +6,7 @@ import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as entries from './entries.service.js';
 import {
+  CatchCreated,
   CatchesQuery,
   CatchInput,
   CatchView,
@@ -23,7 +24,7 @@ import * as sessions from './sessions.service.js';
 
 export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
-  for (const schema of [CatchView, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
+  for (const schema of [CatchView, CatchCreated, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
   const tags = ['fishing log'];
   const me = (request: Parameters<typeof principalOf>[0]) => principalOf(request).userId;
 
@@ -125,10 +126,12 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       schema: {
         tags,
         summary: 'Add a catch to your log entry',
-        description: 'Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only.',
+        description:
+          'Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only. ' +
+          'The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria).',
         params: EntryIdParams,
         body: CatchInput,
-        response: { 201: Type.Ref('Catch'), ...errorResponses(403, 404) },
+        response: { 201: Type.Ref('CatchCreated'), ...errorResponses(403, 404) },
       },
     },
     async (request, reply) => reply.code(201).send(await entries.addCatch(db, me(request), request.params.entryId, request.body)),

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { PersonalBestChangeSchema } from '../personal-bests/personal-bests.schemas.js';
 
 /**
  * Fishing-log request and response schemas. Canonical units (also in each field's description):
@@ -144,6 +145,14 @@ export const CatchView = Type.Object(
     updatedAt: Timestamp,
   },
   { additionalProperties: false, $id: 'Catch' },
+);
+
+export const CatchCreated = Type.Object(
+  {
+    ...CatchView.properties,
+    personalBests: Type.Array(PersonalBestChangeSchema, { description: 'Personal bests this catch set (empty when none)' }),
+  },
+  { additionalProperties: false, $id: 'CatchCreated' },
 );
 
 const entryProperties = {

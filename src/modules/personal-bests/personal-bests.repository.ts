@@ -1,0 +1,346 @@
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { v7 as uuidv7 } from 'uuid';
+import { visibleTo } from '../../core/access/visibility.js';
+import type { DbOrTx } from '../../core/db/client.js';
+import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
+import { fishSpecies } from '../species/species.tables.js';
+import { pbCriteria, personalBests, type PbCriterionRow, type PersonalBestRow } from './personal-bests.tables.js';
+import type { Measure } from './personal-bests.schemas.js';
+
+/** Key of the per-user advisory lock that serialises personal-best changes ("PBES"). */
+const LOCK_NAMESPACE = 0x50424553;
+
+/** Serialises every personal-best change of one user until the end of the transaction. */
+export async function lockOwner(tx: DbOrTx, ownerId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${ownerId}))`);
+}
+
+// ---- evaluation -------------------------------------------------------------------------------
+
+/** The catch's measure for criterion `cr`: weight or length (aliases cr, c, e). */
+const measured = sql`(CASE WHEN cr.measure = 'weight' THEN c.weight_kg ELSE c.length_cm END)`;
+
+/**
+ * Whether catch `c` (of entry `e`) counts for criterion `cr`: same owner and species, one fish
+ * (a record of several fish does not describe one fish's size), the measure given, and the
+ * criterion's water body (case-insensitive), state and released-only filters.
+ */
+const qualifies = sql`c.owner_id = cr.owner_id AND c.species_id = cr.species_id AND c.count = 1
+  AND ${measured} > 0
+  AND (cr.water_body IS NULL OR lower(btrim(e.water_body)) = lower(cr.water_body))
+  AND (cr.state_code IS NULL OR upper(btrim(e.state_code)) = cr.state_code)
+  AND (NOT cr.released_only OR c.released)`;
+
+export interface BestCatch {
+  criterionId: string;
+  catchId: string;
+  caughtAt: Date;
+  value: number;
+}
+
+/**
+ * The best catch of each of the owner's criteria: the largest measure; a tie goes to the earliest
+ * catch (then the smaller id). Served by catches (owner_id, species_id).
+ */
+export async function bestCatches(tx: DbOrTx, ownerId: string): Promise<Map<string, BestCatch>> {
+  const result = await tx.execute<{ criterion_id: string; catch_id: string; caught_at: Date | string; value: number }>(sql`
+    SELECT DISTINCT ON (cr.id) cr.id AS criterion_id, c.id AS catch_id, c.caught_at, ${measured}::float8 AS value
+    FROM ${pbCriteria} cr
+    JOIN ${catches} c ON c.owner_id = cr.owner_id AND c.species_id = cr.species_id
+    JOIN ${logEntries} e ON e.id = c.entry_id
+    WHERE cr.owner_id = ${ownerId} AND ${qualifies}
+    ORDER BY cr.id, ${measured} DESC, c.caught_at ASC, c.id ASC`);
+  return new Map(
+    result.rows.map((r) => [r.criterion_id, { criterionId: r.criterion_id, catchId: r.catch_id, caughtAt: new Date(r.caught_at), value: Number(r.value) }]),
+  );
+}
+
+export interface CurrentRow {
+  id: string;
+  criterionId: string;
+  catchId: string | null;
+  value: number;
+  caughtAt: Date;
+  isUltimate: boolean;
+  /** The measure of its catch now, null when the catch is gone or no longer qualifies. */
+  catchValue: number | null;
+}
+
+export async function currentRows(tx: DbOrTx, ownerId: string): Promise<Map<string, CurrentRow>> {
+  const result = await tx.execute<{
+    id: string;
+    criterion_id: string;
+    catch_id: string | null;
+    value: number;
+    caught_at: Date | string;
+    is_ultimate: boolean;
+    catch_value: number | null;
+  }>(sql`
+    SELECT pb.id, pb.criterion_id, pb.catch_id, pb.value::float8 AS value, pb.caught_at, pb.is_ultimate,
+      (SELECT ${measured}::float8 FROM ${catches} c JOIN ${logEntries} e ON e.id = c.entry_id
+        WHERE c.id = pb.catch_id AND ${qualifies}) AS catch_value
+    FROM ${personalBests} pb
+    JOIN ${pbCriteria} cr ON cr.id = pb.criterion_id
+    WHERE pb.owner_id = ${ownerId} AND pb.status = 'current'`);
+  return new Map(
+    result.rows.map((r) => [
+      r.criterion_id,
+      {
+        id: r.id,
+        criterionId: r.criterion_id,
+        catchId: r.catch_id,
+        value: Number(r.value),
+        caughtAt: new Date(r.caught_at),
+        isUltimate: r.is_ultimate,
+        catchValue: r.catch_value === null ? null : Number(r.catch_value),
+      },
+    ]),
+  );
+}
+
+export async function endRow(tx: DbOrTx, id: string, status: 'beaten' | 'withdrawn', at: Date): Promise<void> {
+  await tx.update(personalBests).set({ status, endedAt: at, isUltimate: false }).where(eq(personalBests.id, id));
+}
+
+export async function refreshSnapshot(tx: DbOrTx, id: string, value: number, caughtAt: Date): Promise<void> {
+  await tx.update(personalBests).set({ value, caughtAt }).where(eq(personalBests.id, id));
+}
+
+/**
+ * The best a new best of `value` replaces: the latest non-withdrawn row of the criterion, of
+ * another catch, not above `value` (rows above it are stale: their catch has changed since).
+ */
+export async function previousFor(tx: DbOrTx, criterionId: string, catchId: string, value: number): Promise<string | null> {
+  const [row] = await tx
+    .select({ id: personalBests.id })
+    .from(personalBests)
+    .where(
+      and(
+        eq(personalBests.criterionId, criterionId),
+        sql`${personalBests.status} <> 'withdrawn'`,
+        sql`${personalBests.catchId} IS DISTINCT FROM ${catchId}`,
+        sql`${personalBests.value} <= ${value}`,
+      ),
+    )
+    .orderBy(sql`${personalBests.achievedAt} DESC NULLS LAST, ${personalBests.id} DESC NULLS LAST`)
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function insertCurrent(
+  tx: DbOrTx,
+  row: { ownerId: string; criterionId: string; catchId: string; value: number; caughtAt: Date; previousId: string | null; isUltimate: boolean; at: Date },
+): Promise<string> {
+  const id = uuidv7();
+  await tx.insert(personalBests).values({
+    id,
+    ownerId: row.ownerId,
+    criterionId: row.criterionId,
+    catchId: row.catchId,
+    value: row.value,
+    caughtAt: row.caughtAt,
+    previousId: row.previousId,
+    status: 'current',
+    achievedAt: row.at,
+    isUltimate: row.isUltimate,
+  });
+  return id;
+}
+
+// ---- personal bests ---------------------------------------------------------------------------
+
+export async function findById(db: DbOrTx, id: string): Promise<PersonalBestRow | undefined> {
+  const [row] = await db.select().from(personalBests).where(eq(personalBests.id, id));
+  return row;
+}
+
+export async function makeUltimate(tx: DbOrTx, ownerId: string, id: string): Promise<void> {
+  await tx
+    .update(personalBests)
+    .set({ isUltimate: false })
+    .where(and(eq(personalBests.ownerId, ownerId), eq(personalBests.isUltimate, true)));
+  await tx.update(personalBests).set({ isUltimate: true }).where(eq(personalBests.id, id));
+}
+
+const prev = alias(personalBests, 'prev');
+
+/** A current personal best with its criterion, species, catch, entry (if `viewerId` sees it) and previous best. */
+function viewQuery(db: DbOrTx, viewerId: string) {
+  const entryVisible = visibleTo(viewerId, logEntries.ownerId, logEntries.visibility);
+  return db
+    .select({
+      id: personalBests.id,
+      value: personalBests.value,
+      caughtAt: personalBests.caughtAt,
+      achievedAt: personalBests.achievedAt,
+      isUltimate: personalBests.isUltimate,
+      criterion: {
+        id: pbCriteria.id,
+        measure: pbCriteria.measure,
+        waterBody: pbCriteria.waterBody,
+        stateCode: pbCriteria.stateCode,
+        releasedOnly: pbCriteria.releasedOnly,
+      },
+      species: { id: fishSpecies.id, commonName: fishSpecies.commonName },
+      catch: {
+        id: catches.id,
+        lengthCm: catches.lengthCm,
+        weightKg: catches.weightKg,
+        released: catches.released,
+        caughtAt: catches.caughtAt,
+      },
+      entryVisible: sql<boolean>`${entryVisible}`,
+      entry: { id: logEntries.id, title: logEntries.title, waterBody: logEntries.waterBody, stateCode: logEntries.stateCode },
+      previous: { id: prev.id, catchId: prev.catchId, value: prev.value, caughtAt: prev.caughtAt, achievedAt: prev.achievedAt },
+    })
+    .from(personalBests)
+    .innerJoin(pbCriteria, eq(pbCriteria.id, personalBests.criterionId))
+    .innerJoin(fishSpecies, eq(fishSpecies.id, pbCriteria.speciesId))
+    .innerJoin(catches, eq(catches.id, personalBests.catchId))
+    .innerJoin(logEntries, eq(logEntries.id, catches.entryId))
+    .leftJoin(prev, eq(prev.id, personalBests.previousId));
+}
+
+export type PersonalBestView = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
+
+export interface PbFilter {
+  speciesId?: string | undefined;
+  measure?: Measure | undefined;
+}
+
+function currentOf(ownerId: string, filter: PbFilter): SQL {
+  return and(
+    eq(personalBests.ownerId, ownerId),
+    eq(personalBests.status, 'current'),
+    isNotNull(personalBests.catchId),
+    filter.speciesId ? eq(pbCriteria.speciesId, filter.speciesId) : undefined,
+    filter.measure ? eq(pbCriteria.measure, filter.measure) : undefined,
+  )!;
+}
+
+/** The owner's current personal bests, newest first (index personal_bests_owner_current_idx). */
+export async function listCurrent(db: DbOrTx, viewerId: string, ownerId: string, filter: PbFilter, page: { limit: number; offset: number }) {
+  const where = currentOf(ownerId, filter);
+  const [items, [count]] = await Promise.all([
+    viewQuery(db, viewerId)
+      .where(where)
+      .orderBy(sql`${personalBests.achievedAt} DESC NULLS LAST, ${personalBests.id} DESC NULLS LAST`)
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(personalBests)
+      .innerJoin(pbCriteria, eq(pbCriteria.id, personalBests.criterionId))
+      .where(where),
+  ]);
+  return { items, total: count?.n ?? 0 };
+}
+
+export async function findView(db: DbOrTx, viewerId: string, id: string): Promise<PersonalBestView | undefined> {
+  const [row] = await viewQuery(db, viewerId).where(eq(personalBests.id, id));
+  return row;
+}
+
+export async function findUltimateView(db: DbOrTx, viewerId: string, ownerId: string): Promise<PersonalBestView | undefined> {
+  const [row] = await viewQuery(db, viewerId).where(and(eq(personalBests.ownerId, ownerId), eq(personalBests.isUltimate, true)));
+  return row;
+}
+
+// ---- criteria ---------------------------------------------------------------------------------
+
+export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(fishSpecies)
+    .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
+  return rows.length > 0;
+}
+
+export async function countCriteria(tx: DbOrTx, ownerId: string): Promise<number> {
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(pbCriteria).where(eq(pbCriteria.ownerId, ownerId));
+  return row?.n ?? 0;
+}
+
+export type NewCriterion = Pick<PbCriterionRow, 'ownerId' | 'speciesId' | 'measure' | 'waterBody' | 'stateCode' | 'releasedOnly'>;
+
+/** Inserts the criterion; undefined when an identical one exists (unique index). */
+export async function insertCriterion(tx: DbOrTx, criterion: NewCriterion): Promise<string | undefined> {
+  const [row] = await tx
+    .insert(pbCriteria)
+    .values({ id: uuidv7(), ...criterion })
+    .onConflictDoNothing()
+    .returning({ id: pbCriteria.id });
+  return row?.id;
+}
+
+/** The existing criterion identical to `criterion` (as the unique index compares them). */
+export async function findIdentical(tx: DbOrTx, criterion: NewCriterion): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ id: pbCriteria.id })
+    .from(pbCriteria)
+    .where(
+      and(
+        eq(pbCriteria.ownerId, criterion.ownerId),
+        eq(pbCriteria.speciesId, criterion.speciesId),
+        eq(pbCriteria.measure, criterion.measure),
+        sql`coalesce(lower(${pbCriteria.waterBody}), '') = coalesce(lower(${criterion.waterBody}::text), '')`,
+        sql`coalesce(${pbCriteria.stateCode}, '') = coalesce(${criterion.stateCode}::text, '')`,
+        eq(pbCriteria.releasedOnly, criterion.releasedOnly),
+      ),
+    );
+  return row?.id;
+}
+
+export async function findCriterion(db: DbOrTx, id: string): Promise<PbCriterionRow | undefined> {
+  const [row] = await db.select().from(pbCriteria).where(eq(pbCriteria.id, id));
+  return row;
+}
+
+export async function deleteCriterion(tx: DbOrTx, id: string): Promise<void> {
+  await tx.delete(pbCriteria).where(eq(pbCriteria.id, id));
+}
+
+const best = alias(personalBests, 'best');
+
+function criteriaQuery(db: DbOrTx) {
+  return db
+    .select({
+      id: pbCriteria.id,
+      measure: pbCriteria.measure,
+      waterBody: pbCriteria.waterBody,
+      stateCode: pbCriteria.stateCode,
+      releasedOnly: pbCriteria.releasedOnly,
+      createdAt: pbCriteria.createdAt,
+      species: { id: fishSpecies.id, commonName: fishSpecies.commonName },
+      best: { personalBestId: best.id, catchId: best.catchId, value: best.value, caughtAt: best.caughtAt, achievedAt: best.achievedAt },
+    })
+    .from(pbCriteria)
+    .innerJoin(fishSpecies, eq(fishSpecies.id, pbCriteria.speciesId))
+    .leftJoin(best, and(eq(best.criterionId, pbCriteria.id), eq(best.status, 'current'), isNotNull(best.catchId)));
+}
+
+export type CriterionView = Awaited<ReturnType<ReturnType<typeof criteriaQuery>['execute']>>[number];
+
+/** The owner's criteria, newest first, each with its best in force. */
+export async function listCriteria(db: DbOrTx, ownerId: string, filter: PbFilter, page: { limit: number; offset: number }) {
+  const where = and(
+    eq(pbCriteria.ownerId, ownerId),
+    filter.speciesId ? eq(pbCriteria.speciesId, filter.speciesId) : undefined,
+    filter.measure ? eq(pbCriteria.measure, filter.measure) : undefined,
+  );
+  const [items, [count]] = await Promise.all([
+    criteriaQuery(db)
+      .where(where)
+      .orderBy(sql`${pbCriteria.createdAt} DESC NULLS LAST, ${pbCriteria.id} DESC NULLS LAST`)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(pbCriteria).where(where),
+  ]);
+  return { items, total: count?.n ?? 0 };
+}
+
+export async function findCriterionView(db: DbOrTx, id: string): Promise<CriterionView | undefined> {
+  const [row] = await criteriaQuery(db).where(eq(pbCriteria.id, id));
+  return row;
+}

@@ -1,0 +1,240 @@
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { requireVisibleProfile } from '../profiles/profiles.service.js';
+import { PersonalBestErrors } from './personal-bests.errors.js';
+import * as repo from './personal-bests.repository.js';
+import { UNIT_OF, type Measure } from './personal-bests.schemas.js';
+
+/**
+ * Personal bests. Each criterion of a user (species, weight or length, optional water body,
+ * state, released only) has at most one best in force: the catch with the largest measure; a
+ * tie goes to the earliest catch (by caughtAt, then id), so an equal fish caught later never
+ * replaces the record holder. Bests are kept as history (beaten / withdrawn rows with a link
+ * to the best they replaced), re-evaluated whenever the owner's catches change.
+ */
+
+export const MAX_CRITERIA_PER_USER = 100;
+
+export interface PersonalBestChange {
+  criterionId: string;
+  personalBestId: string;
+  catchId: string;
+  /** The catch that was the best until now (null: none, or it was deleted). */
+  previousCatchId: string | null;
+  /** new_best: a catch beat (or set) the best; fallback: the best was edited down, stopped matching or was deleted. */
+  kind: 'new_best' | 'fallback';
+}
+
+/**
+ * Takes the per-user personal-best lock (transaction-scoped, re-entrant). Call it at the start of
+ * a transaction that changes or deletes catches, before touching them: a deletion that already
+ * holds a catch row while waiting for this lock could otherwise deadlock with a re-evaluation
+ * that references that catch. reevaluatePersonalBests takes it too.
+ */
+export async function lockPersonalBests(tx: DbOrTx, ownerId: string): Promise<void> {
+  await repo.lockOwner(tx, ownerId);
+}
+
+/**
+ * Re-evaluates every criterion of `ownerId` against their catches, inside the caller's
+ * transaction (call it after a catch was added, changed or deleted), and returns the criteria
+ * whose best catch changed. Takes a per-user transaction-scoped advisory lock, so concurrent
+ * changes of one user's catches and ultimate choice are applied one after the other.
+ * The ultimate flag follows its criterion to the new best; it is dropped when no catch qualifies
+ * any more.
+ */
+export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string): Promise<PersonalBestChange[]> {
+  await repo.lockOwner(tx, ownerId);
+  const [bests, currents] = await Promise.all([repo.bestCatches(tx, ownerId), repo.currentRows(tx, ownerId)]);
+  const now = new Date();
+  const changes: PersonalBestChange[] = [];
+  const criterionIds = [...new Set([...bests.keys(), ...currents.keys()])].sort();
+  for (const criterionId of criterionIds) {
+    const best = bests.get(criterionId);
+    const current = currents.get(criterionId);
+    if (!best) {
+      if (current) await repo.endRow(tx, current.id, 'withdrawn', now);
+      continue;
+    }
+    if (current && current.catchId === best.catchId) {
+      if (current.value !== best.value || current.caughtAt.getTime() !== best.caughtAt.getTime()) {
+        await repo.refreshSnapshot(tx, current.id, best.value, best.caughtAt);
+      }
+      continue;
+    }
+    // A different catch is now the best: the old one was beaten, unless it was itself edited
+    // below its record, stopped matching or was deleted (then it is withdrawn: a fallback).
+    const beaten = current !== undefined && current.catchValue !== null && current.catchValue >= current.value;
+    if (current) await repo.endRow(tx, current.id, beaten ? 'beaten' : 'withdrawn', now);
+    const previousId = await repo.previousFor(tx, criterionId, best.catchId, best.value);
+    const personalBestId = await repo.insertCurrent(tx, {
+      ownerId,
+      criterionId,
+      catchId: best.catchId,
+      value: best.value,
+      caughtAt: best.caughtAt,
+      previousId,
+      isUltimate: current?.isUltimate ?? false,
+      at: now,
+    });
+    changes.push({
+      criterionId,
+      personalBestId,
+      catchId: best.catchId,
+      previousCatchId: current?.catchId ?? null,
+      kind: current === undefined || beaten || best.value > current.value ? 'new_best' : 'fallback',
+    });
+  }
+  return changes;
+}
+
+// ---- views ------------------------------------------------------------------------------------
+
+function criterionView(criterion: { id: string; measure: Measure; waterBody: string | null; stateCode: string | null; releasedOnly: boolean }, species: { id: string; commonName: string }) {
+  return {
+    id: criterion.id,
+    species,
+    measure: criterion.measure,
+    unit: UNIT_OF[criterion.measure],
+    waterBody: criterion.waterBody,
+    stateCode: criterion.stateCode,
+    releasedOnly: criterion.releasedOnly,
+  };
+}
+
+function personalBestView(row: repo.PersonalBestView) {
+  return {
+    id: row.id,
+    criterion: criterionView(row.criterion, row.species),
+    value: row.value,
+    unit: UNIT_OF[row.criterion.measure],
+    caughtAt: row.caughtAt.toISOString(),
+    achievedAt: row.achievedAt.toISOString(),
+    isUltimate: row.isUltimate,
+    catch: {
+      id: row.catch.id,
+      lengthCm: row.catch.lengthCm,
+      weightKg: row.catch.weightKg,
+      released: row.catch.released,
+      caughtAt: row.catch.caughtAt.toISOString(),
+      entry: row.entryVisible ? row.entry : null,
+    },
+    previous: row.previous
+      ? {
+          id: row.previous.id,
+          catchId: row.previous.catchId,
+          value: row.previous.value,
+          caughtAt: row.previous.caughtAt.toISOString(),
+          achievedAt: row.previous.achievedAt.toISOString(),
+        }
+      : null,
+  };
+}
+
+function criterionListView(row: repo.CriterionView) {
+  return {
+    ...criterionView(row, row.species),
+    createdAt: row.createdAt.toISOString(),
+    currentBest:
+      row.best && row.best.catchId
+        ? {
+            personalBestId: row.best.personalBestId,
+            catchId: row.best.catchId,
+            value: row.best.value,
+            caughtAt: row.best.caughtAt.toISOString(),
+            achievedAt: row.best.achievedAt.toISOString(),
+          }
+        : null,
+  };
+}
+
+// ---- personal bests ---------------------------------------------------------------------------
+
+export async function listMyPersonalBests(db: Db, ownerId: string, filter: repo.PbFilter, page: Page) {
+  const { items, total } = await repo.listCurrent(db, ownerId, ownerId, filter, page);
+  return { items: items.map(personalBestView), total };
+}
+
+/** Another user's personal bests, if their profile's visibility admits the viewer. */
+export async function listPersonalBestsOf(db: Db, viewerId: string, ownerId: string, filter: repo.PbFilter, page: Page) {
+  await requireVisibleProfile(db, viewerId, ownerId);
+  const { items, total } = await repo.listCurrent(db, viewerId, ownerId, filter, page);
+  return { items: items.map(personalBestView), total };
+}
+
+export async function ultimateOf(db: Db, viewerId: string, ownerId: string) {
+  await requireVisibleProfile(db, viewerId, ownerId);
+  const row = await repo.findUltimateView(db, viewerId, ownerId);
+  if (!row) throw PersonalBestErrors.ultimateNotSet();
+  return personalBestView(row);
+}
+
+/**
+ * Makes one of the caller's personal bests in force their ultimate one. The per-user lock
+ * serialises concurrent calls; the partial unique index personal_bests_one_ultimate_per_owner
+ * guarantees at most one ultimate per user whatever happens.
+ */
+export async function setUltimate(db: Db, viewerId: string, pbId: string) {
+  const found = await repo.findById(db, pbId);
+  if (!found) throw PersonalBestErrors.notFound(pbId);
+  if (found.ownerId !== viewerId) throw PersonalBestErrors.notOwner();
+  return db.transaction(async (tx) => {
+    await repo.lockOwner(tx, viewerId);
+    const row = await repo.findById(tx, pbId);
+    if (!row) throw PersonalBestErrors.notFound(pbId);
+    if (row.status !== 'current' || row.catchId === null) throw PersonalBestErrors.notCurrent();
+    if (!row.isUltimate) await repo.makeUltimate(tx, viewerId, pbId);
+    const view = await repo.findView(tx, viewerId, pbId);
+    if (!view) throw PersonalBestErrors.notCurrent();
+    return personalBestView(view);
+  });
+}
+
+// ---- criteria ---------------------------------------------------------------------------------
+
+export async function listCriteria(db: Db, ownerId: string, filter: repo.PbFilter, page: Page) {
+  const { items, total } = await repo.listCriteria(db, ownerId, filter, page);
+  return { items: items.map(criterionListView), total };
+}
+
+export interface CriterionInput {
+  speciesId: string;
+  measure: Measure;
+  waterBody?: string | null | undefined;
+  stateCode?: string | null | undefined;
+  releasedOnly?: boolean | undefined;
+}
+
+/** Creates a criterion and evaluates it at once against the existing catches. */
+export async function createCriterion(db: Db, ownerId: string, input: CriterionInput) {
+  if (!(await repo.activeSpeciesExists(db, input.speciesId))) throw PersonalBestErrors.unknownSpecies(input.speciesId);
+  const criterion: repo.NewCriterion = {
+    ownerId,
+    speciesId: input.speciesId,
+    measure: input.measure,
+    waterBody: input.waterBody?.trim() || null,
+    stateCode: input.stateCode ? input.stateCode.toUpperCase() : null,
+    releasedOnly: input.releasedOnly ?? false,
+  };
+  return db.transaction(async (tx) => {
+    await repo.lockOwner(tx, ownerId);
+    const existing = await repo.findIdentical(tx, criterion);
+    if (existing) throw PersonalBestErrors.duplicateCriterion(existing);
+    if ((await repo.countCriteria(tx, ownerId)) >= MAX_CRITERIA_PER_USER) throw PersonalBestErrors.tooManyCriteria(MAX_CRITERIA_PER_USER);
+    const id = await repo.insertCriterion(tx, criterion);
+    if (!id) throw PersonalBestErrors.duplicateCriterion((await repo.findIdentical(tx, criterion)) ?? 'unknown');
+    await reevaluatePersonalBests(tx, ownerId);
+    return criterionListView((await repo.findCriterionView(tx, id))!);
+  });
+}
+
+/** Deletes a criterion of the caller with its personal-best history (and the ultimate flag, if it was there). */
+export async function deleteCriterion(db: Db, ownerId: string, criterionId: string): Promise<void> {
+  const criterion = await repo.findCriterion(db, criterionId);
+  if (!criterion) throw PersonalBestErrors.criterionNotFound(criterionId);
+  if (criterion.ownerId !== ownerId) throw PersonalBestErrors.criterionNotOwner();
+  await db.transaction(async (tx) => {
+    await repo.lockOwner(tx, ownerId);
+    await repo.deleteCriterion(tx, criterionId);
+  });
+}

@@ -1,0 +1,43 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/client.js';
+import { fishSpecies } from '../species/species.tables.js';
+import { users } from '../users/users.tables.js';
+import { userProfiles } from './profiles.tables.js';
+
+/** A user with their profile row (null fields when the row does not exist yet) and favourite species. */
+export async function findUserWithProfile(db: DbOrTx, userId: string) {
+  const [row] = await db
+    .select({
+      user: users,
+      profile: userProfiles,
+      favouriteSpecies: { id: fishSpecies.id, commonName: fishSpecies.commonName },
+    })
+    .from(users)
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .leftJoin(fishSpecies, eq(fishSpecies.id, userProfiles.favouriteSpeciesId))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+export type UserWithProfile = NonNullable<Awaited<ReturnType<typeof findUserWithProfile>>>;
+
+export type ProfilePatch = Partial<
+  Pick<typeof userProfiles.$inferInsert, 'displayName' | 'bio' | 'homeState' | 'homeRegion' | 'avatarUrl' | 'favouriteSpeciesId' | 'unitsPreference' | 'visibility'>
+>;
+
+/** Creates the profile row on first change (lazily) or changes only the given fields. */
+export async function upsertProfile(db: DbOrTx, userId: string, patch: ProfilePatch): Promise<void> {
+  const now = new Date();
+  await db
+    .insert(userProfiles)
+    .values({ userId, ...patch, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: userProfiles.userId, set: { ...patch, updatedAt: now } });
+}
+
+export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(fishSpecies)
+    .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
+  return rows.length > 0;
+}

@@ -1,0 +1,93 @@
+import { Type, type TSchema } from 'typebox';
+import { VISIBILITIES } from '../../core/access/visibility.js';
+import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { CONSENT_LEVELS } from '../fishing-log/research-consent.service.js';
+
+export const UNITS = ['imperial', 'metric'] as const;
+export type Units = (typeof UNITS)[number];
+
+export const UnitsSchema = Type.Union(
+  UNITS.map((u) => Type.Literal(u)),
+  { description: 'How the owner wants measurements shown (the API always answers kg and cm)' },
+);
+
+export const ProfileVisibilitySchema = Type.Union(
+  VISIBILITIES.map((v) => Type.Literal(v)),
+  {
+    description:
+      'ProfileVisibility: who may see the profile and its personal bests. Public (every signed-in user), Private (the owner only), Friends (mutual friends), Circle (the owner’s circle). Default Public.',
+  },
+);
+
+export const ConsentLevelSchema = Type.Union(
+  CONSENT_LEVELS.map((l) => Type.Literal(l)),
+  { description: 'Research consent for DNR: None (default), Anonymized, Identified' },
+);
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const SpeciesRef = Type.Object({ id: Uuid, commonName: Type.String() }, { additionalProperties: false });
+
+const profileFields = {
+  userId: Uuid,
+  username: Type.String(),
+  displayName: Nullable(Type.String()),
+  bio: Nullable(Type.String()),
+  homeState: Nullable(Type.String({ description: 'Two-letter state or province code, e.g. MN' })),
+  homeRegion: Nullable(Type.String()),
+  avatarUrl: Nullable(Type.String()),
+  favouriteSpecies: Nullable(SpeciesRef),
+  visibility: ProfileVisibilitySchema,
+  memberSince: Timestamp,
+};
+
+/** What other users see (never email, role or consent). */
+export const UserProfile = Type.Object(profileFields, {
+  additionalProperties: false,
+  $id: 'UserProfile',
+  description: 'A user’s profile as other users see it',
+});
+
+/** What the owner sees of their own profile. */
+export const OwnProfile = Type.Object(
+  {
+    ...profileFields,
+    email: Nullable(Type.String()),
+    role: Type.String({ description: 'Your role: Standard, DNR, Researcher, Admin, Moderator or Owner' }),
+    unitsPreference: UnitsSchema,
+    researchConsent: Type.Object(
+      {
+        level: ConsentLevelSchema,
+        givenAt: Nullable(Timestamp),
+      },
+      { additionalProperties: false, description: 'The same consent the fishing log applies to DNR research; givenAt is null until you choose' },
+    ),
+    updatedAt: Type.Union([Timestamp, Type.Null()], { description: 'Last change of the profile; null while it has its defaults' }),
+  },
+  { additionalProperties: false, $id: 'OwnProfile', description: 'Your own profile' },
+);
+
+const text = (maxLength: number, description: string) =>
+  Nullable(Type.String({ minLength: 1, maxLength, pattern: '\\S', description: `${description} (trimmed; null clears it)` }));
+
+export const UpdateProfileBody = Type.Object(
+  {
+    displayName: Type.Optional(text(60, 'Name shown instead of the username')),
+    bio: Type.Optional(text(1000, 'About you')),
+    homeState: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Two-letter state or province code, e.g. MN (stored upper case); null clears it' }))),
+    homeRegion: Type.Optional(text(100, 'Region, county or town')),
+    avatarUrl: Type.Optional(
+      Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) URL of your picture; null clears it' })),
+    ),
+    favouriteSpeciesId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'Id of a species (GET /api/fish-species); null clears it' }))),
+    unitsPreference: Type.Optional(UnitsSchema),
+    visibility: Type.Optional(ProfileVisibilitySchema),
+    researchConsent: Type.Optional(ConsentLevelSchema),
+  },
+  {
+    additionalProperties: false,
+    description: 'Only the fields you send change; send null to clear an optional text. researchConsent changes the one research consent the fishing log uses.',
+  },
+);
+
+export const UserIdParams = Type.Object({ userId: Uuid }, { additionalProperties: false });

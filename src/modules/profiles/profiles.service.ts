@@ -1,0 +1,103 @@
+import { canSee } from '../../core/access/visibility.js';
+import { roleName } from '../../core/access/roles.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { getResearchConsent, setResearchConsent, type ConsentLevel, type ResearchConsent } from '../fishing-log/research-consent.service.js';
+import { ProfileErrors } from './profiles.errors.js';
+import * as repo from './profiles.repository.js';
+import type { Units } from './profiles.schemas.js';
+
+/**
+ * Profiles: one per user, created lazily (a user without a row has the defaults). Another user's
+ * profile, and the personal bests shown with it, follow the profile's visibility through the one
+ * visibility rule of core/access. Other users never see email, role or research consent.
+ */
+
+export const PROFILE_DEFAULTS = { unitsPreference: 'imperial', visibility: 'Public' } as const;
+
+export interface ProfileUpdate {
+  displayName?: string | null;
+  bio?: string | null;
+  homeState?: string | null;
+  homeRegion?: string | null;
+  avatarUrl?: string | null;
+  favouriteSpeciesId?: string | null;
+  unitsPreference?: Units;
+  visibility?: 'Public' | 'Private' | 'Friends' | 'Circle';
+  researchConsent?: ConsentLevel;
+}
+
+function publicView({ user, profile, favouriteSpecies }: repo.UserWithProfile) {
+  return {
+    userId: user.id,
+    username: user.username,
+    displayName: profile?.displayName ?? null,
+    bio: profile?.bio ?? null,
+    homeState: profile?.homeState ?? null,
+    homeRegion: profile?.homeRegion ?? null,
+    avatarUrl: profile?.avatarUrl ?? null,
+    favouriteSpecies: favouriteSpecies ?? null,
+    visibility: profile?.visibility ?? PROFILE_DEFAULTS.visibility,
+    memberSince: user.createdAt.toISOString(),
+  };
+}
+
+function ownView(row: repo.UserWithProfile, consent: ResearchConsent) {
+  return {
+    ...publicView(row),
+    email: row.user.email,
+    role: roleName(row.user.role),
+    unitsPreference: row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference,
+    researchConsent: consent,
+    updatedAt: row.profile?.updatedAt.toISOString() ?? null,
+  };
+}
+
+async function loadOwn(db: DbOrTx, userId: string) {
+  const row = await repo.findUserWithProfile(db, userId);
+  if (!row) throw ProfileErrors.userNotFound(userId);
+  return ownView(row, await getResearchConsent(db, userId));
+}
+
+export async function getOwnProfile(db: Db, userId: string) {
+  return loadOwn(db, userId);
+}
+
+const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());
+
+export async function updateOwnProfile(db: Db, userId: string, input: ProfileUpdate) {
+  if (input.favouriteSpeciesId && !(await repo.activeSpeciesExists(db, input.favouriteSpeciesId))) {
+    throw ProfileErrors.unknownSpecies(input.favouriteSpeciesId);
+  }
+  const patch: repo.ProfilePatch = {};
+  if (input.displayName !== undefined) patch.displayName = trimmed(input.displayName);
+  if (input.bio !== undefined) patch.bio = trimmed(input.bio);
+  if (input.homeState !== undefined) patch.homeState = input.homeState === null ? null : input.homeState.toUpperCase();
+  if (input.homeRegion !== undefined) patch.homeRegion = trimmed(input.homeRegion);
+  if (input.avatarUrl !== undefined) patch.avatarUrl = input.avatarUrl;
+  if (input.favouriteSpeciesId !== undefined) patch.favouriteSpeciesId = input.favouriteSpeciesId;
+  if (input.unitsPreference !== undefined) patch.unitsPreference = input.unitsPreference;
+  if (input.visibility !== undefined) patch.visibility = input.visibility;
+  return db.transaction(async (tx) => {
+    if (Object.keys(patch).length > 0) await repo.upsertProfile(tx, userId, patch);
+    if (input.researchConsent !== undefined && (await getResearchConsent(tx, userId)).level !== input.researchConsent) {
+      await setResearchConsent(tx, userId, input.researchConsent);
+    }
+    return loadOwn(tx, userId);
+  });
+}
+
+/**
+ * The profile row of `userId` if `viewerId` may see it: 404 for an unknown (or deactivated) user,
+ * 403 when the profile's visibility does not admit the viewer. Used by the personal-best views.
+ */
+export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId: string): Promise<repo.UserWithProfile> {
+  const row = await repo.findUserWithProfile(db, userId);
+  if (!row || (!row.user.isActive && userId !== viewerId)) throw ProfileErrors.userNotFound(userId);
+  const visibility = row.profile?.visibility ?? PROFILE_DEFAULTS.visibility;
+  if (!(await canSee(db, viewerId, { ownerId: userId, visibility }))) throw ProfileErrors.notVisible(visibility);
+  return row;
+}
+
+export async function getProfile(db: Db, viewerId: string, userId: string) {
+  return publicView(await requireVisibleProfile(db, viewerId, userId));
+}

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { fishSpecies } from '../species/species.tables.js';
+import { users } from '../users/users.tables.js';
+
+/**
+ * A user's profile. The row is created lazily by the first PUT /api/userprofile/me; a user
+ * without a row has the defaults (no texts, imperial units, Public). Research consent is not
+ * stored here: its one source of truth is the fishing log's research_consents table.
+ */
+export const userProfiles = pgTable(
+  'user_profiles',
+  {
+    userId: uuid()
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    displayName: text(),
+    bio: text(),
+    /** Two-letter state or province code, upper case (e.g. MN). */
+    homeState: text(),
+    /** Free text: a region, county or town. */
+    homeRegion: text(),
+    avatarUrl: text(),
+    favouriteSpeciesId: uuid().references(() => fishSpecies.id),
+    unitsPreference: text({ enum: ['imperial', 'metric'] })
+      .notNull()
+      .default('imperial'),
+    visibility: text({ enum: ['Public', 'Private', 'Friends', 'Circle'] })
+      .notNull()
+      .default('Public'),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('user_profiles_units_check', sql`${t.unitsPreference} IN ('imperial', 'metric')`),
+    check('user_profiles_visibility_check', sql`${t.visibility} IN ('Public', 'Private', 'Friends', 'Circle')`),
+  ],
+);
+
+export type UserProfileRow = typeof userProfiles.$inferSelect;

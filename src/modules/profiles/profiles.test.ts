@@ -1,0 +1,313 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser, type TestUser } from '../../../test/factories.js';
+import { addCatch, createEntry, PIKE, WALLEYE } from '../../../test/catch-factories.js';
+import { getResearchConsent } from '../fishing-log/research-consent.service.js';
+
+let t: TestApp;
+let alice: TestUser; // the profile owner
+let stranger: TestUser;
+let pending: TestUser; // asked alice to be friends; alice has not answered
+let friend: TestUser; // mutual friend
+let circle: TestUser; // mutual friend in alice's circle
+
+const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
+
+async function post(user: TestUser, url: string) {
+  const res = await t.app.inject({ method: 'POST', url, headers: user.headers });
+  expect([200, 201], `${url}: ${res.body}`).toContain(res.statusCode);
+}
+
+async function putProfile(user: TestUser, payload: Record<string, unknown>) {
+  return t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: user.headers, payload });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  alice = await createUser(t, { username: 'alice_angler' });
+  stranger = await createUser(t);
+  pending = await createUser(t);
+  friend = await createUser(t);
+  circle = await createUser(t);
+  // Relationships through the real social API.
+  await post(pending, `/api/social/friends/${alice.userId}`);
+  for (const user of [friend, circle]) {
+    await post(alice, `/api/social/friends/${user.userId}`);
+    await post(user, `/api/social/friends/${alice.userId}`);
+  }
+  await post(alice, `/api/social/circle/${circle.userId}`);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET /api/userprofile/me', () => {
+  it('answers the defaults for a user who never edited a profile (no row is needed)', async () => {
+    const user = await createUser(t);
+    const res = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      userId: user.userId,
+      username: user.username,
+      email: user.email,
+      role: 'Standard',
+      displayName: null,
+      bio: null,
+      homeState: null,
+      homeRegion: null,
+      avatarUrl: null,
+      favouriteSpecies: null,
+      unitsPreference: 'imperial',
+      visibility: 'Public',
+      researchConsent: { level: 'None', givenAt: null },
+      memberSince: expect.any(String),
+      updatedAt: null,
+    });
+    const rows = await t.database.pool.query('SELECT 1 FROM user_profiles WHERE user_id = $1', [user.userId]);
+    expect(rows.rowCount).toBe(0);
+  });
+
+  it('needs a token (401)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/userprofile/me' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('auth.token_missing');
+  });
+});
+
+describe('PUT /api/userprofile/me', () => {
+  it('creates the profile on first change, normalises texts and answers the whole profile', async () => {
+    const user = await createUser(t);
+    const res = await putProfile(user, {
+      displayName: '  Walleye Wendy ',
+      bio: 'Jigging since 1998.',
+      homeState: 'mn',
+      homeRegion: 'Arrowhead',
+      avatarUrl: 'https://images.example.com/w.png',
+      favouriteSpeciesId: WALLEYE,
+      unitsPreference: 'metric',
+      visibility: 'Friends',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      userId: user.userId,
+      displayName: 'Walleye Wendy',
+      bio: 'Jigging since 1998.',
+      homeState: 'MN',
+      homeRegion: 'Arrowhead',
+      avatarUrl: 'https://images.example.com/w.png',
+      favouriteSpecies: { id: WALLEYE, commonName: 'Walleye' },
+      unitsPreference: 'metric',
+      visibility: 'Friends',
+      researchConsent: { level: 'None', givenAt: null },
+      updatedAt: expect.any(String),
+    });
+    const again = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: user.headers });
+    expect(again.json()).toEqual(res.json());
+  });
+
+  it('changes only the fields sent; null clears', async () => {
+    const user = await createUser(t);
+    await putProfile(user, { displayName: 'Pike Pete', bio: 'Big teeth.', favouriteSpeciesId: PIKE });
+    const res = await putProfile(user, { bio: null, favouriteSpeciesId: null, homeRegion: 'Iron Range' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ displayName: 'Pike Pete', bio: null, favouriteSpecies: null, homeRegion: 'Iron Range', visibility: 'Public' });
+  });
+
+  it('sets research consent through the one consent the fishing log uses, without a second copy', async () => {
+    const user = await createUser(t);
+    const res = await putProfile(user, { researchConsent: 'Anonymized' });
+    expect(res.statusCode).toBe(200);
+    const consent = await getResearchConsent(t.database.db, user.userId);
+    expect(consent.level).toBe('Anonymized');
+    expect(res.json().researchConsent).toEqual(consent);
+    // Sending the same level again keeps when it was given.
+    const same = await putProfile(user, { researchConsent: 'Anonymized', displayName: 'R' });
+    expect(same.json().researchConsent).toEqual(consent);
+    const changed = await putProfile(user, { researchConsent: 'None' });
+    expect(changed.json().researchConsent.level).toBe('None');
+    expect((await getResearchConsent(t.database.db, user.userId)).level).toBe('None');
+    const columns = await t.database.pool.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'user_profiles' AND column_name ILIKE '%consent%'");
+    expect(columns.rowCount).toBe(0);
+  });
+
+  it('refuses an unknown species with a 400 naming favouriteSpeciesId', async () => {
+    const res = await putProfile(alice, { favouriteSpeciesId: missingId });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'profiles.unknown_species', errors: [{ pointer: '/favouriteSpeciesId', in: 'body' }] });
+  });
+
+  it('refuses a deactivated species as favourite', async () => {
+    const retired = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d99';
+    await t.database.pool.query("INSERT INTO fish_species (id, common_name, scientific_name, is_active) VALUES ($1, 'Retired fish', 'Piscis retiratus', false)", [retired]);
+    const res = await putProfile(alice, { favouriteSpeciesId: retired });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].pointer).toBe('/favouriteSpeciesId');
+  });
+
+  it.each([
+    [{ email: 'x@example.com' }, '/email'],
+    [{ role: 'Owner' }, '/role'],
+    [{ visibility: 'Everyone' }, '/visibility'],
+    [{ unitsPreference: 'furlongs' }, '/unitsPreference'],
+    [{ researchConsent: 'Maybe' }, '/researchConsent'],
+    [{ homeState: 'Minnesota' }, '/homeState'],
+    [{ avatarUrl: 'javascript:alert(1)' }, '/avatarUrl'],
+    [{ displayName: '   ' }, '/displayName'],
+    [{ displayName: 'x'.repeat(61) }, '/displayName'],
+    [{ favouriteSpeciesId: 'walleye' }, '/favouriteSpeciesId'],
+  ])('refuses %j with a 400 naming the field', async (payload, pointer) => {
+    const res = await putProfile(alice, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+  });
+
+  it('needs a token (401)', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/userprofile/me', payload: { bio: 'x' } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+type Viewer = 'owner' | 'stranger' | 'pending' | 'friend' | 'circle';
+const viewers = (): Record<Viewer, TestUser> => ({ owner: alice, stranger, pending, friend, circle });
+
+/** Who sees a profile of each visibility (Friends: mutual friends; Circle: alice's circle). */
+const MATRIX: Array<[visibility: string, allowed: Viewer[]]> = [
+  ['Public', ['owner', 'stranger', 'pending', 'friend', 'circle']],
+  ['Friends', ['owner', 'friend', 'circle']],
+  ['Circle', ['owner', 'circle']],
+  ['Private', ['owner']],
+];
+
+describe('GET /api/userprofile/{userId}', () => {
+  beforeAll(async () => {
+    await putProfile(alice, { displayName: 'Alice', bio: 'Muskie hunter', homeState: 'WI', favouriteSpeciesId: PIKE, unitsPreference: 'metric', researchConsent: 'Identified' });
+  });
+
+  it.each(MATRIX)('a %s profile is seen by exactly %j', async (visibility, allowed) => {
+    expect((await putProfile(alice, { visibility })).statusCode).toBe(200);
+    for (const [name, viewer] of Object.entries(viewers())) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}`, headers: viewer.headers });
+      if (allowed.includes(name as Viewer)) {
+        expect(res.statusCode, `${visibility} seen by ${name}`).toBe(200);
+        expect(res.json()).toEqual({
+          userId: alice.userId,
+          username: 'alice_angler',
+          displayName: 'Alice',
+          bio: 'Muskie hunter',
+          homeState: 'WI',
+          homeRegion: null,
+          avatarUrl: null,
+          favouriteSpecies: { id: PIKE, commonName: 'Northern pike' },
+          visibility,
+          memberSince: expect.any(String),
+        });
+      } else {
+        expect(res.statusCode, `${visibility} hidden from ${name}`).toBe(403);
+        expect(res.json().code).toBe('profiles.not_visible');
+      }
+    }
+  });
+
+  it('never shows email, role, units or research consent to others', async () => {
+    await putProfile(alice, { visibility: 'Public' });
+    const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}`, headers: stranger.headers });
+    expect(res.statusCode).toBe(200);
+    for (const secret of ['email', 'role', 'unitsPreference', 'researchConsent']) expect(res.json()).not.toHaveProperty(secret);
+    expect(res.body).not.toContain(alice.email);
+    expect(res.body).not.toContain('Identified');
+  });
+
+  it('answers the defaults for a user without a profile row', async () => {
+    const user = await createUser(t);
+    const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${user.userId}`, headers: stranger.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ userId: user.userId, username: user.username, displayName: null, visibility: 'Public', favouriteSpecies: null });
+  });
+
+  it('hides a deactivated user’s profile (404)', async () => {
+    const user = await createUser(t);
+    await t.database.pool.query('UPDATE users SET is_active = false, deactivated_at = now() WHERE id = $1', [user.userId]);
+    const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${user.userId}`, headers: stranger.headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('profiles.user_not_found');
+  });
+
+  it('404 for an unknown user, 400 for a malformed id, 401 without a token', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: `/api/userprofile/${missingId}`, headers: stranger.headers });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('profiles.user_not_found');
+    const bad = await t.app.inject({ method: 'GET', url: '/api/userprofile/alice', headers: stranger.headers });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([{ pointer: '/userId', in: 'path', detail: 'must be a UUID' }]);
+    const anonymous = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/userprofile/{userId}/personal-bests and /ultimate-pb', () => {
+  let pbId: string;
+  beforeAll(async () => {
+    const privateEntry = await createEntry(t, alice.userId, { visibility: 'Private', title: 'Secret spot' });
+    const friendsEntry = await createEntry(t, alice.userId, { visibility: 'Friends', title: 'Pike bay', waterBody: 'Lake of the Woods' });
+    await addCatch(t, alice.userId, privateEntry, { speciesId: WALLEYE, weightKg: 4.2, lengthCm: 71 });
+    await addCatch(t, alice.userId, friendsEntry, { speciesId: PIKE, lengthCm: 102 });
+    const walleye = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: alice.headers, payload: { speciesId: WALLEYE, measure: 'weight' } });
+    expect(walleye.statusCode).toBe(201);
+    pbId = walleye.json().currentBest.personalBestId;
+    const pike = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: alice.headers, payload: { speciesId: PIKE, measure: 'length' } });
+    expect(pike.statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/personalbest/${pbId}/set-ultimate`, headers: alice.headers })).statusCode).toBe(200);
+  });
+
+  it.each(MATRIX)('follow a %s profile: seen by exactly %j', async (visibility, allowed) => {
+    await putProfile(alice, { visibility });
+    for (const [name, viewer] of Object.entries(viewers())) {
+      const list = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/personal-bests`, headers: viewer.headers });
+      const ultimate = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/ultimate-pb`, headers: viewer.headers });
+      if (allowed.includes(name as Viewer)) {
+        expect(list.statusCode, `${visibility} list seen by ${name}`).toBe(200);
+        expect(list.json()).toHaveLength(2);
+        expect(list.headers['x-total-count']).toBe('2');
+        expect(ultimate.statusCode).toBe(200);
+        expect(ultimate.json()).toMatchObject({ id: pbId, isUltimate: true, value: 4.2, unit: 'kg' });
+      } else {
+        expect(list.statusCode, `${visibility} list hidden from ${name}`).toBe(403);
+        expect(list.json().code).toBe('profiles.not_visible');
+        expect(ultimate.statusCode).toBe(403);
+        expect(ultimate.json().code).toBe('profiles.not_visible');
+      }
+    }
+  });
+
+  it('shows the log entry of a catch only to viewers its own visibility admits', async () => {
+    await putProfile(alice, { visibility: 'Public' });
+    const entryOf = async (viewer: TestUser) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/personal-bests`, headers: viewer.headers });
+      const bySpecies = Object.fromEntries(res.json().map((pb: { criterion: { species: { id: string } }; catch: { entry: unknown } }) => [pb.criterion.species.id, pb.catch.entry]));
+      return { walleye: bySpecies[WALLEYE], pike: bySpecies[PIKE] };
+    };
+    expect(await entryOf(stranger)).toEqual({ walleye: null, pike: null });
+    expect(await entryOf(friend)).toEqual({ walleye: null, pike: { id: expect.any(String), title: 'Pike bay', waterBody: 'Lake of the Woods', stateCode: 'MN' } });
+    expect((await entryOf(alice)).walleye).toMatchObject({ title: 'Secret spot' });
+  });
+
+  it('404 without an ultimate personal best or for an unknown user; 400 for a malformed id; 401 without a token', async () => {
+    const none = await t.app.inject({ method: 'GET', url: `/api/userprofile/${stranger.userId}/ultimate-pb`, headers: alice.headers });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().code).toBe('personalbests.ultimate_not_set');
+    const emptyList = await t.app.inject({ method: 'GET', url: `/api/userprofile/${stranger.userId}/personal-bests`, headers: alice.headers });
+    expect(emptyList.statusCode).toBe(200);
+    expect(emptyList.json()).toEqual([]);
+    for (const suffix of ['personal-bests', 'ultimate-pb']) {
+      const missing = await t.app.inject({ method: 'GET', url: `/api/userprofile/${missingId}/${suffix}`, headers: alice.headers });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().code).toBe('profiles.user_not_found');
+      const bad = await t.app.inject({ method: 'GET', url: `/api/userprofile/nope/${suffix}`, headers: alice.headers });
+      expect(bad.statusCode).toBe(400);
+      const anonymous = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/${suffix}` });
+      expect(anonymous.statusCode).toBe(401);
+    }
+    const badFilter = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/personal-bests?measure=girth`, headers: alice.headers });
+    expect(badFilter.statusCode).toBe(400);
+  });
+});
