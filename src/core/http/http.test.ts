@@ -50,6 +50,16 @@ beforeAll(async () => {
           return paginate(request, reply, query, async (page) => ({ items: all.slice(page.offset, page.offset + page.limit), total: all.length }));
         },
       );
+      app.get(
+        '/test/huge',
+        { config: { access: 'public' }, schema: { querystring: listQuery({}), response: { 200: Type.Array(Type.Integer()) } } },
+        async (request, reply) =>
+          paginate(request, reply, request.query as { page: number; pageSize: number }, async (page) => ({
+            items: Array.from({ length: page.limit }, (_, i) => page.offset + i),
+            total: 10_000,
+            exact: false,
+          })),
+      );
       app.get('/test/private', async () => ({ ok: true }));
     },
   });
@@ -226,6 +236,15 @@ describe('pagination', () => {
     const res = await t.app.inject({ method: 'GET', url: `/test/numbers?${query}` });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ pointer, in: 'query' });
+  });
+
+  it('marks a capped total and leaves out the last link', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/test/huge?page=600&pageSize=20' });
+    expect(res.headers['x-total-count']).toBe('10000');
+    expect(res.headers['x-total-count-exact']).toBe('false');
+    expect(res.headers.link).toContain('page=601&pageSize=20>; rel="next"');
+    expect(res.headers.link).toContain('page=599&pageSize=20>; rel="prev"');
+    expect(res.headers.link).not.toContain('rel="last"');
   });
 
   it('rejects unknown query parameters', async () => {

@@ -23,7 +23,8 @@ export function listQuery<P extends TProperties>(filters: P): TObject<typeof pag
 }
 
 export const paginationHeaders = {
-  'x-total-count': { type: 'integer', description: 'Total number of items across all pages' },
+  'x-total-count': { type: 'integer', description: 'Total number of items across all pages (a lower bound when X-Total-Count-Exact is false)' },
+  'x-total-count-exact': { type: 'boolean', description: 'false when the total was capped (very large lists); the last link is then left out' },
   link: { type: 'string', description: 'RFC 8288 links: first, prev, next, last' },
 } as const;
 
@@ -47,14 +48,27 @@ function pageUrl(request: FastifyRequest, page: number, pageSize: number): strin
   return `${url.pathname}${url.search}`;
 }
 
-/** Sets X-Total-Count and Link on the reply for the given page and total. */
-export function setPaginationHeaders(request: FastifyRequest, reply: FastifyReply, page: Page, total: number): void {
+/**
+ * Sets X-Total-Count and Link on the reply for the given page and total. A list too large to
+ * count exactly passes `exact: false` with a lower bound: the header says so and there is no
+ * `last` link, `next` is given while the current page is full.
+ */
+export function setPaginationHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: Page,
+  total: number,
+  options: { exact?: boolean; pageLength?: number } = {},
+): void {
+  const exact = options.exact ?? true;
   const last = Math.max(1, Math.ceil(total / page.pageSize));
   const links = [`<${pageUrl(request, 1, page.pageSize)}>; rel="first"`];
-  if (page.page > 1) links.push(`<${pageUrl(request, Math.min(page.page - 1, last), page.pageSize)}>; rel="prev"`);
-  if (page.page < last) links.push(`<${pageUrl(request, page.page + 1, page.pageSize)}>; rel="next"`);
-  links.push(`<${pageUrl(request, last, page.pageSize)}>; rel="last"`);
+  if (page.page > 1) links.push(`<${pageUrl(request, exact ? Math.min(page.page - 1, last) : page.page - 1, page.pageSize)}>; rel="prev"`);
+  const hasNext = exact ? page.page < last : page.page < last || options.pageLength === page.pageSize;
+  if (hasNext) links.push(`<${pageUrl(request, page.page + 1, page.pageSize)}>; rel="next"`);
+  if (exact) links.push(`<${pageUrl(request, last, page.pageSize)}>; rel="last"`);
   reply.header('x-total-count', String(total));
+  if (!exact) reply.header('x-total-count-exact', 'false');
   reply.header('link', links.join(', '));
 }
 
@@ -63,10 +77,10 @@ export async function paginate<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   query: { page?: number; pageSize?: number },
-  fetch: (page: Page) => Promise<{ items: T[]; total: number }>,
+  fetch: (page: Page) => Promise<{ items: T[]; total: number; exact?: boolean }>,
 ): Promise<T[]> {
   const page = toPage(query);
-  const { items, total } = await fetch(page);
-  setPaginationHeaders(request, reply, page, total);
+  const { items, total, exact } = await fetch(page);
+  setPaginationHeaders(request, reply, page, total, { exact: exact ?? true, pageLength: items.length });
   return items;
 }

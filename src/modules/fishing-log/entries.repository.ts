@@ -67,9 +67,17 @@ export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, pa
   return sql`SELECT v.id FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
 }
 
+/**
+ * Counting a million visible entries on every page view costs more than the page itself: totals
+ * are exact up to COUNT_CAP and reported as a lower bound beyond (X-Total-Count-Exact: false).
+ */
+export const COUNT_CAP = 10_000;
+
 export function visibleEntryCountQuery(viewerId: string, filters: EntryFilters): SQL {
   const where = filterConditions(viewerId, filters);
-  const counts = branches(viewerId, filters).map((branch) => sql`(SELECT count(*) FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)})`);
+  const counts = branches(viewerId, filters).map(
+    (branch) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} LIMIT ${COUNT_CAP + 1}) capped)`,
+  );
   return counts.length === 0 ? sql`SELECT 0::int AS n` : sql`SELECT (${sql.join(counts, sql` + `)})::int AS n`;
 }
 
@@ -99,7 +107,8 @@ export async function listVisible(db: DbOrTx, viewerId: string, filters: EntryFi
     db.execute<{ id: string }>(visibleEntryIdsQuery(viewerId, filters, page)),
     db.execute<{ n: number }>(visibleEntryCountQuery(viewerId, filters)),
   ]);
-  return { items: await entriesByIds(db, idRows.rows.map((r) => r.id)), total: Number(countRows.rows[0]?.n ?? 0) };
+  const counted = Number(countRows.rows[0]?.n ?? 0);
+  return { items: await entriesByIds(db, idRows.rows.map((r) => r.id)), total: Math.min(counted, COUNT_CAP), exact: counted <= COUNT_CAP };
 }
 
 export async function findEntry(db: DbOrTx, id: string): Promise<EntryWithOwner | undefined> {

@@ -63,8 +63,8 @@ export function toFilters(viewerId: string, query: EntriesQueryType): repo.Entry
 }
 
 export async function listEntries(db: Db, viewerId: string, query: EntriesQueryType, page: Page) {
-  const { items, total } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
-  return { total, items: items.map((row) => entryView(viewerId, row)) };
+  const { items, total, exact } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
+  return { total, exact, items: items.map((row) => entryView(viewerId, row)) };
 }
 
 /** The entry if the viewer may see it: 404 when absent, 403 when not shared with them. */
