@@ -7,4 +7,8 @@ export * from '../audit/audit.tables.js';
 export * from '../../modules/users/users.tables.js';
 export * from '../../modules/social/friends.tables.js';
 export * from '../../modules/species/species.tables.js';
+export * from '../../modules/brands/brands.tables.js';
+export * from '../../modules/gear/gear.tables.js';
+export * from '../../modules/gear/boats.tables.js';
+export * from '../../modules/gear/setups.tables.js';
 export * from '../../modules/fishing-log/fishing-log.tables.js';
