@@ -17,6 +17,14 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
+import { speciesRoutes } from './modules/species/species.routes.js';
+import { speciesAdminRoutes } from './modules/species/species.admin.routes.js';
+import { brandsRoutes } from './modules/brands/brands.routes.js';
+import { brandsAdminRoutes } from './modules/brands/brands.admin.routes.js';
+import { gearRoutes } from './modules/gear/gear.routes.js';
+import { gearAdminRoutes } from './modules/gear/gear.admin.routes.js';
+import { boatsRoutes } from './modules/gear/boats.routes.js';
+import { setupsRoutes } from './modules/gear/setups.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -116,6 +124,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { deps });
   await app.register(employeesRoutes, { deps });
   await app.register(friendsRoutes, { deps });
+  await app.register(speciesRoutes, { deps });
+  await app.register(speciesAdminRoutes, { deps });
+  await app.register(brandsRoutes, { deps });
+  await app.register(brandsAdminRoutes, { deps });
+  await app.register(gearRoutes, { deps });
+  await app.register(gearAdminRoutes, { deps });
+  await app.register(boatsRoutes, { deps });
+  await app.register(setupsRoutes, { deps });
 
   return app;
 }
