@@ -7,10 +7,11 @@ import { assertReferenceableSpecies } from '../species/species.service.js';
 import { COMMON_FIELDS, KIND_FIELDS } from './gear.admin.schemas.js';
 import { GearErrors } from './gear.errors.js';
 import type { GearKind } from './gear.kinds.js';
+import { checkItem, type Columns } from './gear.rules.js';
 import * as repo from './gear.repository.js';
 import type { CatalogFilter } from './gear.schemas.js';
 import { itemViews, requireItem, type ItemView } from './gear.service.js';
-import type { GearItemRow, gearItems } from './gear.tables.js';
+import type { GearItemRow } from './gear.tables.js';
 
 /**
  * Administration of the gear catalog (permission Brands.Manage): create, update, deactivate and
@@ -18,7 +19,6 @@ import type { GearItemRow, gearItems } from './gear.tables.js';
  */
 
 type Body = Record<string, unknown> & { targetSpeciesIds?: string[]; reason?: string };
-type Columns = Partial<typeof gearItems.$inferInsert>;
 
 async function withUsage(db: DbOrTx, rows: repo.ItemRow[]) {
   const [views, usage] = await Promise.all([itemViews(db, rows), repo.itemUsage(db, rows.map((r) => r.item.id))]);
@@ -45,29 +45,6 @@ function columnsOf(kind: GearKind, body: Body): Columns {
   const out: Record<string, unknown> = {};
   for (const field of [...COMMON_FIELDS, ...KIND_FIELDS[kind]]) if (body[field] !== undefined) out[field] = body[field];
   return out as Columns;
-}
-
-/** Rules across fields, on the item as it will be after the change. */
-function checkItem(kind: GearKind, next: Columns): void {
-  const range = (low: keyof Columns, high: keyof Columns) => {
-    const a = next[low] as number | null | undefined;
-    const b = next[high] as number | null | undefined;
-    if (a != null && b != null && b < a) throw GearErrors.badRange(high, low);
-  };
-  if (kind === 'rod') {
-    if (next.rodType === 'Fly') {
-      if (next.flyLineWeight == null) throw GearErrors.missingField('flyLineWeight', 'for fly rods');
-    } else {
-      if (next.power == null) throw GearErrors.missingField('power', `for ${String(next.rodType).toLowerCase()} rods`);
-      if (next.flyLineWeight != null) throw GearErrors.fieldNotAllowed('flyLineWeight', 'to rods other than fly rods');
-    }
-    range('lineMinLb', 'lineMaxLb');
-    range('lureMinG', 'lureMaxG');
-  }
-  if (kind === 'lure') {
-    if (next.lureType !== 'Soft plastic' && next.weightG == null) throw GearErrors.missingField('weightG', 'for lures other than soft plastics');
-    range('divingDepthMinM', 'divingDepthMaxM');
-  }
 }
 
 function slugify(text: string): string {

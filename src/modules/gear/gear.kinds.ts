@@ -9,7 +9,8 @@ export type GearKind = (typeof GEAR_KINDS)[number];
 /** URL segment of each kind: /api/gear/{segment}, /api/admin/gear/{segment}. */
 export const KIND_SEGMENTS: Record<GearKind, string> = { rod: 'rods', reel: 'reels', line: 'lines', lure: 'lures', apparel: 'apparel' };
 
-export const ROD_TYPES = ['Spinning', 'Casting', 'Fly', 'Trolling', 'Ice', 'Surf'] as const;
+/** Conventional: boat rods for conventional (star or lever drag) reels; Trolling: rods made for trolling. */
+export const ROD_TYPES = ['Spinning', 'Casting', 'Conventional', 'Trolling', 'Fly', 'Ice', 'Surf'] as const;
 export const ROD_POWERS = ['Ultra-light', 'Light', 'Medium-light', 'Medium', 'Medium-heavy', 'Heavy', 'Extra-heavy'] as const;
 export const ROD_ACTIONS = ['Slow', 'Moderate', 'Moderate-fast', 'Fast', 'Extra-fast'] as const;
 export const ROD_MATERIALS = ['Graphite', 'Fiberglass', 'Composite'] as const;

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
+import { Value } from 'typebox/value';
 import { v5 as uuidv5 } from 'uuid';
 import type { Seed } from '../../core/db/seeds.js';
 import { projectRoot } from '../../paths.js';
 import { brands } from '../brands/brands.tables.js';
 import { fishSpecies } from '../species/species.tables.js';
 import { GEAR_KINDS, KIND_SEGMENTS, type GearKind } from './gear.kinds.js';
+import { createItemBody } from './gear.admin.schemas.js';
 import { itemSearchText } from './gear.repository.js';
+import { checkItem, type Columns } from './gear.rules.js';
 import { gearItems, gearLureSpecies } from './gear.tables.js';
 
 /** Namespace of seeded catalog item ids: id = UUIDv5(slug, this namespace). */
@@ -68,16 +71,29 @@ export interface GearDataItem {
 
 export const GEAR_DATA_DIR = path.join(projectRoot, 'reference-data', 'gear');
 
+/**
+ * Reads reference-data/gear/*.json. Every item must pass the rules of the admin API (its create
+ * schema and cross-field rules), so the data files cannot hold what an administrator could not enter.
+ */
 export function loadGearData(dir = GEAR_DATA_DIR): Array<{ kind: GearKind; item: GearDataItem }> {
   const out: Array<{ kind: GearKind; item: GearDataItem }> = [];
   const slugs = new Set<string>();
   for (const kind of GEAR_KINDS) {
     const file = path.join(dir, `${KIND_SEGMENTS[kind]}.json`);
     const items = (JSON.parse(readFileSync(file, 'utf8')) as { items: GearDataItem[] }).items;
+    const schema = createItemBody(kind);
     for (const item of items) {
-      if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(item.slug)) throw new Error(`${file}: bad slug ${item.slug}`);
       if (slugs.has(item.slug)) throw new Error(`${file}: slug ${item.slug} is used twice`);
       slugs.add(item.slug);
+      const { brand: _brand, targetSpecies: _targets, ...fields } = item;
+      const body = { ...fields, brandId: GEAR_NAMESPACE };
+      const errors = [...Value.Errors(schema, body)];
+      if (errors.length > 0) throw new Error(`${file}: ${item.slug}: ${errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+      try {
+        checkItem(kind, body as Columns);
+      } catch (error) {
+        throw new Error(`${file}: ${item.slug}: ${(error as Error).message}`);
+      }
       out.push({ kind, item });
     }
   }

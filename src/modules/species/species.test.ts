@@ -26,7 +26,8 @@ describe('GET /api/fish-species', () => {
     expect(res.headers.link).toContain('rel="next"');
     const body = res.json();
     expect(body).toHaveLength(5);
-    expect(names(body)).toEqual([...names(body)].sort((a, b) => a.localeCompare(b)));
+    const ordered = await t.database.pool.query('SELECT common_name FROM fish_species WHERE is_active ORDER BY common_name, id LIMIT 5');
+    expect(names(body)).toEqual(ordered.rows.map((r) => r.common_name));
     const page2 = (await get('/api/fish-species?pageSize=5&page=2')).json();
     expect(names(page2).some((n: string) => names(body).includes(n))).toBe(false);
     expect(body[0]).toEqual({
