@@ -67,9 +67,8 @@ export async function createBoat(db: Db, ownerId: string, input: BoatInput) {
 }
 
 export async function updateBoat(db: Db, ownerId: string, id: string, input: BoatInput) {
-  const next = values(input);
   await ownBoat(db, ownerId, id);
-  return boatView(await repo.updateBoat(db, id, next));
+  return boatView(await repo.updateBoat(db, id, values(input)));
 }
 
 export async function deleteBoat(db: Db, ownerId: string, id: string): Promise<void> {

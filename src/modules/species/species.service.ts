@@ -28,7 +28,7 @@ export function speciesView({ species, genus, family, order }: repo.SpeciesWithT
 export type SpeciesView = ReturnType<typeof speciesView>;
 
 export async function listSpecies(db: DbOrTx, filter: repo.SpeciesFilter, page: Page) {
-  const { items, total } = await repo.listSpecies(db, filter, page);
+  const { items, total } = await repo.listSpecies(db, { ...filter, status: 'active' }, page);
   return { items: items.map(speciesView), total };
 }
 
