@@ -23,6 +23,14 @@ import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';
 import { dnrRoutes } from './modules/fishing-log/dnr.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { personalBestsRoutes } from './modules/personal-bests/personal-bests.routes.js';
+import { speciesRoutes } from './modules/species/species.routes.js';
+import { speciesAdminRoutes } from './modules/species/species.admin.routes.js';
+import { brandsRoutes } from './modules/brands/brands.routes.js';
+import { brandsAdminRoutes } from './modules/brands/brands.admin.routes.js';
+import { gearRoutes } from './modules/gear/gear.routes.js';
+import { gearAdminRoutes } from './modules/gear/gear.admin.routes.js';
+import { boatsRoutes } from './modules/gear/boats.routes.js';
+import { setupsRoutes } from './modules/gear/setups.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -141,6 +149,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dnrRoutes, { deps });
   await app.register(profilesRoutes, { deps });
   await app.register(personalBestsRoutes, { deps });
+  await app.register(speciesRoutes, { deps });
+  await app.register(speciesAdminRoutes, { deps });
+  await app.register(brandsRoutes, { deps });
+  await app.register(brandsAdminRoutes, { deps });
+  await app.register(gearRoutes, { deps });
+  await app.register(gearAdminRoutes, { deps });
+  await app.register(boatsRoutes, { deps });
+  await app.register(setupsRoutes, { deps });
 
   return app;
 }

@@ -20,7 +20,15 @@ export const API_TAGS = [
   { name: 'social: friends', description: 'Friends (mutual adds) and the circle' },
   { name: 'profiles', description: 'User profiles and the personal bests shown with them, privacy respected' },
   { name: 'personal bests', description: 'Criteria, automatically detected personal bests and the ultimate personal best' },
+  { name: 'fish species', description: 'Fish species with their taxonomy; typo-tolerant name search' },
+  { name: 'brands', description: 'Fishing-gear brands with usage statistics' },
+  { name: 'gear catalog', description: 'Rods, reels, lines, lures and apparel: the read-only catalog' },
+  { name: 'gear: boats', description: 'Your boats' },
+  { name: 'gear: setups', description: 'Your gear setups: rod, reel, line and lures from the catalog' },
   { name: 'admin: employees', description: 'Owner-only: admins, moderators and their permissions' },
+  { name: 'admin: species', description: 'Managing the species catalogue (Species.Manage)' },
+  { name: 'admin: brands', description: 'Managing brands (Brands.Manage)' },
+  { name: 'admin: gear catalog', description: 'Managing catalog items of every kind (Brands.Manage)' },
 ];
 
 interface RouteSchema extends FastifySchema {

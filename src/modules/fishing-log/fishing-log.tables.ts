@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { gearSetups } from '../gear/setups.tables.js';
 import { fishSpecies } from '../species/species.tables.js';
 import { users } from '../users/users.tables.js';
 
@@ -96,7 +97,7 @@ export const catches = pgTable(
     caughtAt: timestamp({ withTimezone: true }).notNull(),
     bait: text(),
     lure: text(),
-    gearSetupId: uuid(),
+    gearSetupId: uuid().references(() => gearSetups.id, { onDelete: 'set null' }),
     photoUrls: text().array().notNull().default(sql`'{}'::text[]`),
     notes: text(),
     latitude: doublePrecision(),
@@ -108,6 +109,7 @@ export const catches = pgTable(
     index('catches_entry_time_idx').on(t.entryId, t.caughtAt, t.id),
     index('catches_species_entry_idx').on(t.speciesId, t.entryId),
     index('catches_owner_species_idx').on(t.ownerId, t.speciesId),
+    index('catches_gear_setup_idx').on(t.gearSetupId).where(sql`gear_setup_id IS NOT NULL`),
   ],
 );
 

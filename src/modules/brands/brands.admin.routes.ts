@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { auditContextOf } from '../../core/audit/context.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { AdminBrand, AdminBrandsQuery, CreateBrandBody, ReasonBody, UpdateBrandBody } from './brands.schemas.js';
+import * as admin from './brands.admin.service.js';
+
+/** /api/admin/brands: managing brands, permission Brands.Manage, audit-logged. */
+export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  app.addSchema(AdminBrand);
+  const tags = ['admin: brands'];
+  const config = { access: { permission: 'Brands.Manage' as const } };
+  const bodyOptional = async (request: { body: unknown }) => {
+    request.body ??= {};
+  };
+
+  app.get(
+    '/api/admin/brands',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'List brands with usage statistics',
+        description: 'Active and deactivated brands (`status` narrows it), with the search and filters of GET /api/brands.',
+        querystring: AdminBrandsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminBrand')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListBrands(db, request.query, page)),
+  );
+
+  app.get(
+    '/api/admin/brands/:id',
+    { config, schema: { tags, summary: 'One brand with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404) } } },
+    async (request) => admin.adminGetBrand(db, request.params.id),
+  );
+
+  app.post(
+    '/api/admin/brands',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Add a brand',
+        description: 'A name already taken (case-insensitive) is a 409; an unknown country code a 400. Audit-logged.',
+        body: CreateBrandBody,
+        response: { 201: Type.Ref('AdminBrand'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await admin.createBrand(db, auditContextOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/admin/brands/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change a brand',
+        description: 'Changes the given fields only; from then on the seed leaves the brand as it is. Audit-logged.',
+        params: IdParams,
+        body: UpdateBrandBody,
+        response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => admin.updateBrand(db, auditContextOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/admin/brands/:id/deactivate',
+    {
+      config,
+      preValidation: bodyOptional,
+      schema: {
+        tags,
+        summary: 'Deactivate a brand (soft delete)',
+        description:
+          'The brand and its catalog items leave the lists, and its items cannot be newly put in setups; all stay readable by id and where referenced. ' +
+          '409 when already deactivated. Audit-logged.',
+        params: IdParams,
+        body: ReasonBody,
+        response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => admin.setBrandActive(db, auditContextOf(request), request.params.id, false, request.body.reason),
+  );
+
+  app.post(
+    '/api/admin/brands/:id/reactivate',
+    {
+      config,
+      preValidation: bodyOptional,
+      schema: {
+        tags,
+        summary: 'Reactivate a deactivated brand',
+        description: '409 when the brand is active. Audit-logged.',
+        params: IdParams,
+        body: ReasonBody,
+        response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => admin.setBrandActive(db, auditContextOf(request), request.params.id, true, request.body.reason),
+  );
+};

@@ -1,0 +1,101 @@
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { brandUsage, refreshBrandSearchText, type BrandUsage } from '../gear/gear.service.js';
+import { countryName } from './brands.countries.js';
+import { BrandErrors } from './brands.errors.js';
+import * as repo from './brands.repository.js';
+import type { CreateBrandInput, UpdateBrandInput } from './brands.schemas.js';
+import { brandView, publicUsage, requireBrand } from './brands.service.js';
+import type { BrandRow } from './brands.tables.js';
+
+/** Administration of brands (permission Brands.Manage), each change with its audit entry. */
+
+function adminView(row: BrandRow, usage: BrandUsage) {
+  return { ...brandView(row), deactivatedAt: row.deactivatedAt ? row.deactivatedAt.toISOString() : null, usage: { ...publicUsage(usage), inactiveCatalogItems: usage.inactiveCatalogItems } };
+}
+
+function snapshot(row: BrandRow) {
+  return { name: row.name, country: row.country, website: row.website, description: row.description, gearKinds: row.gearKinds, isActive: row.isActive };
+}
+
+function checkCountry(code: string | undefined): void {
+  if (code !== undefined && !countryName(code)) throw BrandErrors.unknownCountry(code);
+}
+
+async function viewWithUsage(db: DbOrTx, row: BrandRow) {
+  return adminView(row, (await brandUsage(db, [row.id])).get(row.id)!);
+}
+
+export async function adminListBrands(db: Db, filter: repo.BrandFilter, page: Page) {
+  const { items, total } = await repo.listBrands(db, { ...filter, status: filter.status ?? 'all' }, page);
+  const usage = await brandUsage(db, items.map((i) => i.id));
+  return { items: items.map((i) => adminView(i, usage.get(i.id)!)), total };
+}
+
+export async function adminGetBrand(db: DbOrTx, id: string) {
+  return viewWithUsage(db, await requireBrand(db, id));
+}
+
+export async function createBrand(db: Db, context: AuditContext, input: CreateBrandInput) {
+  checkCountry(input.country);
+  return db.transaction(async (tx) => {
+    const clash = await repo.findBrandByName(tx, input.name);
+    if (clash) throw BrandErrors.duplicate(clash.name, clash.id);
+    const actor = context.actor.userId ?? null;
+    const row = await repo.insertBrand(tx, {
+      id: uuidv7(),
+      name: input.name,
+      country: input.country,
+      website: input.website ?? null,
+      description: input.description ?? null,
+      gearKinds: input.gearKinds ?? [],
+      createdBy: actor,
+      updatedBy: actor,
+    });
+    await recordAudit(tx, context, { action: 'brands.created', targetType: 'brand', targetId: row.id, after: snapshot(row) });
+    return viewWithUsage(tx, row);
+  });
+}
+
+export async function updateBrand(db: Db, context: AuditContext, id: string, input: UpdateBrandInput) {
+  checkCountry(input.country);
+  return db.transaction(async (tx) => {
+    const current = await repo.lockBrand(tx, id);
+    if (!current) throw BrandErrors.notFound(id);
+    if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
+      const clash = await repo.findBrandByName(tx, input.name);
+      if (clash) throw BrandErrors.duplicate(clash.name, clash.id);
+    }
+    const { reason, ...fields } = input;
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<BrandRow>;
+    const row = await repo.updateBrand(tx, id, { ...changes, updatedBy: context.actor.userId ?? null });
+    if (row.name !== current.name) await refreshBrandSearchText(tx, id);
+    await recordAudit(tx, context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: reason ?? null, before: snapshot(current), after: snapshot(row) });
+    return viewWithUsage(tx, row);
+  });
+}
+
+export async function setBrandActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return db.transaction(async (tx) => {
+    const current = await repo.lockBrand(tx, id);
+    if (!current) throw BrandErrors.notFound(id);
+    if (current.isActive === active) throw active ? BrandErrors.alreadyActive(id) : BrandErrors.alreadyInactive(id);
+    const actor = context.actor.userId ?? null;
+    const row = await repo.updateBrand(
+      tx,
+      id,
+      active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, updatedBy: actor } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, updatedBy: actor },
+    );
+    await recordAudit(tx, context, {
+      action: active ? 'brands.reactivated' : 'brands.deactivated',
+      targetType: 'brand',
+      targetId: id,
+      reason: reason ?? null,
+      before: { isActive: current.isActive },
+      after: { isActive: active },
+    });
+    return viewWithUsage(tx, row);
+  });
+}

@@ -1,0 +1,57 @@
+import type { DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { brandUsage, type BrandUsage } from '../gear/gear.service.js';
+import type { GearKind } from '../gear/gear.kinds.js';
+import { countryName } from './brands.countries.js';
+import { BrandErrors } from './brands.errors.js';
+import * as repo from './brands.repository.js';
+import type { BrandRow } from './brands.tables.js';
+
+/** Reading brands: everybody signed in; deactivated brands are readable by id but not listed. */
+
+export function brandView(row: BrandRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    country: row.country,
+    countryName: countryName(row.country) ?? row.country,
+    website: row.website,
+    description: row.description,
+    gearKinds: row.gearKinds as GearKind[],
+    isActive: row.isActive,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function publicUsage(usage: BrandUsage) {
+  return { catalogItems: usage.catalogItems, setups: usage.setups };
+}
+
+export async function listBrands(db: DbOrTx, filter: repo.BrandFilter, page: Page) {
+  const { items, total } = await repo.listBrands(db, { ...filter, status: 'active' }, page);
+  return { items: items.map(brandView), total };
+}
+
+export async function requireBrand(db: DbOrTx, id: string): Promise<BrandRow> {
+  const row = await repo.findBrand(db, id);
+  if (!row) throw BrandErrors.notFound(id);
+  return row;
+}
+
+export async function getBrand(db: DbOrTx, id: string) {
+  const row = await requireBrand(db, id);
+  const usage = (await brandUsage(db, [id])).get(id)!;
+  return { ...brandView(row), usage: publicUsage(usage) };
+}
+
+/**
+ * Checks a brand id another module is about to reference: it must exist and be active, unless it
+ * is already referenced (`kept`). Throws a 400 naming the field.
+ */
+export async function assertReferenceableBrand(db: DbOrTx, id: string, pointer: string, kept?: string): Promise<BrandRow> {
+  const row = await repo.findBrand(db, id);
+  if (!row) throw BrandErrors.badReference(pointer, id, false);
+  if (!row.isActive && id !== kept) throw BrandErrors.badReference(pointer, id, true);
+  return row;
+}

@@ -1,0 +1,77 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { BoatErrors } from './boats.errors.js';
+import * as repo from './boats.repository.js';
+import type { BoatInput } from './boats.schemas.js';
+import type { BoatRow } from './boats.tables.js';
+
+/** A user's boats: only their owner sees or changes them (another user's boat is a 403). */
+
+function boatView(row: BoatRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    make: row.make,
+    model: row.model,
+    year: row.year,
+    lengthCm: row.lengthCm,
+    hullType: row.hullType,
+    hullMaterial: row.hullMaterial,
+    motor: row.motor,
+    horsepower: row.horsepower,
+    homeWater: row.homeWater,
+    notes: row.notes,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The stored values of a body: PUT replaces, so an omitted optional field is null. */
+function values(input: BoatInput) {
+  const maxYear = new Date().getUTCFullYear() + 1;
+  if (input.year != null && input.year > maxYear) throw BoatErrors.yearInFuture(maxYear);
+  return {
+    name: input.name,
+    make: input.make ?? null,
+    model: input.model ?? null,
+    year: input.year ?? null,
+    lengthCm: input.lengthCm ?? null,
+    hullType: input.hullType ?? null,
+    hullMaterial: input.hullMaterial ?? null,
+    motor: input.motor ?? null,
+    horsepower: input.horsepower ?? null,
+    homeWater: input.homeWater ?? null,
+    notes: input.notes ?? null,
+  };
+}
+
+async function ownBoat(db: Db, ownerId: string, id: string): Promise<BoatRow> {
+  const row = await repo.findBoat(db, id);
+  if (!row) throw BoatErrors.notFound(id);
+  if (row.ownerId !== ownerId) throw BoatErrors.notOwner();
+  return row;
+}
+
+export async function listBoats(db: Db, ownerId: string, page: Page) {
+  const { items, total } = await repo.listBoats(db, ownerId, page);
+  return { items: items.map(boatView), total };
+}
+
+export async function getBoat(db: Db, ownerId: string, id: string) {
+  return boatView(await ownBoat(db, ownerId, id));
+}
+
+export async function createBoat(db: Db, ownerId: string, input: BoatInput) {
+  return boatView(await repo.insertBoat(db, { id: uuidv7(), ownerId, ...values(input) }));
+}
+
+export async function updateBoat(db: Db, ownerId: string, id: string, input: BoatInput) {
+  await ownBoat(db, ownerId, id);
+  return boatView(await repo.updateBoat(db, id, values(input)));
+}
+
+export async function deleteBoat(db: Db, ownerId: string, id: string): Promise<void> {
+  await ownBoat(db, ownerId, id);
+  await repo.deleteBoat(db, id);
+}

@@ -1,0 +1,163 @@
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { assertReferenceableBrand } from '../brands/brands.service.js';
+import { assertReferenceableSpecies } from '../species/species.service.js';
+import { COMMON_FIELDS, KIND_FIELDS } from './gear.admin.schemas.js';
+import { GearErrors } from './gear.errors.js';
+import type { GearKind } from './gear.kinds.js';
+import { checkItem, type Columns } from './gear.rules.js';
+import * as repo from './gear.repository.js';
+import type { CatalogFilter } from './gear.schemas.js';
+import { itemViews, requireItem, type ItemView } from './gear.service.js';
+import type { GearItemRow } from './gear.tables.js';
+
+/**
+ * Administration of the gear catalog (permission Brands.Manage): create, update, deactivate and
+ * reactivate items of each kind, each change in one transaction with its audit entry.
+ */
+
+type Body = Record<string, unknown> & { targetSpeciesIds?: string[]; reason?: string };
+
+async function withUsage(db: DbOrTx, rows: repo.ItemRow[]) {
+  const [views, usage] = await Promise.all([itemViews(db, rows), repo.itemUsage(db, rows.map((r) => r.item.id))]);
+  const byId = new Map(usage.map((u) => [u.item_id, u]));
+  return views.map((view, index) => {
+    const u = byId.get(view.id);
+    const deactivatedAt = rows[index]!.item.deactivatedAt;
+    return { ...view, deactivatedAt: deactivatedAt ? deactivatedAt.toISOString() : null, usage: { setups: u?.setups ?? 0, anglers: u?.anglers ?? 0, catches: u?.catches ?? 0 } };
+  });
+}
+
+export async function adminListItems(db: Db, kind: GearKind, filter: CatalogFilter, page: Page) {
+  const { items, total } = await repo.listItems(db, kind, { ...filter, status: filter.status ?? 'all' }, page);
+  return { items: await withUsage(db, items), total };
+}
+
+export async function adminGetItem(db: DbOrTx, kind: GearKind, id: string) {
+  const [view] = await withUsage(db, [await requireItem(db, kind, id)]);
+  return view!;
+}
+
+/** Body fields of the kind, copied to columns (undefined = not given). */
+function columnsOf(kind: GearKind, body: Body): Columns {
+  const out: Record<string, unknown> = {};
+  for (const field of [...COMMON_FIELDS, ...KIND_FIELDS[kind]]) if (body[field] !== undefined) out[field] = body[field];
+  return out as Columns;
+}
+
+function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/(\d)'(?=\d)/g, '$1ft')
+    .replace(/'/g, '')
+    .replace(/"/g, 'in')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 140);
+}
+
+async function freeSlug(tx: DbOrTx, base: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!(await repo.slugTaken(tx, candidate))) return candidate;
+  }
+}
+
+function snapshot(view: ItemView) {
+  const { createdAt: _c, updatedAt: _u, ...rest } = view;
+  return rest;
+}
+
+export async function createItem(db: Db, context: AuditContext, kind: GearKind, body: Body) {
+  const columns = columnsOf(kind, body);
+  checkItem(kind, columns);
+  return db.transaction(async (tx) => {
+    const brand = await assertReferenceableBrand(tx, columns.brandId!, '/brandId');
+    const clash = await repo.findItemByName(tx, kind, brand.id, columns.name!);
+    if (clash) throw GearErrors.duplicate(kind, clash.name, clash.id);
+    if (body.targetSpeciesIds) await assertReferenceableSpecies(tx, body.targetSpeciesIds, '/targetSpeciesIds');
+    let slug: string;
+    if (columns.slug) {
+      if (await repo.slugTaken(tx, columns.slug)) throw GearErrors.slugTaken(columns.slug);
+      slug = columns.slug;
+    } else {
+      slug = await freeSlug(tx, slugify(`${brand.name} ${columns.name}`) || kind);
+    }
+    const actor = context.actor.userId ?? null;
+    const row = await repo.insertItem(tx, {
+      ...columns,
+      id: uuidv7(),
+      kind,
+      slug,
+      brandId: brand.id,
+      name: columns.name!,
+      searchText: repo.itemSearchText(brand.name, { name: columns.name!, productLine: columns.productLine ?? null, modelNumber: columns.modelNumber ?? null }),
+      createdBy: actor,
+      updatedBy: actor,
+    });
+    if (kind === 'lure') await repo.setLureTargets(tx, row.id, body.targetSpeciesIds ?? []);
+    const [view] = await withUsage(tx, [(await repo.findItem(tx, row.id))!]);
+    await recordAudit(tx, context, { action: 'gear.item_created', targetType: `gear_${kind}`, targetId: row.id, after: snapshot(view!) });
+    return view!;
+  });
+}
+
+export async function updateItem(db: Db, context: AuditContext, kind: GearKind, id: string, body: Body) {
+  return db.transaction(async (tx) => {
+    const locked = await repo.lockItem(tx, id);
+    if (!locked) throw GearErrors.notFound(kind, id);
+    if (locked.kind !== kind) throw GearErrors.wrongKind(kind, id, locked.kind);
+    const before = (await itemViews(tx, [(await repo.findItem(tx, id))!]))[0]!;
+    const changes = columnsOf(kind, body);
+    const next = { ...(locked as Columns), ...changes };
+    checkItem(kind, next);
+    const brand = await assertReferenceableBrand(tx, next.brandId!, '/brandId', locked.brandId);
+    if (changes.name !== undefined || changes.brandId !== undefined) {
+      const clash = await repo.findItemByName(tx, kind, brand.id, next.name!);
+      if (clash && clash.id !== id) throw GearErrors.duplicate(kind, clash.name, clash.id);
+    }
+    if (changes.slug !== undefined && changes.slug !== locked.slug && (await repo.slugTaken(tx, changes.slug))) throw GearErrors.slugTaken(changes.slug);
+    if (body.targetSpeciesIds) {
+      const kept = new Set<string>('targetSpecies' in before ? before.targetSpecies.map((t) => t.id) : []);
+      await assertReferenceableSpecies(tx, body.targetSpeciesIds, '/targetSpeciesIds', kept);
+    }
+    await repo.updateItem(tx, id, {
+      ...changes,
+      searchText: repo.itemSearchText(brand.name, { name: next.name!, productLine: next.productLine ?? null, modelNumber: next.modelNumber ?? null }),
+      updatedBy: context.actor.userId ?? null,
+    });
+    if (kind === 'lure' && body.targetSpeciesIds) await repo.setLureTargets(tx, id, body.targetSpeciesIds);
+    const [view] = await withUsage(tx, [(await repo.findItem(tx, id))!]);
+    await recordAudit(tx, context, { action: 'gear.item_updated', targetType: `gear_${kind}`, targetId: id, reason: body.reason ?? null, before: snapshot(before), after: snapshot(view!) });
+    return view!;
+  });
+}
+
+export async function setItemActive(db: Db, context: AuditContext, kind: GearKind, id: string, active: boolean, reason: string | undefined) {
+  return db.transaction(async (tx) => {
+    const locked: GearItemRow | undefined = await repo.lockItem(tx, id);
+    if (!locked) throw GearErrors.notFound(kind, id);
+    if (locked.kind !== kind) throw GearErrors.wrongKind(kind, id, locked.kind);
+    if (locked.isActive === active) throw active ? GearErrors.alreadyActive(kind) : GearErrors.alreadyInactive(kind, id);
+    const actor = context.actor.userId ?? null;
+    await repo.updateItem(
+      tx,
+      id,
+      active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, updatedBy: actor } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, updatedBy: actor },
+    );
+    await recordAudit(tx, context, {
+      action: active ? 'gear.item_reactivated' : 'gear.item_deactivated',
+      targetType: `gear_${kind}`,
+      targetId: id,
+      reason: reason ?? null,
+      before: { isActive: locked.isActive },
+      after: { isActive: active },
+    });
+    const [view] = await withUsage(tx, [(await repo.findItem(tx, id))!]);
+    return view!;
+  });
+}

@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { principalOf } from '../../core/access/access.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { catalogSchemas } from './gear.schemas.js';
+import { Setup, SetupBody, SetupsQuery } from './setups.schemas.js';
+import * as service from './setups.service.js';
+
+/** /api/gear/setups: the caller's gear setups, with their catalog items. */
+export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  for (const schema of catalogSchemas) app.addSchema(schema);
+  app.addSchema(Setup);
+  const tags = ['gear: setups'];
+  const owner = (request: Parameters<typeof principalOf>[0]) => principalOf(request).userId;
+  const references =
+    'rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field ' +
+    '(an item the setup already has may stay after its deactivation).';
+
+  app.get(
+    '/api/gear/setups',
+    {
+      schema: {
+        tags,
+        summary: 'Your gear setups',
+        description: 'By name, each with its rod, reel, line and lures from the catalog.',
+        querystring: SetupsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('GearSetup')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSetups(db, owner(request), page)),
+  );
+
+  app.get(
+    '/api/gear/setups/:id',
+    {
+      schema: { tags, summary: 'One of your gear setups', description: "With its catalog items. Another angler's setup is a 403.", params: IdParams, response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) } },
+    },
+    async (request) => service.getSetup(db, owner(request), request.params.id),
+  );
+
+  app.post(
+    '/api/gear/setups',
+    { schema: { tags, summary: 'Create a gear setup', description: references, body: SetupBody, response: { 201: Type.Ref('GearSetup') } } },
+    async (request, reply) => reply.code(201).send(await service.createSetup(db, owner(request), request.body)),
+  );
+
+  app.put(
+    '/api/gear/setups/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Replace one of your gear setups',
+        description: `Sets every field (omitted optional fields become null, omitted lureIds none). Owner only. ${references}`,
+        params: IdParams,
+        body: SetupBody,
+        response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.updateSetup(db, owner(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/gear/setups/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete one of your gear setups',
+        description: 'Owner only. Catches logged with the setup keep their data and lose the link.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteSetup(db, owner(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

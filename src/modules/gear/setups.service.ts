@@ -1,0 +1,125 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import type { GearKind } from './gear.kinds.js';
+import { catalogItemsById, catalogItemStatus } from './gear.service.js';
+import { SetupErrors } from './setups.errors.js';
+import * as repo from './setups.repository.js';
+import type { SetupInput } from './setups.schemas.js';
+import type { SetupRow } from './setups.tables.js';
+
+/**
+ * A user's gear setups: catalog rod, reel, line and lures. Only the owner sees or changes a setup
+ * (403 for others). A referenced item must exist, be of the field's kind and be selectable
+ * (item and brand active): else a 400 naming the field. Keeping an item that has since been
+ * deactivated is allowed.
+ */
+
+const SLOTS = [
+  ['rodId', 'rod'],
+  ['reelId', 'reel'],
+  ['lineId', 'line'],
+] as const satisfies ReadonlyArray<readonly [keyof SetupInput, GearKind]>;
+
+/** Full views of setups with their catalog items: three queries for a whole page. */
+async function setupViews(db: DbOrTx, rows: SetupRow[]) {
+  const lures = await repo.setupLures(db, rows.map((r) => r.id));
+  const itemIds = [...rows.flatMap((r) => [r.rodId, r.reelId, r.lineId]), ...lures.map((l) => l.lureId)].filter((id): id is string => id !== null);
+  const items = await catalogItemsById(db, itemIds);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    technique: r.technique,
+    notes: r.notes,
+    rod: r.rodId ? (items.get(r.rodId) ?? null) : null,
+    reel: r.reelId ? (items.get(r.reelId) ?? null) : null,
+    line: r.lineId ? (items.get(r.lineId) ?? null) : null,
+    lures: lures.filter((l) => l.setupId === r.id).flatMap((l) => items.get(l.lureId) ?? []),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+/** Checks the catalog references of a body; `current` ones may stay even when deactivated. */
+async function checkReferences(db: DbOrTx, input: SetupInput, current?: { ids: Set<string> }) {
+  const lureIds = input.lureIds ?? [];
+  const wanted: Array<{ pointer: string; id: string; kind: GearKind }> = [
+    ...SLOTS.flatMap(([field, kind]) => (input[field] ? [{ pointer: `/${field}`, id: input[field] as string, kind }] : [])),
+    ...lureIds.map((id, index) => ({ pointer: `/lureIds/${index}`, id, kind: 'lure' as const })),
+  ];
+  const status = await catalogItemStatus(db, wanted.map((w) => w.id));
+  for (const w of wanted) {
+    const item = status.get(w.id);
+    if (!item) throw SetupErrors.badItem(w.pointer, w.id, w.kind, { missing: true });
+    if (item.kind !== w.kind) throw SetupErrors.badItem(w.pointer, w.id, w.kind, { kind: item.kind });
+    if (!item.selectable && !current?.ids.has(w.id)) throw SetupErrors.badItem(w.pointer, w.id, w.kind, { inactive: true });
+  }
+}
+
+function values(input: SetupInput) {
+  return {
+    name: input.name,
+    rodId: input.rodId ?? null,
+    reelId: input.reelId ?? null,
+    lineId: input.lineId ?? null,
+    technique: input.technique ?? null,
+    notes: input.notes ?? null,
+  };
+}
+
+async function ownSetup(db: DbOrTx, ownerId: string, id: string, lock = false): Promise<SetupRow> {
+  const row = lock ? await repo.lockSetup(db, id) : await repo.findSetup(db, id);
+  if (!row) throw SetupErrors.notFound(id);
+  if (row.ownerId !== ownerId) throw SetupErrors.notOwner();
+  return row;
+}
+
+export async function listSetups(db: Db, ownerId: string, page: Page) {
+  const { items, total } = await repo.listSetups(db, ownerId, page);
+  return { items: await setupViews(db, items), total };
+}
+
+export async function getSetup(db: Db, ownerId: string, id: string) {
+  const [view] = await setupViews(db, [await ownSetup(db, ownerId, id)]);
+  return view!;
+}
+
+export async function createSetup(db: Db, ownerId: string, input: SetupInput) {
+  return db.transaction(async (tx) => {
+    await checkReferences(tx, input);
+    const row = await repo.insertSetup(tx, { id: uuidv7(), ownerId, ...values(input) });
+    await repo.setLures(tx, row.id, input.lureIds ?? []);
+    const [view] = await setupViews(tx, [row]);
+    return view!;
+  });
+}
+
+export async function updateSetup(db: Db, ownerId: string, id: string, input: SetupInput) {
+  return db.transaction(async (tx) => {
+    const current = await ownSetup(tx, ownerId, id, true);
+    const currentLures = await repo.setupLures(tx, [id]);
+    const kept = new Set([current.rodId, current.reelId, current.lineId, ...currentLures.map((l) => l.lureId)].filter((v): v is string => v !== null));
+    await checkReferences(tx, input, { ids: kept });
+    const row = await repo.updateSetup(tx, id, values(input));
+    await repo.setLures(tx, id, input.lureIds ?? []);
+    const [view] = await setupViews(tx, [row]);
+    return view!;
+  });
+}
+
+/** Deletes a setup; catches logged with it keep their data and lose the link (ON DELETE SET NULL). */
+export async function deleteSetup(db: Db, ownerId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await ownSetup(tx, ownerId, id, true);
+    await repo.deleteSetup(tx, id);
+  });
+}
+
+/**
+ * For modules that link records to a gear setup (catches): throws a 400 naming `field` unless
+ * `setupId` is one of `ownerId`'s setups.
+ */
+export async function assertOwnGearSetup(db: DbOrTx, ownerId: string, setupId: string, field: string): Promise<void> {
+  const row = await repo.findSetup(db, setupId);
+  if (!row || row.ownerId !== ownerId) throw SetupErrors.notYourSetup(field, setupId);
+}

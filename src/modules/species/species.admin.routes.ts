@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { auditContextOf } from '../../core/audit/context.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { AdminFishSpecies, AdminSpeciesQuery, CreateSpeciesBody, ReasonBody, speciesSchemas, UpdateSpeciesBody } from './species.schemas.js';
+import * as admin from './species.admin.service.js';
+
+/** /api/admin/species: managing the species catalogue, permission Species.Manage, audit-logged. */
+export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  for (const schema of speciesSchemas) app.addSchema(schema);
+  app.addSchema(AdminFishSpecies);
+  const tags = ['admin: species'];
+  const config = { access: { permission: 'Species.Manage' as const } };
+  const bodyOptional = async (request: { body: unknown }) => {
+    request.body ??= {};
+  };
+
+  app.get(
+    '/api/admin/species',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'List species with usage statistics',
+        description: 'Active and deactivated species (`status` narrows it), with the same search and filters as GET /api/fish-species.',
+        querystring: AdminSpeciesQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminFishSpecies')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListSpecies(db, request.query, page)),
+  );
+
+  app.get(
+    '/api/admin/species/:id',
+    {
+      config,
+      schema: { tags, summary: 'One species with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404) } },
+    },
+    async (request) => admin.adminGetSpecies(db, request.params.id),
+  );
+
+  app.post(
+    '/api/admin/species',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Add a species',
+        description:
+          'The genus is the first word of the scientific name. A new genus needs its `family`, a new family its `order` (400 naming the field); ' +
+          'a family or order that contradicts the catalogue is a 409. A scientific name already present is a 409. Audit-logged.',
+        body: CreateSpeciesBody,
+        response: { 201: Type.Ref('AdminFishSpecies'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await admin.createSpecies(db, auditContextOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/admin/species/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change a species',
+        description: 'Changes the given fields only. A changed scientific name may move the species to another genus (same rules as creation). From then on the seed leaves the species as it is. Audit-logged.',
+        params: IdParams,
+        body: UpdateSpeciesBody,
+        response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => admin.updateSpecies(db, auditContextOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/admin/species/:id/deactivate',
+    {
+      config,
+      preValidation: bodyOptional,
+      schema: {
+        tags,
+        summary: 'Deactivate a species (soft delete)',
+        description: 'The species leaves the lists and cannot be newly referenced; it stays readable by id and wherever it is referenced. 409 when already deactivated. Audit-logged.',
+        params: IdParams,
+        body: ReasonBody,
+        response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => admin.setSpeciesActive(db, auditContextOf(request), request.params.id, false, request.body.reason),
+  );
+
+  app.post(
+    '/api/admin/species/:id/reactivate',
+    {
+      config,
+      preValidation: bodyOptional,
+      schema: {
+        tags,
+        summary: 'Reactivate a deactivated species',
+        description: '409 when the species is active. Audit-logged.',
+        params: IdParams,
+        body: ReasonBody,
+        response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => admin.setSpeciesActive(db, auditContextOf(request), request.params.id, true, request.body.reason),
+  );
+};

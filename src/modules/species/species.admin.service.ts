@@ -1,0 +1,158 @@
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { lureCountsBySpecies } from '../gear/gear.service.js';
+import { SpeciesErrors } from './species.errors.js';
+import * as repo from './species.repository.js';
+import type { CreateSpeciesInput, UpdateSpeciesInput } from './species.schemas.js';
+import { taxonId } from './species.seeds.js';
+import { requireSpecies, speciesView, type SpeciesView } from './species.service.js';
+import type { TaxonRow } from './species.tables.js';
+
+/**
+ * Administration of the species catalogue (permission Species.Manage): create, update,
+ * deactivate, reactivate — each in one transaction with its audit entry — and usage statistics.
+ */
+
+async function usageOf(db: DbOrTx, ids: string[]) {
+  const [catchRows, lures] = await Promise.all([repo.catchUsage(db, ids), lureCountsBySpecies(db, ids)]);
+  const byId = new Map(catchRows.map((r) => [r.speciesId, r]));
+  return (id: string) => {
+    const c = byId.get(id);
+    return { catches: c?.catches ?? 0, anglers: c?.anglers ?? 0, lastCaughtAt: c?.lastCaughtAt ? c.lastCaughtAt.toISOString() : null, lures: lures.get(id) ?? 0 };
+  };
+}
+
+function adminView(row: repo.SpeciesWithTaxa, usage: ReturnType<Awaited<ReturnType<typeof usageOf>>>) {
+  return { ...speciesView(row), deactivatedAt: row.species.deactivatedAt ? row.species.deactivatedAt.toISOString() : null, usage };
+}
+
+export async function adminListSpecies(db: Db, filter: repo.SpeciesFilter, page: Page) {
+  const { items, total } = await repo.listSpecies(db, { ...filter, status: filter.status ?? 'all' }, page);
+  const usage = await usageOf(db, items.map((i) => i.species.id));
+  return { items: items.map((i) => adminView(i, usage(i.species.id))), total };
+}
+
+export async function adminGetSpecies(db: DbOrTx, id: string) {
+  const row = await requireSpecies(db, id);
+  const usage = await usageOf(db, [id]);
+  return adminView(row, usage(id));
+}
+
+/** The audit snapshot of a species: its view without timestamps. */
+function snapshot(view: SpeciesView) {
+  return {
+    commonName: view.commonName,
+    otherNames: view.otherNames,
+    scientificName: view.scientificName,
+    waterTypes: view.waterTypes,
+    family: view.taxonomy.family?.name ?? null,
+    genus: view.taxonomy.genus?.name ?? null,
+    isActive: view.isActive,
+  };
+}
+
+interface TaxonomyInput {
+  family?: string | undefined;
+  familyCommonName?: string | undefined;
+  order?: string | undefined;
+  orderCommonName?: string | undefined;
+}
+
+/** The genus of a scientific name; creates the genus (and its family and order) when new. */
+async function resolveGenus(tx: DbOrTx, scientificName: string, input: TaxonomyInput): Promise<TaxonRow> {
+  const genusName = scientificName.split(' ')[0]!;
+  const genus = await repo.findTaxon(tx, 'genus', genusName);
+  if (genus) {
+    if (input.family && genus.parentId) {
+      const known = await repo.findTaxonById(tx, genus.parentId);
+      if (known && known.name.toLowerCase() !== input.family.toLowerCase()) throw SpeciesErrors.taxonomyConflict(`The genus ${genus.name}`, `the family ${known.name}`, input.family);
+    }
+    return genus;
+  }
+  if (!input.family) throw SpeciesErrors.familyRequired(genusName);
+  let family = await repo.findTaxon(tx, 'family', input.family);
+  if (family) {
+    if (input.order && family.parentId) {
+      const known = await repo.findTaxonById(tx, family.parentId);
+      if (known && known.name.toLowerCase() !== input.order.toLowerCase()) throw SpeciesErrors.taxonomyConflict(`The family ${family.name}`, `the order ${known.name}`, input.order);
+    }
+  } else {
+    if (!input.order) throw SpeciesErrors.orderRequired(input.family);
+    const order =
+      (await repo.findTaxon(tx, 'order', input.order)) ??
+      (await repo.insertTaxon(tx, { id: taxonId('order', input.order), rank: 'order', name: input.order, commonName: input.orderCommonName ?? null, parentId: null }));
+    family = await repo.insertTaxon(tx, { id: taxonId('family', input.family), rank: 'family', name: input.family, commonName: input.familyCommonName ?? null, parentId: order.id });
+  }
+  return repo.insertTaxon(tx, { id: taxonId('genus', genusName), rank: 'genus', name: genusName, commonName: null, parentId: family.id });
+}
+
+export async function createSpecies(db: Db, context: AuditContext, input: CreateSpeciesInput) {
+  return db.transaction(async (tx) => {
+    const existing = await repo.findSpeciesByScientificName(tx, input.scientificName);
+    if (existing) throw SpeciesErrors.duplicate(existing.scientificName, existing.id);
+    const genus = await resolveGenus(tx, input.scientificName, input);
+    const actor = context.actor.userId ?? null;
+    const row = await repo.insertSpecies(tx, {
+      id: uuidv7(),
+      commonName: input.commonName,
+      scientificName: input.scientificName,
+      otherNames: input.otherNames ?? [],
+      waterTypes: input.waterTypes,
+      genusId: genus.id,
+      createdBy: actor,
+      updatedBy: actor,
+    });
+    const view = adminView((await repo.findSpecies(tx, row.id))!, { catches: 0, anglers: 0, lastCaughtAt: null, lures: 0 });
+    await recordAudit(tx, context, { action: 'species.created', targetType: 'fish_species', targetId: row.id, after: snapshot(view) });
+    return view;
+  });
+}
+
+export async function updateSpecies(db: Db, context: AuditContext, id: string, input: UpdateSpeciesInput) {
+  return db.transaction(async (tx) => {
+    const current = await repo.lockSpecies(tx, id);
+    if (!current) throw SpeciesErrors.notFound(id);
+    const before = speciesView((await repo.findSpecies(tx, id))!);
+    const changes: Parameters<typeof repo.updateSpecies>[2] = { updatedBy: context.actor.userId ?? null };
+    if (input.commonName !== undefined) changes.commonName = input.commonName;
+    if (input.otherNames !== undefined) changes.otherNames = input.otherNames;
+    if (input.waterTypes !== undefined) changes.waterTypes = input.waterTypes;
+    if (input.scientificName !== undefined && input.scientificName !== current.scientificName) {
+      const clash = await repo.findSpeciesByScientificName(tx, input.scientificName);
+      if (clash && clash.id !== id) throw SpeciesErrors.duplicate(clash.scientificName, clash.id);
+      changes.scientificName = input.scientificName;
+      changes.genusId = (await resolveGenus(tx, input.scientificName, input)).id;
+    } else if (input.family || input.order) {
+      // Checks that the given family/order agree with the species' genus.
+      await resolveGenus(tx, current.scientificName, input);
+    }
+    await repo.updateSpecies(tx, id, changes);
+    const row = (await repo.findSpecies(tx, id))!;
+    await recordAudit(tx, context, { action: 'species.updated', targetType: 'fish_species', targetId: id, reason: input.reason ?? null, before: snapshot(before), after: snapshot(speciesView(row)) });
+    const usage = await usageOf(tx, [id]);
+    return adminView(row, usage(id));
+  });
+}
+
+export async function setSpeciesActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return db.transaction(async (tx) => {
+    const current = await repo.lockSpecies(tx, id);
+    if (!current) throw SpeciesErrors.notFound(id);
+    if (current.isActive === active) throw active ? SpeciesErrors.alreadyActive(id) : SpeciesErrors.alreadyInactive(id);
+    const actor = context.actor.userId ?? null;
+    await repo.updateSpecies(tx, id, active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, updatedBy: actor } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, updatedBy: actor });
+    await recordAudit(tx, context, {
+      action: active ? 'species.reactivated' : 'species.deactivated',
+      targetType: 'fish_species',
+      targetId: id,
+      reason: reason ?? null,
+      before: { isActive: current.isActive },
+      after: { isActive: active },
+    });
+    const row = (await repo.findSpecies(tx, id))!;
+    const usage = await usageOf(tx, [id]);
+    return adminView(row, usage(id));
+  });
+}
