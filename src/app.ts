@@ -17,6 +17,13 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
+import { postsRoutes } from './modules/social/posts.routes.js';
+import { commentsRoutes } from './modules/social/comments.routes.js';
+import { reportsRoutes } from './modules/social/reports.routes.js';
+import { adminModerationRoutes } from './modules/admin/moderation/moderation.routes.js';
+import { moderationSettingsRoutes } from './modules/admin/moderation/moderation-settings.routes.js';
+import { moderationRulesRoutes } from './modules/admin/moderation/moderation-rules.routes.js';
+import { adminReportsRoutes } from './modules/admin/reports/reports.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -116,6 +123,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { deps });
   await app.register(employeesRoutes, { deps });
   await app.register(friendsRoutes, { deps });
+  await app.register(postsRoutes, { deps });
+  await app.register(commentsRoutes, { deps });
+  await app.register(reportsRoutes, { deps });
+  await app.register(adminModerationRoutes, { deps });
+  await app.register(moderationSettingsRoutes, { deps });
+  await app.register(moderationRulesRoutes, { deps });
+  await app.register(adminReportsRoutes, { deps });
 
   return app;
 }

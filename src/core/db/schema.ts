@@ -8,3 +8,6 @@ export * from '../../modules/users/users.tables.js';
 export * from '../../modules/social/friends.tables.js';
 export * from '../../modules/species/species.tables.js';
 export * from '../../modules/fishing-log/fishing-log.tables.js';
+export * from '../../modules/social/posts.tables.js';
+export * from '../../modules/social/reports.tables.js';
+export * from '../../modules/moderation/moderation.tables.js';

@@ -17,7 +17,11 @@ export const API_TAGS = [
   { name: 'auth', description: 'Login and token refresh (public)' },
   { name: 'fishing log', description: 'Entries, sessions and catches, shared as far as their owner chooses; DNR research access with consent' },
   { name: 'social: friends', description: 'Friends (mutual adds) and the circle' },
+  { name: 'social: posts', description: 'Posts, likes and comments, shared as far as their author chooses and moderated before publishing' },
+  { name: 'social: reports', description: 'Reporting posts, comments and users to the moderators' },
   { name: 'admin: employees', description: 'Owner-only: admins, moderators and their permissions' },
+  { name: 'admin: moderation', description: 'Review queue and decisions, moderation rules, provider settings and cost dashboard' },
+  { name: 'admin: reports', description: 'User reports (complaints) and their resolution' },
 ];
 
 interface RouteSchema extends FastifySchema {
