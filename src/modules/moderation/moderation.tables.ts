@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { postComments, posts } from '../social/posts.tables.js';
 import { users } from '../users/users.tables.js';
 import { CALL_OUTCOMES, CONTENT_TYPES, HOLD_REASONS, QUEUE_STATUSES, RULE_ACTIONS, RULE_KINDS } from './moderation.types.js';
@@ -21,8 +21,8 @@ export const moderationSettings = pgTable(
     /** Score (0..1) from which a category counts as flagged, per category. */
     thresholds: jsonb().$type<Record<string, number>>().notNull(),
     /** Score (0..1) from which content is rejected outright; null: never automatically. */
-    autoRejectThreshold: numeric({ precision: 4, scale: 3, mode: 'number' }),
-    monthlyBudgetUsd: numeric({ precision: 12, scale: 2, mode: 'number' }),
+    autoRejectThreshold: doublePrecision(),
+    monthlyBudgetUsd: numeric({ precision: 14, scale: 6, mode: 'number' }),
     costPerCallUsd: numeric({ precision: 12, scale: 6, mode: 'number' }).notNull(),
     timeoutMs: integer().notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

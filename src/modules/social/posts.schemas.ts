@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility.js';
 import { listQuery } from '../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const MAX_POST_LENGTH = 5000;
 export const MAX_PHOTOS = 10;
@@ -62,8 +62,8 @@ const postFields = {
   text: Type.String({ minLength: 1, maxLength: MAX_POST_LENGTH, pattern: '\\S', description: `The post's text (up to ${MAX_POST_LENGTH} characters)` }),
   photoUrls: Type.Array(PhotoUrl, { maxItems: MAX_PHOTOS, uniqueItems: true, description: `Up to ${MAX_PHOTOS} photo URLs` }),
   visibility: VisibilitySchema,
-  logEntryId: Type.Union([Uuid, Type.Null()], { description: 'One of your fishing-log entries to link (or a catch: not both)' }),
-  catchId: Type.Union([Uuid, Type.Null()], { description: 'One of your catches to link (or an entry: not both)' }),
+  logEntryId: Nullable(Uuid, { description: 'One of your fishing-log entries to link (or a catch: not both)' }),
+  catchId: Nullable(Uuid, { description: 'One of your catches to link (or an entry: not both)' }),
 };
 
 export const CreatePostBody = Type.Object(

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../../core/http/schemas.js';
 import { MAX_PATTERN_LENGTH } from '../../moderation/regex-safety.js';
 import { ContentTypeSchema } from './moderation.schemas.js';
 
@@ -46,7 +46,7 @@ const fields = {
   appliesTo: AppliesTo,
   action: Action,
   category: Category,
-  reason: Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()]),
+  reason: Nullable(Type.String({ minLength: 1, maxLength: 500 }), { description: 'Shown to the author when the rule rejects their content' }),
 };
 
 export const CreateRuleBody = Type.Object(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp, Uuid } from '../../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../../core/http/schemas.js';
 import { PROVIDER_NAMES } from '../../moderation/providers/index.js';
 
 const Category = Type.String({ pattern: '^[a-z][a-z0-9/_-]{0,63}$' });
@@ -68,14 +68,12 @@ export const ModerationSettingsView = Type.Object(
 export const ModerationSettingsBody = Type.Object(
   {
     provider: Type.Optional(ProviderName),
-    model: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
-    baseUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 500 }), Type.Null()])),
-    apiKey: Type.Optional(
-      Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()], { description: 'Write-only: stored, never returned. null removes it.', writeOnly: true }),
-    ),
+    model: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }), { description: "null: the provider's default" })),
+    baseUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }), { description: "API root of a remote provider, e.g. https://api.openai.com/v1; null: the provider's default" })),
+    apiKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500 }), { description: 'Write-only: stored, never returned. null removes it.', writeOnly: true })),
     thresholds: Type.Optional(Thresholds),
-    autoRejectThreshold: Type.Optional(Type.Union([Probability, Type.Null()])),
-    monthlyBudgetUsd: Type.Optional(Type.Union([Money, Type.Null()])),
+    autoRejectThreshold: Type.Optional(Nullable(Probability, { description: 'null: never reject automatically' })),
+    monthlyBudgetUsd: Type.Optional(Nullable(Money, { description: 'null: no limit' })),
     costPerCallUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 60_000 })),
   },
