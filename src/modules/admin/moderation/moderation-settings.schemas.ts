@@ -7,6 +7,7 @@ const Probability = Type.Number({ minimum: 0, maximum: 1 });
 const Money = Type.Number({ minimum: 0, maximum: 1_000_000_000 });
 
 const Thresholds = Type.Record(Category, Probability, {
+  additionalProperties: false,
   maxProperties: 50,
   description: 'Score (0..1) from which a category counts as flagged, per category (e.g. { "harassment": 0.4 }); categories not listed follow the provider',
   examples: [{ harassment: 0.4, spam: 0.8 }],

@@ -39,13 +39,17 @@ export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         schema: {
           tags,
           summary: `Approve a ${contentType}: publish it`,
-          description: `Publishes a held or rejected ${contentType}; its author sees it published. 409 when it already is. Audit-logged.`,
+          description: `Publishes a held or rejected ${contentType}; its author sees it published. 409 when it already is. The body (a note for the audit log) may be left out. Audit-logged.`,
           params: IdParams,
-          body: Type.Optional(ApproveBody),
+          body: ApproveBody,
           response: { 200: Type.Ref('ModerationDecision'), ...errorResponses(404, 409) },
         },
+        // The body is optional: a bare POST approves without a note.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
       },
-      async (request) => service.decide(db, auditContextOf(request), contentType, request.params.id, 'approve', request.body?.note ?? null),
+      async (request) => service.decide(db, auditContextOf(request), contentType, request.params.id, 'approve', request.body.note ?? null),
     );
 
     app.post(
