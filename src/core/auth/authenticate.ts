@@ -98,32 +98,43 @@ export class Authenticator {
   /** Listens for principal changes from every process (CLI, other servers). */
   async listen(pool: pg.Pool): Promise<void> {
     if (this.closed) return;
+    let client: pg.PoolClient;
     try {
-      const client = await pool.connect();
-      client.on('notification', (message) => {
-        if (message.channel === PRINCIPAL_CHANNEL && message.payload) this.invalidate(message.payload);
-      });
-      client.on('error', (error) => {
-        this.log.warn({ err: error }, 'principal change listener lost its connection; reconnecting');
-        this.principals.clear();
-        client.release(true);
-        this.listener = undefined;
-        if (!this.closed) setTimeout(() => void this.listen(pool), 1000).unref();
-      });
-      await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
-      this.listener = client;
+      client = await pool.connect();
     } catch (error) {
       this.log.warn({ err: error }, 'cannot listen for principal changes yet; retrying (cache entries expire within 60 s)');
       if (!this.closed) setTimeout(() => void this.listen(pool), 5000).unref();
+      return;
     }
+    this.listener = client;
+    client.on('notification', (message) => {
+      if (message.channel === PRINCIPAL_CHANNEL && message.payload) this.invalidate(message.payload);
+    });
+    client.on('error', (error) => this.lose(pool, client, error));
+    try {
+      await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
+    } catch (error) {
+      this.lose(pool, client, error);
+    }
+  }
+
+  /** The listening connection failed: drop it (once, even if it reports several errors) and listen again. */
+  private lose(pool: pg.Pool, client: pg.PoolClient, error: unknown): void {
+    if (this.listener !== client) return; // already handled, or handed back by close()
+    this.listener = undefined;
+    this.log.warn({ err: error }, 'principal change listener lost its connection; reconnecting');
+    this.principals.clear();
+    client.release(true);
+    if (!this.closed) setTimeout(() => void this.listen(pool), 1000).unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.listener) {
-      await this.listener.query(`UNLISTEN ${PRINCIPAL_CHANNEL}`).catch(() => undefined);
-      this.listener.release();
-      this.listener = undefined;
+    const listener = this.listener;
+    this.listener = undefined;
+    if (listener) {
+      await listener.query(`UNLISTEN ${PRINCIPAL_CHANNEL}`).catch(() => undefined);
+      listener.release();
     }
   }
 }
