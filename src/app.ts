@@ -31,6 +31,13 @@ import { gearRoutes } from './modules/gear/gear.routes.js';
 import { gearAdminRoutes } from './modules/gear/gear.admin.routes.js';
 import { boatsRoutes } from './modules/gear/boats.routes.js';
 import { setupsRoutes } from './modules/gear/setups.routes.js';
+import { postsRoutes } from './modules/social/posts.routes.js';
+import { commentsRoutes } from './modules/social/comments.routes.js';
+import { reportsRoutes } from './modules/social/reports.routes.js';
+import { adminModerationRoutes } from './modules/admin/moderation/moderation.routes.js';
+import { moderationSettingsRoutes } from './modules/admin/moderation/moderation-settings.routes.js';
+import { moderationRulesRoutes } from './modules/admin/moderation/moderation-rules.routes.js';
+import { adminReportsRoutes } from './modules/admin/reports/reports.routes.js';
 import { version } from './paths.js';
 
 export interface AppDeps {
@@ -157,6 +164,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(gearAdminRoutes, { deps });
   await app.register(boatsRoutes, { deps });
   await app.register(setupsRoutes, { deps });
+  await app.register(postsRoutes, { deps });
+  await app.register(commentsRoutes, { deps });
+  await app.register(reportsRoutes, { deps });
+  await app.register(adminModerationRoutes, { deps });
+  await app.register(moderationSettingsRoutes, { deps });
+  await app.register(moderationRulesRoutes, { deps });
+  await app.register(adminReportsRoutes, { deps });
 
   return app;
 }

@@ -2,15 +2,18 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { DbOrTx } from '../db/client.js';
 import { permissionGrants, type PermissionGrantRow } from './access.tables.js';
-import type { Permission } from './permissions.js';
+import { permissionNames, PERMISSION_ALIASES, type Permission } from './permissions.js';
 import type { GrantInForce } from './resolve.js';
 
-/** The grant in force: the newest history row for the user and permission (index-backed). */
+/**
+ * The grant in force: the newest history row for the user and the permission under any of its
+ * catalogue names (an alias and the name it stands for are one permission; index-backed).
+ */
 export async function grantInForce(db: DbOrTx, userId: string, permission: Permission): Promise<GrantInForce | undefined> {
   const [row] = await db
     .select({ isGranted: permissionGrants.isGranted, restrictions: permissionGrants.restrictions })
     .from(permissionGrants)
-    .where(and(eq(permissionGrants.userId, userId), eq(permissionGrants.permission, permission)))
+    .where(and(eq(permissionGrants.userId, userId), inArray(permissionGrants.permission, permissionNames(permission))))
     .orderBy(desc(permissionGrants.createdAt), desc(permissionGrants.id))
     .limit(1);
   return row ? { isGranted: row.isGranted, restrictions: row.restrictions ?? null } : undefined;
@@ -32,7 +35,8 @@ export async function appendGrant(
 ): Promise<PermissionGrantRow> {
   const [row] = await db
     .insert(permissionGrants)
-    .values({ id: uuidv7(), ...grant, createdAt: sql`clock_timestamp()` as unknown as Date })
+    // Stored under the canonical name, so the history of one permission reads as one.
+    .values({ id: uuidv7(), ...grant, permission: PERMISSION_ALIASES[grant.permission] ?? grant.permission, createdAt: sql`clock_timestamp()` as unknown as Date })
     .returning();
   return row!;
 }

@@ -1,4 +1,4 @@
-import { ADMIN_NEEDS_GRANT, OWNER_ONLY_PERMISSIONS, type Permission } from './permissions.js';
+import { ADMIN_NEEDS_GRANT, OWNER_ONLY_PERMISSIONS, PERMISSION_ALIASES, permissionLabel, type Permission } from './permissions.js';
 import { Role, roleName, roleValue, type RoleName } from './roles.js';
 
 /**
@@ -20,26 +20,32 @@ export interface GrantInForce {
 
 export type Decision = { allowed: true; restrictions: Record<string, unknown> | null } | { allowed: false; detail: string; code: string };
 
-export function resolvePermission(role: number, permission: Permission, grant: GrantInForce | undefined): Decision {
+/**
+ * `grant` is the grant in force for the permission under any of its names (an alias's grant
+ * counts for the permission it names; see PERMISSION_ALIASES).
+ */
+export function resolvePermission(role: number, declared: Permission, grant: GrantInForce | undefined): Decision {
   const deny = (detail: string): Decision => ({ allowed: false, code: 'access.permission_denied', detail });
+  const permission = PERMISSION_ALIASES[declared] ?? declared;
+  const label = permissionLabel(declared);
   if (role === Role.Owner) return { allowed: true, restrictions: null };
-  if (OWNER_ONLY_PERMISSIONS.has(permission)) return deny(`${permission} is reserved to the Owner.`);
+  if (OWNER_ONLY_PERMISSIONS.has(permission)) return deny(`${label} is reserved to the Owner.`);
   if (role === Role.Admin) {
     if (ADMIN_NEEDS_GRANT.has(permission)) {
       return grant?.isGranted === true
         ? { allowed: true, restrictions: grant.restrictions }
-        : deny(`Requires permission ${permission}, which an Admin needs granted explicitly; ask the Owner to grant it.`);
+        : deny(`Requires permission ${label}, which an Admin needs granted explicitly; ask the Owner to grant it.`);
     }
     return grant?.isGranted === false
-      ? deny(`Permission ${permission} has been explicitly denied to you; ask the Owner to grant it.`)
+      ? deny(`Permission ${label} has been explicitly denied to you; ask the Owner to grant it.`)
       : { allowed: true, restrictions: grant?.restrictions ?? null };
   }
   if (role === Role.Moderator) {
     return grant?.isGranted === true
       ? { allowed: true, restrictions: grant.restrictions }
-      : deny(`Requires permission ${permission}; ask the Owner to grant it.`);
+      : deny(`Requires permission ${label}; ask the Owner to grant it.`);
   }
-  return deny(`Requires permission ${permission}, which only employees (Admin, Moderator) can hold; your role is ${roleName(role)}.`);
+  return deny(`Requires permission ${label}, which only employees (Admin, Moderator) can hold; your role is ${roleName(role)}.`);
 }
 
 export function resolveLevel(role: number, level: 'admin' | 'owner'): Decision {
@@ -67,7 +73,7 @@ export function describeLevel(level: AccessLevel): string {
   if (level === 'admin') return 'Admin-only: Admin and Owner.';
   if (level === 'owner') return 'Owner-only.';
   if ('roles' in level) return `Role-restricted: ${level.roles.join(', ')} only (no other role passes, not even Owner or Admin).`;
-  return `Permission-required: ${level.permission} (Owner always; Admin unless explicitly denied${
-    ADMIN_NEEDS_GRANT.has(level.permission) ? ', but this one needs an explicit grant' : ''
+  return `Permission-required: ${permissionLabel(level.permission)} (Owner always; Admin unless explicitly denied${
+    ADMIN_NEEDS_GRANT.has(PERMISSION_ALIASES[level.permission] ?? level.permission) ? ', but this one needs an explicit grant' : ''
   }; Moderator only when granted).`;
 }

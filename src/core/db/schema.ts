@@ -14,3 +14,6 @@ export * from '../../modules/gear/setups.tables.js';
 export * from '../../modules/fishing-log/fishing-log.tables.js';
 export * from '../../modules/profiles/profiles.tables.js';
 export * from '../../modules/personal-bests/personal-bests.tables.js';
+export * from '../../modules/social/posts.tables.js';
+export * from '../../modules/social/reports.tables.js';
+export * from '../../modules/moderation/moderation.tables.js';

@@ -29,6 +29,10 @@ export const API_TAGS = [
   { name: 'admin: species', description: 'Managing the species catalogue (Species.Manage)' },
   { name: 'admin: brands', description: 'Managing brands (Brands.Manage)' },
   { name: 'admin: gear catalog', description: 'Managing catalog items of every kind (Brands.Manage)' },
+  { name: 'social: posts', description: 'Posts, likes and comments, shared as far as their author chooses and moderated before publishing' },
+  { name: 'social: reports', description: 'Reporting posts, comments and users to the moderators' },
+  { name: 'admin: moderation', description: 'Review queue and decisions, moderation rules, provider settings and cost dashboard' },
+  { name: 'admin: reports', description: 'User reports (complaints) and their resolution' },
 ];
 
 interface RouteSchema extends FastifySchema {

@@ -1,0 +1,188 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import * as repo from './moderation.repository.js';
+import type { ModerationRuleRow } from './moderation.tables.js';
+import type { CallOutcome, ContentStatus, ContentType } from './moderation.types.js';
+import { localProvider } from './providers/local.js';
+import { providerDefinition } from './providers/index.js';
+import type { ModerationInput, ModerationProvider, ModerationResult } from './providers/types.js';
+import { matchRules } from './rules.js';
+import { loadSettings, type ModerationSettings } from './settings.service.js';
+
+/**
+ * Moderation before publishing. For each new or edited post or comment:
+ * 1. the admins' rules for that kind of content: a `reject` rule rejects it (the provider is
+ *    not asked); a `flag` rule, or a regular expression running out of time, holds it;
+ * 2. the configured provider rates it (the local provider when a remote one would go over the
+ *    monthly budget); scores are compared with the per-category thresholds and the auto-reject
+ *    threshold. A provider error or timeout holds the content for review: nothing is published
+ *    unchecked, and the request does not fail;
+ * 3. every provider call is recorded with its cost, latency and outcome.
+ * Callers then store the content with the verdict's status and call `applyVerdict` in their
+ * transaction (queue and rule statistics).
+ */
+
+export type { ContentStatus, ContentType } from './moderation.types.js';
+
+export interface ModerationRequest {
+  contentType: ContentType;
+  contentId: string;
+  text: string;
+  imageUrls: string[];
+  /** A moderator rejected the previous version: an edit goes back to review rather than straight out. */
+  previouslyRejectedByModerator?: boolean;
+}
+
+export interface Verdict {
+  status: ContentStatus;
+  /** For Rejected: the reason shown to the author. */
+  reason: string | null;
+  /** For PendingReview: what the queue shows the moderators. */
+  hold: repo.HoldValues | null;
+  matchedRuleIds: string[];
+}
+
+type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
+
+class ProviderTimeout extends Error {}
+
+const MAX_ERROR_LENGTH = 300;
+
+function describeError(error: unknown): string {
+  const err = error as { message?: string; cause?: { code?: string; message?: string } };
+  const cause = err.cause?.code ?? err.cause?.message;
+  return `${err.message ?? String(error)}${cause ? ` (${cause})` : ''}`.slice(0, MAX_ERROR_LENGTH);
+}
+
+/** Calls the provider and gives up after `timeoutMs` even if it ignores the abort signal. */
+async function callWithDeadline(provider: ModerationProvider, input: ModerationInput, timeoutMs: number): Promise<ModerationResult> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const timeout = new ProviderTimeout(`no answer within ${timeoutMs} ms`);
+      controller.abort(timeout);
+      reject(timeout);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([provider.moderate(input, { signal: controller.signal }), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The provider to ask: the configured one, or the local one when a remote call would exceed the budget. */
+async function chooseProvider(db: DbOrTx, settings: ModerationSettings, log: Log | undefined): Promise<ModerationProvider> {
+  const definition = providerDefinition(settings.provider) ?? localProvider;
+  if (definition.remote && settings.monthlyBudgetUsd !== null) {
+    const spent = await repo.monthCost(db, repo.monthOf(new Date()));
+    if (spent + settings.costPerCallUsd > settings.monthlyBudgetUsd) {
+      log?.warn({ provider: definition.name, spentUsd: spent, budgetUsd: settings.monthlyBudgetUsd }, 'moderation budget reached: using the local provider');
+      return localProvider.create(settings);
+    }
+  }
+  return definition.create(settings);
+}
+
+/** Categories flagged after applying the admins' thresholds to the provider's scores. */
+export function flaggedCategories(result: Pick<ModerationResult, 'flagged' | 'categories' | 'scores'>, thresholds: Record<string, number>): string[] {
+  const out = new Set<string>();
+  for (const [category, score] of Object.entries(result.scores)) {
+    const threshold = thresholds[category];
+    if (threshold !== undefined ? score >= threshold : result.categories.includes(category)) out.add(category);
+  }
+  for (const category of result.categories) if (thresholds[category] === undefined && !(category in result.scores)) out.add(category);
+  if (out.size === 0 && result.flagged && result.categories.length === 0) out.add('unspecified');
+  return [...out];
+}
+
+function ruleRef(rule: ModerationRuleRow) {
+  return { id: rule.id, name: rule.name, action: rule.action };
+}
+
+export async function moderateContent(db: Db, request: ModerationRequest, log?: Log): Promise<Verdict> {
+  const [settings, rules] = await Promise.all([loadSettings(db), repo.activeRules(db, request.contentType)]);
+  const input: ModerationInput = { text: request.text, imageUrls: request.imageUrls, contentType: request.contentType };
+
+  const { matched, timedOut } = await matchRules(rules, `${request.text}\n${request.imageUrls.join('\n')}`);
+  if (timedOut) {
+    log?.warn({ ruleId: timedOut.id }, 'moderation rule ran out of time; content held for review');
+    await repo.countRuleTimeout(db, timedOut.id);
+  }
+  const matchedRuleIds = matched.map((r) => r.id);
+  const rejecting = matched.find((r) => r.action === 'reject');
+  if (rejecting) {
+    return {
+      status: 'Rejected',
+      reason: rejecting.reason ?? `Your ${request.contentType} breaks the community rule "${rejecting.name}".`,
+      hold: null,
+      matchedRuleIds,
+    };
+  }
+
+  const provider = await chooseProvider(db, settings, log);
+  const started = performance.now();
+  let result: ModerationResult | undefined;
+  let failure: { outcome: Extract<CallOutcome, 'error' | 'timeout'>; message: string } | undefined;
+  try {
+    result = await callWithDeadline(provider, input, settings.timeoutMs);
+  } catch (error) {
+    failure = { outcome: error instanceof ProviderTimeout ? 'timeout' : 'error', message: describeError(error) };
+    log?.warn({ provider: provider.name, outcome: failure.outcome, error: failure.message }, 'moderation provider failed; content held for review');
+  }
+  const categories = result ? flaggedCategories(result, settings.thresholds) : [];
+  await repo.recordCall(db, {
+    provider: result?.provider ?? provider.name,
+    model: result?.model ?? provider.model,
+    contentType: request.contentType,
+    contentId: request.contentId,
+    outcome: failure ? failure.outcome : categories.length > 0 ? 'flagged' : 'clean',
+    costUsd: result?.costUsd ?? 0,
+    latencyMs: result?.latencyMs ?? Math.round(performance.now() - started),
+    categories,
+    error: failure?.message ?? null,
+  });
+
+  const flagRules = matched.filter((r) => r.action === 'flag');
+  const scores = { ...(result?.scores ?? {}) };
+  for (const rule of flagRules) scores[rule.category] = 1;
+  const hold = (heldBecause: repo.HoldValues['heldBecause']): Verdict => ({
+    status: 'PendingReview',
+    reason: null,
+    hold: {
+      heldBecause,
+      provider: result?.provider ?? provider.name,
+      model: result?.model ?? provider.model,
+      categories: [...new Set([...categories, ...flagRules.map((r) => r.category), ...(failure ? [`provider_${failure.outcome}`] : [])])],
+      scores,
+      matchedRules: [...flagRules.map(ruleRef), ...(timedOut ? [ruleRef(timedOut)] : [])],
+    },
+    matchedRuleIds,
+  });
+
+  if (failure) return hold(failure.outcome === 'timeout' ? 'provider_timeout' : 'provider_error');
+  if (settings.autoRejectThreshold !== null && result) {
+    const worst = Object.entries(result.scores).sort((a, b) => b[1] - a[1])[0];
+    if (worst && worst[1] >= settings.autoRejectThreshold) {
+      return {
+        status: 'Rejected',
+        reason: `Rejected automatically: rated "${worst[0]}" with a score of ${worst[1].toFixed(2)} (the limit is ${settings.autoRejectThreshold}).`,
+        hold: null,
+        matchedRuleIds,
+      };
+    }
+  }
+  if (categories.length > 0) return hold('flagged');
+  if (flagRules.length > 0) return hold('rule');
+  if (timedOut) return hold('rule_timeout');
+  if (request.previouslyRejectedByModerator) return hold('edited_after_rejection');
+  return { status: 'Published', reason: null, hold: null, matchedRuleIds };
+}
+
+/** Stores what the verdict means for the queue and the rules' statistics, in the caller's transaction. */
+export async function applyVerdict(tx: DbOrTx, verdict: Verdict, target: repo.QueueTarget): Promise<void> {
+  if (verdict.status === 'PendingReview' && verdict.hold) await repo.hold(tx, target, verdict.hold);
+  else await repo.dropPending(tx, target);
+  await repo.countRuleMatches(tx, verdict.matchedRuleIds);
+}

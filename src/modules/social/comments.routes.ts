@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { UserRef } from './posts.schemas.js';
+import type { AppDeps } from '../../app.js';
+import { principalOf } from '../../core/access/access.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { Comment, CommentBody, CommentsQuery } from './comments.schemas.js';
+import * as service from './comments.service.js';
+
+export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  app.addSchema(UserRef);
+  app.addSchema(Comment);
+  const tags = ['social: posts'];
+
+  app.get(
+    '/api/social/posts/:id/comments',
+    {
+      schema: {
+        tags,
+        summary: "A post's comments, oldest first",
+        description: 'Needs the post visible to you (403). Shows published comments, and your own in any moderation status.',
+        params: IdParams,
+        querystring: CommentsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('Comment')), headers: paginationHeaders }, ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listComments(db, principalOf(request).userId, request.params.id, page)),
+  );
+
+  app.post(
+    '/api/social/posts/:id/comments',
+    {
+      schema: {
+        tags,
+        summary: 'Comment on a post',
+        description: 'Needs the post visible to you (403) and published (409). Moderated like a post: Published, PendingReview or Rejected.',
+        params: IdParams,
+        body: CommentBody,
+        response: { 201: Type.Ref('Comment'), ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.addComment(db, principalOf(request).userId, request.params.id, request.body.text, request.log)),
+  );
+
+  app.put(
+    '/api/social/comments/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Edit your comment',
+        description: 'Author only; the new text is moderated again.',
+        params: IdParams,
+        body: CommentBody,
+        response: { 200: Type.Ref('Comment'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.updateComment(db, principalOf(request).userId, request.params.id, request.body.text, request.log),
+  );
+
+  app.delete(
+    '/api/social/comments/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a comment',
+        description: 'Its author, or the author of the post it is on.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteComment(db, principalOf(request).userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,22 @@
+import type { Db } from '../../core/db/client.js';
+import { PostErrors } from './posts.errors.js';
+import * as repo from './posts.repository.js';
+import { requireVisiblePost } from './posts.service.js';
+
+/**
+ * Likes: idempotent (a second like or unlike changes nothing), and `likeCount` changes in the
+ * same transaction as the like row, by an atomic increment, so concurrent likes all count.
+ */
+
+export async function like(db: Db, viewerId: string, postId: string) {
+  const post = await requireVisiblePost(db, viewerId, postId);
+  if (post.status !== 'Published') throw PostErrors.notPublished(post.status);
+  const likeCount = await db.transaction((tx) => repo.addLike(tx, postId, viewerId));
+  return { postId, liked: true, likeCount };
+}
+
+export async function unlike(db: Db, viewerId: string, postId: string) {
+  await requireVisiblePost(db, viewerId, postId);
+  const likeCount = await db.transaction((tx) => repo.removeLike(tx, postId, viewerId));
+  return { postId, liked: false, likeCount };
+}

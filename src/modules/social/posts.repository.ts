@@ -1,0 +1,186 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
+import type { DbOrTx } from '../../core/db/client.js';
+import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
+import type { ContentStatus } from '../moderation/moderation.types.js';
+import { fishSpecies } from '../species/species.tables.js';
+import { users } from '../users/users.tables.js';
+import { postLikes, posts, type PostRow } from './posts.tables.js';
+
+/** SQL of posts and likes; the rules (visibility of one post, ownership) are in the services. */
+
+export interface PostWithAuthor extends PostRow {
+  authorUsername: string;
+}
+
+const withAuthor = { ...getColumns(), authorUsername: users.username };
+
+function getColumns() {
+  return {
+    id: posts.id,
+    authorId: posts.authorId,
+    text: posts.text,
+    photoUrls: posts.photoUrls,
+    logEntryId: posts.logEntryId,
+    catchId: posts.catchId,
+    visibility: posts.visibility,
+    status: posts.status,
+    moderationReason: posts.moderationReason,
+    moderatorRejected: posts.moderatorRejected,
+    moderatedAt: posts.moderatedAt,
+    likeCount: posts.likeCount,
+    commentCount: posts.commentCount,
+    createdAt: posts.createdAt,
+    updatedAt: posts.updatedAt,
+  };
+}
+
+export async function insertPost(db: DbOrTx, row: typeof posts.$inferInsert): Promise<void> {
+  await db.insert(posts).values(row);
+}
+
+export async function findPost(db: DbOrTx, id: string, options: { forUpdate?: boolean } = {}): Promise<PostWithAuthor | undefined> {
+  const query = db.select(withAuthor).from(posts).innerJoin(users, eq(users.id, posts.authorId)).where(eq(posts.id, id));
+  const [row] = options.forUpdate ? await query.for('update', { of: posts }) : await query;
+  return row;
+}
+
+export async function postsByIds(db: DbOrTx, ids: string[]): Promise<PostWithAuthor[]> {
+  if (ids.length === 0) return [];
+  return db.select(withAuthor).from(posts).innerJoin(users, eq(users.id, posts.authorId)).where(inArray(posts.id, ids));
+}
+
+export async function updatePost(db: DbOrTx, id: string, patch: Partial<typeof posts.$inferInsert>): Promise<void> {
+  await db.update(posts).set(patch).where(eq(posts.id, id));
+}
+
+export async function deletePost(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(posts).where(eq(posts.id, id));
+}
+
+export async function setStatus(db: DbOrTx, id: string, values: { status: ContentStatus; moderationReason: string | null; moderatorRejected: boolean }): Promise<void> {
+  await db
+    .update(posts)
+    .set({ ...values, moderatedAt: new Date() })
+    .where(eq(posts.id, id));
+}
+
+export async function adjustCommentCount(db: DbOrTx, postId: string, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .update(posts)
+    .set({ commentCount: sql`greatest(${posts.commentCount} + ${delta}, 0)` })
+    .where(eq(posts.id, postId));
+}
+
+/**
+ * The feed: ids of the posts `viewerId` may see, newest first. Each way of seeing a post is its
+ * own branch (the viewer's own posts in any status; others' published posts that are public,
+ * from friends, or from owners whose circle holds the viewer), each served by an index in feed
+ * order; the branches run as one UNION ALL.
+ */
+export async function feedPage(
+  db: DbOrTx,
+  viewerId: string,
+  filter: { authorId?: string | undefined },
+  page: { limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
+  const author = filter.authorId === undefined ? sql`` : sql` AND ${posts.authorId} = ${filter.authorId}`;
+  const branches: SQL[] = [sql`${own}${author}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${author}`)];
+  const window = page.offset + page.limit;
+  const selects = branches.map(
+    (where) => sql`(SELECT ${posts.id} AS id, ${posts.createdAt} AS created_at FROM ${posts} WHERE ${where}
+                    ORDER BY ${posts.createdAt} DESC NULLS LAST, ${posts.id} DESC NULLS LAST LIMIT ${window})`,
+  );
+  const counts = branches.map((where) => sql`(SELECT count(*) FROM ${posts} WHERE ${where})`);
+  const [pageResult, countResult] = await Promise.all([
+    db.execute<{ id: string }>(sql`SELECT id FROM (${sql.join(selects, sql` UNION ALL `)}) feed
+                                   ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST LIMIT ${page.limit} OFFSET ${page.offset}`),
+    db.execute<{ n: number }>(sql`SELECT (${sql.join(counts, sql` + `)})::int AS n`),
+  ]);
+  return { ids: pageResult.rows.map((r) => r.id), total: countResult.rows[0]?.n ?? 0 };
+}
+
+export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Promise<Set<string>> {
+  if (postIds.length === 0) return new Set();
+  const rows = await db
+    .select({ postId: postLikes.postId })
+    .from(postLikes)
+    .where(and(eq(postLikes.userId, userId), inArray(postLikes.postId, postIds)));
+  return new Set(rows.map((r) => r.postId));
+}
+
+/** Adds the like and counts it, both or neither; the count as it is now. */
+export async function addLike(db: DbOrTx, postId: string, userId: string): Promise<number> {
+  const inserted = await db.insert(postLikes).values({ postId, userId }).onConflictDoNothing().returning({ postId: postLikes.postId });
+  if (inserted.length > 0) {
+    const [row] = await db
+      .update(posts)
+      .set({ likeCount: sql`${posts.likeCount} + 1` })
+      .where(eq(posts.id, postId))
+      .returning({ likeCount: posts.likeCount });
+    return row!.likeCount;
+  }
+  const [row] = await db.select({ likeCount: posts.likeCount }).from(posts).where(eq(posts.id, postId));
+  return row!.likeCount;
+}
+
+export async function removeLike(db: DbOrTx, postId: string, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(postLikes)
+    .where(and(eq(postLikes.postId, postId), eq(postLikes.userId, userId)))
+    .returning({ postId: postLikes.postId });
+  if (deleted.length > 0) {
+    const [row] = await db
+      .update(posts)
+      .set({ likeCount: sql`greatest(${posts.likeCount} - 1, 0)` })
+      .where(eq(posts.id, postId))
+      .returning({ likeCount: posts.likeCount });
+    return row!.likeCount;
+  }
+  const [row] = await db.select({ likeCount: posts.likeCount }).from(posts).where(eq(posts.id, postId));
+  return row!.likeCount;
+}
+
+// ---- links to the fishing log ----
+
+export async function entryOwner(db: DbOrTx, entryId: string): Promise<string | undefined> {
+  const [row] = await db.select({ ownerId: logEntries.ownerId }).from(logEntries).where(eq(logEntries.id, entryId));
+  return row?.ownerId;
+}
+
+export async function catchOwner(db: DbOrTx, catchId: string): Promise<string | undefined> {
+  const [row] = await db.select({ ownerId: logEntries.ownerId }).from(catches).innerJoin(logEntries, eq(logEntries.id, catches.entryId)).where(eq(catches.id, catchId));
+  return row?.ownerId;
+}
+
+/** The linked entries `viewerId` may see (entries narrowed by id, so the one-condition predicate fits). */
+export async function visibleEntries(db: DbOrTx, viewerId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: logEntries.id, title: logEntries.title, occurredAt: logEntries.occurredAt, waterBody: logEntries.waterBody })
+    .from(logEntries)
+    .where(and(inArray(logEntries.id, ids), visibleTo(viewerId, logEntries.ownerId, logEntries.visibility)));
+}
+
+/** The linked catches whose entry `viewerId` may see. */
+export async function visibleCatches(db: DbOrTx, viewerId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: catches.id,
+      entryId: catches.entryId,
+      speciesId: fishSpecies.id,
+      speciesName: fishSpecies.commonName,
+      lengthCm: catches.lengthCm,
+      weightKg: catches.weightKg,
+      count: catches.count,
+      released: catches.released,
+      caughtAt: catches.caughtAt,
+    })
+    .from(catches)
+    .innerJoin(logEntries, eq(logEntries.id, catches.entryId))
+    .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
+    .where(and(inArray(catches.id, ids), visibleTo(viewerId, logEntries.ownerId, logEntries.visibility)));
+}

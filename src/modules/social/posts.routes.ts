@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { principalOf } from '../../core/access/access.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import * as likes from './likes.service.js';
+import { CreatePostBody, FeedQuery, LikeState, LinkedCatch, LinkedEntry, Post, UpdatePostBody, UserRef } from './posts.schemas.js';
+import * as service from './posts.service.js';
+
+export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  for (const schema of [UserRef, LinkedEntry, LinkedCatch, Post, LikeState]) app.addSchema(schema);
+  const tags = ['social: posts'];
+
+  app.get(
+    '/api/social/posts',
+    {
+      schema: {
+        tags,
+        summary: 'The feed: posts you may see, newest first',
+        description:
+          'Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author.',
+        querystring: FeedQuery,
+        response: { 200: { ...Type.Array(Type.Ref('Post')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) =>
+      paginate(request, reply, request.query, (page) => service.listFeed(db, principalOf(request).userId, { authorId: request.query.authorId }, page)),
+  );
+
+  app.post(
+    '/api/social/posts',
+    {
+      schema: {
+        tags,
+        summary: 'Create a post',
+        description:
+          'Moderation runs first: a clean post is Published; a flagged one is PendingReview (only you see it until a moderator decides); one that breaks a rejecting rule is Rejected with the reason. ' +
+          'A post may link one of your fishing-log entries or catches; others see the link only as far as that entry is visible to them.',
+        body: CreatePostBody,
+        response: { 201: Type.Ref('Post') },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createPost(db, principalOf(request).userId, request.body, request.log)),
+  );
+
+  app.get(
+    '/api/social/posts/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One post',
+        description: 'Visible to its author in any status; to others once published, as its visibility allows (403 otherwise).',
+        params: IdParams,
+        response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.getPost(db, principalOf(request).userId, request.params.id),
+  );
+
+  app.put(
+    '/api/social/posts/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update your post',
+        description: 'Author only. A change of text or photos is moderated again (as on creation); after a moderator rejected the post, an edit goes back to review.',
+        params: IdParams,
+        body: UpdatePostBody,
+        response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.updatePost(db, principalOf(request).userId, request.params.id, request.body, request.log),
+  );
+
+  app.delete(
+    '/api/social/posts/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete your post',
+        description: 'Author only. Removes its likes and comments too.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deletePost(db, principalOf(request).userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/social/posts/:id/like',
+    {
+      schema: {
+        tags,
+        summary: 'Like a post',
+        description: 'Idempotent: liking twice counts once. The post must be visible to you (403) and published (409).',
+        params: IdParams,
+        response: { 200: Type.Ref('LikeState'), ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request) => likes.like(db, principalOf(request).userId, request.params.id),
+  );
+
+  app.delete(
+    '/api/social/posts/:id/like',
+    {
+      schema: {
+        tags,
+        summary: 'Take back your like',
+        description: 'Idempotent: 200 also when you had not liked it.',
+        params: IdParams,
+        response: { 200: Type.Ref('LikeState'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => likes.unlike(db, principalOf(request).userId, request.params.id),
+  );
+};

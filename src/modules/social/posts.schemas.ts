@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { VisibilitySchema } from '../../core/access/visibility.js';
+import { listQuery } from '../../core/http/pagination.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+
+export const MAX_POST_LENGTH = 5000;
+export const MAX_PHOTOS = 10;
+
+export const ModerationStatusSchema = Type.Union([Type.Literal('Published'), Type.Literal('PendingReview'), Type.Literal('Rejected')], {
+  description: 'Published: visible as far as its visibility allows. PendingReview: held by moderation, only its author sees it. Rejected: only its author sees it, with the reason.',
+});
+
+export const UserRef = Type.Object({ id: Uuid, username: Type.String() }, { additionalProperties: false, $id: 'UserRef' });
+
+const PhotoUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) URL of a photo' });
+
+export const LinkedEntry = Type.Object(
+  {
+    id: Uuid,
+    title: Type.String(),
+    occurredAt: Timestamp,
+    waterBody: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false, $id: 'PostLinkedEntry', description: 'The linked fishing-log entry, when the caller may see it' },
+);
+
+export const LinkedCatch = Type.Object(
+  {
+    id: Uuid,
+    entryId: Uuid,
+    species: Type.Object({ id: Uuid, commonName: Type.String() }, { additionalProperties: false }),
+    lengthCm: Type.Union([Type.Number(), Type.Null()]),
+    weightKg: Type.Union([Type.Number(), Type.Null()]),
+    count: Type.Integer(),
+    released: Type.Boolean(),
+    caughtAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'PostLinkedCatch', description: 'The linked catch, when the caller may see its entry' },
+);
+
+export const Post = Type.Object(
+  {
+    id: Uuid,
+    author: Type.Ref('UserRef'),
+    text: Type.String(),
+    photoUrls: Type.Array(Type.String()),
+    visibility: VisibilitySchema,
+    linkedEntry: Type.Union([Type.Ref('PostLinkedEntry'), Type.Null()]),
+    linkedCatch: Type.Union([Type.Ref('PostLinkedCatch'), Type.Null()]),
+    likeCount: Type.Integer({ minimum: 0 }),
+    commentCount: Type.Integer({ minimum: 0, description: 'Published comments' }),
+    likedByMe: Type.Boolean({ description: 'Whether the caller liked the post' }),
+    moderationStatus: ModerationStatusSchema,
+    moderationReason: Type.Union([Type.String(), Type.Null()], { description: 'Why it was rejected (shown to its author only)' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'Post' },
+);
+
+const postFields = {
+  text: Type.String({ minLength: 1, maxLength: MAX_POST_LENGTH, pattern: '\\S', description: `The post's text (up to ${MAX_POST_LENGTH} characters)` }),
+  photoUrls: Type.Array(PhotoUrl, { maxItems: MAX_PHOTOS, uniqueItems: true, description: `Up to ${MAX_PHOTOS} photo URLs` }),
+  visibility: VisibilitySchema,
+  logEntryId: Nullable(Uuid, { description: 'One of your fishing-log entries to link (or a catch: not both)' }),
+  catchId: Nullable(Uuid, { description: 'One of your catches to link (or an entry: not both)' }),
+};
+
+export const CreatePostBody = Type.Object(
+  {
+    text: postFields.text,
+    photoUrls: Type.Optional(postFields.photoUrls),
+    visibility: Type.Optional({ ...postFields.visibility, description: 'Who may see the post (default Public)' }),
+    logEntryId: Type.Optional(postFields.logEntryId),
+    catchId: Type.Optional(postFields.catchId),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdatePostBody = Type.Object(
+  {
+    text: Type.Optional(postFields.text),
+    photoUrls: Type.Optional(postFields.photoUrls),
+    visibility: Type.Optional(postFields.visibility),
+    logEntryId: Type.Optional(postFields.logEntryId),
+    catchId: Type.Optional(postFields.catchId),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'Fields to change; omitted ones keep their value. Linking an entry removes a linked catch and the other way round; null removes the link.' },
+);
+
+export const FeedQuery = listQuery({
+  authorId: Type.Optional({ ...Uuid, description: "Only this author's posts" }),
+});
+
+export const LikeState = Type.Object(
+  { postId: Uuid, liked: Type.Boolean(), likeCount: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false, $id: 'LikeState' },
+);

@@ -1,0 +1,211 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import { canSee } from '../../core/access/visibility.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
+import type { ContentStatus } from '../moderation/moderation.types.js';
+import { PostErrors } from './posts.errors.js';
+import * as repo from './posts.repository.js';
+import type { Visibility } from '../../core/access/visibility.js';
+
+/**
+ * Posts: visibility (the shared predicate), ownership, links to the author's fishing log, and
+ * moderation before publishing. A post is visible to its author in any status, and to others
+ * only once published and as far as its visibility allows.
+ */
+
+type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
+
+export interface PostInput {
+  text?: string | undefined;
+  photoUrls?: string[] | undefined;
+  visibility?: Visibility | undefined;
+  logEntryId?: string | null | undefined;
+  catchId?: string | null | undefined;
+}
+
+/** Whether `viewerId` may see the post: its author always, others once published and shared with them. */
+export async function postVisibleTo(db: DbOrTx, viewerId: string, post: Pick<repo.PostWithAuthor, 'authorId' | 'status' | 'visibility'>): Promise<boolean> {
+  if (post.authorId === viewerId) return true;
+  if (post.status !== 'Published') return false;
+  return canSee(db, viewerId, { ownerId: post.authorId, visibility: post.visibility });
+}
+
+/** The post, when `viewerId` may see it (404 unknown, 403 not shared with them). */
+export async function requireVisiblePost(db: DbOrTx, viewerId: string, postId: string): Promise<repo.PostWithAuthor> {
+  const post = await repo.findPost(db, postId);
+  if (!post) throw PostErrors.notFound(postId);
+  if (!(await postVisibleTo(db, viewerId, post))) throw PostErrors.notVisible();
+  return post;
+}
+
+/** Views of posts for one viewer, with links, likes and counts fetched for the whole page at once. */
+export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWithAuthor[]) {
+  const entryIds = [...new Set(rows.flatMap((r) => (r.logEntryId ? [r.logEntryId] : [])))];
+  const catchIds = [...new Set(rows.flatMap((r) => (r.catchId ? [r.catchId] : [])))];
+  const [entries, catchRows, liked] = await Promise.all([
+    repo.visibleEntries(db, viewerId, entryIds),
+    repo.visibleCatches(db, viewerId, catchIds),
+    repo.likedBy(db, viewerId, rows.map((r) => r.id)),
+  ]);
+  const entryById = new Map(entries.map((e) => [e.id, e]));
+  const catchById = new Map(catchRows.map((c) => [c.id, c]));
+  return rows.map((row) => {
+    const entry = row.logEntryId ? entryById.get(row.logEntryId) : undefined;
+    const linkedCatch = row.catchId ? catchById.get(row.catchId) : undefined;
+    return {
+      id: row.id,
+      author: { id: row.authorId, username: row.authorUsername },
+      text: row.text,
+      photoUrls: row.photoUrls,
+      visibility: row.visibility,
+      linkedEntry: entry ? { id: entry.id, title: entry.title, occurredAt: entry.occurredAt.toISOString(), waterBody: entry.waterBody } : null,
+      linkedCatch: linkedCatch
+        ? {
+            id: linkedCatch.id,
+            entryId: linkedCatch.entryId,
+            species: { id: linkedCatch.speciesId, commonName: linkedCatch.speciesName },
+            lengthCm: linkedCatch.lengthCm,
+            weightKg: linkedCatch.weightKg,
+            count: linkedCatch.count,
+            released: linkedCatch.released,
+            caughtAt: linkedCatch.caughtAt.toISOString(),
+          }
+        : null,
+      likeCount: row.likeCount,
+      commentCount: row.commentCount,
+      likedByMe: liked.has(row.id),
+      moderationStatus: row.status,
+      moderationReason: row.authorId === viewerId ? row.moderationReason : null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  });
+}
+
+export type PostView = Awaited<ReturnType<typeof postViews>>[number];
+
+async function viewOf(db: DbOrTx, viewerId: string, postId: string): Promise<PostView> {
+  const post = await repo.findPost(db, postId);
+  return (await postViews(db, viewerId, [post!]))[0]!;
+}
+
+/** Checks that the links name the author's own entry or catch (400 naming the field otherwise). */
+async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promise<void> {
+  if (input.logEntryId && input.catchId) throw PostErrors.twoLinks();
+  if (input.logEntryId) {
+    const owner = await repo.entryOwner(db, input.logEntryId);
+    if (!owner) throw PostErrors.linkNotFound('logEntryId', input.logEntryId);
+    if (owner !== authorId) throw PostErrors.linkNotOwned('logEntryId');
+  }
+  if (input.catchId) {
+    const owner = await repo.catchOwner(db, input.catchId);
+    if (!owner) throw PostErrors.linkNotFound('catchId', input.catchId);
+    if (owner !== authorId) throw PostErrors.linkNotOwned('catchId');
+  }
+}
+
+export async function listFeed(db: Db, viewerId: string, filter: { authorId?: string | undefined }, page: Page) {
+  const { ids, total } = await repo.feedPage(db, viewerId, filter, page);
+  const rows = await repo.postsByIds(db, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return { items: await postViews(db, viewerId, ordered), total };
+}
+
+export async function getPost(db: Db, viewerId: string, postId: string): Promise<PostView> {
+  const post = await requireVisiblePost(db, viewerId, postId);
+  return (await postViews(db, viewerId, [post]))[0]!;
+}
+
+export async function createPost(db: Db, authorId: string, input: PostInput & { text: string }, log?: Log): Promise<PostView> {
+  await checkLinks(db, authorId, input);
+  const id = uuidv7();
+  const photoUrls = input.photoUrls ?? [];
+  const verdict = await moderateContent(db, { contentType: 'post', contentId: id, text: input.text, imageUrls: photoUrls }, log);
+  await db.transaction(async (tx) => {
+    await repo.insertPost(tx, {
+      id,
+      authorId,
+      text: input.text,
+      photoUrls,
+      visibility: input.visibility ?? 'Public',
+      logEntryId: input.logEntryId ?? null,
+      catchId: input.catchId ?? null,
+      status: verdict.status,
+      moderationReason: verdict.reason,
+      moderatedAt: new Date(),
+    });
+    await applyVerdict(tx, verdict, { postId: id });
+  });
+  return viewOf(db, authorId, id);
+}
+
+export async function updatePost(db: Db, viewerId: string, postId: string, input: PostInput, log?: Log): Promise<PostView> {
+  const current = await repo.findPost(db, postId);
+  if (!current) throw PostErrors.notFound(postId);
+  if (current.authorId !== viewerId) throw PostErrors.notAuthor();
+  await checkLinks(db, viewerId, input);
+  const text = input.text ?? current.text;
+  const photoUrls = input.photoUrls ?? current.photoUrls;
+  const contentChanged = text !== current.text || photoUrls.length !== current.photoUrls.length || photoUrls.some((u, i) => u !== current.photoUrls[i]);
+  const verdict = contentChanged
+    ? await moderateContent(db, { contentType: 'post', contentId: postId, text, imageUrls: photoUrls, previouslyRejectedByModerator: current.moderatorRejected }, log)
+    : undefined;
+  await db.transaction(async (tx) => {
+    const locked = await repo.findPost(tx, postId, { forUpdate: true });
+    if (!locked) throw PostErrors.notFound(postId);
+    const links =
+      input.logEntryId !== undefined && input.logEntryId !== null
+        ? { logEntryId: input.logEntryId, catchId: null }
+        : input.catchId !== undefined && input.catchId !== null
+          ? { catchId: input.catchId, logEntryId: null }
+          : {
+              ...(input.logEntryId === null ? { logEntryId: null } : {}),
+              ...(input.catchId === null ? { catchId: null } : {}),
+            };
+    await repo.updatePost(tx, postId, {
+      text,
+      photoUrls,
+      ...(input.visibility ? { visibility: input.visibility } : {}),
+      ...links,
+      ...(verdict ? { status: verdict.status, moderationReason: verdict.reason, moderatedAt: new Date() } : {}),
+      updatedAt: new Date(),
+    });
+    if (verdict) await applyVerdict(tx, verdict, { postId });
+  });
+  return viewOf(db, viewerId, postId);
+}
+
+export async function deletePost(db: Db, viewerId: string, postId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const post = await repo.findPost(tx, postId, { forUpdate: true });
+    if (!post) throw PostErrors.notFound(postId);
+    if (post.authorId !== viewerId) throw PostErrors.notAuthor();
+    await repo.deletePost(tx, postId);
+  });
+}
+
+// ---- for moderation (admin) ----
+
+export interface ModeratedContent {
+  id: string;
+  authorId: string;
+  status: ContentStatus;
+}
+
+/** Locks a post for a moderation decision. */
+export async function lockPostForModeration(tx: DbOrTx, postId: string): Promise<ModeratedContent | undefined> {
+  const post = await repo.findPost(tx, postId, { forUpdate: true });
+  return post ? { id: post.id, authorId: post.authorId, status: post.status } : undefined;
+}
+
+/** Sets a post's moderation status as a moderator decided it. */
+export async function setPostStatus(tx: DbOrTx, postId: string, status: ContentStatus, reason: string | null): Promise<void> {
+  await repo.setStatus(tx, postId, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
+}
+
+export async function postsForReview(db: DbOrTx, ids: string[]) {
+  return repo.postsByIds(db, ids);
+}

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { VISIBILITIES } from '../../core/access/visibility.js';
+import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
+import { CONTENT_STATUSES } from '../moderation/moderation.types.js';
+import { users } from '../users/users.tables.js';
+
+/**
+ * Social posts, their likes and comments. A post or comment is checked by moderation before it
+ * is published (`status`); `moderationReason` says why it was rejected (shown to its author).
+ * `likeCount` and `commentCount` (published comments) are kept in step in the transaction that
+ * changes them.
+ */
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid().primaryKey(),
+    authorId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text().notNull(),
+    photoUrls: text().array().notNull().default(sql`'{}'::text[]`),
+    logEntryId: uuid().references(() => logEntries.id, { onDelete: 'set null' }),
+    catchId: uuid().references(() => catches.id, { onDelete: 'set null' }),
+    visibility: text({ enum: VISIBILITIES }).notNull(),
+    status: text({ enum: CONTENT_STATUSES }).notNull(),
+    moderationReason: text(),
+    /** A moderator rejected it: an edit then goes back to review instead of straight to publishing. */
+    moderatorRejected: boolean().notNull().default(false),
+    moderatedAt: timestamp({ withTimezone: true }),
+    likeCount: integer().notNull().default(0),
+    commentCount: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One index per branch of the feed's visibility UNION, each in feed order (newest first).
+    index('posts_author_time_idx').on(t.authorId, t.createdAt.desc(), t.id.desc()),
+    index('posts_author_visibility_time_idx')
+      .on(t.authorId, t.visibility, t.createdAt.desc(), t.id.desc())
+      .where(sql`status = 'Published'`),
+    index('posts_public_time_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`visibility = 'Public' AND status = 'Published'`),
+    index('posts_log_entry_idx').on(t.logEntryId).where(sql`log_entry_id IS NOT NULL`),
+    index('posts_catch_idx').on(t.catchId).where(sql`catch_id IS NOT NULL`),
+  ],
+);
+
+export const postLikes = pgTable(
+  'post_likes',
+  {
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.userId] }), index('post_likes_user_idx').on(t.userId, t.postId)],
+);
+
+export const postComments = pgTable(
+  'post_comments',
+  {
+    id: uuid().primaryKey(),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    authorId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text().notNull(),
+    status: text({ enum: CONTENT_STATUSES }).notNull(),
+    moderationReason: text(),
+    moderatorRejected: boolean().notNull().default(false),
+    moderatedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('post_comments_post_time_idx').on(t.postId, t.createdAt, t.id), index('post_comments_author_idx').on(t.authorId)],
+);
+
+export type PostRow = typeof posts.$inferSelect;
+export type CommentRow = typeof postComments.$inferSelect;

@@ -1,0 +1,85 @@
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { findById } from '../users/users.repository.js';
+import { requireVisibleComment } from './comments.service.js';
+import { requireVisiblePost } from './posts.service.js';
+import { ReportErrors } from './reports.errors.js';
+import * as repo from './reports.repository.js';
+import type { ReportReason, ReportResolution, ReportSnapshot, ReportTargetType, UserReportRow } from './reports.tables.js';
+
+/**
+ * User reports (complaints) about posts, comments and users. A reporter must be able to see
+ * what they report; one open report per reporter and target. The report keeps a snapshot of
+ * the content, so moderators see what was reported even after an edit or deletion.
+ */
+
+export interface ReportInput {
+  reason: ReportReason;
+  details?: string | undefined;
+}
+
+function filedView(row: UserReportRow) {
+  return {
+    id: row.id,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    reason: row.reason,
+    details: row.details,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+async function file(db: Db, reporterId: string, target: { type: ReportTargetType; id: string; userId: string; snapshot: ReportSnapshot }, input: ReportInput) {
+  const row = await repo.insertReport(db, {
+    reporterId,
+    targetType: target.type,
+    targetId: target.id,
+    targetUserId: target.userId,
+    reason: input.reason,
+    details: input.details?.trim() || null,
+    snapshot: target.snapshot,
+  });
+  if (!row) throw ReportErrors.alreadyOpen();
+  return filedView(row);
+}
+
+export async function reportPost(db: Db, reporterId: string, postId: string, input: ReportInput) {
+  const post = await requireVisiblePost(db, reporterId, postId);
+  if (post.authorId === reporterId) throw ReportErrors.ownContent('post');
+  return file(db, reporterId, { type: 'post', id: post.id, userId: post.authorId, snapshot: { text: post.text, photoUrls: post.photoUrls, username: post.authorUsername } }, input);
+}
+
+export async function reportComment(db: Db, reporterId: string, commentId: string, input: ReportInput) {
+  const comment = await requireVisibleComment(db, reporterId, commentId);
+  if (comment.authorId === reporterId) throw ReportErrors.ownContent('comment');
+  return file(db, reporterId, { type: 'comment', id: comment.id, userId: comment.authorId, snapshot: { text: comment.text, postId: comment.postId, username: comment.authorUsername } }, input);
+}
+
+export async function reportUser(db: Db, reporterId: string, userId: string, input: ReportInput) {
+  if (userId === reporterId) throw ReportErrors.self();
+  const user = await findById(db, userId);
+  if (!user) throw ReportErrors.userNotFound(userId);
+  return file(db, reporterId, { type: 'user', id: user.id, userId: user.id, snapshot: { username: user.username } }, input);
+}
+
+// ---- for the administration of reports ----
+
+export type { ReportWithUsers, ReportFilter } from './reports.repository.js';
+
+export function listReports(db: DbOrTx, filter: repo.ReportFilter, page: Page) {
+  return repo.listReports(db, filter, page);
+}
+
+export function findReport(db: DbOrTx, id: string) {
+  return repo.findReport(db, id);
+}
+
+/** Marks an open report resolved, in the caller's transaction (409 when it already is). */
+export async function markResolved(tx: DbOrTx, id: string, values: { resolution: ReportResolution; note: string | null; resolvedBy: string }): Promise<UserReportRow> {
+  const report = await repo.lockReport(tx, id);
+  if (!report) throw ReportErrors.notFound(id);
+  if (report.status !== 'Open') throw ReportErrors.alreadyResolved();
+  await repo.resolve(tx, id, { resolution: values.resolution, resolutionNote: values.note, resolvedBy: values.resolvedBy });
+  return report;
+}
