@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
+import { brands } from '../brands/brands.tables.js';
+import { gearItems } from '../gear/gear.tables.js';
 import { fishSpecies } from '../species/species.tables.js';
 import { users } from '../users/users.tables.js';
 import { catches, logEntries, type CatchRow, type EntryRow } from './fishing-log.tables.js';
@@ -136,34 +138,45 @@ export async function deleteEntry(db: DbOrTx, id: string): Promise<void> {
 
 export interface CatchWithSpecies extends CatchRow {
   species: { id: string; commonName: string; scientificName: string };
+  lureItem: { id: string; name: string; brand: string } | null;
 }
 
-const catchSelection = { c: catches, species: { id: fishSpecies.id, commonName: fishSpecies.commonName, scientificName: fishSpecies.scientificName } };
+const catchSelection = {
+  c: catches,
+  species: { id: fishSpecies.id, commonName: fishSpecies.commonName, scientificName: fishSpecies.scientificName },
+  lureName: gearItems.name,
+  lureBrand: brands.name,
+};
 
-export async function catchesOfEntries(db: DbOrTx, entryIds: string[]): Promise<CatchWithSpecies[]> {
-  if (entryIds.length === 0) return [];
-  const rows = await db
+type CatchSelectionRow = { c: CatchRow; species: CatchWithSpecies['species']; lureName: string | null; lureBrand: string | null };
+
+function withLure(row: CatchSelectionRow): CatchWithSpecies {
+  const lureItem = row.c.lureItemId && row.lureName && row.lureBrand ? { id: row.c.lureItemId, name: row.lureName, brand: row.lureBrand } : null;
+  return { ...row.c, species: row.species, lureItem };
+}
+
+/** catches ⋈ species ⟕ catalog lure ⟕ its brand */
+function catchesFrom(db: DbOrTx) {
+  return db
     .select(catchSelection)
     .from(catches)
     .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
-    .where(inArray(catches.entryId, entryIds))
-    .orderBy(asc(catches.entryId), asc(catches.caughtAt), asc(catches.id));
-  return rows.map((r) => ({ ...r.c, species: r.species }));
+    .leftJoin(gearItems, eq(gearItems.id, catches.lureItemId))
+    .leftJoin(brands, eq(brands.id, gearItems.brandId));
+}
+
+export async function catchesOfEntries(db: DbOrTx, entryIds: string[]): Promise<CatchWithSpecies[]> {
+  if (entryIds.length === 0) return [];
+  const rows = await catchesFrom(db).where(inArray(catches.entryId, entryIds)).orderBy(asc(catches.entryId), asc(catches.caughtAt), asc(catches.id));
+  return rows.map(withLure);
 }
 
 export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: number; offset: number }) {
   const [rows, [count]] = await Promise.all([
-    db
-      .select(catchSelection)
-      .from(catches)
-      .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
-      .where(eq(catches.entryId, entryId))
-      .orderBy(asc(catches.caughtAt), asc(catches.id))
-      .limit(page.limit)
-      .offset(page.offset),
+    catchesFrom(db).where(eq(catches.entryId, entryId)).orderBy(asc(catches.caughtAt), asc(catches.id)).limit(page.limit).offset(page.offset),
     db.select({ n: sql<number>`count(*)::int` }).from(catches).where(eq(catches.entryId, entryId)),
   ]);
-  return { items: rows.map((r) => ({ ...r.c, species: r.species })), total: count?.n ?? 0 };
+  return { items: rows.map(withLure), total: count?.n ?? 0 };
 }
 
 export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
@@ -171,8 +184,8 @@ export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | '
 export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues): Promise<CatchWithSpecies> {
   const id = uuidv7();
   await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values });
-  const [row] = await db.select(catchSelection).from(catches).innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId)).where(eq(catches.id, id));
-  return { ...row!.c, species: row!.species };
+  const [row] = await catchesFrom(db).where(eq(catches.id, id));
+  return withLure(row!);
 }
 
 export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {

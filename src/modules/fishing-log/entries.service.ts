@@ -1,6 +1,7 @@
 import { canSee } from '../../core/access/visibility.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
+import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
 import { lockPersonalBests, reevaluatePersonalBests } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
@@ -120,7 +121,7 @@ export async function deleteEntry(db: Db, viewerId: string, id: string): Promise
 export async function listCatches(db: Db, viewerId: string, entryId: string, page: Page) {
   const entry = await visibleEntry(db, viewerId, entryId);
   const { items, total } = await repo.catchesPage(db, entryId, page);
-  return { total, items: items.map((c) => catchView(c, showsExact(viewerId, entry))) };
+  return { total, items: items.map((c) => catchView(c, showsExact(viewerId, entry), entry.ownerId === viewerId)) };
 }
 
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
@@ -128,6 +129,8 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
     await lockPersonalBests(tx, viewerId);
     const entry = await ownedEntryForUpdate(tx, viewerId, entryId);
     if (!(await repo.activeSpeciesExists(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
+    if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
+    if (input.gearSetupId) await assertOwnGearSetup(tx, viewerId, input.gearSetupId, '/gearSetupId');
     const row = await repo.insertCatch(tx, entry, {
       speciesId: input.speciesId,
       lengthCm: input.lengthCm ?? null,
@@ -137,6 +140,8 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
       caughtAt: input.caughtAt ? new Date(input.caughtAt) : entry.occurredAt,
       bait: input.bait ?? null,
       lure: input.lure ?? null,
+      lureItemId: input.lureId ?? null,
+      gearSetupId: input.gearSetupId ?? null,
       photoUrls: input.photoUrls ?? [],
       notes: input.notes ?? null,
       latitude: input.location?.latitude ?? null,

@@ -298,6 +298,8 @@ describe('catches', () => {
       caughtAt: '2026-06-02T00:30:00.000Z',
       bait: 'fathead minnow',
       lure: '1/8 oz jig',
+      lureItem: null,
+      gearSetupId: null,
       photoUrls: ['https://img.example.com/w.jpg'],
       notes: 'twins',
       location: null,
@@ -324,6 +326,30 @@ describe('catches', () => {
     await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: angler.headers });
     const bests = await t.app.inject({ method: 'GET', url: '/api/personalbest/me', headers: angler.headers });
     expect(bests.json()).toEqual([]);
+  });
+
+  it('links a catalog lure and one of your gear setups (the setup shown to you only)', async () => {
+    const lure = (await t.database.pool.query("SELECT g.id, g.name, b.name AS brand FROM gear_items g JOIN brands b ON b.id = g.brand_id WHERE g.kind = 'lure' AND g.is_active AND b.is_active ORDER BY g.name LIMIT 1")).rows[0];
+    const rod = (await t.database.pool.query("SELECT id FROM gear_items WHERE kind = 'rod' AND is_active LIMIT 1")).rows[0];
+    const setup = await t.app.inject({ method: 'POST', url: '/api/gear/setups', headers: owner.headers, payload: { name: 'Walleye jigging', rodId: rod.id } });
+    expect(setup.statusCode).toBe(201);
+    const entry = await createEntry(owner, { visibility: 'Public' });
+    const res = await addCatch(owner, entry.id, { lureId: lure.id, gearSetupId: setup.json().id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ lureItem: { id: lure.id, name: lure.name, brand: lure.brand }, gearSetupId: setup.json().id });
+    const seen = await get(stranger, `/api/fishinglog/entries/${entry.id}/catches`);
+    expect(seen.json()[0]).toMatchObject({ lureItem: { id: lure.id }, gearSetupId: null });
+    // Someone else's setup, a rod given as a lure, unknown ids: 400 naming the field.
+    const friendsSetup = await t.app.inject({ method: 'POST', url: '/api/gear/setups', headers: friend.headers, payload: { name: 'Not yours' } });
+    for (const [payload, pointer] of [
+      [{ gearSetupId: friendsSetup.json().id }, '/gearSetupId'],
+      [{ lureId: rod.id }, '/lureId'],
+      [{ lureId: missing }, '/lureId'],
+    ] as const) {
+      const bad = await addCatch(owner, entry.id, payload);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    }
   });
 
   it('lets only the owner add catches', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { gearItems } from '../gear/gear.tables.js';
 import { gearSetups } from '../gear/setups.tables.js';
 import { fishSpecies } from '../species/species.tables.js';
 import { users } from '../users/users.tables.js';
@@ -98,6 +99,8 @@ export const catches = pgTable(
     bait: text(),
     lure: text(),
     gearSetupId: uuid().references(() => gearSetups.id, { onDelete: 'set null' }),
+    /** The lure from the gear catalog (the free-text `lure` stays for anything else). */
+    lureItemId: uuid().references(() => gearItems.id, { onDelete: 'set null' }),
     photoUrls: text().array().notNull().default(sql`'{}'::text[]`),
     notes: text(),
     latitude: doublePrecision(),
@@ -110,6 +113,7 @@ export const catches = pgTable(
     index('catches_species_entry_idx').on(t.speciesId, t.entryId),
     index('catches_owner_species_idx').on(t.ownerId, t.speciesId),
     index('catches_gear_setup_idx').on(t.gearSetupId).where(sql`gear_setup_id IS NOT NULL`),
+    index('catches_lure_item_idx').on(t.lureItemId).where(sql`lure_item_id IS NOT NULL`),
   ],
 );
 

@@ -15,7 +15,7 @@ function point(lat: number | null, lng: number | null, exact: boolean) {
   return exact ? { latitude: lat, longitude: lng, precision: 'exact' as const } : { latitude: round(lat), longitude: round(lng), precision: 'approximate' as const };
 }
 
-export function catchView(row: CatchWithSpecies, exact: boolean) {
+export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exact) {
   return {
     id: row.id,
     entryId: row.entryId,
@@ -27,6 +27,9 @@ export function catchView(row: CatchWithSpecies, exact: boolean) {
     caughtAt: row.caughtAt.toISOString(),
     bait: row.bait,
     lure: row.lure,
+    lureItem: row.lureItem,
+    // Gear setups are private to their owner.
+    gearSetupId: ownerView ? row.gearSetupId : null,
     photoUrls: row.photoUrls,
     notes: row.notes,
     location: point(row.latitude, row.longitude, exact),
@@ -69,7 +72,7 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
 
 export function fullEntryView(viewerId: string, row: EntryWithOwner, entryCatches: CatchWithSpecies[]) {
   const exact = showsExact(viewerId, row);
-  return { ...entryView(viewerId, row), catchCount: entryCatches.length, catches: entryCatches.map((c) => catchView(c, exact)) };
+  return { ...entryView(viewerId, row), catchCount: entryCatches.length, catches: entryCatches.map((c) => catchView(c, exact, row.ownerId === viewerId)) };
 }
 
 export function sessionView(row: SessionRow & { entryCount: number }) {

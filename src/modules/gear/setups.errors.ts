@@ -18,7 +18,7 @@ export const SetupErrors = {
         ? `No catalog ${expected} has id ${id}.`
         : 'kind' in problem
           ? `Item ${id} is ${A_KIND[problem.kind]}, not ${A_KIND[expected]}.`
-          : `The ${expected} ${id} is deactivated (or its brand is) and cannot be added to a setup any more.`;
+          : `The ${expected} ${id} is deactivated (or its brand is) and cannot be chosen any more.`;
     return new AppError(400, 'gear.invalid_catalog_reference', `${what} Pick one from GET /api/gear/${KIND_SEGMENTS[expected]}.`, {
       errors: [{ pointer, in: 'body', detail }],
     });

@@ -48,12 +48,21 @@ async function checkReferences(db: DbOrTx, input: SetupInput, current?: { ids: S
     ...lureIds.map((id, index) => ({ pointer: `/lureIds/${index}`, id, kind: 'lure' as const })),
   ];
   const status = await catalogItemStatus(db, wanted.map((w) => w.id));
-  for (const w of wanted) {
-    const item = status.get(w.id);
-    if (!item) throw SetupErrors.badItem(w.pointer, w.id, w.kind, { missing: true });
-    if (item.kind !== w.kind) throw SetupErrors.badItem(w.pointer, w.id, w.kind, { kind: item.kind });
-    if (!item.selectable && !current?.ids.has(w.id)) throw SetupErrors.badItem(w.pointer, w.id, w.kind, { inactive: true });
-  }
+  for (const w of wanted) checkItem(status.get(w.id), w, current?.ids.has(w.id) ?? false);
+}
+
+function checkItem(item: { kind: GearKind; selectable: boolean } | undefined, wanted: { pointer: string; id: string; kind: GearKind }, kept: boolean): void {
+  if (!item) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { missing: true });
+  if (item.kind !== wanted.kind) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { kind: item.kind });
+  if (!item.selectable && !kept) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { inactive: true });
+}
+
+/**
+ * For modules that reference a catalog item (a catch's lure): throws a 400 naming `pointer`
+ * unless `id` is a selectable item of `kind`; `kept` allows one the record already had.
+ */
+export async function assertCatalogItem(db: DbOrTx, id: string, kind: GearKind, pointer: string, kept = false): Promise<void> {
+  checkItem((await catalogItemStatus(db, [id])).get(id), { pointer, id, kind }, kept);
 }
 
 function values(input: SetupInput) {
