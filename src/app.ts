@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
 import rateLimit from '@fastify/rate-limit';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Redis } from 'ioredis';
@@ -60,18 +61,54 @@ export interface BuildAppOptions {
   now?: () => number;
 }
 
-function createAjv(coerce: boolean, externalSchemas: unknown): Ajv {
+function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
   addFormats.default(ajv);
-  for (const schema of Object.values((externalSchemas ?? {}) as Record<string, { $id?: string }>)) {
-    if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-  }
   return ajv;
 }
 
-function buildValidator(externalSchemas: unknown): FastifySchemaCompiler<object> {
-  const validators = { coercing: createAjv(true, externalSchemas), strict: createAjv(false, externalSchemas) };
-  return ({ schema, httpPart }) => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema);
+/** Adds the shared schemas not known yet (without compiling them: Ajv compiles on first use). */
+function addSchemas(ajv: Ajv, externalSchemas: unknown): void {
+  for (const schema of Object.values((externalSchemas ?? {}) as Record<string, { $id?: string }>)) {
+    if (schema.$id && !ajv.schemas[schema.$id] && !ajv.refs[schema.$id]) ajv.addSchema(schema);
+  }
+}
+
+/**
+ * Fastify asks for a validator compiler per plugin context; one pair of Ajv instances serves
+ * them all (a new Ajv per context recompiled every shared schema: seconds of start-up).
+ */
+function validatorFactory(): (externalSchemas: unknown) => FastifySchemaCompiler<object> {
+  const validators = { coercing: createAjv(true), strict: createAjv(false) };
+  return (externalSchemas) => {
+    for (const ajv of [validators.coercing, validators.strict]) addSchemas(ajv, externalSchemas);
+    return ({ schema, httpPart }) => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema);
+  };
+}
+
+/**
+ * Response serializers are compiled on first use, and each distinct schema once per plugin
+ * context (every problem response is the same `$ref`): compiling all of them up front took most
+ * of the start-up time.
+ */
+function serializerFactory() {
+  const build = SerializerSelector();
+  return (externalSchemas: unknown, options: unknown) => {
+    const compile = build(externalSchemas as never, options as never);
+    type Serialize = ReturnType<typeof compile>;
+    const cache = new Map<string, Serialize>();
+    return (route: Parameters<typeof compile>[0]): Serialize => {
+      const key = JSON.stringify(route.schema);
+      let compiled = cache.get(key);
+      return (data: unknown) => {
+        if (!compiled) {
+          compiled = cache.get(key) ?? compile(route);
+          cache.set(key, compiled);
+        }
+        return compiled(data);
+      };
+    };
+  };
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -98,7 +135,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // holds in plugins that add schemas of their own.
     schemaController: {
       compilersFactory: {
-        buildValidator: buildValidator as never,
+        buildValidator: validatorFactory() as never,
+        buildSerializer: serializerFactory() as never,
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();

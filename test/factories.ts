@@ -47,3 +47,24 @@ export async function login(t: TestApp, username: string, password: string) {
   if (res.statusCode !== 200) throw new Error(`login of ${username} failed: ${res.statusCode} ${res.body}`);
   return res.json() as { id_token: string; access_token: string; refresh_token: string; expires_in: number; token_type: string };
 }
+
+/** An id no record has. */
+export const MISSING_ID = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
+
+/** Grants or denies a permission through the Owner's API, as in production. */
+export async function setPermission(t: TestApp, owner: TestUser, user: TestUser, permission: string, isGranted: boolean): Promise<void> {
+  const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${user.userId}/permissions`, headers: owner.headers, payload: { permission, isGranted } });
+  if (res.statusCode !== 201) throw new Error(`setting ${permission} failed: ${res.statusCode} ${res.body}`);
+}
+
+export async function auditCount(t: TestApp): Promise<number> {
+  return (await t.database.pool.query('SELECT count(*)::int AS n FROM audit_log')).rows[0].n as number;
+}
+
+export async function lastAudit(t: TestApp): Promise<Record<string, unknown>> {
+  return (await t.database.pool.query('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1')).rows[0];
+}
+
+export async function auditEntries(t: TestApp, action: string): Promise<Array<Record<string, unknown>>> {
+  return (await t.database.pool.query('SELECT * FROM audit_log WHERE action = $1 ORDER BY id', [action])).rows;
+}

@@ -50,10 +50,4 @@ export async function createEntryWithCatch(t: TestApp, owner: TestUser, visibili
   return { entryId, catchId, speciesId, speciesName: species.rows[0].common_name as string };
 }
 
-export async function auditCount(t: TestApp): Promise<number> {
-  return (await t.database.pool.query('SELECT count(*)::int AS n FROM audit_log')).rows[0].n as number;
-}
 
-export async function auditEntries(t: TestApp, action: string) {
-  return (await t.database.pool.query('SELECT * FROM audit_log WHERE action = $1 ORDER BY id', [action])).rows as Array<Record<string, unknown>>;
-}

@@ -71,7 +71,8 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-describe('the real server process', () => {
+// Several real start-ups (initdb, migrations, reference-data seeding) per test: minutes on a busy 2-core machine.
+describe('the real server process', { timeout: 240_000 }, () => {
   it('starts on a fresh data folder, survives SIGKILL with its data, and shuts down cleanly', async () => {
     const first = await startServer(dataDir);
     expect(await health(first.port)).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
-import { auditCount, lastAudit, MISSING_ID, setPermission } from '../../../test/catalog-helpers.js';
+import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit, setPermission } from '../../../test/factories.js';
+
 import { brandId } from './brands.seeds.js';
 
 let t: TestApp;

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
-import { addFriend, befriend, putInCircle } from '../../../test/social-factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
+import { befriend, putInCircle, requestFriendship } from '../../../test/social.js';
 import { speciesId } from '../species/species.seeds.js';
 
 const WALLEYE = speciesId('Sander vitreus');
 const PIKE = speciesId('Esox lucius');
-const missing = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 let t: TestApp;
 let owner: TestUser;
@@ -51,7 +50,7 @@ beforeAll(async () => {
   pendingFriend = await createUser(t);
   friend = await createUser(t);
   circleMember = await createUser(t);
-  await addFriend(t, pendingFriend, owner); // only one side: a pending request
+  await requestFriendship(t, pendingFriend, owner); // only one side: a pending request
   await befriend(t, owner, friend);
   await befriend(t, owner, circleMember);
   await putInCircle(t, owner, circleMember);
@@ -91,10 +90,10 @@ describe('POST /api/fishinglog/entries', () => {
   });
 
   it.each([
-    ['an unknown property', { ownerId: missing }, '/ownerId'],
+    ['an unknown property', { ownerId: MISSING_ID }, '/ownerId'],
     ['a latitude out of range', { location: { latitude: 95, longitude: 0 } }, '/location/latitude'],
     ['a bad visibility', { visibility: 'Everyone' }, '/visibility'],
-    ['a missing title', { title: undefined }, '/title'],
+    ['a MISSING_ID title', { title: undefined }, '/title'],
     ['a bad state code', { location: { latitude: 1, longitude: 1, stateCode: 'Minnesota' } }, '/location/stateCode'],
     ['a bad time zone', { timeZone: 'Mars/Olympus' }, '/timeZone'],
     ['an implausible pressure', { weather: { pressureHpa: 5000 } }, '/weather/pressureHpa'],
@@ -106,7 +105,7 @@ describe('POST /api/fishinglog/entries', () => {
 
   it("refuses another user's session or an unknown one (400 naming sessionId)", async () => {
     const session = await t.app.inject({ method: 'POST', url: '/api/fishinglog/sessions', headers: friend.headers, payload: { startedAt: '2026-06-01T05:00:00Z' } });
-    for (const sessionId of [session.json().id, missing]) {
+    for (const sessionId of [session.json().id, MISSING_ID]) {
       const res = await t.app.inject({ method: 'POST', url: '/api/fishinglog/entries', headers: owner.headers, payload: entryBody({ sessionId }) });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'fishinglog.unknown_session', errors: [{ pointer: '/sessionId' }] });
@@ -167,8 +166,8 @@ describe('visibility × relationship', () => {
   });
 
   it('answers 404 for an entry that does not exist, 400 for a bad id, 401 without a token', async () => {
-    expect((await get(friend, `/api/fishinglog/entries/${missing}`)).statusCode).toBe(404);
-    expect((await get(friend, `/api/fishinglog/entries/${missing}/catches`)).statusCode).toBe(404);
+    expect((await get(friend, `/api/fishinglog/entries/${MISSING_ID}`)).statusCode).toBe(404);
+    expect((await get(friend, `/api/fishinglog/entries/${MISSING_ID}/catches`)).statusCode).toBe(404);
     expect((await get(friend, '/api/fishinglog/entries/xyz')).statusCode).toBe(400);
     expect((await get(undefined, `/api/fishinglog/entries/${entries.Public!.id}`)).statusCode).toBe(401);
     expect((await get(undefined, '/api/fishinglog/entries')).statusCode).toBe(401);
@@ -257,7 +256,7 @@ describe('PUT and DELETE /api/fishinglog/entries/{id}', () => {
     expect(res.json().catches).toHaveLength(1);
   });
 
-  it('refuses everyone else, even viewers who can read it (403), and missing entries (404)', async () => {
+  it('refuses everyone else, even viewers who can read it (403), and MISSING_ID entries (404)', async () => {
     const entry = await createEntry(owner, { visibility: 'Public' });
     for (const other of [friend, circleMember, stranger]) {
       const put = await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${entry.id}`, headers: other.headers, payload: entryBody({ title: 'hijacked' }) });
@@ -267,8 +266,8 @@ describe('PUT and DELETE /api/fishinglog/entries/{id}', () => {
       expect(del.statusCode).toBe(403);
     }
     expect((await get(owner, `/api/fishinglog/entries/${entry.id}`)).json().title).toBe('Evening bite on Mille Lacs');
-    expect((await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${missing}`, headers: owner.headers, payload: entryBody() })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${missing}`, headers: owner.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${MISSING_ID}`, headers: owner.headers, payload: entryBody() })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${MISSING_ID}`, headers: owner.headers })).statusCode).toBe(404);
   });
 
   it('deletes an entry with its catches, permanently', async () => {
@@ -344,7 +343,7 @@ describe('catches', () => {
     for (const [payload, pointer] of [
       [{ gearSetupId: friendsSetup.json().id }, '/gearSetupId'],
       [{ lureId: rod.id }, '/lureId'],
-      [{ lureId: missing }, '/lureId'],
+      [{ lureId: MISSING_ID }, '/lureId'],
     ] as const) {
       const bad = await addCatch(owner, entry.id, payload);
       expect(bad.statusCode).toBe(400);
@@ -358,15 +357,15 @@ describe('catches', () => {
       const res = await addCatch(other, entry.id);
       expect(res.statusCode).toBe(403);
     }
-    expect((await addCatch(owner, missing)).statusCode).toBe(404);
+    expect((await addCatch(owner, MISSING_ID)).statusCode).toBe(404);
   });
 
   it.each([
-    ['an unknown species', { speciesId: missing }, '/speciesId'],
+    ['an unknown species', { speciesId: MISSING_ID }, '/speciesId'],
     ['a zero length', { lengthCm: 0 }, '/lengthCm'],
     ['an implausible weight', { weightKg: 5000 }, '/weightKg'],
     ['a negative count', { count: -1 }, '/count'],
-    ['a missing released flag', { released: undefined }, '/released'],
+    ['a MISSING_ID released flag', { released: undefined }, '/released'],
     ['a photo that is not a URL', { photoUrls: ['javascript:alert(1)'] }, '/photoUrls/0'],
   ])('refuses %s with a 400 naming the field', async (_name, overrides, pointer) => {
     const entry = await createEntry(owner);
@@ -413,7 +412,7 @@ describe('sessions', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('fishinglog.not_session_owner');
     }
-    expect((await get(owner, `/api/fishinglog/sessions/${missing}`)).statusCode).toBe(404);
+    expect((await get(owner, `/api/fishinglog/sessions/${MISSING_ID}`)).statusCode).toBe(404);
     expect((await get(undefined, `/api/fishinglog/sessions/${session.id}`)).statusCode).toBe(401);
   });
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
-import { MISSING_ID } from '../../../test/catalog-helpers.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 
 let t: TestApp;
 let jo: TestUser;

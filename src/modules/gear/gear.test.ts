@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
-import { MISSING_ID } from '../../../test/catalog-helpers.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
+
 import { brandId } from '../brands/brands.seeds.js';
 import { speciesId } from '../species/species.seeds.js';
 import { gearItemId } from './gear.seeds.js';

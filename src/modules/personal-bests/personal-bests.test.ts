@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { addCatch, createEntry, deleteCatch, PERCH, PIKE, updateCatch, WALLEYE } from '../../../test/catch-factories.js';
 
 let t: TestApp;
 let other: TestUser;
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -83,7 +82,7 @@ describe('POST /api/personalbest/me/criteria', () => {
   });
 
   it('refuses an unknown species with a 400 naming speciesId', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: other.headers, payload: { speciesId: missingId, measure: 'weight' } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: other.headers, payload: { speciesId: MISSING_ID, measure: 'weight' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'personalbests.unknown_species', errors: [{ pointer: '/speciesId', in: 'body', detail: 'is not a known species' }] });
   });
@@ -96,7 +95,7 @@ describe('POST /api/personalbest/me/criteria', () => {
     [{ speciesId: WALLEYE, measure: 'weight', stateCode: 'Minnesota' }, '/stateCode'],
     [{ speciesId: WALLEYE, measure: 'weight', waterBody: '  ' }, '/waterBody'],
     [{ speciesId: WALLEYE, measure: 'weight', releasedOnly: 'yes' }, '/releasedOnly'],
-    [{ speciesId: WALLEYE, measure: 'weight', ownerId: missingId }, '/ownerId'],
+    [{ speciesId: WALLEYE, measure: 'weight', ownerId: MISSING_ID }, '/ownerId'],
   ])('refuses %j with a 400 naming the field', async (payload, pointer) => {
     const res = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: other.headers, payload });
     expect(res.statusCode).toBe(400);
@@ -352,7 +351,7 @@ describe('PUT /api/personalbest/{pbId}/set-ultimate', () => {
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().code).toBe('personalbests.not_owner');
     expect(await ultimateCount(user.userId)).toBe(0);
-    const missing = await setUltimate(user, missingId);
+    const missing = await setUltimate(user, MISSING_ID);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('personalbests.not_found');
     const bad = await setUltimate(user, 'best');

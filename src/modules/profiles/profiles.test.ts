@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { addCatch, createEntry, PIKE, WALLEYE } from '../../../test/catch-factories.js';
 import { getResearchConsent } from '../fishing-log/research-consent.service.js';
 
@@ -10,8 +10,6 @@ let stranger: TestUser;
 let pending: TestUser; // asked alice to be friends; alice has not answered
 let friend: TestUser; // mutual friend
 let circle: TestUser; // mutual friend in alice's circle
-
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 async function post(user: TestUser, url: string) {
   const res = await t.app.inject({ method: 'POST', url, headers: user.headers });
@@ -131,7 +129,7 @@ describe('PUT /api/userprofile/me', () => {
   });
 
   it('refuses an unknown species with a 400 naming favouriteSpeciesId', async () => {
-    const res = await putProfile(alice, { favouriteSpeciesId: missingId });
+    const res = await putProfile(alice, { favouriteSpeciesId: MISSING_ID });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'profiles.unknown_species', errors: [{ pointer: '/favouriteSpeciesId', in: 'body' }] });
   });
@@ -233,7 +231,7 @@ describe('GET /api/userprofile/{userId}', () => {
   });
 
   it('404 for an unknown user, 400 for a malformed id, 401 without a token', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: `/api/userprofile/${missingId}`, headers: stranger.headers });
+    const missing = await t.app.inject({ method: 'GET', url: `/api/userprofile/${MISSING_ID}`, headers: stranger.headers });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('profiles.user_not_found');
     const bad = await t.app.inject({ method: 'GET', url: '/api/userprofile/alice', headers: stranger.headers });
@@ -299,7 +297,7 @@ describe('GET /api/userprofile/{userId}/personal-bests and /ultimate-pb', () => 
     expect(emptyList.statusCode).toBe(200);
     expect(emptyList.json()).toEqual([]);
     for (const suffix of ['personal-bests', 'ultimate-pb']) {
-      const missing = await t.app.inject({ method: 'GET', url: `/api/userprofile/${missingId}/${suffix}`, headers: alice.headers });
+      const missing = await t.app.inject({ method: 'GET', url: `/api/userprofile/${MISSING_ID}/${suffix}`, headers: alice.headers });
       expect(missing.statusCode).toBe(404);
       expect(missing.json().code).toBe('profiles.user_not_found');
       const bad = await t.app.inject({ method: 'GET', url: `/api/userprofile/nope/${suffix}`, headers: alice.headers });

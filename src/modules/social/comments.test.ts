@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { befriend, createPost, putInCircle, requestFriendship } from '../../../test/social.js';
 
 let t: TestApp;
@@ -12,8 +12,6 @@ let circleMember: TestUser;
 let admin: TestUser;
 let friendsPost: string;
 let circlePost: string;
-
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -121,7 +119,7 @@ describe('POST /api/social/posts/{id}/comments', () => {
     const res = await comment(author, held.id, 'bump');
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('social.post_not_published');
-    expect((await comment(friend, missingId, 'hi')).statusCode).toBe(404);
+    expect((await comment(friend, MISSING_ID, 'hi')).statusCode).toBe(404);
     for (const payload of [{}, { text: '' }, { text: ' ' }, { text: 'x'.repeat(2001) }, { text: 'ok', extra: 1 }]) {
       const bad = await t.app.inject({ method: 'POST', url: `/api/social/posts/${friendsPost}/comments`, headers: friend.headers, payload });
       expect(bad.statusCode).toBe(400);
@@ -142,7 +140,7 @@ describe('GET /api/social/posts/{id}/comments', () => {
   });
 
   it('answers 404, 400 and 401', async () => {
-    expect((await list(friend, missingId)).statusCode).toBe(404);
+    expect((await list(friend, MISSING_ID)).statusCode).toBe(404);
     expect((await list(friend, 'abc')).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/api/social/posts/${friendsPost}/comments` })).statusCode).toBe(401);
   });
@@ -160,7 +158,7 @@ describe('editing and deleting comments', () => {
     const fixed = await edit(friend, 'Great fish!');
     expect(fixed.json()).toMatchObject({ moderationStatus: 'Published' });
     expect((await post(author, target)).commentCount).toBe(1);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/social/comments/${missingId}`, headers: friend.headers, payload: { text: 'x' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/social/comments/${MISSING_ID}`, headers: friend.headers, payload: { text: 'x' } })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'PUT', url: `/api/social/comments/${created.id}`, headers: friend.headers, payload: { text: '' } })).statusCode).toBe(400);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 
 let t: TestApp;
 let ann: TestUser;
@@ -17,7 +17,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const missing = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 const get = (user: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: user.headers });
 const post = (user: TestUser, url: string) => t.app.inject({ method: 'POST', url, headers: user.headers });
 const del = (user: TestUser, url: string) => t.app.inject({ method: 'DELETE', url, headers: user.headers });
@@ -68,7 +67,7 @@ describe('friends', () => {
     const self = await post(ann, `/api/social/friends/${ann.userId}`);
     expect(self.statusCode).toBe(400);
     expect(self.json()).toMatchObject({ code: 'social.cannot_befriend_self', errors: [{ pointer: '/friendId', in: 'path', detail: 'is your own id' }] });
-    const unknown = await post(ann, `/api/social/friends/${missing}`);
+    const unknown = await post(ann, `/api/social/friends/${MISSING_ID}`);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe('social.user_not_found');
     expect((await post(ann, '/api/social/friends/not-a-uuid')).statusCode).toBe(400);
@@ -85,7 +84,7 @@ describe('circle', () => {
     await post(ann, `/api/social/friends/${cy.userId}`);
     expect((await post(ann, `/api/social/circle/${cy.userId}`)).statusCode).toBe(409);
     expect((await post(ann, `/api/social/circle/${ann.userId}`)).statusCode).toBe(400);
-    expect((await post(ann, `/api/social/circle/${missing}`)).statusCode).toBe(404);
+    expect((await post(ann, `/api/social/circle/${MISSING_ID}`)).statusCode).toBe(404);
   });
 
   it('adds, lists and removes a friend', async () => {
@@ -113,7 +112,7 @@ describe('circle', () => {
     expect((await get(ben, '/api/social/circle')).json()).toEqual([]);
     // Removing again is idempotent; an unknown user is a 404.
     expect((await del(ben, `/api/social/friends/${ann.userId}`)).statusCode).toBe(204);
-    expect((await del(ben, `/api/social/friends/${missing}`)).statusCode).toBe(404);
+    expect((await del(ben, `/api/social/friends/${MISSING_ID}`)).statusCode).toBe(404);
   });
 
   it('declines an incoming request by removing it', async () => {

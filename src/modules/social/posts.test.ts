@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { befriend, createEntryWithCatch, createPost, putInCircle, requestFriendship } from '../../../test/social.js';
 
 let t: TestApp;
@@ -10,8 +10,6 @@ let pendingFriend: TestUser;
 let friend: TestUser;
 let circleMember: TestUser;
 const posts = {} as Record<'Public' | 'Private' | 'Friends' | 'Circle' | 'Pending', string>;
-
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -123,7 +121,7 @@ describe('visibility of one post (GET /api/social/posts/{id})', () => {
   });
 
   it('answers 404 for an unknown post and 400 for a malformed id', async () => {
-    expect((await get(friend, `/api/social/posts/${missingId}`)).json()).toMatchObject({ status: 404, code: 'social.post_not_found' });
+    expect((await get(friend, `/api/social/posts/${MISSING_ID}`)).json()).toMatchObject({ status: 404, code: 'social.post_not_found' });
     const bad = await get(friend, '/api/social/posts/42');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ pointer: '/id', in: 'path', detail: 'must be a UUID' }]);
@@ -208,8 +206,8 @@ describe('links to the fishing log', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ logEntryId: theirs.entryId }, '/logEntryId', 'social.link_not_owned'],
       [{ catchId: theirs.catchId }, '/catchId', 'social.link_not_owned'],
-      [{ logEntryId: missingId }, '/logEntryId', 'social.link_not_found'],
-      [{ catchId: missingId }, '/catchId', 'social.link_not_found'],
+      [{ logEntryId: MISSING_ID }, '/logEntryId', 'social.link_not_found'],
+      [{ catchId: MISSING_ID }, '/catchId', 'social.link_not_found'],
     ];
     for (const [link, pointer, code] of cases) {
       const res = await t.app.inject({ method: 'POST', url: '/api/social/posts', headers: author.headers, payload: { text: 'mine?', ...link } });
@@ -258,7 +256,7 @@ describe('PUT /api/social/posts/{id}', () => {
     const forbidden = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, headers: friend.headers, payload: { text: 'hijack' } });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json().code).toBe('social.not_post_author');
-    expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${missingId}`, headers: author.headers, payload: { text: 'x' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${MISSING_ID}`, headers: author.headers, payload: { text: 'x' } })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, headers: author.headers, payload: {} })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, headers: author.headers, payload: { likeCount: 99 } })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, payload: { text: 'x' } })).statusCode).toBe(401);
@@ -281,7 +279,7 @@ describe('DELETE /api/social/posts/{id}', () => {
   });
 
   it('answers 404, 400 and 401', async () => {
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/social/posts/${missingId}`, headers: author.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/social/posts/${MISSING_ID}`, headers: author.headers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: '/api/social/posts/x', headers: author.headers })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/social/posts/${posts.Public}` })).statusCode).toBe(401);
   });
@@ -320,7 +318,7 @@ describe('likes', () => {
     const held = await like(author, posts.Pending);
     expect(held.statusCode).toBe(409);
     expect(held.json().code).toBe('social.post_not_published');
-    expect((await like(friend, missingId)).statusCode).toBe(404);
+    expect((await like(friend, MISSING_ID)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: `/api/social/posts/${posts.Public}/like` })).statusCode).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { createPost } from '../../../test/social.js';
 
 /** Filing user reports (complaints) about posts, comments and users. */
@@ -12,8 +12,6 @@ let admin: TestUser;
 let publicPost: string;
 let privatePost: string;
 let comment: string;
-
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -58,7 +56,7 @@ describe('POST /api/social/posts/{id}/report', () => {
   it('needs the post visible (403), not yours (409), existing (404)', async () => {
     expect((await report(reporter, 'posts', privatePost)).json()).toMatchObject({ status: 403, code: 'social.post_not_visible' });
     expect((await report(author, 'posts', publicPost)).json()).toMatchObject({ status: 409, code: 'reports.own_content' });
-    expect((await report(reporter, 'posts', missingId)).statusCode).toBe(404);
+    expect((await report(reporter, 'posts', MISSING_ID)).statusCode).toBe(404);
   });
 });
 
@@ -76,7 +74,7 @@ describe('POST /api/social/comments/{id}/report', () => {
     const held = await t.app.inject({ method: 'POST', url: `/api/social/posts/${publicPost}/comments`, headers: author.headers, payload: { text: 'buy followers cheap' } });
     expect(held.json().moderationStatus).toBe('PendingReview');
     expect((await report(reporter, 'comments', held.json().id)).json()).toMatchObject({ status: 403, code: 'social.comment_not_visible' });
-    expect((await report(reporter, 'comments', missingId)).json().code).toBe('social.comment_not_found');
+    expect((await report(reporter, 'comments', MISSING_ID)).json().code).toBe('social.comment_not_found');
   });
 });
 
@@ -86,7 +84,7 @@ describe('POST /api/social/users/{id}/report', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ targetType: 'user', targetId: author.userId, reason: 'Impersonation' });
     expect((await report(reporter, 'users', reporter.userId)).json()).toMatchObject({ status: 409, code: 'reports.self' });
-    expect((await report(reporter, 'users', missingId)).statusCode).toBe(404);
+    expect((await report(reporter, 'users', MISSING_ID)).statusCode).toBe(404);
   });
 });
 
@@ -104,7 +102,7 @@ describe('bad requests', () => {
 
   it('needs a token and a well-formed id', async () => {
     for (const kind of ['posts', 'comments', 'users']) {
-      expect((await t.app.inject({ method: 'POST', url: `/api/social/${kind}/${missingId}/report`, payload: { reason: 'Spam' } })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'POST', url: `/api/social/${kind}/${MISSING_ID}/report`, payload: { reason: 'Spam' } })).statusCode).toBe(401);
       expect((await report(reporter, kind as 'posts', 'x1')).statusCode).toBe(400);
     }
   });

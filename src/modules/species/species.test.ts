@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { speciesId } from './species.seeds.js';
 
 let t: TestApp;
@@ -16,7 +16,6 @@ afterAll(async () => {
 
 const get = (url: string, user: TestUser | null = angler) => t.app.inject({ method: 'GET', url, ...(user ? { headers: user.headers } : {}) });
 const names = (body: Array<{ commonName: string }>) => body.map((s) => s.commonName);
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 describe('GET /api/fish-species', () => {
   it('lists active species by common name, paginated, with their taxonomy', async () => {
@@ -122,13 +121,13 @@ describe('GET /api/fish-species/{id}', () => {
   });
 
   it('answers 404 for an unknown id, 400 for a malformed one, 401 without a token', async () => {
-    const missing = await get(`/api/fish-species/${missingId}`);
+    const missing = await get(`/api/fish-species/${MISSING_ID}`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('species.not_found');
     const bad = await get('/api/fish-species/walleye');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ pointer: '/id', in: 'path', detail: 'must be a UUID' }]);
-    expect((await get(`/api/fish-species/${missingId}`, null)).statusCode).toBe(401);
+    expect((await get(`/api/fish-species/${MISSING_ID}`, null)).statusCode).toBe(401);
   });
 
   it('keeps a deactivated species readable by id but out of the lists', async () => {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness.js';
-import { createUser, type TestUser } from '../../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID } from '../../../../test/factories.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -35,8 +35,6 @@ async function expectOneAuditEntry<T>(fn: () => Promise<T>): Promise<T> {
   expect(await auditCount()).toBe(before + 1);
   return result;
 }
-
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 describe('who may manage employees', () => {
   const endpoints = () => [
@@ -132,7 +130,7 @@ describe('PUT /api/admin/employees/{userId}/role', () => {
   });
 
   it('refuses an unknown user (404), a bad id (400) and a bad body (400)', async () => {
-    const missing = await t.app.inject({ method: 'PUT', url: `/api/admin/employees/${missingId}/role`, headers: owner.headers, payload: { role: 'Admin' } });
+    const missing = await t.app.inject({ method: 'PUT', url: `/api/admin/employees/${MISSING_ID}/role`, headers: owner.headers, payload: { role: 'Admin' } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('users.user_not_found');
     const badId = await t.app.inject({ method: 'PUT', url: '/api/admin/employees/42/role', headers: owner.headers, payload: { role: 'Admin' } });
@@ -229,7 +227,7 @@ describe('POST /api/admin/employees/{userId}/permissions', () => {
     expect(toStandard.json().code).toBe('employees.not_an_employee');
     const toOwner = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${owner.userId}/permissions`, headers: owner.headers, payload: { permission: 'Users.Ban', isGranted: false } });
     expect(toOwner.json().code).toBe('employees.owner_has_all_permissions');
-    const missing = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${missingId}/permissions`, headers: owner.headers, payload: { permission: 'Users.Ban', isGranted: true } });
+    const missing = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${MISSING_ID}/permissions`, headers: owner.headers, payload: { permission: 'Users.Ban', isGranted: true } });
     expect(missing.statusCode).toBe(404);
     const badRestrictions = await t.app.inject({
       method: 'POST',
@@ -261,7 +259,7 @@ describe('GET /api/admin/employees/{userId}/permissions/history', () => {
   });
 
   it('answers 404 for an unknown user', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/admin/employees/${missingId}/permissions/history`, headers: owner.headers });
+    const res = await t.app.inject({ method: 'GET', url: `/api/admin/employees/${MISSING_ID}/permissions/history`, headers: owner.headers });
     expect(res.statusCode).toBe(404);
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness.js';
-import { createUser, type TestUser } from '../../../../test/factories.js';
-import { auditCount, auditEntries } from '../../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, auditCount, auditEntries } from '../../../../test/factories.js';
 
 /** Moderation settings (write-only API key, dashboard) and moderation rules, for admins. */
 
@@ -10,8 +9,6 @@ let owner: TestUser;
 let admin: TestUser;
 let moderator: TestUser;
 let standard: TestUser;
-
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -197,8 +194,8 @@ describe('moderation rules', () => {
     expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(1);
     const one = await t.app.inject({ method: 'GET', url: `/api/admin/moderation-rules/${res.json()[0].id}`, headers: admin.headers });
     expect(one.json().id).toBe(res.json()[0].id);
-    expect((await t.app.inject({ method: 'GET', url: `/api/admin/moderation-rules/${missingId}`, headers: admin.headers })).json().code).toBe('moderation.rule_not_found');
-    expect((await updateRule(admin, missingId, { name: 'x' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/admin/moderation-rules/${MISSING_ID}`, headers: admin.headers })).json().code).toBe('moderation.rule_not_found');
+    expect((await updateRule(admin, MISSING_ID, { name: 'x' })).statusCode).toBe(404);
   });
 
   it.each([
@@ -221,7 +218,7 @@ describe('moderation rules', () => {
     for (const user of [moderator, standard]) {
       expect((await t.app.inject({ method: 'GET', url: '/api/admin/moderation-rules', headers: user.headers })).statusCode).toBe(403);
       expect((await createRule(user, { name: 'x', kind: 'keyword', pattern: 'a', action: 'flag' })).statusCode).toBe(403);
-      expect((await updateRule(user, missingId, { name: 'x' })).statusCode).toBe(403);
+      expect((await updateRule(user, MISSING_ID, { name: 'x' })).statusCode).toBe(403);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/moderation-rules' })).statusCode).toBe(401);
   });

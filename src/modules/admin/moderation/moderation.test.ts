@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness.js';
-import { createUser, type TestUser } from '../../../../test/factories.js';
-import { auditCount, auditEntries, befriend, createPost } from '../../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, auditCount, auditEntries, setPermission } from '../../../../test/factories.js';
+import { befriend, createPost } from '../../../../test/social.js';
 
 /** The review queue and the decisions: who may, what the author sees, what the audit log keeps. */
 
@@ -16,12 +16,7 @@ let standard: TestUser;
 let author: TestUser;
 let friend: TestUser;
 
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
-
-async function grant(user: TestUser, permission: string, isGranted: boolean) {
-  const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${user.userId}/permissions`, headers: owner.headers, payload: { permission, isGranted } });
-  expect(res.statusCode).toBe(201);
-}
+const grant = (user: TestUser, permission: string, isGranted: boolean) => setPermission(t, owner, user, permission, isGranted);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -88,8 +83,8 @@ describe('who may see the queue and decide', () => {
 
   it('needs a token (401)', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/moderation/pending' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: `/api/admin/moderation/post/${missingId}/approve` })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: `/api/admin/moderation/comment/${missingId}/reject`, payload: { reason: 'x' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/moderation/post/${MISSING_ID}/approve` })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/moderation/comment/${MISSING_ID}/reject`, payload: { reason: 'x' } })).statusCode).toBe(401);
   });
 });
 
@@ -197,7 +192,7 @@ describe('decisions on posts', () => {
   });
 
   it('answers 404 for unknown content and 400 for a missing reason or bad id', async () => {
-    const missing = await approve(admin, 'post', missingId);
+    const missing = await approve(admin, 'post', MISSING_ID);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('moderation.post_not_found');
     const id = await flagged();
@@ -231,6 +226,6 @@ describe('decisions on comments', () => {
     expect((await auditEntries(t, 'moderation.comment_approved')).some((e) => e.target_id === commentId)).toBe(true);
     expect((await auditEntries(t, 'moderation.comment_rejected')).some((e) => e.target_id === commentId && e.reason === 'Name-calling')).toBe(true);
     expect((await approve(modNone, 'comment', commentId)).statusCode).toBe(403);
-    expect((await approve(admin, 'comment', missingId)).json().code).toBe('moderation.comment_not_found');
+    expect((await approve(admin, 'comment', MISSING_ID)).json().code).toBe('moderation.comment_not_found');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness.js';
-import { createUser, type TestUser } from '../../../../test/factories.js';
-import { auditCount, auditEntries, createPost } from '../../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, auditCount, auditEntries, setPermission } from '../../../../test/factories.js';
+import { createPost } from '../../../../test/social.js';
 
 /** User reports for moderators: the list, the resolution, who may, and the audit log. */
 
@@ -15,12 +15,7 @@ let standard: TestUser;
 let author: TestUser;
 let reporter: TestUser;
 
-const missingId = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
-
-async function grant(user: TestUser, permission: string, isGranted: boolean) {
-  const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${user.userId}/permissions`, headers: owner.headers, payload: { permission, isGranted } });
-  expect(res.statusCode).toBe(201);
-}
+const grant = (user: TestUser, permission: string, isGranted: boolean) => setPermission(t, owner, user, permission, isGranted);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -73,7 +68,7 @@ describe('who may list and resolve reports', () => {
 
   it('needs a token (401)', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/reports' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: `/api/admin/reports/${missingId}/resolve`, payload: { resolution: 'NoViolation' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/reports/${MISSING_ID}/resolve`, payload: { resolution: 'NoViolation' } })).statusCode).toBe(401);
   });
 });
 
@@ -191,7 +186,7 @@ describe('POST /api/admin/reports/{id}/resolve', () => {
   });
 
   it('answers 404 for an unknown report and 400 for a bad body', async () => {
-    expect((await resolve(admin, missingId, { resolution: 'NoViolation' })).json()).toMatchObject({ status: 404, code: 'reports.report_not_found' });
+    expect((await resolve(admin, MISSING_ID, { resolution: 'NoViolation' })).json()).toMatchObject({ status: 404, code: 'reports.report_not_found' });
     const { reportId } = await reportPost();
     expect((await resolve(admin, reportId, {})).statusCode).toBe(400);
     expect((await resolve(admin, reportId, { resolution: 'Banned' })).statusCode).toBe(400);
