@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Redis } from 'ioredis';
 import { enforceAccess, routeAccess } from './core/access/access.js';
-import { Authenticator } from './core/auth/authenticate.js';
+import { Authenticator, bearerToken } from './core/auth/authenticate.js';
 import { createIdentityProvider } from './core/auth/idp/index.js';
 import type { IdentityProvider } from './core/auth/idp/types.js';
 import { AppError } from './core/http/problem.js';
@@ -180,9 +180,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (request.is404) return;
     const level = routeAccess(request);
     if (level === 'public') return;
-    const principal = await authenticator.authenticate(request.headers.authorization);
+    const token = bearerToken(request.headers.authorization);
+    const principal = authenticator.cachedPrincipal(token) ?? (await authenticator.authenticate(request.headers.authorization));
     request.principal = principal;
-    request.grantRestrictions = await enforceAccess(database.db, principal, level);
+    if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
   });
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
