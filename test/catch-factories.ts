@@ -32,7 +32,7 @@ export async function createEntry(t: TestApp, ownerId: string, options: EntryOpt
     occurredAt: options.occurredAt ?? new Date('2026-06-01T05:00:00Z'),
     timeZone: 'America/Chicago',
     waterBody: options.waterBody === undefined ? 'Lake Vermilion' : options.waterBody,
-    stateCode: options.stateCode === undefined ? 'MN' : options.stateCode,
+    stateCode: options.stateCode === undefined ? 'US-MN' : options.stateCode,
     visibility: options.visibility ?? 'Private',
   });
   return id;

@@ -29,11 +29,28 @@ function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/**
+ * A nullable field (`anyOf: [X, null]`) that fails reports three errors (X's, "must be null",
+ * "must match a schema in anyOf"): keep only what was wrong with X.
+ */
+function withoutUnionNoise(validation: AjvError[]): AjvError[] {
+  const unionPaths = new Set(validation.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const kept = validation.filter(
+    (e) => !(unionPaths.has(e.instancePath) && (e.keyword === 'anyOf' || (e.keyword === 'type' && e.params.type === 'null'))),
+  );
+  for (const path of unionPaths) {
+    if (!kept.some((e) => e.instancePath === path || e.instancePath.startsWith(`${path}/`))) {
+      kept.push({ instancePath: path, keyword: 'anyOf', message: 'has a value of the wrong type or format', params: {} });
+    }
+  }
+  return kept;
+}
+
 function fieldErrors(validation: AjvError[], context: ValidationContext | undefined): FieldError[] {
   const where = CONTEXT_TO_IN[context ?? 'body'] ?? 'body';
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const error of validation) {
+  for (const error of withoutUnionNoise(validation)) {
     let pointer = error.instancePath || '';
     let detail = error.message ?? 'is invalid';
     if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {

@@ -232,6 +232,7 @@ describe('pagination', () => {
     ['pageSize=0', '/pageSize'],
     ['page=0', '/page'],
     ['page=abc', '/page'],
+    ['page=10001', '/page'],
   ])('rejects %s with a 400 naming the parameter', async (query, pointer) => {
     const res = await t.app.inject({ method: 'GET', url: `/test/numbers?${query}` });
     expect(res.statusCode).toBe(400);

@@ -8,9 +8,11 @@ import { Type, type Static, type TProperties, type TObject } from 'typebox';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
+/** Deep offsets cost every list branch offset+limit rows: past this, filters are the way. */
+export const MAX_PAGE = 10_000;
 
 export const pageProperties = {
-  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 (at most ${MAX_PAGE}; narrow the filters to reach further)` }),
   pageSize: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Items per page (1-${MAX_PAGE_SIZE})` }),
 };
 

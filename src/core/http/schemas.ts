@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { Type, type TSchema, type TSchemaOptions } from 'typebox';
 import { Problem } from './problem.js';
 
 /** Shared route schemas: ids, timestamps, error responses. */
@@ -34,11 +34,7 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 
 export const sharedSchemas: TSchema[] = [Problem];
 
-/**
- * A value or null, for request bodies. Declared as one schema with a type list rather than a
- * union: with Ajv's type coercion a union would turn null into 0 (numbers) or "" (strings).
- */
-export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}): TUnsafe<Static<T> | null> {
-  const { type, ...rest } = schema as unknown as { type: string };
-  return Type.Unsafe<Static<T> | null>({ ...rest, ...options, type: [type, 'null'] });
+/** A schema or null. (Request bodies are validated without type coercion, so null stays null.) */
+export function Nullable<T extends TSchema>(schema: T, options: TSchemaOptions = {}) {
+  return Type.Union([schema, Type.Null()], options);
 }

@@ -24,13 +24,15 @@ const FROM = sql`FROM catches c
 /** Coordinates as the record shows them: rounded to 0.1° for anonymized consent. */
 const LAT = sql`CASE WHEN rc.level = 'Anonymized' THEN round(e.latitude::numeric, 1)::float8 ELSE e.latitude END`;
 const LNG = sql`CASE WHEN rc.level = 'Anonymized' THEN round(e.longitude::numeric, 1)::float8 ELSE e.longitude END`;
+/** Catch times as the record shows them: to the hour for anonymized consent (so from/to cannot narrow them further). */
+const CAUGHT_AT = sql`CASE WHEN rc.level = 'Anonymized' THEN date_trunc('hour', c.caught_at) ELSE c.caught_at END`;
 
 function where(filters: AnalysisFilters): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filters.speciesId) conditions.push(sql`c.species_id = ${filters.speciesId}`);
   if (filters.stateCode) conditions.push(sql`e.state_code = ${filters.stateCode}`);
-  if (filters.from) conditions.push(sql`c.caught_at >= ${filters.from}`);
-  if (filters.to) conditions.push(sql`c.caught_at <= ${filters.to}`);
+  if (filters.from) conditions.push(sql`${CAUGHT_AT} >= ${filters.from}`);
+  if (filters.to) conditions.push(sql`${CAUGHT_AT} <= ${filters.to}`);
   if (filters.bbox) {
     const b = filters.bbox;
     conditions.push(sql`e.latitude IS NOT NULL AND ${LAT} BETWEEN ${b.minLat} AND ${b.maxLat} AND ${LNG} BETWEEN ${b.minLng} AND ${b.maxLng}`);

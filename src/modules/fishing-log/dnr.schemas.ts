@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { Latitude, Longitude, StateCode } from './fishing-log.schemas.js';
 
 export const ConsentLevelSchema = Type.Union([Type.Literal('None'), Type.Literal('Anonymized'), Type.Literal('Identified')], {
@@ -27,7 +27,6 @@ export const AnalysisQuery = listQuery({
 });
 export type AnalysisQueryType = Static<typeof AnalysisQuery>;
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const AnalysisRecord = Type.Object(
   {

@@ -18,7 +18,7 @@ function filtersOf(query: AnalysisQueryType): repo.AnalysisFilters {
   if (given !== 0 && (given !== 4 || query.minLat! > query.maxLat! || query.minLng! > query.maxLng!)) throw FishingLogErrors.partialBbox();
   return {
     ...(query.speciesId ? { speciesId: query.speciesId } : {}),
-    ...(query.stateCode ? { stateCode: query.stateCode } : {}),
+    ...(query.stateCode ? { stateCode: query.stateCode.toUpperCase() } : {}),
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
     ...(given === 4 ? { bbox: { minLat: query.minLat!, maxLat: query.maxLat!, minLng: query.minLng!, maxLng: query.maxLng! } } : {}),

@@ -170,6 +170,15 @@ describe('GET /api/fishinglog/dnr/analysis', () => {
     expect(res.headers['x-suppressed-groups']).toBe('1');
   });
 
+  it('does not let time filters narrow anonymized times below the hour', async () => {
+    // Catches were at 13:47:12; anonymized records show 13:00, and filter as 13:00 too.
+    const after = await analysis(dnrUser, `purpose=bisect&speciesId=${WALLEYE}&from=2026-05-20T13:30:00Z&pageSize=100`);
+    expect(after.json().map((r: { consent: string }) => r.consent)).toEqual(['Identified']);
+    const upTo = await analysis(dnrUser, `purpose=bisect&speciesId=${WALLEYE}&to=2026-05-20T13:00:00Z&pageSize=100`);
+    expect(upTo.json().every((r: { consent: string }) => r.consent === 'Anonymized')).toBe(true);
+    expect(upTo.json()).toHaveLength(6);
+  });
+
   it('filters by state, time and bounding box', async () => {
     expect((await analysis(dnrUser, 'purpose=none%20here&stateCode=US-WI')).json()).toEqual([]);
     expect((await analysis(dnrUser, 'purpose=later&from=2026-06-01T00:00:00Z')).json()).toEqual([]);

@@ -30,7 +30,7 @@ async function entryValues(db: DbOrTx, ownerId: string, input: EntryInputType): 
     latitude: input.location?.latitude ?? null,
     longitude: input.location?.longitude ?? null,
     waterBody: input.location?.waterBody ?? null,
-    stateCode: input.location?.stateCode ?? null,
+    stateCode: input.location?.stateCode?.toUpperCase() ?? null,
     airTemperatureC: input.weather?.airTemperatureC ?? null,
     sky: input.weather?.sky ?? null,
     windSpeedKmh: input.weather?.windSpeedKmh ?? null,

@@ -351,6 +351,16 @@ describe('catches', () => {
     }
   });
 
+  it('matches a state criterion against entries logged through the API (one state-code format)', async () => {
+    const angler = await createUser(t);
+    const criterion = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: angler.headers, payload: { speciesId: WALLEYE, measure: 'length', stateCode: 'US-MN' } });
+    expect(criterion.statusCode).toBe(201);
+    const entry = await createEntry(angler, { location: { latitude: 46, longitude: -93, stateCode: 'us-mn' } });
+    expect(entry.location.stateCode).toBe('US-MN');
+    const res = await addCatch(angler, entry.id, { lengthCm: 61 });
+    expect(res.json().personalBests).toEqual([expect.objectContaining({ criterionId: criterion.json().id, kind: 'new_best' })]);
+  });
+
   it('lets only the owner add catches', async () => {
     const entry = await createEntry(owner, { visibility: 'Public' });
     for (const other of [friend, stranger]) {

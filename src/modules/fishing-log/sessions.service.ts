@@ -18,7 +18,7 @@ export async function createSession(db: Db, ownerId: string, input: SessionInput
     latitude: input.location?.latitude ?? null,
     longitude: input.location?.longitude ?? null,
     waterBody: input.location?.waterBody ?? null,
-    stateCode: input.location?.stateCode ?? null,
+    stateCode: input.location?.stateCode?.toUpperCase() ?? null,
     participants: input.participants ?? [],
     notes: input.notes ?? null,
     weatherSummary: input.weatherSummary ?? null,

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { HULL_MATERIALS, HULL_TYPES } from './boats.tables.js';
-import { literals, Nullable } from './gear.schemas.js';
+import { literals } from './gear.schemas.js';
 
 const text = (maxLength: number, description?: string) => Type.Optional(Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) })));
 

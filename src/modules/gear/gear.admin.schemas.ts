@@ -1,7 +1,7 @@
 import { Type, type TObject } from 'typebox';
-import { Uuid } from '../../core/http/schemas.js';
+import { Nullable, Uuid } from '../../core/http/schemas.js';
 import { APPAREL_GENDERS, APPAREL_TYPES, LINE_TYPES, LURE_TYPES, REEL_TYPES, ROD_ACTIONS, ROD_MATERIALS, ROD_POWERS, ROD_TYPES, type GearKind } from './gear.kinds.js';
-import { literals, Nullable } from './gear.schemas.js';
+import { literals } from './gear.schemas.js';
 
 /** Request bodies of /api/admin/gear/{kind}: create (kind's required fields) and update (any field). */
 

@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { APPAREL_GENDERS, APPAREL_TYPES, LINE_TYPES, LURE_TYPES, REEL_TYPES, ROD_ACTIONS, ROD_MATERIALS, ROD_POWERS, ROD_TYPES, type GearKind } from './gear.kinds.js';
 
 /**
@@ -15,7 +15,6 @@ export const literals = <T extends string>(values: readonly T[], description?: s
     values.map((v) => Type.Literal(v)),
     description ? { description } : {},
   );
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const BrandRef = Type.Object(
   { id: Uuid, name: Type.String({ examples: ['Shimano'] }), isActive: Type.Boolean() },

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { Nullable } from './gear.schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const SetupBody = Type.Object(
   {

@@ -219,9 +219,17 @@ function currentOf(ownerId: string, filter: PbFilter): SQL {
   )!;
 }
 
+/**
+ * Another viewer sees a personal best only when they may see the log entry of its catch: a best
+ * from a Private entry would otherwise reveal that catch's size, time and water.
+ */
+function shownTo(viewerId: string, ownerId: string): SQL | undefined {
+  return viewerId === ownerId ? undefined : visibleTo(viewerId, logEntries.ownerId, logEntries.visibility);
+}
+
 /** The owner's current personal bests, newest first (index personal_bests_owner_current_idx). */
 export async function listCurrent(db: DbOrTx, viewerId: string, ownerId: string, filter: PbFilter, page: { limit: number; offset: number }) {
-  const where = currentOf(ownerId, filter);
+  const where = and(currentOf(ownerId, filter), shownTo(viewerId, ownerId))!;
   const [items, [count]] = await Promise.all([
     viewQuery(db, viewerId)
       .where(where)
@@ -232,6 +240,8 @@ export async function listCurrent(db: DbOrTx, viewerId: string, ownerId: string,
       .select({ n: sql<number>`count(*)::int` })
       .from(personalBests)
       .innerJoin(pbCriteria, eq(pbCriteria.id, personalBests.criterionId))
+      .innerJoin(catches, eq(catches.id, personalBests.catchId))
+      .innerJoin(logEntries, eq(logEntries.id, catches.entryId))
       .where(where),
   ]);
   return { items, total: count?.n ?? 0 };
@@ -243,7 +253,7 @@ export async function findView(db: DbOrTx, viewerId: string, id: string): Promis
 }
 
 export async function findUltimateView(db: DbOrTx, viewerId: string, ownerId: string): Promise<PersonalBestView | undefined> {
-  const [row] = await viewQuery(db, viewerId).where(and(eq(personalBests.ownerId, ownerId), eq(personalBests.isUltimate, true)));
+  const [row] = await viewQuery(db, viewerId).where(and(eq(personalBests.ownerId, ownerId), eq(personalBests.isUltimate, true), shownTo(viewerId, ownerId)));
   return row;
 }
 

@@ -1,7 +1,8 @@
+import { StateCode } from '../fishing-log/fishing-log.schemas.js';
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { Nullable, SpeciesRef } from '../profiles/profiles.schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { SpeciesRef } from '../profiles/profiles.schemas.js';
 
 export const MEASURES = ['weight', 'length'] as const;
 export type Measure = (typeof MEASURES)[number];
@@ -103,7 +104,7 @@ export const CreateCriterionBody = Type.Object(
     speciesId: Type.String({ format: 'uuid', description: 'Id of a species (GET /api/fish-species)' }),
     measure: MeasureSchema,
     waterBody: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Only catches from this water body (trimmed)' }))),
-    stateCode: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Only catches logged in this state, e.g. MN' }))),
+    stateCode: Type.Optional(Nullable(StateCode, { description: 'Only catches logged in this state or province (ISO 3166-2, as log entries record it), e.g. US-MN' })),
     releasedOnly: Type.Optional(Type.Boolean({ default: false, description: 'Only released fish count' })),
   },
   { additionalProperties: false },

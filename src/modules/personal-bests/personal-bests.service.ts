@@ -102,7 +102,8 @@ function criterionView(criterion: { id: string; measure: Measure; waterBody: str
   };
 }
 
-function personalBestView(row: repo.PersonalBestView) {
+/** `ownView`: the owner also sees the previous best (which may come from an entry others cannot see). */
+function personalBestView(row: repo.PersonalBestView, ownView = true) {
   return {
     id: row.id,
     criterion: criterionView(row.criterion, row.species),
@@ -119,7 +120,7 @@ function personalBestView(row: repo.PersonalBestView) {
       caughtAt: row.catch.caughtAt.toISOString(),
       entry: row.entryVisible ? row.entry : null,
     },
-    previous: row.previous
+    previous: row.previous && ownView
       ? {
           id: row.previous.id,
           catchId: row.previous.catchId,
@@ -152,21 +153,21 @@ function criterionListView(row: repo.CriterionView) {
 
 export async function listMyPersonalBests(db: Db, ownerId: string, filter: repo.PbFilter, page: Page) {
   const { items, total } = await repo.listCurrent(db, ownerId, ownerId, filter, page);
-  return { items: items.map(personalBestView), total };
+  return { items: items.map((row) => personalBestView(row)), total };
 }
 
 /** Another user's personal bests, if their profile's visibility admits the viewer. */
 export async function listPersonalBestsOf(db: Db, viewerId: string, ownerId: string, filter: repo.PbFilter, page: Page) {
   await requireVisibleProfile(db, viewerId, ownerId);
   const { items, total } = await repo.listCurrent(db, viewerId, ownerId, filter, page);
-  return { items: items.map(personalBestView), total };
+  return { items: items.map((row) => personalBestView(row, viewerId === ownerId)), total };
 }
 
 export async function ultimateOf(db: Db, viewerId: string, ownerId: string) {
   await requireVisibleProfile(db, viewerId, ownerId);
   const row = await repo.findUltimateView(db, viewerId, ownerId);
   if (!row) throw PersonalBestErrors.ultimateNotSet();
-  return personalBestView(row);
+  return personalBestView(row, viewerId === ownerId);
 }
 
 /**

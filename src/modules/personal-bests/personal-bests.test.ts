@@ -37,7 +37,7 @@ describe('POST /api/personalbest/me/criteria', () => {
       method: 'POST',
       url: '/api/personalbest/me/criteria',
       headers: user.headers,
-      payload: { speciesId: WALLEYE, measure: 'length', waterBody: '  Lake Vermilion ', stateCode: 'mn', releasedOnly: true },
+      payload: { speciesId: WALLEYE, measure: 'length', waterBody: '  Lake Vermilion ', stateCode: 'us-mn', releasedOnly: true },
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
@@ -46,7 +46,7 @@ describe('POST /api/personalbest/me/criteria', () => {
       measure: 'length',
       unit: 'cm',
       waterBody: 'Lake Vermilion',
-      stateCode: 'MN',
+      stateCode: 'US-MN',
       releasedOnly: true,
       createdAt: expect.any(String),
       currentBest: null,
@@ -153,7 +153,7 @@ describe('automatic personal-best detection', () => {
         caughtAt: '2026-05-12T06:00:00.000Z',
         achievedAt: expect.any(String),
         isUltimate: false,
-        catch: { id: bigger.id, lengthCm: null, weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00.000Z', entry: { id: entry, title: 'Opener', waterBody: 'Lake Vermilion', stateCode: 'MN' } },
+        catch: { id: bigger.id, lengthCm: null, weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00.000Z', entry: { id: entry, title: 'Opener', waterBody: 'Lake Vermilion', stateCode: 'US-MN' } },
         previous: { id: first.changes[0]!.personalBestId, catchId: first.id, value: 2.5, caughtAt: '2026-05-10T06:00:00.000Z', achievedAt: expect.any(String) },
       },
     ]);
@@ -231,10 +231,10 @@ describe('automatic personal-best detection', () => {
   it('applies the criterion’s water body, state, released-only and measure; ignores other users and multi-fish records', async () => {
     const user = await createUser(t);
     const lake = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight', waterBody: 'lake vermilion' });
-    const wisconsin = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight', stateCode: 'WI' });
+    const wisconsin = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight', stateCode: 'US-WI' });
     const released = await createCriterion(user, { speciesId: WALLEYE, measure: 'length', releasedOnly: true });
-    const vermilion = await createEntry(t, user.userId, { waterBody: 'Lake Vermilion ', stateCode: 'MN' });
-    const winnebago = await createEntry(t, user.userId, { waterBody: 'Lake Winnebago', stateCode: 'wi' });
+    const vermilion = await createEntry(t, user.userId, { waterBody: 'Lake Vermilion ', stateCode: 'US-MN' });
+    const winnebago = await createEntry(t, user.userId, { waterBody: 'Lake Winnebago', stateCode: 'US-WI' });
     const v = await addCatch(t, user.userId, vermilion, { weightKg: 2, lengthCm: 55, released: false });
     const w = await addCatch(t, user.userId, winnebago, { weightKg: 3, released: true });
     const r = await addCatch(t, user.userId, winnebago, { weightKg: 1, lengthCm: 45, released: true });
@@ -286,7 +286,7 @@ describe('GET /api/personalbest/me', () => {
 describe('PUT /api/personalbest/{pbId}/set-ultimate', () => {
   async function userWithBests(n: number) {
     const user = await createUser(t);
-    const entry = await createEntry(t, user.userId);
+    const entry = await createEntry(t, user.userId, { visibility: 'Public' });
     const species = [WALLEYE, PIKE, PERCH];
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {

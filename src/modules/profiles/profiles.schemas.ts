@@ -1,6 +1,7 @@
-import { Type, type TSchema } from 'typebox';
+import { StateCode } from '../fishing-log/fishing-log.schemas.js';
+import { Type } from 'typebox';
 import { VISIBILITIES } from '../../core/access/visibility.js';
-import { Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CONSENT_LEVELS } from '../fishing-log/research-consent.service.js';
 
 export const UNITS = ['imperial', 'metric'] as const;
@@ -24,7 +25,6 @@ export const ConsentLevelSchema = Type.Union(
   { description: 'Research consent for DNR: None (default), Anonymized, Identified' },
 );
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const SpeciesRef = Type.Object({ id: Uuid, commonName: Type.String() }, { additionalProperties: false });
 
@@ -33,7 +33,7 @@ const profileFields = {
   username: Type.String(),
   displayName: Nullable(Type.String()),
   bio: Nullable(Type.String()),
-  homeState: Nullable(Type.String({ description: 'Two-letter state or province code, e.g. MN' })),
+  homeState: Nullable(Type.String({ description: 'Home state or province, ISO 3166-2 as log entries record it, e.g. US-MN' })),
   homeRegion: Nullable(Type.String()),
   avatarUrl: Nullable(Type.String()),
   favouriteSpecies: Nullable(SpeciesRef),
@@ -74,7 +74,7 @@ export const UpdateProfileBody = Type.Object(
   {
     displayName: Type.Optional(text(60, 'Name shown instead of the username')),
     bio: Type.Optional(text(1000, 'About you')),
-    homeState: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Two-letter state or province code, e.g. MN (stored upper case); null clears it' }))),
+    homeState: Type.Optional(Nullable(StateCode, { description: 'Home state or province, ISO 3166-2, e.g. US-MN; null clears it' })),
     homeRegion: Type.Optional(text(100, 'Region, county or town')),
     avatarUrl: Type.Optional(
       Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) URL of your picture; null clears it' })),

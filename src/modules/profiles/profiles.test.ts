@@ -78,7 +78,7 @@ describe('PUT /api/userprofile/me', () => {
     const res = await putProfile(user, {
       displayName: '  Walleye Wendy ',
       bio: 'Jigging since 1998.',
-      homeState: 'mn',
+      homeState: 'us-mn',
       homeRegion: 'Arrowhead',
       avatarUrl: 'https://images.example.com/w.png',
       favouriteSpeciesId: WALLEYE,
@@ -90,7 +90,7 @@ describe('PUT /api/userprofile/me', () => {
       userId: user.userId,
       displayName: 'Walleye Wendy',
       bio: 'Jigging since 1998.',
-      homeState: 'MN',
+      homeState: 'US-MN',
       homeRegion: 'Arrowhead',
       avatarUrl: 'https://images.example.com/w.png',
       favouriteSpecies: { id: WALLEYE, commonName: 'Walleye' },
@@ -178,7 +178,7 @@ const MATRIX: Array<[visibility: string, allowed: Viewer[]]> = [
 
 describe('GET /api/userprofile/{userId}', () => {
   beforeAll(async () => {
-    await putProfile(alice, { displayName: 'Alice', bio: 'Muskie hunter', homeState: 'WI', favouriteSpeciesId: PIKE, unitsPreference: 'metric', researchConsent: 'Identified' });
+    await putProfile(alice, { displayName: 'Alice', bio: 'Muskie hunter', homeState: 'US-WI', favouriteSpeciesId: PIKE, unitsPreference: 'metric', researchConsent: 'Identified' });
   });
 
   it.each(MATRIX)('a %s profile is seen by exactly %j', async (visibility, allowed) => {
@@ -192,7 +192,7 @@ describe('GET /api/userprofile/{userId}', () => {
           username: 'alice_angler',
           displayName: 'Alice',
           bio: 'Muskie hunter',
-          homeState: 'WI',
+          homeState: 'US-WI',
           homeRegion: null,
           avatarUrl: null,
           favouriteSpecies: { id: PIKE, commonName: 'Northern pike' },
@@ -257,17 +257,27 @@ describe('GET /api/userprofile/{userId}/personal-bests and /ultimate-pb', () => 
     expect((await t.app.inject({ method: 'PUT', url: `/api/personalbest/${pbId}/set-ultimate`, headers: alice.headers })).statusCode).toBe(200);
   });
 
-  it.each(MATRIX)('follow a %s profile: seen by exactly %j', async (visibility, allowed) => {
+  /** The walleye best comes from a Private entry, the pike best from a Friends entry. */
+  const bestsSeenBy: Record<Viewer, string[]> = { owner: [WALLEYE, PIKE], friend: [PIKE], circle: [PIKE], stranger: [], pending: [] };
+
+  it.each(MATRIX)('follow a %s profile: seen by exactly %j, each best as far as its entry is visible', async (visibility, allowed) => {
     await putProfile(alice, { visibility });
-    for (const [name, viewer] of Object.entries(viewers())) {
+    for (const [name, viewer] of Object.entries(viewers()) as Array<[Viewer, TestUser]>) {
       const list = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/personal-bests`, headers: viewer.headers });
       const ultimate = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/ultimate-pb`, headers: viewer.headers });
-      if (allowed.includes(name as Viewer)) {
+      if (allowed.includes(name)) {
         expect(list.statusCode, `${visibility} list seen by ${name}`).toBe(200);
-        expect(list.json()).toHaveLength(2);
-        expect(list.headers['x-total-count']).toBe('2');
-        expect(ultimate.statusCode).toBe(200);
-        expect(ultimate.json()).toMatchObject({ id: pbId, isUltimate: true, value: 4.2, unit: 'kg' });
+        const species = list.json().map((pb: { criterion: { species: { id: string } } }) => pb.criterion.species.id);
+        expect(species.sort(), `${visibility} bests seen by ${name}`).toEqual([...bestsSeenBy[name]].sort());
+        expect(list.headers['x-total-count']).toBe(String(bestsSeenBy[name].length));
+        if (name === 'owner') {
+          expect(ultimate.statusCode).toBe(200);
+          expect(ultimate.json()).toMatchObject({ id: pbId, isUltimate: true, value: 4.2, unit: 'kg' });
+        } else {
+          // The ultimate best's entry is Private: others are told there is none to show.
+          expect(ultimate.statusCode).toBe(404);
+          expect(ultimate.body).not.toContain('4.2');
+        }
       } else {
         expect(list.statusCode, `${visibility} list hidden from ${name}`).toBe(403);
         expect(list.json().code).toBe('profiles.not_visible');
@@ -284,9 +294,14 @@ describe('GET /api/userprofile/{userId}/personal-bests and /ultimate-pb', () => 
       const bySpecies = Object.fromEntries(res.json().map((pb: { criterion: { species: { id: string } }; catch: { entry: unknown } }) => [pb.criterion.species.id, pb.catch.entry]));
       return { walleye: bySpecies[WALLEYE], pike: bySpecies[PIKE] };
     };
-    expect(await entryOf(stranger)).toEqual({ walleye: null, pike: null });
-    expect(await entryOf(friend)).toEqual({ walleye: null, pike: { id: expect.any(String), title: 'Pike bay', waterBody: 'Lake of the Woods', stateCode: 'MN' } });
+    expect(await entryOf(stranger)).toEqual({ walleye: undefined, pike: undefined });
+    expect(await entryOf(friend)).toEqual({ walleye: undefined, pike: { id: expect.any(String), title: 'Pike bay', waterBody: 'Lake of the Woods', stateCode: 'US-MN' } });
     expect((await entryOf(alice)).walleye).toMatchObject({ title: 'Secret spot' });
+  });
+
+  it('never shows another viewer the previous best (it may come from an entry they cannot see)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/userprofile/${alice.userId}/personal-bests`, headers: friend.headers });
+    expect(res.json().map((pb: { previous: unknown }) => pb.previous)).toEqual([null]);
   });
 
   it('404 without an ultimate personal best or for an unknown user; 400 for a malformed id; 401 without a token', async () => {

@@ -30,6 +30,15 @@ export async function linkStatus(db: DbOrTx, userId: string, otherId: string): P
   return undefined;
 }
 
+/** Locks the links between two users (FOR SHARE) until the end of the transaction. */
+export async function lockLinks(db: DbOrTx, a: string, b: string): Promise<void> {
+  await db
+    .select({ userId: friendLinks.userId })
+    .from(friendLinks)
+    .where(or(and(eq(friendLinks.userId, a), eq(friendLinks.friendId, b)), and(eq(friendLinks.userId, b), eq(friendLinks.friendId, a))))
+    .for('share');
+}
+
 /** Removes both edges and both circle memberships; true when anything was removed. */
 export async function removeRelation(db: DbOrTx, a: string, b: string): Promise<boolean> {
   const links = await db

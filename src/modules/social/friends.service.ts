@@ -40,6 +40,8 @@ export async function listFriends(db: Db, viewerId: string, status: repo.FriendS
 export async function addToCircle(db: Db, viewerId: string, memberId: string) {
   const member = await requireOther(db, viewerId, memberId, FriendErrors.selfCircle);
   return db.transaction(async (tx) => {
+    // Lock both friend links so that a concurrent unfriending waits for (and then removes) this membership.
+    await repo.lockLinks(tx, viewerId, memberId);
     if (!(await areFriends(tx, viewerId, memberId))) throw FriendErrors.notAFriend();
     const created = await repo.addCircleMember(tx, viewerId, memberId);
     return { created, member: { userId: member.id, username: member.username, since: new Date().toISOString() } };
