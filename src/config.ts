@@ -22,6 +22,8 @@ export interface Config {
   trustProxy: boolean;
   redisUrl: string | undefined;
   rateLimitPerMinute: number;
+  /** Lets moderation settings use an http (not https) base URL: the API key would travel in clear text. */
+  moderationAllowHttp: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
 }
 
@@ -199,6 +201,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: boolean(env, 'FISHLOG_TRUST_PROXY', false),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
     idp: idpConfig(env),
   };
 }

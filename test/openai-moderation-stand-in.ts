@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
  * (`{ id, model, results: [{ flagged, categories, category_scores }] }`), checks the bearer key,
  * and can be told to fail, hang or answer garbage.
  *
+ * It listens on plain http (loopback): settings accept its base URL only in an app started with
+ * `createTestApp({ env: { FISHLOG_MODERATION_ALLOW_HTTP: 'true' } })`.
+ *
  * Rating: text containing `flagme` is harassment (0.91), `rejectme` violence (0.99),
  * `borderline` harassment 0.45 (not flagged by the provider); anything else scores 0.01.
  */

@@ -6,6 +6,13 @@ import { Problem } from './problem.js';
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID', examples: ['0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21'] });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 date-time', examples: ['2026-06-01T05:30:00.000Z'] });
 
+/** ISO 3166-2 state/province code (any case; services store it upper case): entries, criteria, profiles. */
+export const StateCode = Type.String({
+  pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$',
+  description: 'ISO 3166-2 state/province code, e.g. US-MN or CA-ON (stored upper case)',
+  examples: ['US-MN'],
+});
+
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 export const ProblemRef = Type.Ref('Problem');

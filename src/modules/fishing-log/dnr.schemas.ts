@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { Latitude, Longitude, StateCode } from './fishing-log.schemas.js';
+import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Latitude, Longitude } from './fishing-log.schemas.js';
 
 export const ConsentLevelSchema = Type.Union([Type.Literal('None'), Type.Literal('Anonymized'), Type.Literal('Identified')], {
   description: 'None: no research use (default). Anonymized: without your id, name or notes, coordinates rounded to 0.1°. Identified: with your user id.',

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility.js';
 import { listQuery } from '../../core/http/pagination.js';
-import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PersonalBestChangeSchema } from '../personal-bests/personal-bests.schemas.js';
 
 /**
@@ -12,11 +12,6 @@ import { PersonalBestChangeSchema } from '../personal-bests/personal-bests.schem
 const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
 
 export const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the place, e.g. America/Chicago', examples: ['America/Chicago'] });
-export const StateCode = Type.String({
-  pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$',
-  description: 'ISO 3166-2 state/province code, e.g. US-MN or CA-ON (stored upper case)',
-  examples: ['US-MN'],
-});
 export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, WGS 84' });
 export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Degrees, WGS 84' });
 

@@ -7,13 +7,28 @@ export const ModerationErrors = {
       errors: [{ pointer: '/provider', in: 'body', detail: `must be one of ${PROVIDER_NAMES.join(', ')}` }],
     }),
   providerNeeds: (provider: string, field: 'apiKey' | 'baseUrl') =>
-    new AppError(400, 'moderation.provider_setting_missing', `The ${provider} provider needs ${field}; send it in the same request (it is kept for later ones).`, {
+    new AppError(400, 'moderation.provider_setting_missing', `The ${provider} provider needs ${field}; send it in the same request (it is kept for later ones, until the provider or the base URL changes).`, {
       errors: [{ pointer: `/${field}`, in: 'body', detail: `is required by the ${provider} provider` }],
     }),
+  /** Changing where calls go dropped the stored key and the provider cannot do without one. */
+  apiKeyNeededAgain: (provider: string, changed: 'baseUrl' | 'provider') =>
+    new AppError(
+      400,
+      'moderation.provider_setting_missing',
+      `Changing ${changed} drops the stored API key, so that a key is only ever sent to the endpoint it was given for; the ${provider} provider needs one: send apiKey in the same request.`,
+      { errors: [{ pointer: '/apiKey', in: 'body', detail: `is required by the ${provider} provider, and changing ${changed} drops the stored one` }] },
+    ),
   badBaseUrl: () =>
-    new AppError(400, 'moderation.invalid_base_url', 'baseUrl must be an http or https URL without credentials, query or fragment, e.g. https://api.openai.com/v1.', {
-      errors: [{ pointer: '/baseUrl', in: 'body', detail: 'must be an http(s) URL without credentials, query or fragment' }],
+    new AppError(400, 'moderation.invalid_base_url', 'baseUrl must be an https URL without credentials, query or fragment, e.g. https://api.openai.com/v1.', {
+      errors: [{ pointer: '/baseUrl', in: 'body', detail: 'must be an https URL without credentials, query or fragment' }],
     }),
+  insecureBaseUrl: () =>
+    new AppError(
+      400,
+      'moderation.insecure_base_url',
+      'baseUrl must use https: every call carries the API key. Use the https address of the endpoint (a server operator can allow http for a local test endpoint with FISHLOG_MODERATION_ALLOW_HTTP=true).',
+      { errors: [{ pointer: '/baseUrl', in: 'body', detail: 'must use https' }] },
+    ),
   unsafePattern: (problem: string) =>
     new AppError(400, 'moderation.unsafe_pattern', `The rule's pattern ${problem}.`, { errors: [{ pointer: '/pattern', in: 'body', detail: problem }] }),
   ruleNotFound: (id: string) => new AppError(404, 'moderation.rule_not_found', `No moderation rule has id ${id}; list them with GET /api/admin/moderation-rules.`),

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { recordAudit } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationRuleRow } from './moderation.tables.js';
@@ -12,7 +13,8 @@ import { loadSettings, type ModerationSettings } from './settings.service.js';
 /**
  * Moderation before publishing. For each new or edited post or comment:
  * 1. the admins' rules for that kind of content: a `reject` rule rejects it (the provider is
- *    not asked); a `flag` rule, or a regular expression running out of time, holds it;
+ *    not asked); a `flag` rule, or a regular expression running out of time, holds it (a rule
+ *    that runs out of time RULE_TIMEOUT_LIMIT times is deactivated);
  * 2. the configured provider rates it (the local provider when a remote one would go over the
  *    monthly budget); scores are compared with the per-category thresholds and the auto-reject
  *    threshold. A provider error or timeout holds the content for review: nothing is published
@@ -101,6 +103,38 @@ function ruleRef(rule: ModerationRuleRow) {
   return { id: rule.id, name: rule.name, action: rule.action };
 }
 
+/**
+ * Time-outs after which a regular-expression rule is deactivated. Each one holds content that
+ * may well be clean and keeps the one rule-runner worker busy for its whole time limit while
+ * every other post and comment waits; a pattern that slipped past the safety check (bounded
+ * repeats add up too) would otherwise go on costing that forever.
+ */
+export const RULE_TIMEOUT_LIMIT = 5;
+
+/** Counts the time-out; at the limit, deactivates the rule, audit-logged as the system's doing, in the same transaction. */
+async function recordRuleTimeout(db: Db, rule: ModerationRuleRow, log: Log | undefined): Promise<void> {
+  await db.transaction(async (tx) => {
+    const counted = await repo.countRuleTimeout(tx, rule.id);
+    if (!counted || !counted.isActive || counted.timeoutCount < RULE_TIMEOUT_LIMIT) return;
+    // Conditional on still being active, so that concurrent time-outs deactivate (and audit) once.
+    const deactivated = await repo.deactivateRuleBySystem(tx, rule.id);
+    if (!deactivated) return;
+    await recordAudit(
+      tx,
+      { actor: { type: 'system' } },
+      {
+        action: 'moderation.rule_deactivated',
+        targetType: 'moderation_rule',
+        targetId: rule.id,
+        reason: `The rule's regular expression ran out of time ${counted.timeoutCount} times (the limit is ${RULE_TIMEOUT_LIMIT}); bound its repeats or use keywords, then reactivate it.`,
+        before: { name: rule.name, pattern: rule.pattern, isActive: true, timeoutCount: counted.timeoutCount },
+        after: { name: rule.name, pattern: rule.pattern, isActive: false, timeoutCount: counted.timeoutCount, deactivatedBy: null },
+      },
+    );
+    log?.warn({ ruleId: rule.id, timeouts: counted.timeoutCount }, 'moderation rule deactivated after repeated time-outs');
+  });
+}
+
 export async function moderateContent(db: Db, request: ModerationRequest, log?: Log): Promise<Verdict> {
   const [settings, rules] = await Promise.all([loadSettings(db), repo.activeRules(db, request.contentType)]);
   const input: ModerationInput = { text: request.text, imageUrls: request.imageUrls, contentType: request.contentType };
@@ -108,7 +142,7 @@ export async function moderateContent(db: Db, request: ModerationRequest, log?: 
   const { matched, timedOut } = await matchRules(rules, `${request.text}\n${request.imageUrls.join('\n')}`);
   if (timedOut) {
     log?.warn({ ruleId: timedOut.id }, 'moderation rule ran out of time; content held for review');
-    await repo.countRuleTimeout(db, timedOut.id);
+    await recordRuleTimeout(db, timedOut, log);
   }
   const matchedRuleIds = matched.map((r) => r.id);
   const rejecting = matched.find((r) => r.action === 'reject');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { auditEntries, createUser, type TestUser } from '../../../test/factories.js';
 import { startModerationStandIn, type ModerationStandIn } from '../../../test/openai-moderation-stand-in.js';
 import { createPost } from '../../../test/social.js';
-import { flaggedCategories } from './moderation.service.js';
+import { flaggedCategories, RULE_TIMEOUT_LIMIT } from './moderation.service.js';
 import { rateLocally } from './providers/local.js';
 import { moderationsUrl } from './providers/openai.js';
 import { regexProblem } from './regex-safety.js';
@@ -27,16 +27,40 @@ describe('regular expression safety check', () => {
     ['(?<w>\\w)\\k<w>', 'backreferences'],
     ['foo(', 'not a valid'],
     ['x'.repeat(501), 'longer than'],
+    // Several unbounded repeats separated by literals: polynomial backtracking (seconds on 4 KB).
+    ['.*a.*a.*a.*b', 'it has 4 unbounded repeats'],
+    ['free.*money.*click.*now', 'it has 3 unbounded repeats'],
+    ['[a-z]+@[a-z]+\\.com', 'it has 2 unbounded repeats'],
+    ['\\p{L}+\\d+', 'it has 2 unbounded repeats'],
+    ['^(?=.*spam).*$', 'it has 2 unbounded repeats'],
+    ['x{2,}y{1,}', 'it has 2 unbounded repeats'],
+    ['(ab)+c*', 'it has 2 unbounded repeats'],
+    ['foo.*|bar+', 'it has 2 unbounded repeats'],
   ])('refuses %s', (pattern, why) => {
     expect(regexProblem(pattern)).toContain(why);
   });
 
-  it.each(['buy\\s+followers', '\\b(free|cheap)\\s+(money|cash)\\b', 'https?://\\S+', '[a-z]+@[a-z]+\\.com', '(ab|cd)+', 'x{2,}y', '\\p{L}+\\d+', 'v[i1]agra', '^(?=.*spam).*$'])(
-    'accepts %s',
-    (pattern) => {
-      expect(regexProblem(pattern)).toBeUndefined();
-    },
-  );
+  it('says how to write such a pattern instead', () => {
+    expect(regexProblem('free.*money.*click.*now')).toBe(
+      'is unsafe: it has 3 unbounded repeats (*, + or {n,}) and at most 1 is allowed: several of them (like free.*money.*click) make matching take polynomial time on long texts; keep one and bound the others (e.g. .{0,40} instead of .*), or use a keyword rule per word',
+    );
+  });
+
+  it.each([
+    'buy\\s+followers',
+    '\\b(free|cheap)\\s+(money|cash)\\b',
+    'https?://\\S+',
+    '[a-z]+@[a-z]{1,63}\\.com',
+    '(ab|cd)+',
+    'x{2,}y',
+    '\\p{L}+\\d{1,6}',
+    'v[i1]agra',
+    '^(?=.{0,200}spam)',
+    'free.{0,40}money.{0,40}click.{0,40}now',
+    '[*+]\\*\\+',
+  ])('accepts %s', (pattern) => {
+    expect(regexProblem(pattern)).toBeUndefined();
+  });
 });
 
 describe('rule runner time limit', () => {
@@ -90,7 +114,8 @@ let admin: TestUser;
 let angler: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The OpenAI stand-in listens on loopback http; production settings need https.
+  t = await createTestApp({ env: { FISHLOG_MODERATION_ALLOW_HTTP: 'true' } });
   admin = await createUser(t, { role: 'Admin' });
   angler = await createUser(t);
 });
@@ -149,17 +174,31 @@ describe('moderation with the local provider (default)', () => {
 });
 
 describe('rules with a hostile regular expression', () => {
-  it.each(['(a+)+$', '(\\w|\\d)*$', '\\s*\\s*!', '(x)\\1'])('refuses %s with a 400 naming the pattern', async (pattern) => {
+  it.each(['(a+)+$', '(\\w|\\d)*$', '\\s*\\s*!', '(x)\\1', '.*a.*a.*a.*b', 'free.*money.*click.*now'])('refuses %s with a 400 naming the pattern', async (pattern) => {
     const res = await rule({ name: 'evil', kind: 'regex', pattern, action: 'flag' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'moderation.unsafe_pattern', errors: [{ pointer: '/pattern', in: 'body' }] });
   });
 
+  it('explains how to rewrite a pattern with several unbounded repeats', async () => {
+    const res = await rule({ name: 'Spam chain', kind: 'regex', pattern: 'free.*money.*click.*now', action: 'flag' });
+    expect(res.json()).toMatchObject({
+      status: 400,
+      code: 'moderation.unsafe_pattern',
+      detail: expect.stringContaining('it has 3 unbounded repeats'),
+      errors: [{ pointer: '/pattern', in: 'body', detail: expect.stringContaining('e.g. .{0,40} instead of .*') }],
+    });
+    const bounded = await rule({ name: 'Spam chain', kind: 'regex', pattern: 'free.{0,40}money.{0,40}click.{0,40}now', action: 'flag' });
+    expect(bounded.statusCode).toBe(201);
+    await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${bounded.json().id}`, headers: admin.headers, payload: { isActive: false } });
+  });
+
   it('runs what passes with a time limit: the request answers promptly and the content is held', async () => {
-    const slow = await rule({ name: 'Slow shape', kind: 'regex', pattern: '.*a.*b.*c', action: 'flag' });
+    // Bounded repeats pass the check but still add up: this one takes seconds on 4,800 characters.
+    const slow = await rule({ name: 'Slow shape', kind: 'regex', pattern: '.{0,100}a.{0,100}a.{0,100}b', action: 'flag' });
     expect(slow.statusCode).toBe(201);
     const started = Date.now();
-    const post = await createPost(t, angler, { text: `ab${'ab'.repeat(2400)}` });
+    const post = await createPost(t, angler, { text: 'a'.repeat(4800) });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(post.moderationStatus).toBe('PendingReview');
     expect(await queueItem(post.id)).toMatchObject({ held_because: 'rule_timeout', matched_rules: [{ id: slow.json().id, name: 'Slow shape', action: 'flag' }] });
@@ -167,6 +206,44 @@ describe('rules with a hostile regular expression', () => {
     expect(usage.timeouts).toBe(1);
     await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${slow.json().id}`, headers: admin.headers, payload: { isActive: false } });
     expect((await createPost(t, angler, { text: 'and life goes on' })).moderationStatus).toBe('Published');
+  });
+
+  it('deactivates a rule that keeps running out of time, audit-logged as the system, and counts a new pattern from zero', async () => {
+    const created = await rule({ name: 'Keeps timing out', kind: 'regex', pattern: '.{0,100}a.{0,100}a.{0,100}b', action: 'flag' });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    const show = async () => (await t.app.inject({ method: 'GET', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers })).json();
+    for (let i = 1; i < RULE_TIMEOUT_LIMIT; i++) {
+      expect((await createPost(t, angler, { text: 'a'.repeat(4800) })).moderationStatus).toBe('PendingReview');
+    }
+    expect(await show()).toMatchObject({ isActive: true, usage: { timeouts: RULE_TIMEOUT_LIMIT - 1 } });
+    expect((await auditEntries(t, 'moderation.rule_deactivated')).filter((e) => e.target_id === id)).toEqual([]);
+
+    const last = await createPost(t, angler, { text: 'a'.repeat(4800) });
+    expect(await queueItem(last.id)).toMatchObject({ held_because: 'rule_timeout', matched_rules: [{ id, name: 'Keeps timing out', action: 'flag' }] });
+    expect(await show()).toMatchObject({ isActive: false, deactivatedAt: expect.any(String), deactivatedBy: null, usage: { timeouts: RULE_TIMEOUT_LIMIT } });
+    const entries = (await auditEntries(t, 'moderation.rule_deactivated')).filter((e) => e.target_id === id);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor_type: 'system',
+        actor_user_id: null,
+        target_type: 'moderation_rule',
+        reason: expect.stringContaining(`ran out of time ${RULE_TIMEOUT_LIMIT} times`),
+        before: expect.objectContaining({ isActive: true, pattern: '.{0,100}a.{0,100}a.{0,100}b' }),
+        after: expect.objectContaining({ isActive: false, timeoutCount: RULE_TIMEOUT_LIMIT }),
+      }),
+    ]);
+
+    // It no longer runs: the same text is published, and the count stays.
+    expect((await createPost(t, angler, { text: 'a'.repeat(4800) })).moderationStatus).toBe('Published');
+    expect((await show()).usage.timeouts).toBe(RULE_TIMEOUT_LIMIT);
+
+    // Reactivated unchanged it keeps its count; a new pattern starts from zero.
+    const back = await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers, payload: { isActive: true } });
+    expect(back.json()).toMatchObject({ isActive: true, usage: { timeouts: RULE_TIMEOUT_LIMIT } });
+    const fixed = await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers, payload: { pattern: 'a{3}b' } });
+    expect(fixed.json()).toMatchObject({ isActive: true, pattern: 'a{3}b', usage: { timeouts: 0 } });
+    await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers, payload: { isActive: false } });
   });
 
   it('checks a pattern changed by PUT too', async () => {
@@ -272,14 +349,37 @@ describe('moderation with the OpenAI-compatible provider', () => {
   it('holds the post when the provider cannot be reached', async () => {
     const closed = await startModerationStandIn();
     await closed.close();
-    await settings({ baseUrl: closed.baseUrl });
+    expect((await settings({ baseUrl: closed.baseUrl, apiKey: standIn.apiKey })).statusCode).toBe(200);
     try {
       const post = await createPost(t, angler, { text: 'nobody home' });
       expect(post.moderationStatus).toBe('PendingReview');
       expect((await calls(post.id))[0]).toMatchObject({ outcome: 'error', error: expect.stringContaining('ECONNREFUSED') });
     } finally {
-      await settings({ baseUrl: standIn.baseUrl });
+      expect((await settings({ baseUrl: standIn.baseUrl, apiKey: standIn.apiKey })).statusCode).toBe(200);
     }
+  });
+
+  it('never sends the stored key to a base URL or provider changed without it', async () => {
+    const collector = await startModerationStandIn({ apiKey: 'sk-collector-own-key-5555555555' });
+    try {
+      const moved = await settings({ baseUrl: collector.baseUrl });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json()).toMatchObject({ code: 'moderation.provider_setting_missing', errors: [{ pointer: '/apiKey', in: 'body' }] });
+      const sent = standIn.requests.length;
+      await createPost(t, angler, { text: 'Still going to the configured endpoint' });
+      expect(standIn.requests.length).toBe(sent + 1);
+      const viaProvider = await settings({ provider: 'local' });
+      expect(viaProvider.json()).toMatchObject({ provider: 'local', apiKeySet: false });
+      expect((await settings({ provider: 'openai', baseUrl: collector.baseUrl })).statusCode).toBe(400);
+      await createPost(t, angler, { text: 'Where does my key go?' });
+      expect(collector.requests).toEqual([]);
+    } finally {
+      await collector.close();
+      expect((await settings({ provider: 'openai', model: 'omni-moderation-2024-09-26', baseUrl: standIn.baseUrl, apiKey: standIn.apiKey })).statusCode).toBe(200);
+    }
+    const before = standIn.requests.length;
+    await createPost(t, angler, { text: 'Back home' });
+    expect(standIn.requests.slice(before)).toEqual([expect.objectContaining({ authorization: `Bearer ${standIn.apiKey}` })]);
   });
 
   it('moderates comments with the provider too', async () => {

@@ -7,10 +7,19 @@
  * - a repeated group whose alternatives can start with the same character or be empty
  *   (`(a|aa)+`, `(\w|\d)*`, `(a|)+`), or whose body can match nothing;
  * - two unbounded repeats that can match the same characters next to each other (`\s*\s*`,
- *   `\d+\w*`, `.*,?.*`).
- * What passes still runs with a time limit and on bounded input (see rule-runner.ts), because
- * polynomial shapes such as `.*a.*b.*c` cannot all be found statically.
+ *   `\d+\w*`, `.*,?.*`);
+ * - more than one unbounded repeat (`*`, `+`, `{n,}`) anywhere in the pattern. Separated by
+ *   literals (`.*a.*a.*a.*b`, `free.*money.*click.*now`) they pass the checks above yet each
+ *   one multiplies the backtracking: seconds on 4 KB, and the one rule-runner worker makes
+ *   every other post wait. Telling the harmless ones apart statically is not reliable, so one
+ *   is the limit; admins bound the others (`.{0,40}`) or use keyword rules.
+ * What passes still runs with a time limit and on bounded input (see rule-runner.ts), and a
+ * rule that keeps running out of time is deactivated (moderation.service.ts), because bounded
+ * repeats can still add up (`.{0,100}a.{0,100}a.{0,100}b`).
  */
+
+/** How many unbounded repeats a pattern may hold. */
+export const MAX_UNBOUNDED_REPEATS = 1;
 
 export const MAX_PATTERN_LENGTH = 500;
 
@@ -256,6 +265,25 @@ function checkAdjacentRepeats(nodes: Node[]): void {
   }
 }
 
+/** Unbounded repeats (`*`, `+`, `{n,}`) in the nodes and everything inside them. */
+function countUnbounded(nodes: Node[]): number {
+  let count = 0;
+  for (const node of nodes) {
+    if (node.quant?.max === Infinity) count++;
+    if (node.type === 'group') for (const alt of node.alternatives) count += countUnbounded(alt);
+  }
+  return count;
+}
+
+function checkUnboundedCount(alternatives: Node[][]): void {
+  const count = alternatives.reduce((n, alt) => n + countUnbounded(alt), 0);
+  if (count > MAX_UNBOUNDED_REPEATS) {
+    throw new Unsafe(
+      `it has ${count} unbounded repeats (*, + or {n,}) and at most ${MAX_UNBOUNDED_REPEATS} is allowed: several of them (like free.*money.*click) make matching take polynomial time on long texts; keep one and bound the others (e.g. .{0,40} instead of .*), or use a keyword rule per word`,
+    );
+  }
+}
+
 function walk(nodes: Node[]): void {
   checkAdjacentRepeats(nodes);
   for (const node of nodes) {
@@ -274,7 +302,10 @@ export function regexProblem(pattern: string): string | undefined {
     return `is not a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`;
   }
   try {
-    for (const alternative of parse(pattern)) walk(alternative);
+    const alternatives = parse(pattern);
+    for (const alternative of alternatives) walk(alternative);
+    // After the shape checks, whose messages say more precisely what to change.
+    checkUnboundedCount(alternatives);
   } catch (error) {
     if (error instanceof Unsafe) return `is unsafe: ${error.message}`;
     throw error;

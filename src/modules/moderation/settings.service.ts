@@ -72,7 +72,11 @@ export interface SettingsPatch {
   timeoutMs?: number | undefined;
 }
 
-function checkBaseUrl(value: string): void {
+/**
+ * A base URL the key may be sent to: https (http only when the operator allowed it, for a
+ * loopback test endpoint), without credentials, query or fragment.
+ */
+function checkBaseUrl(value: string, allowHttp: boolean): void {
   let url: URL;
   try {
     url = new URL(value);
@@ -80,26 +84,45 @@ function checkBaseUrl(value: string): void {
     throw ModerationErrors.badBaseUrl();
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) throw ModerationErrors.badBaseUrl();
+  if (url.protocol === 'http:' && !allowHttp) throw ModerationErrors.insecureBaseUrl();
+}
+
+export interface UpdateOptions {
+  /** FISHLOG_MODERATION_ALLOW_HTTP: accept http base URLs (local test endpoints). */
+  allowHttp: boolean;
 }
 
 /**
  * Applies a partial update (omitted fields keep their value; `null` clears a nullable one) in
  * the caller's transaction. Changing the provider resets the model to the new provider's
- * default unless one is sent. Returns the settings before and after.
+ * default unless one is sent. The API key is bound to the endpoint it was given for: changing
+ * the provider or the base URL without sending a key drops the stored one (`keyCleared`), or
+ * else an admin could point the base URL at their own host and receive the key with the next
+ * call. Returns the settings before and after.
  */
-export async function updateSettings(tx: DbOrTx, patch: SettingsPatch, updatedBy: string | null): Promise<{ before: ModerationSettings; after: ModerationSettings }> {
+export async function updateSettings(
+  tx: DbOrTx,
+  patch: SettingsPatch,
+  updatedBy: string | null,
+  options: UpdateOptions,
+): Promise<{ before: ModerationSettings; after: ModerationSettings; keyCleared: boolean }> {
   const locked = await repo.lockSettings(tx);
   const before = locked ? fromRow(locked) : { ...DEFAULT_SETTINGS };
   const provider = patch.provider ?? before.provider;
   const definition = providerDefinition(provider);
   if (!definition) throw ModerationErrors.unknownProvider(provider);
   const providerChanged = provider !== before.provider;
-  if (patch.baseUrl) checkBaseUrl(patch.baseUrl);
+  if (patch.baseUrl) checkBaseUrl(patch.baseUrl, options.allowHttp);
+  const baseUrl = patch.baseUrl !== undefined ? patch.baseUrl : before.baseUrl;
+  // Compared as the URL calls go to, so that spelling out the default is no change.
+  const baseUrlChanged = (baseUrl ?? definition.defaultBaseUrl ?? null) !== (before.baseUrl ?? definition.defaultBaseUrl ?? null);
+  const endpointChanged = providerChanged || baseUrlChanged;
+  const keyCleared = endpointChanged && patch.apiKey === undefined && before.apiKey !== null;
   const next: ModerationSettings = {
     provider,
     model: patch.model !== undefined ? patch.model : providerChanged ? null : before.model,
-    baseUrl: patch.baseUrl !== undefined ? patch.baseUrl : before.baseUrl,
-    apiKey: patch.apiKey !== undefined ? patch.apiKey : before.apiKey,
+    baseUrl,
+    apiKey: patch.apiKey !== undefined ? patch.apiKey : endpointChanged ? null : before.apiKey,
     thresholds: patch.thresholds ?? before.thresholds,
     autoRejectThreshold: patch.autoRejectThreshold !== undefined ? patch.autoRejectThreshold : before.autoRejectThreshold,
     monthlyBudgetUsd: patch.monthlyBudgetUsd !== undefined ? patch.monthlyBudgetUsd : before.monthlyBudgetUsd,
@@ -109,7 +132,9 @@ export async function updateSettings(tx: DbOrTx, patch: SettingsPatch, updatedBy
     updatedBy,
   };
   for (const field of definition.requires) {
-    if (!next[field] && !(field === 'baseUrl' && definition.defaultBaseUrl)) throw ModerationErrors.providerNeeds(provider, field);
+    if (next[field] || (field === 'baseUrl' && definition.defaultBaseUrl)) continue;
+    if (field === 'apiKey' && keyCleared) throw ModerationErrors.apiKeyNeededAgain(provider, providerChanged ? 'provider' : 'baseUrl');
+    throw ModerationErrors.providerNeeds(provider, field);
   }
   const row = await repo.upsertSettings(tx, {
     provider: next.provider,
@@ -123,7 +148,7 @@ export async function updateSettings(tx: DbOrTx, patch: SettingsPatch, updatedBy
     timeoutMs: next.timeoutMs,
     updatedBy,
   });
-  return { before, after: fromRow(row) };
+  return { before, after: fromRow(row), keyCleared };
 }
 
 export interface UsageRow {

@@ -1,7 +1,6 @@
-import { StateCode } from '../fishing-log/fishing-log.schemas.js';
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { SpeciesRef } from '../profiles/profiles.schemas.js';
 
 export const MEASURES = ['weight', 'length'] as const;

@@ -1,7 +1,6 @@
-import { StateCode } from '../fishing-log/fishing-log.schemas.js';
 import { Type } from 'typebox';
 import { VISIBILITIES } from '../../core/access/visibility.js';
-import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CONSENT_LEVELS } from '../fishing-log/research-consent.service.js';
 
 export const UNITS = ['imperial', 'metric'] as const;

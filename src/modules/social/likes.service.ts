@@ -12,11 +12,14 @@ export async function like(db: Db, viewerId: string, postId: string) {
   const post = await requireVisiblePost(db, viewerId, postId);
   if (post.status !== 'Published') throw PostErrors.notPublished(post.status);
   const likeCount = await db.transaction((tx) => repo.addLike(tx, postId, viewerId));
+  // Deleted after the check above: the same 404 as when it was gone from the start.
+  if (likeCount === undefined) throw PostErrors.notFound(postId);
   return { postId, liked: true, likeCount };
 }
 
 export async function unlike(db: Db, viewerId: string, postId: string) {
   await requireVisiblePost(db, viewerId, postId);
   const likeCount = await db.transaction((tx) => repo.removeLike(tx, postId, viewerId));
+  if (likeCount === undefined) throw PostErrors.notFound(postId);
   return { postId, liked: false, likeCount };
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
+import { COUNT_CAP } from '../fishing-log/entries.repository.js';
 import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
 import type { ContentStatus } from '../moderation/moderation.types.js';
 import { fishSpecies } from '../species/species.tables.js';
@@ -77,14 +78,16 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
  * The feed: ids of the posts `viewerId` may see, newest first. Each way of seeing a post is its
  * own branch (the viewer's own posts in any status; others' published posts that are public,
  * from friends, or from owners whose circle holds the viewer), each served by an index in feed
- * order; the branches run as one UNION ALL.
+ * order; the branches run as one UNION ALL. The total is exact up to COUNT_CAP and a lower bound
+ * beyond (`exact: false`): the public branch alone grows with the whole site, and counting it
+ * on every feed request would cost more than the page (as for fishing-log entries).
  */
 export async function feedPage(
   db: DbOrTx,
   viewerId: string,
   filter: { authorId?: string | undefined },
   page: { limit: number; offset: number },
-): Promise<{ ids: string[]; total: number }> {
+): Promise<{ ids: string[]; total: number; exact: boolean }> {
   const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
   const author = filter.authorId === undefined ? sql`` : sql` AND ${posts.authorId} = ${filter.authorId}`;
   const branches: SQL[] = [sql`${own}${author}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${author}`)];
@@ -93,13 +96,14 @@ export async function feedPage(
     (where) => sql`(SELECT ${posts.id} AS id, ${posts.createdAt} AS created_at FROM ${posts} WHERE ${where}
                     ORDER BY ${posts.createdAt} DESC NULLS LAST, ${posts.id} DESC NULLS LAST LIMIT ${window})`,
   );
-  const counts = branches.map((where) => sql`(SELECT count(*) FROM ${posts} WHERE ${where})`);
+  const counts = branches.map((where) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${posts} WHERE ${where} LIMIT ${COUNT_CAP + 1}) capped)`);
   const [pageResult, countResult] = await Promise.all([
     db.execute<{ id: string }>(sql`SELECT id FROM (${sql.join(selects, sql` UNION ALL `)}) feed
                                    ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST LIMIT ${page.limit} OFFSET ${page.offset}`),
     db.execute<{ n: number }>(sql`SELECT (${sql.join(counts, sql` + `)})::int AS n`),
   ]);
-  return { ids: pageResult.rows.map((r) => r.id), total: countResult.rows[0]?.n ?? 0 };
+  const counted = Number(countResult.rows[0]?.n ?? 0);
+  return { ids: pageResult.rows.map((r) => r.id), total: Math.min(counted, COUNT_CAP), exact: counted <= COUNT_CAP };
 }
 
 export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Promise<Set<string>> {
@@ -111,8 +115,19 @@ export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Pr
   return new Set(rows.map((r) => r.postId));
 }
 
-/** Adds the like and counts it, both or neither; the count as it is now. */
-export async function addLike(db: DbOrTx, postId: string, userId: string): Promise<number> {
+/**
+ * Locks the post against deletion until the transaction ends (FOR KEY SHARE: concurrent likes
+ * and the like-count updates do not wait on it) and says whether it still exists. The caller
+ * checked visibility before its transaction, so the post may be gone by now.
+ */
+async function keepPost(db: DbOrTx, postId: string): Promise<boolean> {
+  const rows = await db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId)).for('key share');
+  return rows.length > 0;
+}
+
+/** Adds the like and counts it, both or neither; the count as it is now, undefined when the post is gone. */
+export async function addLike(db: DbOrTx, postId: string, userId: string): Promise<number | undefined> {
+  if (!(await keepPost(db, postId))) return undefined;
   const inserted = await db.insert(postLikes).values({ postId, userId }).onConflictDoNothing().returning({ postId: postLikes.postId });
   if (inserted.length > 0) {
     const [row] = await db
@@ -120,13 +135,15 @@ export async function addLike(db: DbOrTx, postId: string, userId: string): Promi
       .set({ likeCount: sql`${posts.likeCount} + 1` })
       .where(eq(posts.id, postId))
       .returning({ likeCount: posts.likeCount });
-    return row!.likeCount;
+    return row?.likeCount;
   }
   const [row] = await db.select({ likeCount: posts.likeCount }).from(posts).where(eq(posts.id, postId));
-  return row!.likeCount;
+  return row?.likeCount;
 }
 
-export async function removeLike(db: DbOrTx, postId: string, userId: string): Promise<number> {
+/** Removes the like and uncounts it, both or neither; the count as it is now, undefined when the post is gone. */
+export async function removeLike(db: DbOrTx, postId: string, userId: string): Promise<number | undefined> {
+  if (!(await keepPost(db, postId))) return undefined;
   const deleted = await db
     .delete(postLikes)
     .where(and(eq(postLikes.postId, postId), eq(postLikes.userId, userId)))
@@ -137,10 +154,10 @@ export async function removeLike(db: DbOrTx, postId: string, userId: string): Pr
       .set({ likeCount: sql`greatest(${posts.likeCount} - 1, 0)` })
       .where(eq(posts.id, postId))
       .returning({ likeCount: posts.likeCount });
-    return row!.likeCount;
+    return row?.likeCount;
   }
   const [row] = await db.select({ likeCount: posts.likeCount }).from(posts).where(eq(posts.id, postId));
-  return row!.likeCount;
+  return row?.likeCount;
 }
 
 // ---- links to the fishing log ----

@@ -107,11 +107,11 @@ async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promi
 }
 
 export async function listFeed(db: Db, viewerId: string, filter: { authorId?: string | undefined }, page: Page) {
-  const { ids, total } = await repo.feedPage(db, viewerId, filter, page);
+  const { ids, total, exact } = await repo.feedPage(db, viewerId, filter, page);
   const rows = await repo.postsByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
-  return { items: await postViews(db, viewerId, ordered), total };
+  return { items: await postViews(db, viewerId, ordered), total, exact };
 }
 
 export async function getPost(db: Db, viewerId: string, postId: string): Promise<PostView> {

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { befriend, createEntryWithCatch, createPost, putInCircle, requestFriendship } from '../../../test/social.js';
+import type { Db } from '../../core/db/client.js';
+import { COUNT_CAP } from '../fishing-log/entries.repository.js';
+import { like as likePost, unlike as unlikePost } from './likes.service.js';
 
 let t: TestApp;
 let author: TestUser;
@@ -320,6 +323,66 @@ describe('likes', () => {
     expect(held.json().code).toBe('social.post_not_published');
     expect((await like(friend, MISSING_ID)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: `/api/social/posts/${posts.Public}/like` })).statusCode).toBe(401);
+  });
+});
+
+describe('a post deleted between the visibility check and the like', () => {
+  /** The db, with the post deleted just before the like's transaction starts (the race, made certain). */
+  function deletingFirst(postId: string): Db {
+    const db = t.database.db;
+    return new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+        return async (work: Parameters<Db['transaction']>[0]) => {
+          await t.database.pool.query('DELETE FROM posts WHERE id = $1', [postId]);
+          return target.transaction(work);
+        };
+      },
+    });
+  }
+
+  it.each([
+    ['like', likePost],
+    ['unlike', unlikePost],
+  ])('%s answers the 404 of a missing post, not a 500 or a conflict', async (_name, action) => {
+    const post = await createPost(t, author, { text: 'Here one moment' });
+    expect((await t.app.inject({ method: 'POST', url: `/api/social/posts/${post.id}/like`, headers: friend.headers })).statusCode).toBe(200);
+    const error = await action(deletingFirst(post.id), friend.userId, post.id).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'AppError', status: 404, code: 'social.post_not_found', detail: `No post has id ${post.id}.` });
+    const left = await t.database.pool.query('SELECT count(*)::int AS n FROM post_likes WHERE post_id = $1', [post.id]);
+    expect(left.rows[0].n).toBe(0);
+  });
+});
+
+describe('feed total on a very large feed', () => {
+  it(`counts exactly up to ${COUNT_CAP}, then gives that lower bound with X-Total-Count-Exact: false and no last link`, async () => {
+    const prolific = await createUser(t);
+    const bulk = (from: number, to: number) =>
+      t.database.pool.query(
+        `INSERT INTO posts (id, author_id, text, visibility, status, created_at)
+         SELECT gen_random_uuid(), $1, 'bulk ' || i, 'Public', 'Published', now() - i * interval '1 second' FROM generate_series($2::int, $3::int) i`,
+        [prolific.userId, from, to],
+      );
+    await bulk(1, COUNT_CAP);
+    const exact = await get(stranger, `/api/social/posts?authorId=${prolific.userId}&pageSize=100`);
+    expect(exact.statusCode).toBe(200);
+    expect(exact.headers['x-total-count']).toBe(String(COUNT_CAP));
+    expect(exact.headers['x-total-count-exact']).toBeUndefined();
+    expect(exact.headers.link).toContain(`&page=${COUNT_CAP / 100}>; rel="last"`);
+
+    await bulk(COUNT_CAP + 1, COUNT_CAP + 1);
+    for (const viewer of [stranger, prolific]) {
+      const capped = await get(viewer, `/api/social/posts?authorId=${prolific.userId}&pageSize=100`);
+      expect(capped.statusCode).toBe(200);
+      expect(capped.json()).toHaveLength(100);
+      expect(capped.headers['x-total-count']).toBe(String(COUNT_CAP));
+      expect(capped.headers['x-total-count-exact']).toBe('false');
+      expect(capped.headers.link).toContain('rel="next"');
+      expect(capped.headers.link).not.toContain('rel="last"');
+    }
   });
 });
 

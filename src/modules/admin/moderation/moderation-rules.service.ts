@@ -102,6 +102,9 @@ export async function updateRule(db: Db, context: AuditContext, id: string, inpu
     const kind = input.kind ?? before.kind;
     const pattern = input.pattern ?? before.pattern;
     if (input.kind !== undefined || input.pattern !== undefined) checkPattern(kind, pattern);
+    // usage.timeouts counts the time-outs of the current expression (they deactivate a rule at
+    // RULE_TIMEOUT_LIMIT): a new one starts from zero, the same one reactivated keeps its count.
+    const expressionChanged = kind !== before.kind || pattern !== before.pattern;
     const activity =
       input.isActive === undefined || input.isActive === before.isActive
         ? {}
@@ -112,6 +115,7 @@ export async function updateRule(db: Db, context: AuditContext, id: string, inpu
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
       kind,
       pattern,
+      ...(expressionChanged ? { timeoutCount: 0 } : {}),
       ...(input.appliesTo ? { appliesToPosts: input.appliesTo.includes('post'), appliesToComments: input.appliesTo.includes('comment') } : {}),
       ...(input.action !== undefined ? { action: input.action } : {}),
       ...(input.category !== undefined ? { category: input.category } : {}),

@@ -32,11 +32,11 @@ export const moderationSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         tags,
         summary: 'Change moderation settings',
         description:
-          'Partial: omitted fields keep their value, null clears a nullable one. `apiKey` is write-only. Selecting `openai` needs an API key. Changing the provider resets `model` to its default unless one is sent. Audit-logged (without the key).',
+          'Partial: omitted fields keep their value, null clears a nullable one. `apiKey` is write-only. Selecting `openai` needs an API key. Changing the provider resets `model` to its default unless one is sent. Changing the provider or `baseUrl` drops the stored API key unless `apiKey` is sent in the same request (a key is only sent to the endpoint it was given for). `baseUrl` must be https (http only when the server sets FISHLOG_MODERATION_ALLOW_HTTP). Audit-logged (without the key).',
         body: ModerationSettingsBody,
         response: { 200: Type.Ref('ModerationSettings') },
       },
     },
-    async (request) => service.changeSettings(db, auditContextOf(request), request.body),
+    async (request) => service.changeSettings(db, auditContextOf(request), request.body, { allowHttp: deps.config.moderationAllowHttp }),
   );
 };

@@ -70,8 +70,8 @@ export const ModerationSettingsBody = Type.Object(
   {
     provider: Type.Optional(ProviderName),
     model: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }), { description: "null: the provider's default" })),
-    baseUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }), { description: "API root of a remote provider, e.g. https://api.openai.com/v1; null: the provider's default" })),
-    apiKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500 }), { description: 'Write-only: stored, never returned. null removes it.', writeOnly: true })),
+    baseUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }), { description: "API root of a remote provider, https, e.g. https://api.openai.com/v1; null: the provider's default. Changing it drops the stored API key unless apiKey is sent too." })),
+    apiKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500 }), { description: 'Write-only: stored, never returned. null removes it. Dropped when provider or baseUrl changes without it.', writeOnly: true })),
     thresholds: Type.Optional(Thresholds),
     autoRejectThreshold: Type.Optional(Nullable(Probability, { description: 'null: never reject automatically' })),
     monthlyBudgetUsd: Type.Optional(Nullable(Money, { description: 'null: no limit' })),

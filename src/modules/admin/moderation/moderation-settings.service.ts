@@ -1,6 +1,6 @@
 import { recordAudit, type AuditContext } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/client.js';
-import { dashboard, loadSettings, providerList, updateSettings, type ModerationSettings, type SettingsPatch } from '../../moderation/settings.service.js';
+import { dashboard, loadSettings, providerList, updateSettings, type ModerationSettings, type SettingsPatch, type UpdateOptions } from '../../moderation/settings.service.js';
 
 /** Moderation settings for admins: read with the month's figures, change (audit-logged). The API key never leaves. */
 
@@ -45,14 +45,15 @@ export async function getSettings(db: Db, context: AuditContext) {
   });
 }
 
-export async function changeSettings(db: Db, context: AuditContext, patch: SettingsPatch) {
+export async function changeSettings(db: Db, context: AuditContext, patch: SettingsPatch, options: UpdateOptions) {
   return db.transaction(async (tx) => {
-    const { before, after } = await updateSettings(tx, patch, context.actor.userId ?? null);
+    const { before, after, keyCleared } = await updateSettings(tx, patch, context.actor.userId ?? null, options);
     await recordAudit(tx, context, {
       action: 'moderation.settings_updated',
       targetType: 'moderation_settings',
       before: auditable(before),
-      after: { ...auditable(after), ...(patch.apiKey !== undefined ? { keyChanged: true } : {}) },
+      // keyCleared: the provider or base URL changed without a key, so the stored one was dropped.
+      after: { ...auditable(after), ...(patch.apiKey !== undefined ? { keyChanged: true } : {}), ...(keyCleared ? { keyCleared: true } : {}) },
     });
     return view(tx, after);
   });

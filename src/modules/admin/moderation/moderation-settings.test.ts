@@ -132,6 +132,7 @@ describe('PUT /api/admin/moderation-settings', () => {
     [{ baseUrl: 'not a url' }, '/baseUrl'],
     [{ baseUrl: 'https://user:pw@llm.example.com/v1' }, '/baseUrl'],
     [{ baseUrl: 'file:///etc/passwd' }, '/baseUrl'],
+    [{ baseUrl: 'http://llm.example.com/v1' }, '/baseUrl'],
     [{ apiKey: '' }, '/apiKey'],
     [{ dashboard: {} }, '/dashboard'],
   ])('refuses %j (400 naming %s)', async (payload, pointer) => {
@@ -139,6 +140,66 @@ describe('PUT /api/admin/moderation-settings', () => {
     expect(res.statusCode).toBe(400);
     const pointers = res.json().errors.map((e: { pointer: string }) => e.pointer);
     expect(pointers.some((p: string) => p.startsWith(pointer))).toBe(true);
+  });
+});
+
+describe('PUT /api/admin/moderation-settings: where the API key may go', () => {
+  const storedKey = async () => (await t.database.pool.query('SELECT api_key FROM moderation_settings')).rows[0]?.api_key ?? null;
+
+  it('refuses an http base URL unless the server allows it (400 naming baseUrl)', async () => {
+    const res = await putSettings(admin, { provider: 'openai', apiKey: 'sk-plain-http-0000', baseUrl: 'http://llm.example.com/v1' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'moderation.insecure_base_url',
+      detail: expect.stringContaining('FISHLOG_MODERATION_ALLOW_HTTP'),
+      errors: [{ pointer: '/baseUrl', in: 'body', detail: 'must use https' }],
+    });
+    expect((await getSettings(admin)).json()).toMatchObject({ provider: 'local', baseUrl: null, apiKeySet: false });
+  });
+
+  it('never moves the stored key to another base URL: changing it needs the key again (400 naming apiKey)', async () => {
+    const key = 'sk-live-bound-to-openai-1111111111';
+    expect((await putSettings(admin, { provider: 'openai', apiKey: key })).statusCode).toBe(200);
+    const moved = await putSettings(admin, { baseUrl: 'https://collector.attacker.example/v1' });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json()).toMatchObject({
+      code: 'moderation.provider_setting_missing',
+      detail: expect.stringContaining('Changing baseUrl drops the stored API key'),
+      errors: [{ pointer: '/apiKey', in: 'body', detail: expect.stringContaining('changing baseUrl drops the stored one') }],
+    });
+    expect(await storedKey()).toBe(key);
+    expect((await getSettings(admin)).json()).toMatchObject({ provider: 'openai', baseUrl: null, apiKeySet: true });
+
+    // Spelling out the default base URL, or sending the key along, is fine.
+    expect((await putSettings(admin, { baseUrl: 'https://api.openai.com/v1' })).json()).toMatchObject({ baseUrl: 'https://api.openai.com/v1', apiKeySet: true });
+    const other = 'sk-live-for-the-proxy-2222222222';
+    const withKey = await putSettings(admin, { baseUrl: 'https://llm-proxy.example.com/v1', apiKey: other });
+    expect(withKey.json()).toMatchObject({ baseUrl: 'https://llm-proxy.example.com/v1', apiKeySet: true });
+    expect(await storedKey()).toBe(other);
+    expect((await putSettings(admin, { baseUrl: 'https://llm-proxy.example.com/v1', timeoutMs: 3000 })).json()).toMatchObject({ apiKeySet: true, timeoutMs: 3000 });
+  });
+
+  it('drops the stored key when the provider changes without one, and the audit log says so (without the key)', async () => {
+    const res = await putSettings(admin, { provider: 'local' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ provider: 'local', apiKeySet: false });
+    expect(await storedKey()).toBeNull();
+    const entry = (await auditEntries(t, 'moderation.settings_updated')).at(-1)!;
+    expect(entry).toMatchObject({ before: { provider: 'openai', keySet: true }, after: { provider: 'local', keySet: false, keyCleared: true } });
+    expect(JSON.stringify(entry)).not.toContain('sk-live');
+
+    // Back to openai with the same base URL: the old key does not come back.
+    const back = await putSettings(admin, { provider: 'openai' });
+    expect(back.statusCode).toBe(400);
+    expect(back.json()).toMatchObject({ code: 'moderation.provider_setting_missing', errors: [{ pointer: '/apiKey', in: 'body' }] });
+
+    // A key set while on the local provider does not follow a switch to a remote one either.
+    expect((await putSettings(admin, { apiKey: 'sk-parked-3333333333' })).json()).toMatchObject({ provider: 'local', apiKeySet: true });
+    const switched = await putSettings(admin, { provider: 'openai' });
+    expect(switched.statusCode).toBe(400);
+    expect(switched.json().detail).toContain('Changing provider drops the stored API key');
+    expect(await storedKey()).toBe('sk-parked-3333333333');
+    expect((await putSettings(admin, { apiKey: null, baseUrl: null })).json()).toMatchObject({ provider: 'local', baseUrl: null, apiKeySet: false });
   });
 });
 
