@@ -57,11 +57,20 @@ export async function addComment(db: Db, viewerId: string, postId: string, text:
   const id = uuidv7();
   const verdict = await moderateContent(db, { contentType: 'comment', contentId: id, text, imageUrls: [] }, log);
   await db.transaction(async (tx) => {
+    // The post may have been deleted while moderation ran: that is a 404, not a foreign-key conflict.
+    if (!(await posts.findPost(tx, postId, { forUpdate: true }))) throw PostErrors.notFound(postId);
     await repo.insertComment(tx, { id, postId, authorId: viewerId, text, status: verdict.status, moderationReason: verdict.reason, moderatedAt: new Date() });
     await posts.adjustCommentCount(tx, postId, countDelta(undefined, verdict.status));
     await applyVerdict(tx, verdict, { commentId: id });
   });
-  return commentView((await repo.findComment(db, id))!, viewerId);
+  return reread(db, id, viewerId);
+}
+
+/** The comment as it is now; a 404 if it was deleted in between. */
+async function reread(db: DbOrTx, commentId: string, viewerId: string) {
+  const comment = await repo.findComment(db, commentId);
+  if (!comment) throw CommentErrors.notFound(commentId);
+  return commentView(comment, viewerId);
 }
 
 export async function updateComment(db: Db, viewerId: string, commentId: string, text: string, log?: Log) {
@@ -81,7 +90,7 @@ export async function updateComment(db: Db, viewerId: string, commentId: string,
       await applyVerdict(tx, verdict, { commentId });
     });
   }
-  return commentView((await repo.findComment(db, commentId))!, viewerId);
+  return reread(db, commentId, viewerId);
 }
 
 export async function deleteComment(db: Db, viewerId: string, commentId: string): Promise<void> {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
 import { befriend, createPost, putInCircle, requestFriendship } from '../../../test/social.js';
+import type { Db } from '../../core/db/client.js';
+import { addComment } from './comments.service.js';
 
 let t: TestApp;
 let author: TestUser;
@@ -175,5 +177,28 @@ describe('editing and deleting comments', () => {
     expect((await post(author, target)).commentCount).toBe(0);
     expect((await del(author, second.id)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/social/comments/${first.id}` })).statusCode).toBe(401);
+  });
+});
+
+describe('a post deleted while a comment on it is moderated', () => {
+  it('answers the 404 of a missing post, not a conflict, and stores nothing', async () => {
+    const post = await createPost(t, author, { text: 'Gone soon', visibility: 'Public' });
+    // The race made certain: the post disappears just before the comment's transaction.
+    const db = new Proxy(t.database.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+        return async (work: Parameters<Db['transaction']>[0]) => {
+          await t.database.pool.query('DELETE FROM posts WHERE id = $1', [post.id]);
+          return target.transaction(work);
+        };
+      },
+    });
+    const error = await addComment(db, friend.userId, post.id, 'Nice fish!').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'AppError', status: 404, code: 'social.post_not_found' });
+    const left = await t.database.pool.query('SELECT count(*)::int AS n FROM post_comments WHERE post_id = $1', [post.id]);
+    expect(left.rows[0].n).toBe(0);
   });
 });

@@ -88,7 +88,8 @@ export type PostView = Awaited<ReturnType<typeof postViews>>[number];
 
 async function viewOf(db: DbOrTx, viewerId: string, postId: string): Promise<PostView> {
   const post = await repo.findPost(db, postId);
-  return (await postViews(db, viewerId, [post!]))[0]!;
+  if (!post) throw PostErrors.notFound(postId); // deleted in between
+  return (await postViews(db, viewerId, [post]))[0]!;
 }
 
 /** Checks that the links name the author's own entry or catch (400 naming the field otherwise). */
