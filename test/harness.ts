@@ -26,6 +26,24 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/**
+ * Drops a test database once the connections closing on it are gone (a plain DROP fails with
+ * 55006 while they linger). Forcing it at once would kill connections that a pool is still ending,
+ * and their clients would report the termination as an uncaught error.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 1; attempt <= 30; attempt++) {
+    try {
+      await adminQuery(`DROP DATABASE IF EXISTS ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
 export interface TestDatabase {
   name: string;
   url: string;
@@ -50,7 +68,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   return {
     name,
     url: withDatabase(adminUrl, name),
-    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => dropDatabase(name),
   };
 }
 
