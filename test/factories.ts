@@ -68,3 +68,32 @@ export async function lastAudit(t: TestApp): Promise<Record<string, unknown>> {
 export async function auditEntries(t: TestApp, action: string): Promise<Array<Record<string, unknown>>> {
   return (await t.database.pool.query('SELECT * FROM audit_log WHERE action = $1 ORDER BY id', [action])).rows;
 }
+
+/** The cast of a permission-gated admin test. */
+export interface Staff {
+  owner: TestUser;
+  admin: TestUser;
+  /** An Admin explicitly denied `permission`. */
+  deniedAdmin: TestUser;
+  /** A Moderator granted `otherPermission` (if given) but not `permission`. */
+  moderator: TestUser;
+  /** A Moderator granted `permission`. */
+  grantedModerator: TestUser;
+  standard: TestUser;
+}
+
+export async function createStaff(t: TestApp, permission: string, options: { otherPermission?: string } = {}): Promise<Staff> {
+  const owner = await createUser(t, { role: 'Owner' });
+  const staff: Staff = {
+    owner,
+    admin: await createUser(t, { role: 'Admin' }),
+    deniedAdmin: await createUser(t, { role: 'Admin' }),
+    moderator: await createUser(t, { role: 'Moderator' }),
+    grantedModerator: await createUser(t, { role: 'Moderator' }),
+    standard: await createUser(t),
+  };
+  await setPermission(t, owner, staff.deniedAdmin, permission, false);
+  await setPermission(t, owner, staff.grantedModerator, permission, true);
+  if (options.otherPermission) await setPermission(t, owner, staff.moderator, options.otherPermission, true);
+  return staff;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit, setPermission } from '../../../test/factories.js';
+import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff } from '../../../test/factories.js';
 
 import { brandId } from './brands.seeds.js';
 
@@ -14,15 +14,8 @@ let standard: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  owner = await createUser(t, { role: 'Owner' });
-  admin = await createUser(t, { role: 'Admin' });
-  deniedAdmin = await createUser(t, { role: 'Admin' });
-  moderator = await createUser(t, { role: 'Moderator' });
-  grantedModerator = await createUser(t, { role: 'Moderator' });
-  standard = await createUser(t);
-  await setPermission(t, owner, deniedAdmin, 'Brands.Manage', false);
-  await setPermission(t, owner, grantedModerator, 'brands.manage', true);
-  await setPermission(t, owner, moderator, 'Species.Manage', true);
+  // The dotted spelling grants the same permission.
+  ({ owner, admin, deniedAdmin, moderator, grantedModerator, standard } = await createStaff(t, 'brands.manage', { otherPermission: 'Species.Manage' }));
 });
 afterAll(async () => {
   await t?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit, setPermission } from '../../../test/factories.js';
+import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff } from '../../../test/factories.js';
 import { logCatch } from '../../../test/catalog-helpers.js';
 import { brandId } from '../brands/brands.seeds.js';
 import { speciesId } from '../species/species.seeds.js';
@@ -16,15 +16,14 @@ let standard: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  owner = await createUser(t, { role: 'Owner' });
-  admin = await createUser(t, { role: 'Admin' });
-  deniedAdmin = await createUser(t, { role: 'Admin' });
-  speciesModerator = await createUser(t, { role: 'Moderator' });
-  gearModerator = await createUser(t, { role: 'Moderator' });
-  standard = await createUser(t);
-  await setPermission(t, owner, deniedAdmin, 'Brands.Manage', false);
-  await setPermission(t, owner, speciesModerator, 'Species.Manage', true);
-  await setPermission(t, owner, gearModerator, 'Brands.Manage', true);
+  ({
+    owner,
+    admin,
+    deniedAdmin,
+    moderator: speciesModerator,
+    grantedModerator: gearModerator,
+    standard,
+  } = await createStaff(t, 'Brands.Manage', { otherPermission: 'Species.Manage' }));
 });
 afterAll(async () => {
   await t?.close();

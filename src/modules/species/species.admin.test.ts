@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit, setPermission } from '../../../test/factories.js';
+import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff } from '../../../test/factories.js';
 import { logCatch } from '../../../test/catalog-helpers.js';
 import { speciesId } from './species.seeds.js';
 
@@ -14,15 +14,7 @@ let standard: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  owner = await createUser(t, { role: 'Owner' });
-  admin = await createUser(t, { role: 'Admin' });
-  deniedAdmin = await createUser(t, { role: 'Admin' });
-  moderator = await createUser(t, { role: 'Moderator' });
-  grantedModerator = await createUser(t, { role: 'Moderator' });
-  standard = await createUser(t);
-  await setPermission(t, owner, deniedAdmin, 'Species.Manage', false);
-  await setPermission(t, owner, grantedModerator, 'Species.Manage', true);
-  await setPermission(t, owner, moderator, 'Brands.Manage', true);
+  ({ owner, admin, deniedAdmin, moderator, grantedModerator, standard } = await createStaff(t, 'Species.Manage', { otherPermission: 'Brands.Manage' }));
 });
 afterAll(async () => {
   await t?.close();
