@@ -14,6 +14,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['bench/**', 'bin/**'],
     rules: { 'no-console': 'off' },
   },

@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     teardownTimeout: 60_000,
     restoreMocks: true,
+    // The audit chain's HMAC key (else a key file in ./data would be created).
+    env: { FISHLOG_AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789' },
   },
 });

@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifySchemaCompiler, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
-import rateLimit from '@fastify/rate-limit';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import cors from '@fastify/cors';
 import { Redis } from 'ioredis';
+import { Type } from 'typebox';
 import { enforceAccess, routeAccess } from './core/access/access.js';
 import { Authenticator, bearerToken } from './core/auth/authenticate.js';
 import { createIdentityProvider } from './core/auth/idp/index.js';
 import type { IdentityProvider } from './core/auth/idp/types.js';
-import { AppError } from './core/http/problem.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
+import { isPlausibleDateTime, isValidDateTime } from './core/http/formats.js';
+import { registerBodyGuard } from './core/http/body-guard.js';
+import { registerRateLimits } from './core/http/rate-limit.js';
 import { decorateRoutesForOpenApi, registerOpenApi } from './core/http/openapi.js';
 import { sharedSchemas } from './core/http/schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
+import { userSearchRoutes } from './modules/social/user-search.routes.js';
 import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';
 import { dnrRoutes } from './modules/fishing-log/dnr.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
@@ -35,20 +39,35 @@ import { setupsRoutes } from './modules/gear/setups.routes.js';
 import { postsRoutes } from './modules/social/posts.routes.js';
 import { commentsRoutes } from './modules/social/comments.routes.js';
 import { reportsRoutes } from './modules/social/reports.routes.js';
-import { adminModerationRoutes } from './modules/admin/moderation/moderation.routes.js';
-import { moderationSettingsRoutes } from './modules/admin/moderation/moderation-settings.routes.js';
-import { moderationRulesRoutes } from './modules/admin/moderation/moderation-rules.routes.js';
-import { adminReportsRoutes } from './modules/admin/reports/reports.routes.js';
+import { adminModerationRoutes } from './modules/moderation/moderation.admin.routes.js';
+import { moderationSettingsRoutes } from './modules/moderation/moderation-settings.admin.routes.js';
+import { moderationRulesRoutes } from './modules/moderation/moderation-rules.admin.routes.js';
+import { adminReportsRoutes } from './modules/social/reports.admin.routes.js';
+import { regulationsRoutes } from './modules/regulations/regulations.routes.js';
+import { regulationsAdminRoutes } from './modules/regulations/regulations.admin.routes.js';
+import { paymentsAdminRoutes } from './modules/payments/payments.admin.routes.js';
+import { paymentsWebhookRoutes } from './modules/payments/payments.webhook.routes.js';
+import { chartersRoutes } from './modules/charters/charters.routes.js';
+import { chartersAdminRoutes } from './modules/charters/charters.admin.routes.js';
+import { tournamentsRoutes } from './modules/tournaments/tournaments.routes.js';
+import { tournamentsAdminRoutes } from './modules/tournaments/tournaments.admin.routes.js';
+import { spotsRoutes } from './modules/spots/spots.routes.js';
+import { fishingReportsRoutes } from './modules/fishing-reports/fishing-reports.routes.js';
+import { fishingReportsAdminRoutes } from './modules/fishing-reports/fishing-reports.admin.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { eventsAdminRoutes } from './modules/events/events.admin.routes.js';
+import { clubsRoutes } from './modules/clubs/clubs.routes.js';
+import { clubsAdminRoutes } from './modules/clubs/clubs.admin.routes.js';
+import { spotsAdminRoutes } from './modules/spots/spots.admin.routes.js';
 import { version } from './paths.js';
+import type { AppDeps } from './core/app-deps.js';
+import { registerModuleProviders } from './providers.js';
+import { userDirectory } from './modules/users/users.service.js';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  idp: IdentityProvider;
-  authenticator: Authenticator;
-  version: string;
-  startedAt: number;
-}
+export type { AppDeps } from './core/app-deps.js';
+import { createMetrics, instrument } from './core/observability/metrics.js';
+import { traceOf } from './core/observability/tracing.js';
+import { configureAuditKey, loadAuditKey } from './core/audit/audit.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -64,6 +83,9 @@ export interface BuildAppOptions {
 function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
   addFormats.default(ajv);
+  // Request date-times: RFC 3339, no leap second, from 1900; past-date-time also at most 24 h ahead (src/core/http/formats.ts).
+  ajv.addFormat('date-time', { type: 'string', validate: (value: string) => isValidDateTime(value) });
+  ajv.addFormat('past-date-time', { type: 'string', validate: (value: string) => isPlausibleDateTime(value) });
   return ajv;
 }
 
@@ -121,12 +143,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
     bodyLimit: config.bodyLimitBytes,
+    // Slow clients cannot hold connections: whole headers within headersTimeout, the whole
+    // request within requestTimeout, idle keep-alive connections closed after keepAliveTimeout.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // How often Node checks those timeouts (its default, 30 s, would let a slow client stay that long).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+    } as never,
     // Honour a well-formed X-Request-Id from a proxy, else make one.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     },
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // Every log line of a request carries its W3C trace id beside the request id.
+    childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
+      logger.child({ ...bindings, traceId: traceOf(rawRequest as never).traceId }, childOptions),
     return503OnClosing: true,
     trustProxy: config.trustProxy,
     // Query strings and paths are text and need type coercion; JSON bodies must not be coerced
@@ -141,10 +177,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerModuleProviders();
+  app.server.maxConnections = config.maxConnections;
+  app.server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
+
   const idp = options.idp ?? (await createIdentityProvider(config, database.db));
-  const authenticator = new Authenticator(idp, database.db, app.log, options.now);
+  const authenticator = new Authenticator(idp, database.db, userDirectory, app.log, options.now);
   await authenticator.listen(database.pool);
-  const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now() };
+  configureAuditKey(loadAuditKey(config));
+  const metrics = createMetrics(database.pool);
+  app.decorate('metrics', metrics);
+  const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics };
   app.addHook('onClose', async () => {
     await authenticator.close();
     if (!options.idp) await idp.close();
@@ -156,41 +199,74 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser('text/plain');
   for (const schema of sharedSchemas) app.addSchema(schema);
   registerErrorHandling(app, { bodyLimit: config.bodyLimitBytes });
+  registerBodyGuard(app);
   decorateRoutesForOpenApi(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', String(request.id));
+    reply.header('traceparent', traceOf(request.raw).traceparent);
+  });
+  instrument(app, metrics);
+
+  // Browsers may call the API only from the configured origins (none by default).
+  await app.register(cors, {
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'traceparent'],
+    exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
+    maxAge: 600,
   });
 
-  // General rate limit per client IP (shared through Redis when REDIS_URL is set).
+  // Rate limits per client IP and per user (shared through Redis when REDIS_URL is set).
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
-  await app.register(rateLimit, {
-    global: true,
-    max: config.rateLimitPerMinute,
-    timeWindow: 60_000,
-    ...(redis ? { redis, nameSpace: 'fishlog-rl:', skipOnError: true } : {}),
-    keyGenerator: (request) => request.ip,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'request.rate_limited', `Too many requests: at most ${context.max} a minute. Wait ${Math.ceil(context.ttl / 1000)} s and try again.`),
+  const limits = await registerRateLimits(app, {
+    perIpPerMinute: config.rateLimitPerMinute,
+    perUserPerMinute: config.rateLimitUserPerMinute,
+    redis,
+    userOf: (request) => request.principal?.userId,
   });
 
-  // Authentication and route-level access, in one place, for every route but the public ones.
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
+  // Authentication and route-level access, in one place, for every route but the public ones. A
+  // route-level hook added after the rate limiter's (also route-level): requests with a bad or no token
+  // are counted and limited too, and their 401/403 answers carry the rate-limit headers.
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'OPTIONS') return;
     const level = routeAccess(request);
     if (level === 'public') return;
     const token = bearerToken(request.headers.authorization);
     const principal = authenticator.cachedPrincipal(token) ?? (await authenticator.authenticate(request.headers.authorization));
     request.principal = principal;
+    await limits.limitByUser(request, reply);
     if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
+  };
+  app.addHook('onRoute', (route) => {
+    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...existing, authenticate] as typeof route.onRequest;
   });
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
   await app.register(healthRoutes, { deps });
+  app.get(
+    '/metrics',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['system'],
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics',
+        description:
+          'Prometheus text format: requests and their duration by route template and status, database pool, event-loop lag, memory, ' +
+          'login failures, rate-limit refusals. Needs an Admin (or Owner) token; set METRICS_PORT to scrape it without a token on loopback.',
+        response: { 200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
+      },
+    },
+    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
   await app.register(authRoutes, { deps });
   await app.register(employeesRoutes, { deps });
   await app.register(friendsRoutes, { deps });
+  await app.register(userSearchRoutes, { deps });
   await app.register(fishingLogRoutes, { deps });
   await app.register(dnrRoutes, { deps });
   await app.register(profilesRoutes, { deps });
@@ -210,6 +286,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(moderationSettingsRoutes, { deps });
   await app.register(moderationRulesRoutes, { deps });
   await app.register(adminReportsRoutes, { deps });
+  await app.register(regulationsRoutes, { deps });
+  await app.register(regulationsAdminRoutes, { deps });
+  await app.register(paymentsAdminRoutes, { deps });
+  await app.register(paymentsWebhookRoutes, { deps });
+  await app.register(chartersRoutes, { deps });
+  await app.register(chartersAdminRoutes, { deps });
+  await app.register(tournamentsRoutes, { deps });
+  await app.register(tournamentsAdminRoutes, { deps });
+  await app.register(spotsRoutes, { deps });
+  await app.register(spotsAdminRoutes, { deps });
+  await app.register(fishingReportsRoutes, { deps });
+  await app.register(fishingReportsAdminRoutes, { deps });
+  await app.register(eventsRoutes, { deps });
+  await app.register(eventsAdminRoutes, { deps });
+  await app.register(clubsRoutes, { deps });
+  await app.register(clubsAdminRoutes, { deps });
 
   return app;
 }

@@ -1,6 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, redactUrl } from './config.js';
+import { ConfigError, loadConfig, redactUrl, withEnvFile } from './config.js';
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
@@ -54,5 +57,68 @@ describe('loadConfig', () => {
   it('never prints a database password', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@h/db' })).toThrow(/^(?!.*hunter2)/);
     expect(redactUrl('postgres://user:hunter2@h:5432/db')).toBe('postgres://user:***@h:5432/db');
+  });
+});
+
+describe('.env file', () => {
+  function inTempDir(envFile: string | undefined, fn: (dir: string) => void): void {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fishlog-env-'));
+    try {
+      if (envFile !== undefined) writeFileSync(path.join(dir, '.env'), envFile);
+      fn(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('fills in variables from ./.env; the environment wins, also with an empty value', () => {
+    inTempDir('PORT=4100\n# a comment\nLOG_LEVEL="debug"\nHOST=0.0.0.0\nDATABASE_URL=postgres://u:p@db/x\n', (dir) => {
+      const env = withEnvFile({ HOST: '127.0.0.2', DATABASE_URL: '' }, dir);
+      expect(env).toMatchObject({ PORT: '4100', LOG_LEVEL: 'debug', HOST: '127.0.0.2', DATABASE_URL: '' });
+      expect(loadConfig(env, dir)).toMatchObject({ port: 4100, logLevel: 'debug', host: '127.0.0.2', databaseUrl: undefined });
+    });
+  });
+
+  it('changes nothing without a .env file', () => {
+    inTempDir(undefined, (dir) => {
+      const env = { PORT: '1' };
+      expect(withEnvFile(env, dir)).toBe(env);
+    });
+  });
+
+  it('a bad value from .env is refused like one from the environment', () => {
+    inTempDir('PORT=abc\n', (dir) => {
+      expect(() => loadConfig(withEnvFile({}, dir), dir)).toThrow(ConfigError);
+    });
+  });
+});
+
+describe('.env.example, README and engines', () => {
+  const root = path.resolve(import.meta.dirname, '..');
+  const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+  it('documents every variable config.ts reads, in .env.example and in the README', () => {
+    const variables = [...new Set([...read('src/config.ts').matchAll(/\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!))];
+    expect(variables.length).toBeGreaterThan(15);
+    const example = read('.env.example');
+    const readme = read('README.md');
+    for (const name of variables) {
+      expect(example, `.env.example documents ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+      expect(readme, `README documents ${name}`).toContain(`\`${name}\``);
+    }
+  });
+
+  it('supports Node 20, 22 and 24, and no installed package warns about the engine on them', () => {
+    const supported = ['20.19.0', '22.13.0', '24.0.0'];
+    const range = JSON.parse(read('package.json')).engines.node as string;
+    for (const version of supported) expect(semver.satisfies(version, range), `engines.node ${range} admits ${version}`).toBe(true);
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { engines?: { node?: string } | string[] }> };
+    const refusing: string[] = [];
+    for (const [name, entry] of Object.entries(lock.packages)) {
+      const node = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+      if (!name || !node) continue;
+      for (const version of supported) if (!semver.satisfies(version, node)) refusing.push(`${name} (node ${node}) on ${version}`);
+    }
+    expect(refusing).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 
 /**
  * Configuration from environment variables, validated once at start-up.
@@ -22,9 +24,31 @@ export interface Config {
   trustProxy: boolean;
   redisUrl: string | undefined;
   rateLimitPerMinute: number;
+  rateLimitUserPerMinute: number;
+  /** Slow-client protection of the HTTP server (milliseconds; connections). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+  /** Origins allowed by CORS; empty: no cross-origin access. */
+  corsOrigins: string[];
+  /** Serve /metrics on this loopback port (0: off); the API's /metrics then stays admin-only. */
+  metricsPort: number;
+  /** Key of the audit chain's HMAC (else a key file in the data folder). */
+  auditKey: string | undefined;
   /** Lets moderation settings use an http (not https) base URL: the API key would travel in clear text. */
   moderationAllowHttp: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
+  payments: PaymentsConfig;
+}
+
+/** Which payment provider moves the money (see src/modules/payments). */
+export interface PaymentsConfig {
+  provider: 'local' | 'stripe';
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  /** Overrides Stripe's API address (a loopback stand-in in tests). */
+  stripeApiBase: string | undefined;
 }
 
 export interface LocalIdpConfig {
@@ -186,6 +210,45 @@ function redisUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/**
+ * The environment with a `.env` file of `cwd` underneath it: variables set in the environment win
+ * (also when set to an empty value), the file fills in the others. No file, no change. Uses Node's
+ * own dotenv parser (`util.parseEnv`, Node ≥ 20.12).
+ */
+export function withEnvFile(env: Env, cwd: string = process.cwd()): Env {
+  let text: string;
+  try {
+    text = readFileSync(path.join(cwd, '.env'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    throw error;
+  }
+  return { ...parseEnv(text), ...env };
+}
+
+function origins(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of list) {
+    let ok = false;
+    try {
+      const url = new URL(origin);
+      ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin;
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError(name, raw, 'a comma-separated list of origins such as https://app.example.com,http://localhost:5173 (scheme, host and port; no path)');
+  }
+  return list;
+}
+
+function secret(env: Env, name: string, minLength: number): string | undefined {
+  const raw = read(env, name);
+  if (raw !== undefined && raw.length < minLength) throw new ConfigError(name, '***', `a secret of at least ${minLength} characters`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   return {
@@ -201,7 +264,31 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: boolean(env, 'FISHLOG_TRUST_PROXY', false),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitUserPerMinute: integer(env, 'RATE_LIMIT_USER_PER_MINUTE', 600, 1, 1_000_000),
+    headersTimeoutMs: integer(env, 'FISHLOG_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer(env, 'FISHLOG_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'FISHLOG_KEEPALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: integer(env, 'FISHLOG_MAX_CONNECTIONS', 1024, 1, 1_000_000),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    metricsPort: integer(env, 'METRICS_PORT', 0, 0, 65535),
+    auditKey: secret(env, 'FISHLOG_AUDIT_KEY', 32),
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
     idp: idpConfig(env),
+    payments: paymentsConfig(env),
+  };
+}
+
+function paymentsConfig(env: Env): PaymentsConfig {
+  const provider = oneOf(env, 'PAYMENT_PROVIDER', 'local', ['local', 'stripe'] as const);
+  const why = 'when PAYMENT_PROVIDER=stripe';
+  const stripeSecretKey = provider === 'stripe' ? required(env, 'STRIPE_SECRET_KEY', why) : read(env, 'STRIPE_SECRET_KEY');
+  if (stripeSecretKey !== undefined && !/^(sk|rk)_(test|live)_\w+$/.test(stripeSecretKey)) {
+    throw new ConfigError('STRIPE_SECRET_KEY', '***', 'a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)');
+  }
+  return {
+    provider,
+    stripeSecretKey,
+    stripeWebhookSecret: pattern(env, 'STRIPE_WEBHOOK_SECRET', undefined, /^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)'),
+    stripeApiBase: read(env, 'STRIPE_API_BASE') === undefined ? undefined : urlValue(env, 'STRIPE_API_BASE'),
   };
 }

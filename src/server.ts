@@ -1,18 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, withEnvFile, type Config } from './config.js';
 import { openDatabase, type Database } from './core/db/client.js';
 import { prepareDatabase } from './core/db/prepare.js';
+import { startMetricsServer } from './core/observability/metrics.js';
+import type { AppDeps } from './app.js';
 
 /**
  * Process entry shared by `npm start` and `fishlog serve`:
  * config → database (embedded or DATABASE_URL) → migrations and seeds → app → listen,
  * and a graceful shutdown on SIGINT/SIGTERM.
  */
+/** A second signal this soon after the first is the same request delivered twice. */
+const DUPLICATE_SIGNAL_MS = 2000;
+
 export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig(env);
+    config = loadConfig(withEnvFile(env));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`fishlog: ${error.message}\n`);
@@ -24,14 +29,20 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
   const say = (message: string) => process.stderr.write(`fishlog: ${message}\n`);
   let database: Database | undefined;
   let app: FastifyInstance | undefined;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   try {
     database = await openDatabase(config, { log: say, processName: 'fishlog-server' });
     await prepareDatabase(database.pool, say);
     app = await buildApp({ config, database });
     await app.listen({ port: config.port, host: config.host });
+    if (config.metricsPort > 0) {
+      metricsServer = await startMetricsServer((app as unknown as { metrics: AppDeps['metrics'] }).metrics.registry, config.metricsPort);
+      app.log.info({ port: config.metricsPort }, 'metrics served on 127.0.0.1 without a token');
+    }
     app.log.info({ database: database.description, docs: config.publicDocs ? '/docs' : 'token required' }, 'fishlog ready');
   } catch (error) {
     say(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+    metricsServer?.close();
     await app?.close().catch(() => undefined);
     await database?.close().catch(() => undefined);
     return 1;
@@ -39,13 +50,16 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
 
   const running = { app, database };
   return new Promise<number>((resolve) => {
-    let stopping = false;
+    let stoppingSince: number | undefined;
     const shutdown = async (signal: string) => {
-      if (stopping) {
+      if (stoppingSince !== undefined) {
+        // Under `npm start` one Ctrl-C or `kill` of the process group arrives twice: from the
+        // terminal (or the process manager) and forwarded by npm. Only a later one means "now".
+        if (Date.now() - stoppingSince < DUPLICATE_SIGNAL_MS) return;
         say(`${signal} again: exiting now`);
         process.exit(1);
       }
-      stopping = true;
+      stoppingSince = Date.now();
       running.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       const cap = setTimeout(() => {
         running.app.log.warn('in-flight requests did not finish in time; closing connections');
@@ -60,6 +74,7 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
         code = 1;
       }
       clearTimeout(cap);
+      metricsServer?.close();
       try {
         await running.database.close();
       } catch (error) {

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
@@ -13,6 +16,8 @@ import { main } from './index.js';
 
 let target: TestDatabase;
 let pool: pg.Pool;
+// The audit checkpoint lives in the data folder: one of this file's own.
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-cli-'));
 beforeAll(async () => {
   target = await createTestDatabase();
   pool = new pg.Pool({ connectionString: target.url, max: 2 });
@@ -20,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await target?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function run(args: string[], env: Record<string, string> = {}) {
@@ -28,7 +34,7 @@ async function run(args: string[], env: Record<string, string> = {}) {
   const code = await main(args, {
     out: (t) => (out += t),
     err: (t) => (err += t),
-    env: { DATABASE_URL: target.url, FISHLOG_SCRYPT_COST: '10', ...env },
+    env: { DATABASE_URL: target.url, FISHLOG_SCRYPT_COST: '10', FISHLOG_DATA_DIR: dataDir, FISHLOG_AUDIT_KEY: process.env.FISHLOG_AUDIT_KEY!, ...env },
   });
   return { code, out, err };
 }
@@ -277,7 +283,9 @@ describe('fishlog audit verify', () => {
     expect(rows[0]!.n).toBeGreaterThan(0);
     const result = await run(['audit', 'verify']);
     expect(result.code).toBe(0);
-    expect(result.out).toBe(`audit log intact: ${rows[0]!.n} entries checked\n`);
+    expect(result.out).toContain(`audit log intact: ${rows[0]!.n} entries checked; no checkpoint yet\n`);
+    expect(result.out).toMatch(/head: #\d+ [0-9a-f]{64} \(saved to .*audit\.checkpoint/);
+    expect((await run(['audit', 'verify'])).out).toContain('checkpoint #');
   });
 
   it.each([
@@ -302,6 +310,32 @@ describe('fishlog audit verify', () => {
     }
     const result = await run(['audit', 'verify']);
     expect(result.code).toBe(1);
-    expect(result.err).toBe(`fishlog: audit log BROKEN at entry ${tampered}: its content does not match its hash (the row was altered) (0 entries before it are intact)\n`);
+    expect(result.err).toBe(`fishlog: audit log BROKEN at entry ${tampered}: its content does not match its HMAC (the row was altered, inserted, or the chain recomputed without the key) (0 entries before it are intact)\n`);
+  });
+});
+
+describe('fishlog users show', () => {
+  it('prints the API user id (not the identity-provider subject), provisioning a user the API has not seen yet', async () => {
+    await createUser('dora');
+    expect(await appUser('dora')).toBeUndefined();
+    const shown = await run(['users', 'show', 'DORA']);
+    expect(shown.code, shown.err).toBe(0);
+    const row = await appUser('dora');
+    const identity = await idpUser('dora');
+    expect(row).toBeDefined();
+    expect(shown.out).toContain(`user id:  ${row!.id}`);
+    expect(shown.out).toContain(`subject:  ${identity!.sub}`);
+    expect(row!.id).not.toBe(identity!.sub);
+
+    const json = await run(['users', 'show', 'dora', '--json']);
+    expect(JSON.parse(json.out)).toEqual({ userId: row!.id, username: 'dora', role: 'Standard', active: true, sub: identity!.sub });
+    // The same id again: showing does not create another user.
+    expect(JSON.parse((await run(['users', 'show', 'dora', '--json'])).out).userId).toBe(row!.id);
+  });
+
+  it('fails with exit code 1 for an unknown user', async () => {
+    const result = await run(['users', 'show', 'nobody_at_all']);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('no user named nobody_at_all');
   });
 });

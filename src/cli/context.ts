@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, withEnvFile, type Config } from '../config.js';
 import { openDatabase, type Database } from '../core/db/client.js';
 import { migrateDatabase } from '../core/db/migrate.js';
 
@@ -22,7 +22,7 @@ export class CliError extends Error {
 
 export function cliConfig(io: CliIo): Config {
   try {
-    return loadConfig(io.env);
+    return loadConfig(withEnvFile(io.env));
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, 2);
     throw error;

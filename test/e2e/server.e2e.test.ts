@@ -8,7 +8,7 @@ import { acquireEmbeddedCluster } from '../../src/core/db/embedded.js';
 import { projectRoot } from '../../src/paths.js';
 
 /**
- * End to end: the real process (what `npm start` runs) on a temporary data folder, with its
+ * End to end: the real process, started with `npm start`, on a temporary data folder, with its
  * own embedded PostgreSQL; killed with SIGKILL and started again.
  */
 
@@ -19,10 +19,16 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist', 'main.js')], {
+/**
+ * `npm start`, the README's command (its build step ran once in beforeAll: `--ignore-scripts`
+ * skips only the `prestart` rebuild). In a process group of its own, so a crash can kill npm and
+ * the server together.
+ */
+async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const child = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
     cwd: projectRoot,
-    env: { ...process.env, FISHLOG_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    detached: true,
+    env: { ...process.env, FISHLOG_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -44,6 +50,11 @@ async function startServer(dataDir: string): Promise<Server> {
   return { child, port, output: () => output, exited };
 }
 
+/** A crash: npm and the server it runs die at once. */
+function crash(server: Server): void {
+  process.kill(-server.child.pid!, 'SIGKILL');
+}
+
 async function health(port: number) {
   const res = await fetch(`http://127.0.0.1:${port}/health`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -63,7 +74,7 @@ async function withCluster<T>(dataDir: string, fn: (client: pg.Client) => Promis
 
 let dataDir: string;
 beforeAll(async () => {
-  // The process under test is the compiled one, as `npm start` runs it.
+  // `npm start`'s build step, once for every start below.
   execFileSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-e2e-'));
 });
@@ -73,6 +84,21 @@ afterAll(async () => {
 
 // Several real start-ups (initdb, migrations, reference-data seeding) per test: minutes on a busy 2-core machine.
 describe('the real server process', { timeout: 240_000 }, () => {
+  it('runs the README start command: scripts/smoke.sh (as .ci/run does) serves /health, signs a CLI-created user in, exits cleanly on SIGTERM', async () => {
+    let output = '';
+    const child = spawn('bash', [path.join(projectRoot, 'scripts', 'smoke.sh')], {
+      cwd: projectRoot,
+      env: { ...process.env, SMOKE_TIMEOUT: '180' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(output).toContain('smoke: /health 200');
+    expect(output).toContain('smoke: signed in as jo and read /api/userprofile/me');
+    expect(output).toContain('smoke: SIGTERM → clean exit (0), embedded PostgreSQL stopped');
+    expect({ code, output }).toMatchObject({ code: 0 });
+  });
   it('starts on a fresh data folder, survives SIGKILL with its data, and shuts down cleanly', async () => {
     const first = await startServer(dataDir);
     expect(await health(first.port)).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });
@@ -94,7 +120,7 @@ describe('the real server process', { timeout: 240_000 }, () => {
 
     // Crash: the server and its PostgreSQL die with SIGKILL.
     const postmaster = Number((await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    first.child.kill('SIGKILL');
+    crash(first);
     process.kill(postmaster, 'SIGKILL');
     await first.exited;
 
@@ -156,7 +182,7 @@ describe('the real server process', { timeout: 240_000 }, () => {
       };
       const writers = Promise.all([writer(), writer(), writer(), writer()]);
       while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
-      server.child.kill('SIGKILL');
+      crash(server);
       await server.exited;
       stop = true;
       await writers;
@@ -176,13 +202,14 @@ describe('the real server process', { timeout: 240_000 }, () => {
 
   it('refuses a bad configuration with one clear line and exit code 2', async () => {
     let stderr = '';
-    const child = spawn(process.execPath, [path.join(projectRoot, 'dist', 'main.js')], {
+    const child = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
+      cwd: projectRoot,
       env: { ...process.env, PORT: 'eighty', FISHLOG_DATA_DIR: dataDir },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe('fishlog: invalid configuration: PORT="eighty" is not valid; PORT accepts an integer from 0 to 65535');
+    expect(stderr.split('\n').find((line) => line.startsWith('fishlog:'))).toBe('fishlog: invalid configuration: PORT="eighty" is not valid; PORT accepts an integer from 0 to 65535');
   });
 });

@@ -66,8 +66,46 @@ async function setRole(io: CliIo, username: string, role: number, options: { rea
   });
 }
 
+/**
+ * The API's user id of `username` (what POST /api/social/friends/{friendId} and the admin routes
+ * take; not the identity provider's subject). A user known to the identity provider who never
+ * called the API is provisioned first, as their first request would, so the id printed is the one
+ * the API will use.
+ */
+async function showUser(io: CliIo, username: string, options: { json?: boolean }): Promise<void> {
+  await withDatabase(io, async (database, config) => {
+    let user = await repo.findByUsername(database.db, username);
+    if (!user) {
+      const identity = await findInIdentityProvider(config, database, username);
+      if (!identity) {
+        throw new CliError(`no user named ${username} in the app or the identity provider; create the user first (IDP=local: fishlog idp users create)`, 1);
+      }
+      user = await repo.upsertFromClaims(database.db, { sub: identity.sub, username: identity.username, email: identity.email ?? undefined });
+    }
+    const shown = { userId: user.id, username: user.username, role: roleName(user.role), active: user.isActive, sub: user.sub };
+    if (options.json) {
+      io.out(`${JSON.stringify(shown)}\n`);
+      return;
+    }
+    io.out(
+      `${shown.username}\n` +
+        `  user id:  ${shown.userId}   (the API's id: POST /api/social/friends/${shown.userId})\n` +
+        `  role:     ${shown.role}${shown.active ? '' : ' (deactivated)'}\n` +
+        `  subject:  ${shown.sub}   (the identity provider's id, not used by the API's routes)\n`,
+    );
+  });
+}
+
 export function registerUsers(program: Command, io: CliIo): void {
-  const users = program.command('users').description("Manage the app's users (roles)");
+  const users = program.command('users').description("Manage the app's users (roles, ids)");
+
+  users
+    .command('show <username>')
+    .description("Print a user's API user id (the id friends and admin routes take), role and identity-provider subject")
+    .option('--json', 'print one JSON object: userId, username, role, active, sub')
+    .action(async (username: string, options: { json?: boolean }) => {
+      await showUser(io, username, options);
+    });
 
   users
     .command('set-role <username> <role>')

@@ -1,5 +1,5 @@
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../../modules/users/users.tables.js';
+import { idOf } from '../db/references.js';
 
 /**
  * Permission grants as an append-only history: the newest row per (user, permission) is in
@@ -11,12 +11,12 @@ export const permissionGrants = pgTable(
     id: uuid().primaryKey(),
     userId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     permission: text().notNull(),
     isGranted: boolean().notNull(),
     restrictions: jsonb().$type<Record<string, unknown>>(),
     reason: text(),
-    grantedBy: uuid().references(() => users.id),
+    grantedBy: uuid().references(() => idOf('users')),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('permission_grants_user_permission_idx').on(t.userId, t.permission, t.createdAt.desc())],

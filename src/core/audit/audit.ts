@@ -1,12 +1,20 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { asc, desc, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { auditLog, type AuditRow } from './audit.tables.js';
 
 /**
  * The audit log writer. Call it inside the transaction of the change it records. Rows are
- * chained: `hash` = SHA-256 of the previous row's hash and this row's content, so a row altered
- * behind the triggers' back breaks the chain (`fishlog audit verify`).
+ * chained: `hash` = HMAC-SHA-256, keyed with a key that is not in the database, of the previous
+ * row's hash and this row's content. A row altered, inserted or removed behind the triggers'
+ * back breaks the chain, and someone with database access but without the key cannot recompute
+ * it. The newest (id, hash) is anchored outside the table in a checkpoint file, so deleting the
+ * newest rows shows too (`fishlog audit verify`).
+ *
+ * The key: FISHLOG_AUDIT_KEY, else `audit.key` in the data folder (created on first use).
+ * Rows written before the chain was keyed (plain SHA-256) are accepted only as a prefix.
  */
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -65,8 +73,37 @@ function canonical(value: unknown): string {
 
 type Hashable = Omit<AuditRow, 'id' | 'hash'>;
 
-export function rowHash(row: Hashable): string {
-  const content = canonical([
+let configuredKey: Buffer | undefined;
+
+/** The HMAC key: the configured secret, else the data folder's key file (created once, 0600). */
+export function loadAuditKey(config: { auditKey?: string | undefined; dataDir: string }): Buffer {
+  if (config.auditKey) return Buffer.from(config.auditKey, 'utf8');
+  const file = path.join(config.dataDir, 'audit.key');
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
+  } catch {
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // another process made it first
+    }
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
+  }
+}
+
+/** Sets the key of this process (server and CLI start-up). */
+export function configureAuditKey(key: Buffer): void {
+  configuredKey = key;
+}
+
+function auditKey(): Buffer {
+  configuredKey ??= loadAuditKey({ auditKey: process.env.FISHLOG_AUDIT_KEY, dataDir: path.resolve(process.env.FISHLOG_DATA_DIR ?? './data') });
+  return configuredKey;
+}
+
+function content(row: Hashable): string {
+  return canonical([
     row.prevHash,
     row.occurredAt.toISOString(),
     row.actorType,
@@ -81,7 +118,16 @@ export function rowHash(row: Hashable): string {
     row.userAgent,
     row.requestId,
   ]);
-  return createHash('sha256').update(content).digest('hex');
+}
+
+/** The row's link: HMAC-SHA-256 under the audit key. */
+export function rowHash(row: Hashable, key: Buffer = auditKey()): string {
+  return createHmac('sha256', key).update(content(row)).digest('hex');
+}
+
+/** The unkeyed hash of rows written before the chain was keyed. */
+function legacyRowHash(row: Hashable): string {
+  return createHash('sha256').update(content(row)).digest('hex');
 }
 
 export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
@@ -110,25 +156,72 @@ export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: Audi
   return inserted!;
 }
 
+export interface AuditHead {
+  id: number;
+  hash: string;
+}
+
 export interface VerifyReport {
   checked: number;
+  /** Rows from before the chain was keyed (plain SHA-256), all at the start. */
+  legacy?: number;
+  head?: AuditHead;
   brokenAt?: { id: number; reason: string };
 }
 
-/** Walks the chain in id order and reports the first row whose link or content does not match. */
-export async function verifyAuditChain(db: Db, batchSize = 1000): Promise<VerifyReport> {
+/**
+ * Walks the chain in id order and reports the first row whose link or content does not match,
+ * and, given the last checkpoint, whether that row is still there with the same hash (else the
+ * newest rows were deleted, or the chain rewritten).
+ */
+export async function verifyAuditChain(db: Db, batchSize = 1000, options: { checkpoint?: AuditHead | undefined; key?: Buffer } = {}): Promise<VerifyReport> {
+  const key = options.key ?? auditKey();
+  const checkpoint = options.checkpoint;
   let previous = GENESIS_HASH;
   let lastId = 0;
   let checked = 0;
+  let legacy = 0;
+  let keyed = false;
+  let head: AuditHead | undefined;
+  const report = (extra: Partial<VerifyReport> = {}): VerifyReport => ({ checked, ...(legacy ? { legacy } : {}), ...(head ? { head } : {}), ...extra });
   for (;;) {
     const rows = await db.select().from(auditLog).where(gt(auditLog.id, lastId)).orderBy(asc(auditLog.id)).limit(batchSize);
-    if (rows.length === 0) return { checked };
+    if (rows.length === 0) break;
     for (const row of rows) {
-      if (row.prevHash !== previous) return { checked, brokenAt: { id: row.id, reason: 'its prev_hash does not match the previous row (a row was removed or reordered)' } };
-      if (rowHash(row) !== row.hash) return { checked, brokenAt: { id: row.id, reason: 'its content does not match its hash (the row was altered)' } };
+      if (row.prevHash !== previous) return report({ brokenAt: { id: row.id, reason: 'its prev_hash does not match the previous row (a row was removed, inserted or reordered)' } });
+      if (rowHash(row, key) === row.hash) {
+        keyed = true;
+      } else if (!keyed && legacyRowHash(row) === row.hash) {
+        legacy++;
+      } else {
+        return report({ brokenAt: { id: row.id, reason: 'its content does not match its HMAC (the row was altered, inserted, or the chain recomputed without the key)' } });
+      }
+      if (checkpoint && row.id === checkpoint.id && row.hash !== checkpoint.hash) {
+        return report({ brokenAt: { id: row.id, reason: `its hash differs from the checkpoint (${checkpoint.hash.slice(0, 16)}…): the chain was rewritten` } });
+      }
       previous = row.hash;
       lastId = row.id;
+      head = { id: row.id, hash: row.hash };
       checked++;
     }
   }
+  if (checkpoint && lastId < checkpoint.id) {
+    return report({ brokenAt: { id: checkpoint.id, reason: `the checkpointed entry ${checkpoint.id} is missing: the newest entries (after ${lastId}) were deleted` } });
+  }
+  return report();
+}
+
+/** The checkpoint file: the newest (id, hash) seen by the last successful verify. */
+export function readCheckpoint(file: string): AuditHead | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<AuditHead>;
+    return typeof parsed.id === 'number' && typeof parsed.hash === 'string' ? { id: parsed.id, hash: parsed.hash } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCheckpoint(file: string, head: AuditHead): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${JSON.stringify({ ...head, at: new Date().toISOString() })}\n`, { mode: 0o600 });
 }

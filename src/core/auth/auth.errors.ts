@@ -17,6 +17,8 @@ export const AuthErrors = {
   tokenClaims: (claim: string) => unauthorized('auth.token_claims_invalid', `The token's ${claim} claim is missing or invalid; ${LOGIN_AGAIN}.`),
   accessTokenUsed: () =>
     unauthorized('auth.access_token_not_accepted', 'This is an access token; the API accepts only the id_token. Send the id_token from the login response as the bearer token.'),
+  tokenIssuedInFuture: () => unauthorized('auth.token_issued_in_future', `The token's issue time (iat) is more than 5 minutes in the future; check the clocks, then ${LOGIN_AGAIN}.`),
+  tokenBeforePasswordChange: () => unauthorized('auth.token_revoked', `The password of this account was changed or reset after this token was issued; ${LOGIN_AGAIN}.`),
   userNotFound: () => unauthorized('auth.user_not_found', 'The user of this token no longer exists in the identity provider.'),
   userDisabled: () => unauthorized('auth.user_disabled', 'This account is disabled; contact the administrators.'),
   userNotConfirmed: () => unauthorized('auth.user_not_confirmed', 'This account is not confirmed yet; ask an administrator to confirm it.'),

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
-import { upsertFromClaims } from '../../modules/users/users.repository.js';
 import { AuthErrors } from './auth.errors.js';
 import type { IdentityClaims, IdentityProvider } from './idp/types.js';
+import type { UserDirectory } from './user-directory.js';
 import { PRINCIPAL_CHANNEL } from './notify.js';
 
 /** The authenticated caller of a request. */
@@ -39,6 +39,13 @@ const MAX_CACHED_TOKENS = 50_000;
 interface CachedPrincipal {
   principal: Principal;
   until: number;
+  /** Tokens issued before this (seconds) are refused: the password changed then. */
+  validAfterSeconds: number;
+}
+
+/** A token issued before the user's password was changed or reset. */
+function issuedBefore(claims: IdentityClaims, validAfterSeconds: number): boolean {
+  return validAfterSeconds > 0 && (claims.iat === undefined || claims.iat < validAfterSeconds);
 }
 
 /**
@@ -57,6 +64,7 @@ export class Authenticator {
   constructor(
     private readonly idp: IdentityProvider,
     private readonly db: Db,
+    private readonly users: UserDirectory,
     private readonly log: { warn: (obj: object, msg: string) => void } = { warn: () => undefined },
     private readonly now: () => number = Date.now,
   ) {}
@@ -74,7 +82,8 @@ export class Authenticator {
     const claims = this.tokens.get(tokenKey(token));
     if (!claims || claims.exp <= Date.now() / 1000) return undefined;
     const cached = this.principals.get(claims.sub);
-    return cached && cached.until > this.now() ? cached.principal : undefined;
+    if (!cached || cached.until <= this.now() || issuedBefore(claims, cached.validAfterSeconds)) return undefined;
+    return cached.principal;
   }
 
   /** Drops what is cached about a user (after a change to them). */
@@ -108,15 +117,17 @@ export class Authenticator {
 
   private async principalFor(claims: IdentityClaims): Promise<Principal> {
     const cached = this.principals.get(claims.sub);
-    if (cached && cached.until > this.now()) return cached.principal;
+    if (cached && cached.until > this.now() && !issuedBefore(claims, cached.validAfterSeconds)) return cached.principal;
     const status = await this.idp.userStatus(claims);
     const checkedAt = Math.min(status.checkedAt ?? this.now(), this.now());
     if (!status.exists) throw AuthErrors.userNotFound();
     if (!status.enabled) throw AuthErrors.userDisabled();
-    const user = await upsertFromClaims(this.db, claims);
+    const validAfterSeconds = status.validAfter ? Math.floor(status.validAfter / 1000) : 0;
+    if (issuedBefore(claims, validAfterSeconds)) throw AuthErrors.tokenBeforePasswordChange();
+    const user = await this.users.upsertFromClaims(this.db, claims);
     if (!user.isActive) throw AuthErrors.accountDeactivated();
     const principal: Principal = { userId: user.id, sub: user.sub, username: user.username, email: user.email, role: user.role };
-    this.principals.set(claims.sub, { principal, until: checkedAt + PRINCIPAL_TTL_MS });
+    this.principals.set(claims.sub, { principal, until: checkedAt + PRINCIPAL_TTL_MS, validAfterSeconds });
     return principal;
   }
 

@@ -54,7 +54,17 @@ export async function openDatabase(
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
+  // A connection that fails (the server was killed, restarted, or ended it: 57P01) must never
+  // crash the process: idle ones report to the pool, checked-out ones to their own listener.
+  // The request that used it gets an error (a 503); the pool opens new connections later.
   pool.on('error', (error) => options.log?.(`idle database connection failed: ${error.message}`));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.log?.(`database connection failed: ${error.message}`));
+  });
+  // After the embedded server came back on another port, new connections go there.
+  embedded?.onRestart(() => {
+    (pool as unknown as { options: { connectionString: string } }).options.connectionString = embedded!.url();
+  });
   return {
     pool,
     db: createDb(pool),

@@ -69,4 +69,27 @@ describe('embedded PostgreSQL', () => {
     await orphanMaker.release();
     expect(await next.release()).toEqual({ stopped: true });
   });
+
+  it('restarts PostgreSQL killed while a process uses it, with backoff and a log line, on the same port, data intact', async () => {
+    const lines: string[] = [];
+    const cluster = await acquireEmbeddedCluster({ dataDir, log: (line) => lines.push(line) });
+    const port = cluster.port;
+    await query(cluster.url(), 'CREATE TABLE IF NOT EXISTS probe (n int)');
+    const { rows } = await query(cluster.url(), 'SELECT count(*)::int AS n FROM probe');
+    const killedAt = Date.now();
+    process.kill(await postmasterPid(), 'SIGKILL');
+    let back = false;
+    while (!back && Date.now() - killedAt < 30_000) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      back = await query(cluster.url(), 'SELECT 1').then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(back).toBe(true);
+    expect(cluster.port).toBe(port);
+    expect(lines.some((l) => l.includes('exited unexpectedly; restarting it'))).toBe(true);
+    expect((await query(cluster.url(), 'SELECT count(*)::int AS n FROM probe')).rows).toEqual(rows);
+    expect(await cluster.release()).toEqual({ stopped: true });
+  });
 });

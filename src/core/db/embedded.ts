@@ -28,9 +28,11 @@ const START_TIMEOUT_S = 120;
 export const EMBEDDED_DATABASE = 'fishlog';
 
 export interface EmbeddedCluster {
-  /** Connection string for a database of the cluster. */
+  /** Connection string for a database of the cluster (its port may change after a restart). */
   url(database?: string): string;
-  port: number;
+  readonly port: number;
+  /** Called after the cluster was brought back (by this or another process) following a crash. */
+  onRestart(listener: () => void): void;
   /** True when this process started the cluster. */
   startedHere: boolean;
   /** Gives up this process's presence; stops the cluster when no other process uses it. */
@@ -277,10 +279,11 @@ async function initialise(pgDir: string, credentials: Credentials, user: OsUser 
   }
 }
 
-async function startServer(pgDir: string, user: OsUser | undefined, log: Log): Promise<number> {
+async function startServer(pgDir: string, user: OsUser | undefined, log: Log, preferredPort?: number): Promise<number> {
   const { pg_ctl } = await loadBinaries();
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    // After a crash, the old port first: connection strings handed out keep working.
+    const port = attempt === 1 && preferredPort ? preferredPort : await freePort();
     const options = [
       `-p ${port}`,
       "-c listen_addresses='127.0.0.1'",
@@ -302,7 +305,7 @@ async function startServer(pgDir: string, user: OsUser | undefined, log: Log): P
     }
     const serverLog = await fs.readFile(path.join(pgDir, 'server.log'), 'utf8').catch(() => '');
     const lastLines = serverLog.trim().split('\n').slice(-4).join(' | ');
-    if (attempt >= 3 || !/could not (bind|create listen)/i.test(serverLog)) {
+    if (attempt >= 3 || !/could not (bind|create listen)|already in use/i.test(serverLog)) {
       throw new EmbeddedPostgresError(`could not start the embedded PostgreSQL: ${result.output.trim()} ${lastLines}`.trim());
     }
   }
@@ -402,33 +405,94 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
     } else {
       log(`sharing the embedded PostgreSQL already running on 127.0.0.1:${running.port}`);
     }
-    const port = running.port;
+    let port = running.port;
     const url = (database = EMBEDDED_DATABASE) => connectionString(credentials, port, database);
     await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
 
-    const presence = new pg.Client({ connectionString: url('postgres'), application_name: options.processName ?? 'fishlog' });
-    await presence.connect();
-    presence.on('error', () => undefined); // the cluster may be stopped under a killed sibling: nothing to do here
-    await presence.query('SELECT pg_advisory_lock_shared($1)', [PRESENCE_LOCK_KEY]);
-
     let released = false;
+    let recovering = false;
+    let presence: pg.Client | undefined;
+    const restartListeners: (() => void)[] = [];
+
+    const connectPresence = async (): Promise<pg.Client> => {
+      const client = new pg.Client({ connectionString: url('postgres'), application_name: options.processName ?? 'fishlog' });
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock_shared($1)', [PRESENCE_LOCK_KEY]);
+      // Losing this connection means the cluster went away: bring it back (unless we let it go).
+      const lost = (error?: Error) => {
+        if (released || presence !== client) return;
+        void recover(error?.message ?? 'connection closed');
+      };
+      client.on('error', lost);
+      client.on('end', () => lost());
+      return client;
+    };
+
+    /**
+     * The cluster exited unexpectedly (killed, crashed): start it again, on the same port when
+     * it is free, with a backoff between attempts. Another process sharing the cluster may win
+     * the race: then it is adopted.
+     */
+    const recover = async (why: string) => {
+      if (recovering || released) return;
+      recovering = true;
+      const since = Date.now();
+      log(`embedded PostgreSQL connection lost (${why}); checking the server and restarting it if it exited`);
+      for (let attempt = 1; !released; attempt++) {
+        await sleep(Math.min(10_000, 500 * 2 ** (attempt - 1)));
+        if (released) break;
+        try {
+          await withFileLock(lockFile, log, async () => {
+            const alive = await readPostmaster(pgDir);
+            if (alive && (await waitUntilReachable(connectionString(credentials, alive.port, 'postgres'), alive.pid, 5_000))) {
+              port = alive.port;
+              return;
+            }
+            if (alive && isAlive(alive.pid)) throw new EmbeddedPostgresError(`PostgreSQL process ${alive.pid} does not answer yet`);
+            log(`embedded PostgreSQL exited unexpectedly; restarting it (attempt ${attempt})`);
+            await waitForDeadPostmaster(pgDir, log);
+            port = await startServer(pgDir, user, log, port);
+          });
+          if (released) break;
+          const next = await connectPresence();
+          const previous = presence;
+          presence = next;
+          await previous?.end().catch(() => undefined);
+          log(`embedded PostgreSQL is back on 127.0.0.1:${port} after ${((Date.now() - since) / 1000).toFixed(1)} s`);
+          recovering = false;
+          for (const listener of restartListeners) listener();
+          return;
+        } catch (error) {
+          log(`embedded PostgreSQL restart attempt ${attempt} failed: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        }
+      }
+      recovering = false;
+    };
+
+    presence = await connectPresence();
+
     return {
       url,
-      port,
+      get port() {
+        return port;
+      },
       startedHere,
+      onRestart(listener) {
+        restartListeners.push(listener);
+      },
       async release() {
         if (released) return { stopped: false };
         released = true;
         return withFileLock(lockFile, log, async () => {
           let last = false;
           try {
-            await presence.query('SELECT pg_advisory_unlock_shared($1)', [PRESENCE_LOCK_KEY]);
-            const result = await presence.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [PRESENCE_LOCK_KEY]);
+            await presence!.query('SELECT pg_advisory_unlock_shared($1)', [PRESENCE_LOCK_KEY]);
+            const result = await presence!.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [PRESENCE_LOCK_KEY]);
             last = result.rows[0]?.ok === true;
           } catch {
             last = true; // connection lost: decide from the postmaster below
           } finally {
-            await presence.end().catch(() => undefined);
+            await presence?.end().catch(() => undefined);
           }
           if (!last || !(await readPostmaster(pgDir))) return { stopped: false };
           await stopServer(pgDir, user);

@@ -2,6 +2,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
 import { migrationsFolder } from '../../paths.js';
+import { assertGeoExtensionsAvailable } from './geo.js';
 
 /** Advisory lock key shared by every process that migrates or seeds the database. */
 export const SCHEMA_LOCK_KEY = 7_146_250_002;
@@ -29,6 +30,7 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
   await withSchemaLock(pool, async (client) => {
     // Notices such as "schema drizzle already exists, skipping" are not worth a log line.
     await client.query("SET client_min_messages = 'warning'");
+    await assertGeoExtensionsAvailable(client);
     await migrate(drizzle({ client }), { migrationsFolder });
   });
 }

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DATE_TIME_RULE, PAST_DATE_TIME_RULE } from './formats.js';
+import { MAX_FIELD_ERRORS, truncateEcho } from './limits.js';
 import { AppError, PROBLEM_CONTENT_TYPE, problemType, statusTitle, type FieldError, type ProblemBody } from './problem.js';
 
 /**
@@ -6,7 +8,11 @@ import { AppError, PROBLEM_CONTENT_TYPE, problemType, statusTitle, type FieldErr
  * - AppError (and module errors built on it): as declared.
  * - Schema validation: 400 `request.validation_failed` with one `errors[]` item per field.
  * - Body parsing: malformed JSON 400, wrong content type 415, oversized body 413.
- * - PostgreSQL data errors caused by client input: 400/409 rather than 500.
+ * - PostgreSQL data errors caused by client input: 400/409 rather than 500, naming the field
+ *   whose value PostgreSQL (or Date) rejected when it can be found in the request.
+ * - A database that cannot be reached: 503 `service.database_unavailable` with Retry-After.
+ * - `errors[]` holds at most MAX_FIELD_ERRORS items (`errorsOmitted` counts the rest) and echoed
+ *   pointers are truncated, so a large invalid request never gets a larger answer.
  * - Everything else: 500 with a body that hides internals; the log keeps them.
  */
 
@@ -30,10 +36,45 @@ function escapePointer(segment: string): string {
 }
 
 /**
+ * An enum written as a union of literals (`anyOf: [{const: 'Public'}, …]`, as TypeBox writes it) that
+ * fails reports one "must be equal to constant" per value: make it one `enum` error with the allowed
+ * values, so every enum of every module says what it accepts ("must be one of Public, Private, …").
+ * A nullable enum's `null` branch is listed too.
+ */
+function withEnumsCollapsed(validation: AjvError[]): AjvError[] {
+  const byPath = new Map<string, AjvError[]>();
+  for (const error of validation) {
+    const list = byPath.get(error.instancePath) ?? [];
+    list.push(error);
+    byPath.set(error.instancePath, list);
+  }
+  const out: AjvError[] = [];
+  const done = new Set<string>();
+  for (const error of validation) {
+    const path = error.instancePath;
+    if (done.has(path)) continue;
+    const atPath = byPath.get(path)!;
+    const consts = atPath.filter((e) => e.keyword === 'const');
+    const union = atPath.some((e) => e.keyword === 'anyOf');
+    const onlyEnumNoise = atPath.every((e) => ['const', 'anyOf', 'type', 'enum'].includes(e.keyword));
+    if (union && consts.length > 0 && onlyEnumNoise) {
+      done.add(path);
+      const allowed = [...consts.map((e) => e.params.allowedValue), ...atPath.filter((e) => e.keyword === 'enum').flatMap((e) => (e.params.allowedValues as unknown[]) ?? [])];
+      if (atPath.some((e) => e.keyword === 'type' && e.params.type === 'null')) allowed.push(null);
+      out.push({ instancePath: path, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] }, message: 'is not an allowed value' });
+      continue;
+    }
+    out.push(error);
+  }
+  return out;
+}
+
+/**
  * A nullable field (`anyOf: [X, null]`) that fails reports three errors (X's, "must be null",
  * "must match a schema in anyOf"): keep only what was wrong with X.
  */
 function withoutUnionNoise(validation: AjvError[]): AjvError[] {
+  validation = withEnumsCollapsed(validation);
   const unionPaths = new Set(validation.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const kept = validation.filter(
     (e) => !(unionPaths.has(e.instancePath) && (e.keyword === 'anyOf' || (e.keyword === 'type' && e.params.type === 'null'))),
@@ -63,13 +104,22 @@ function fieldErrors(validation: AjvError[], context: ValidationContext | undefi
       detail = `must be one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`;
     } else if (error.keyword === 'format' && error.params.format === 'uuid') {
       detail = 'must be a UUID';
+    } else if (error.keyword === 'format' && error.params.format === 'date-time') {
+      detail = DATE_TIME_RULE;
+    } else if (error.keyword === 'format' && error.params.format === 'past-date-time') {
+      detail = PAST_DATE_TIME_RULE;
     }
     const key = `${pointer}|${detail}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ pointer: pointer || '/', in: where, detail });
+    out.push({ pointer: truncateEcho(pointer || '/'), in: where, detail: truncateEcho(detail) });
   }
   return out;
+}
+
+/** The first MAX_FIELD_ERRORS items and how many were left out. */
+function capped(errors: FieldError[]): { errors: FieldError[]; omitted: number } {
+  return { errors: errors.slice(0, MAX_FIELD_ERRORS), omitted: Math.max(0, errors.length - MAX_FIELD_ERRORS) };
 }
 
 function describe(errors: FieldError[]): string {
@@ -82,6 +132,7 @@ interface PgError {
   code?: string;
   constraint?: string;
   severity?: string;
+  message?: string;
 }
 
 function isPgError(error: unknown): error is PgError {
@@ -104,29 +155,100 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | un
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError(400, 'request.empty_body', 'The Content-Type is application/json but the body is empty; send a JSON body or drop the header.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError(400, 'request.malformed_json', `The request body is not valid JSON (${error.message}); check the syntax.`);
+      return new AppError(400, 'request.malformed_json', `The request body is not valid JSON (${truncateEcho(error.message)}); check the syntax.`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError(400, 'request.bad_content_length', 'The Content-Length header does not match the body that was sent.');
     default:
       break;
   }
   if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
-    return new AppError(400, 'request.malformed_json', `The request body is not valid JSON (${error.message}); check the syntax.`);
+    return new AppError(400, 'request.malformed_json', `The request body is not valid JSON (${truncateEcho(error.message)}); check the syntax.`);
   }
   if (error.statusCode === 429) {
-    return new AppError(429, 'request.rate_limited', error.message || 'Too many requests; wait and try again.');
+    return new AppError(429, 'request.rate_limited', truncateEcho(error.message || 'Too many requests; wait and try again.'));
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError(error.statusCode, 'request.invalid', error.message);
+    return new AppError(error.statusCode, 'request.invalid', truncateEcho(error.message));
   }
   return undefined;
 }
 
-function fromPgError(error: PgError): AppError | undefined {
+/**
+ * Where in the request a rejected value sits: the first string leaf of body, query or path
+ * equal to `value` (or, without a value, the first that `matches`).
+ */
+function locateValue(request: FastifyRequest, matches: (leaf: string) => boolean): FieldError | undefined {
+  const parts: [FieldError['in'], unknown][] = [
+    ['body', request.body],
+    ['query', request.query],
+    ['path', request.params],
+  ];
+  let budget = 10_000; // bodies are bounded, but keep the walk cheap anyway
+  const walk = (value: unknown, pointer: string): string | undefined => {
+    if (--budget < 0) return undefined;
+    if (typeof value === 'string') return matches(value) ? pointer || '/' : undefined;
+    if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+        const found = walk(child, `${pointer}/${escapePointer(key)}`);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  for (const [where, value] of parts) {
+    const pointer = walk(value, '');
+    if (pointer) return { pointer: truncateEcho(pointer), in: where, detail: 'has a value out of range or not valid for this field' };
+  }
+  return undefined;
+}
+
+const INVALID_VALUE_DETAIL = 'A value in the request is out of range or not valid for its field; check numbers, dates and ids.';
+
+function invalidValue(field: FieldError | undefined): AppError {
+  if (!field) return new AppError(400, 'request.invalid_value', INVALID_VALUE_DETAIL);
+  const detail = `The request is invalid: ${field.in} ${field.pointer} ${field.detail}. Fix the field and send it again.`;
+  return new AppError(400, 'request.invalid_value', detail, { errors: [field] });
+}
+
+/** A JavaScript Date built from client input that is not a real instant ("Invalid time value"). */
+function isInvalidDateError(error: unknown): boolean {
+  return error instanceof RangeError && /invalid time value|invalid date/i.test(error.message);
+}
+
+/** The value PostgreSQL quotes in a data exception ('... out of range: "2026-13-01"'). */
+function quotedValue(message: string | undefined): string | undefined {
+  return message ? /: "(.*)"$/s.exec(message)?.[1] : undefined;
+}
+
+/** Connection-level failures: the database is down, restarting or out of connections. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_MESSAGE = /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Connection refused|cannot use a pool after calling end/i;
+
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** True when an error (or its cause) means the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    if (current instanceof AggregateError && current.errors.some((e) => isDatabaseUnavailable(e))) return true;
+  }
+  return false;
+}
+
+export function databaseUnavailable(): AppError {
+  return new AppError(503, 'service.database_unavailable', `The database cannot be reached right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+function fromPgError(error: PgError, request: FastifyRequest): AppError | undefined {
   if (!error.code) return undefined;
   // Class 22: data exceptions (value out of range, invalid text representation, bad date ...)
   if (error.code.startsWith('22')) {
-    return new AppError(400, 'request.invalid_value', 'A value in the request is out of range or not valid for its field; check numbers, dates and ids.');
+    const value = quotedValue(error.message);
+    return invalidValue(value === undefined ? undefined : locateValue(request, (leaf) => leaf === value));
   }
   if (error.code === '23505') {
     return new AppError(409, 'request.duplicate', 'A record with the same unique value already exists.');
@@ -147,7 +269,11 @@ export function toProblem(error: AppError, request: FastifyRequest): ProblemBody
     instance: request.url.split('?')[0] ?? request.url,
     requestId: String(request.id),
   };
-  if (error.errors && error.errors.length > 0) body.errors = error.errors;
+  if (error.errors && error.errors.length > 0) {
+    const { errors, omitted } = capped(error.errors);
+    body.errors = errors;
+    if (omitted > 0) body.errorsOmitted = omitted;
+  }
   return body;
 }
 
@@ -164,8 +290,12 @@ export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit
     } else if (error.validation) {
       const errors = fieldErrors(error.validation as unknown as AjvError[], error.validationContext);
       appError = new AppError(400, 'request.validation_failed', describe(errors), { errors });
+    } else if (isDatabaseUnavailable(error)) {
+      appError = databaseUnavailable();
     } else if (pgErrorOf(error)) {
-      appError = fromPgError(pgErrorOf(error)!);
+      appError = fromPgError(pgErrorOf(error)!, request);
+    } else if (isInvalidDateError(error) || isInvalidDateError((error as { cause?: unknown }).cause)) {
+      appError = invalidValue(locateValue(request, (leaf) => /^\d{4}-\d{2}-\d{2}/.test(leaf) && Number.isNaN(new Date(leaf).getTime())));
     } else {
       appError = fromFastifyError(error, options.bodyLimit);
     }

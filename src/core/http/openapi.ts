@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import { makeRoutesPublic } from '../access/access.js';
 import { describeLevel, type AccessLevel } from '../access/resolve.js';
+import { finishDocument, limitInputSchema } from './openapi-document.js';
 import { errorResponses } from './schemas.js';
 
 /**
@@ -33,6 +34,15 @@ export const API_TAGS = [
   { name: 'social: reports', description: 'Reporting posts, comments and users to the moderators' },
   { name: 'admin: moderation', description: 'Review queue and decisions, moderation rules, provider settings and cost dashboard' },
   { name: 'admin: reports', description: 'User reports (complaints) and their resolution' },
+  { name: 'payments', description: 'Payment provider webhooks' },
+  { name: 'charters', description: 'Charter captains, listings, availability and bookings' },
+  { name: 'admin: charters', description: 'Verifying charter captains' },
+  { name: 'admin: payments', description: 'Payments of every kind, failed payments, revenue and refunds (payments.refund)' },
+  { name: 'tournaments', description: 'Organizers, tournaments, registrations, catch judging, leaderboards, results and sponsors' },
+  { name: 'admin: tournaments', description: 'Reviewing tournaments (Tournaments.*) and organizers (Organizers.*)' },
+  { name: 'regulations', description: 'Fishing rules in force at a place and date, and whether a logged catch may be kept' },
+  { name: 'regulations: master angler', description: 'State Master Angler programs, submissions of your catches and award progress' },
+  { name: 'admin: regulations', description: 'Jurisdictions, zones, versioned rule sets, emergency orders, Master Angler programs and submission review (Regulations.View / Regulations.Edit)' },
 ];
 
 interface RouteSchema extends FastifySchema {
@@ -62,6 +72,10 @@ export function decorateRoutesForOpenApi(app: FastifyInstance): void {
     if (!isPublic) common.push(401, 429);
     if (access !== 'public' && access !== 'authenticated') common.push(403);
     schema.response = { ...errorResponses(...common), ...(schema.response ?? {}) };
+    // Request schemas with a maxLength on every string and a format on every integer (enforced).
+    for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
+      if (schema[part]) schema[part] = limitInputSchema(schema[part]);
+    }
     route.schema = schema;
   });
 }
@@ -75,10 +89,15 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         version: options.version,
         description:
           'HTTP JSON API behind the fishlog fishing-log application. Every endpoint needs `Authorization: Bearer <id_token>` ' +
-          'except `GET /health`, `POST /api/auth/login` and `POST /api/auth/refresh`. Errors are RFC 9457 problem+json with a stable `code`. ' +
+          'except `GET /health` (and `/health/live`, `/health/ready`), `POST /api/auth/login` and `POST /api/auth/refresh`. Errors are RFC 9457 problem+json with a stable `code`. ' +
           'Lists take `page` (from 1) and `pageSize` (default 20, max 100) and answer a JSON array with `X-Total-Count` and `Link` headers.',
       },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
+      servers: [
+        {
+          url: '/',
+          description: 'The server that serves this document, whatever its environment (local, staging or production)',
+        },
+      ],
       tags: API_TAGS,
       components: {
         securitySchemes: {
@@ -86,11 +105,14 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'The id_token returned by POST /api/auth/login (not the access_token).',
+            description:
+              'The id_token returned by POST /api/auth/login (not the access_token). A JWS following RFC8725 (JSON Web Token Best Current ' +
+              'Practices): the algorithm is fixed (RS256; `none` and HMAC are refused), issuer, audience, token use and expiry are checked.',
           },
         },
       },
     },
+    transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

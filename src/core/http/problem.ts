@@ -25,7 +25,8 @@ export const Problem = Type.Object(
     code: Type.String({ description: 'Stable dotted error code', examples: ['http.route_not_found'] }),
     instance: Type.String({ description: 'The request path this occurrence belongs to', examples: ['/nope'] }),
     requestId: Type.Optional(Type.String({ description: 'Request id, also sent as the X-Request-Id header; quote it when reporting a problem' })),
-    errors: Type.Optional(Type.Array(ProblemFieldError, { description: 'One item per invalid field (validation failures)' })),
+    errors: Type.Optional(Type.Array(ProblemFieldError, { description: 'One item per invalid field (validation failures), at most 20', maxItems: 20 })),
+    errorsOmitted: Type.Optional(Type.Integer({ minimum: 1, description: 'How many further invalid fields were not listed in `errors`' })),
   },
   { $id: 'Problem', additionalProperties: false, description: 'RFC 9457 problem details' },
 );

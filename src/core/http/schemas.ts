@@ -5,6 +5,12 @@ import { Problem } from './problem.js';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID', examples: ['0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21'] });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 date-time', examples: ['2026-06-01T05:30:00.000Z'] });
+/** When something happened: a date-time at most 24 hours from now (the format `past-date-time`). */
+export const PastTimestamp = Type.String({
+  format: 'past-date-time',
+  description: 'ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now',
+  examples: ['2026-06-01T05:30:00.000Z'],
+});
 
 /** ISO 3166-2 state/province code (any case; services store it upper case): entries, criteria, profiles. */
 export const StateCode = Type.String({
@@ -44,4 +50,12 @@ export const sharedSchemas: TSchema[] = [Problem];
 /** A schema or null. (Request bodies are validated without type coercion, so null stays null.) */
 export function Nullable<T extends TSchema>(schema: T, options: TSchemaOptions = {}) {
   return Type.Union([schema, Type.Null()], options);
+}
+
+/** One of the given strings (an enum of literals). */
+export function literals<T extends string>(values: readonly T[], description?: string) {
+  return Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
 }

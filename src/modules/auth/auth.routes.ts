@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { LoginBody, RefreshBody, TokenResponse } from './auth.schemas.js';
 import { login, refresh } from './auth.service.js';
@@ -12,6 +12,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
+        operationId: 'login',
         summary: 'Log in with username and password',
         description:
           'Returns Cognito-shaped tokens. Send the `id_token` as the bearer token. A wrong password and an unknown user give the same 401 ' +
@@ -30,6 +31,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
+        operationId: 'refreshTokens',
         summary: 'Renew the tokens with a refresh token',
         description:
           'Returns new tokens and a new refresh token (the presented one is used up). Presenting a used refresh token again ends every ' +

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { AdminBrand, AdminBrandsQuery, CreateBrandBody, ReasonBody, UpdateBrandBody } from './brands.schemas.js';
+import { AdminBrand, AdminBrandsQuery, CreateBrandBody, UpdateBrandBody } from './brands.schemas.js';
 import * as admin from './brands.admin.service.js';
 
 /** /api/admin/brands: managing brands, permission Brands.Manage, audit-logged. */
@@ -13,9 +14,6 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
   app.addSchema(AdminBrand);
   const tags = ['admin: brands'];
   const config = { access: { permission: 'Brands.Manage' as const } };
-  const bodyOptional = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
 
   app.get(
     '/api/admin/brands',
@@ -23,6 +21,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
       config,
       schema: {
         tags,
+        operationId: 'adminListBrands',
         summary: 'List brands with usage statistics',
         description: 'Active and deactivated brands (`status` narrows it), with the search and filters of GET /api/brands.',
         querystring: AdminBrandsQuery,
@@ -34,7 +33,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
 
   app.get(
     '/api/admin/brands/:id',
-    { config, schema: { tags, summary: 'One brand with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404) } } },
+    { config, schema: { tags, operationId: 'adminGetBrand', summary: 'One brand with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404) } } },
     async (request) => admin.adminGetBrand(db, request.params.id),
   );
 
@@ -44,6 +43,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
       config,
       schema: {
         tags,
+        operationId: 'adminCreateBrand',
         summary: 'Add a brand',
         description: 'A name already taken (case-insensitive) is a 409; an unknown country code a 400. Audit-logged.',
         body: CreateBrandBody,
@@ -59,6 +59,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
       config,
       schema: {
         tags,
+        operationId: 'adminUpdateBrand',
         summary: 'Change a brand',
         description: 'Changes the given fields only; from then on the seed leaves the brand as it is. Audit-logged.',
         params: IdParams,
@@ -69,39 +70,15 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
     async (request) => admin.updateBrand(db, auditContextOf(request), request.params.id, request.body),
   );
 
-  app.post(
-    '/api/admin/brands/:id/deactivate',
-    {
-      config,
-      preValidation: bodyOptional,
-      schema: {
-        tags,
-        summary: 'Deactivate a brand (soft delete)',
-        description:
-          'The brand and its catalog items leave the lists, and its items cannot be newly put in setups; all stay readable by id and where referenced. ' +
-          '409 when already deactivated. Audit-logged.',
-        params: IdParams,
-        body: ReasonBody,
-        response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => admin.setBrandActive(db, auditContextOf(request), request.params.id, false, request.body.reason),
-  );
-
-  app.post(
-    '/api/admin/brands/:id/reactivate',
-    {
-      config,
-      preValidation: bodyOptional,
-      schema: {
-        tags,
-        summary: 'Reactivate a deactivated brand',
-        description: '409 when the brand is active. Audit-logged.',
-        params: IdParams,
-        body: ReasonBody,
-        response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => admin.setBrandActive(db, auditContextOf(request), request.params.id, true, request.body.reason),
-  );
+  lifecycleRoutes(app, {
+    base: '/api/admin/brands',
+    access: config.access,
+    tags,
+    noun: 'brand',
+    reason: 'optional',
+    response: Type.Ref('AdminBrand'),
+    deactivationEffect:
+      'The brand and its catalog items leave the lists, and its items cannot be newly put in setups; all stay readable by id and where referenced.',
+    handler: (request, id, active, reason) => admin.setBrandActive(db, auditContextOf(request), id, active, reason),
+  });
 };

@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -77,25 +78,17 @@ export async function updateBrand(db: Db, context: AuditContext, id: string, inp
   });
 }
 
-export async function setBrandActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return db.transaction(async (tx) => {
-    const current = await repo.lockBrand(tx, id);
-    if (!current) throw BrandErrors.notFound(id);
-    if (current.isActive === active) throw active ? BrandErrors.alreadyActive(id) : BrandErrors.alreadyInactive(id);
-    const actor = context.actor.userId ?? null;
-    const row = await repo.updateBrand(
-      tx,
-      id,
-      active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, updatedBy: actor } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, updatedBy: actor },
-    );
-    await recordAudit(tx, context, {
-      action: active ? 'brands.reactivated' : 'brands.deactivated',
-      targetType: 'brand',
-      targetId: id,
-      reason: reason ?? null,
-      before: { isActive: current.isActive },
-      after: { isActive: active },
-    });
-    return viewWithUsage(tx, row);
-  });
+/** Deactivation and reactivation: the shared lifecycle (404, 409, audit entry, admin view with usage). */
+export const brandLifecycle: Lifecycle<BrandRow, ReturnType<typeof adminView>> = {
+  lock: repo.lockBrand,
+  update: async (tx, id, values, actor) => void (await repo.updateBrand(tx, id, { ...values, updatedBy: actor })),
+  view: adminGetBrand,
+  notFound: BrandErrors.notFound,
+  alreadyActive: BrandErrors.alreadyActive,
+  alreadyInactive: BrandErrors.alreadyInactive,
+  audit: { targetType: 'brand', deactivated: 'brands.deactivated', reactivated: 'brands.reactivated' },
+};
+
+export function setBrandActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(db, context, brandLifecycle, id, active, reason);
 }

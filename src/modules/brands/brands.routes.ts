@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { Brand, BrandDetail, BrandsQuery } from './brands.schemas.js';
@@ -17,6 +17,7 @@ export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     {
       schema: {
         tags,
+        operationId: 'listBrands',
         summary: 'List gear brands',
         description: 'Active brands by name, or best match first with `q` (tolerates typos). Filters: `country` (ISO code), `kind` (a kind of gear the brand makes).',
         querystring: BrandsQuery,
@@ -31,6 +32,7 @@ export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     {
       schema: {
         tags,
+        operationId: 'getBrand',
         summary: 'One brand with usage statistics',
         description: 'Its active catalog items by kind and the number of gear setups using its items. Also a deactivated brand (`isActive: false`).',
         params: IdParams,

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { GEAR_KINDS } from '../gear/gear.kinds.js';
+import { GEAR_KINDS } from '../gear/index.js';
 
 export const GearKindSchema = Type.Union(
   GEAR_KINDS.map((k) => Type.Literal(k)),
@@ -75,7 +75,7 @@ export const CreateBrandBody = Type.Object(
     country: CountryCode,
     website: Type.Optional(Nullable(Website)),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    gearKinds: Type.Optional(Type.Array(GearKindSchema, { uniqueItems: true })),
+    gearKinds: Type.Optional(Type.Array(GearKindSchema, { uniqueItems: true, maxItems: GEAR_KINDS.length })),
   },
   { additionalProperties: false },
 );
@@ -94,7 +94,3 @@ export const UpdateBrandBody = Type.Object(
 );
 export type UpdateBrandInput = Static<typeof UpdateBrandBody>;
 
-export const ReasonBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
-  { additionalProperties: false, description: 'Optional; an empty or absent body is fine' },
-);

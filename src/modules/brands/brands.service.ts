@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { brandUsage, type BrandUsage } from '../gear/gear.service.js';
-import type { GearKind } from '../gear/gear.kinds.js';
+import type { GearKind } from '../gear/index.js';
 import { countryName } from './brands.countries.js';
 import { BrandErrors } from './brands.errors.js';
 import * as repo from './brands.repository.js';

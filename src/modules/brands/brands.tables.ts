@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { GEAR_KINDS } from '../gear/gear.kinds.js';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { deactivation, timestamps } from '../../core/db/columns.js';
+import { GEAR_KINDS } from '../gear/index.js';
 
 /**
  * Fishing-gear brands. Seeded brands have ids that are UUIDv5 of the lower-cased name (see
@@ -18,13 +19,10 @@ export const brands = pgTable(
     website: text(),
     description: text(),
     gearKinds: text({ enum: GEAR_KINDS }).array().notNull().default(sql`'{}'::text[]`),
-    isActive: boolean().notNull().default(true),
+    ...deactivation(),
     createdBy: uuid(),
     updatedBy: uuid(),
-    deactivatedAt: timestamp({ withTimezone: true }),
-    deactivatedBy: uuid(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('brands_name_key').on(sql`lower(${t.name})`),

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
-import { users } from '../users/users.tables.js';
+import { users } from '../users/index.js';
 import { dnrAccessLog, dnrAccessSubjects } from './fishing-log.tables.js';
 
 /**

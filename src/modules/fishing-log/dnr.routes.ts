@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginationHeaders, setPaginationHeaders, toPage, paginate } from '../../core/http/pagination.js';
 import { AnalysisGroup, AnalysisQuery, AnalysisRecord, ResearchAccess, ResearchAccessQuery, ResearchConsentBody, ResearchConsentView } from './dnr.schemas.js';
@@ -14,7 +14,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
 
   app.get(
     '/api/fishinglog/research-consent',
-    { schema: { tags, summary: 'Your research consent', response: { 200: Type.Ref('ResearchConsent') } } },
+    { schema: { tags, operationId: 'getResearchConsent', summary: 'Your research consent', response: { 200: Type.Ref('ResearchConsent') } } },
     async (request) => getResearchConsent(db, principalOf(request).userId),
   );
 
@@ -23,6 +23,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
     {
       schema: {
         tags,
+        operationId: 'setResearchConsent',
         summary: 'Set your research consent',
         description: 'Applies to all your entries whatever their visibility; withdrawing it (None) applies to the next DNR read.',
         body: ResearchConsentBody,
@@ -37,6 +38,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
     {
       schema: {
         tags,
+        operationId: 'listResearchAccess',
         summary: 'DNR reads that included your data, newest first',
         querystring: ResearchAccessQuery,
         response: { 200: { ...Type.Array(Type.Ref('ResearchAccess')), headers: paginationHeaders } },
@@ -51,6 +53,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
       config: { access: { roles: ['DNR'] } },
       schema: {
         tags,
+        operationId: 'getDnrAnalysis',
         summary: 'Catch data of consenting anglers, for research (DNR role only)',
         description:
           'Only anglers whose research consent is Anonymized or Identified are included. Anonymized records carry no user, entry or catch id and no notes, ' +

@@ -1,11 +1,13 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { exactLocationSql } from '../../core/access/location.js';
+import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { brands } from '../brands/brands.tables.js';
-import { gearItems } from '../gear/gear.tables.js';
-import { fishSpecies } from '../species/species.tables.js';
-import { users } from '../users/users.tables.js';
+import { brands } from '../brands/index.js';
+import { gearItems } from '../gear/index.js';
+import { fishSpecies } from '../species/index.js';
+import { users } from '../users/index.js';
 import { catches, logEntries, type CatchRow, type EntryRow } from './fishing-log.tables.js';
 
 export type EntryValues = Omit<typeof logEntries.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt'>;
@@ -23,9 +25,9 @@ export interface EntryFilters {
 const e = logEntries;
 const ORDER = sql`${e.occurredAt} DESC NULLS LAST, ${e.id} DESC NULLS LAST`;
 
-/** Coordinates as the viewer sees them: exact for the owner or when shared, else rounded to 0.01°. */
+/** Coordinates as the viewer sees them (the location rule of core/access). */
 function shownCoordinate(viewerId: string, column: typeof e.latitude | typeof e.longitude): SQL {
-  return sql`CASE WHEN ${e.ownerId} = ${viewerId} OR ${e.shareExactLocation} THEN ${column} ELSE round(${column}::numeric, 2)::float8 END`;
+  return exactLocationSql(viewerId, e, column);
 }
 
 function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
@@ -49,7 +51,7 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
 /** The visibility branches that can match these filters (others are left out of the UNION). */
 function branches(viewerId: string, filters: EntryFilters): SQL[] {
   const [own, pub, friends, circle] = visibilityBranches(viewerId, e.ownerId, e.visibility);
-  if (filters.mine || filters.ownerId === viewerId) return [own!];
+  if (filters.mine || (filters.ownerId ? isOwner(viewerId, { ownerId: filters.ownerId }) : false)) return [own!];
   const all = filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
   if (filters.visibility === 'Private') return filters.ownerId ? [] : [own!];
   return all;
@@ -191,4 +193,9 @@ export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: stri
 export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
   const rows = await db.select({ id: fishSpecies.id }).from(fishSpecies).where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
   return rows.length > 0;
+}
+
+export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
+  const [row] = await db.select({ id: catches.id, ownerId: catches.ownerId, caughtAt: catches.caughtAt }).from(catches).where(eq(catches.id, id));
+  return row;
 }

@@ -1,5 +1,7 @@
-import { canSee } from '../../core/access/visibility.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { authorize, isOwner } from '../../core/access/policy.js';
+import { entryPolicy } from '../../core/access/policies/entries.js';
+import { showsExactLocation } from '../../core/access/location.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
 import { lockPersonalBests, reevaluatePersonalBests } from '../personal-bests/personal-bests.service.js';
@@ -7,7 +9,7 @@ import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import type { CatchInputType, EntriesQueryType, EntryInputType } from './fishing-log.schemas.js';
 import { ownsSession } from './sessions.repository.js';
-import { catchView, entryView, fullEntryView, showsExact } from './views.js';
+import { catchView, entryView, fullEntryView } from './views.js';
 
 /** Log entries and their catches: visibility, ownership and validation of references. */
 
@@ -48,7 +50,7 @@ async function entryValues(db: DbOrTx, ownerId: string, input: EntryInputType): 
 }
 
 export function toFilters(viewerId: string, query: EntriesQueryType): repo.EntryFilters {
-  if (query.mine && query.ownerId && query.ownerId !== viewerId) throw FishingLogErrors.mineWithOwner();
+  if (query.mine && query.ownerId && !isOwner(viewerId, { ownerId: query.ownerId })) throw FishingLogErrors.mineWithOwner();
   const box = [query.minLat, query.maxLat, query.minLng, query.maxLng];
   const given = box.filter((v) => v !== undefined).length;
   if (given !== 0 && (given !== 4 || query.minLat! > query.maxLat! || query.minLng! > query.maxLng!)) throw FishingLogErrors.partialBbox();
@@ -70,10 +72,7 @@ export async function listEntries(db: Db, viewerId: string, query: EntriesQueryT
 
 /** The entry if the viewer may see it: 404 when absent, 403 when not shared with them. */
 export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Promise<repo.EntryWithOwner> {
-  const entry = await repo.findEntry(db, id);
-  if (!entry) throw FishingLogErrors.entryNotFound(id);
-  if (!(await canSee(db, viewerId, entry))) throw FishingLogErrors.entryHidden();
-  return entry;
+  return authorize(entryPolicy, viewerId, 'read', await repo.findEntry(db, id), { db }, () => FishingLogErrors.entryNotFound(id));
 }
 
 export async function getEntry(db: Db, viewerId: string, id: string) {
@@ -89,11 +88,8 @@ export async function createEntry(db: Db, ownerId: string, input: EntryInputType
   });
 }
 
-async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string) {
-  const entry = await repo.findEntryForUpdate(tx, id);
-  if (!entry) throw FishingLogErrors.entryNotFound(id);
-  if (entry.ownerId !== viewerId) throw FishingLogErrors.notEntryOwner();
-  return entry;
+async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string, action: 'update' | 'delete' | 'addCatch' = 'update') {
+  return authorize(entryPolicy, viewerId, action, await repo.findEntryForUpdate(tx, id), { db: tx }, () => FishingLogErrors.entryNotFound(id));
 }
 
 export async function updateEntry(db: Db, viewerId: string, id: string, input: EntryInputType) {
@@ -112,7 +108,7 @@ export async function deleteEntry(db: Db, viewerId: string, id: string): Promise
   await db.transaction(async (tx) => {
     // The personal-best lock comes first: the deletion then cannot deadlock with a re-evaluation.
     await lockPersonalBests(tx, viewerId);
-    await ownedEntryForUpdate(tx, viewerId, id);
+    await ownedEntryForUpdate(tx, viewerId, id, 'delete');
     await repo.deleteEntry(tx, id);
     await reevaluatePersonalBests(tx, viewerId);
   });
@@ -121,13 +117,13 @@ export async function deleteEntry(db: Db, viewerId: string, id: string): Promise
 export async function listCatches(db: Db, viewerId: string, entryId: string, page: Page) {
   const entry = await visibleEntry(db, viewerId, entryId);
   const { items, total } = await repo.catchesPage(db, entryId, page);
-  return { total, items: items.map((c) => catchView(c, showsExact(viewerId, entry), entry.ownerId === viewerId)) };
+  return { total, items: items.map((c) => catchView(c, showsExactLocation(viewerId, entry), isOwner(viewerId, entry))) };
 }
 
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
   return db.transaction(async (tx) => {
     await lockPersonalBests(tx, viewerId);
-    const entry = await ownedEntryForUpdate(tx, viewerId, entryId);
+    const entry = await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch');
     if (!(await repo.activeSpeciesExists(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
     if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
     if (input.gearSetupId) await assertOwnGearSetup(tx, viewerId, input.gearSetupId, '/gearSetupId');
@@ -150,4 +146,9 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
     const personalBests = await reevaluatePersonalBests(tx, viewerId);
     return { ...catchView(row, true), personalBests };
   });
+}
+
+/** One catch's owner and capture time, for modules that reference a catch (e.g. tournament submissions). */
+export async function catchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
+  return repo.findCatchRef(db, id);
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { befriend, putInCircle, requestFriendship } from '../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, befriend, addToCircle, requestFriendship } from '../../../test/factories.js';
 import { speciesId } from '../species/species.seeds.js';
 
 const WALLEYE = speciesId('Sander vitreus');
@@ -53,7 +52,7 @@ beforeAll(async () => {
   await requestFriendship(t, pendingFriend, owner); // only one side: a pending request
   await befriend(t, owner, friend);
   await befriend(t, owner, circleMember);
-  await putInCircle(t, owner, circleMember);
+  await addToCircle(t, owner, circleMember);
 });
 afterAll(async () => {
   await t?.close();

@@ -4,10 +4,7 @@ const field = (pointer: string, detail: string) => ({ errors: [{ pointer, in: 'b
 
 export const FishingLogErrors = {
   entryNotFound: (id: string) => new AppError(404, 'fishinglog.entry_not_found', `No log entry has id ${id}.`),
-  entryHidden: () => new AppError(403, 'fishinglog.entry_not_visible', 'This log entry is not shared with you.'),
-  notEntryOwner: () => new AppError(403, 'fishinglog.not_entry_owner', 'Only the owner of this log entry may change it or add catches to it.'),
   sessionNotFound: (id: string) => new AppError(404, 'fishinglog.session_not_found', `No fishing session has id ${id}.`),
-  notSessionOwner: () => new AppError(403, 'fishinglog.not_session_owner', 'Fishing sessions are private to their owner.'),
   unknownSession: () =>
     new AppError(400, 'fishinglog.unknown_session', 'sessionId does not name one of your fishing sessions; create it first (POST /api/fishinglog/sessions) or leave it out.', field('/sessionId', 'is not one of your sessions')),
   unknownSpecies: () =>

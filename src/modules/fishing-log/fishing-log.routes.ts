@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
@@ -33,6 +33,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'listEntries',
         summary: 'Log entries you may see, newest first',
         description:
           'Your own entries, Public ones, Friends entries of your friends and Circle entries of users who put you in their circle. ' +
@@ -51,6 +52,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'createEntry',
         summary: 'Create a log entry',
         description: 'Visibility defaults to Private. `sessionId` must be one of your sessions (400 otherwise). Add catches with POST /api/fishinglog/entries/{entryId}/catches.',
         body: EntryInput,
@@ -65,6 +67,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'getEntry',
         summary: 'One log entry with its catches',
         description: '403 when the entry is not shared with you, 404 when it does not exist.',
         params: IdParams,
@@ -79,6 +82,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'replaceEntry',
         summary: 'Replace a log entry (owner only)',
         description: 'Send the whole entry, as for creation; catches are kept.',
         params: IdParams,
@@ -94,6 +98,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'deleteEntry',
         summary: 'Delete a log entry and its catches (owner only, permanent)',
         params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
@@ -110,6 +115,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'listCatches',
         summary: 'Catches of a log entry',
         description: 'Readable as far as the entry is visible to you.',
         params: EntryIdParams,
@@ -125,6 +131,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'createCatch',
         summary: 'Add a catch to your log entry',
         description:
           'Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only. ' +
@@ -142,6 +149,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'listSessions',
         summary: 'Your fishing sessions, newest first',
         querystring: SessionsQuery,
         response: { 200: { ...Type.Array(Type.Ref('FishingSessionSummary')), headers: paginationHeaders } },
@@ -156,7 +164,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
   app.post(
     '/api/fishinglog/sessions',
     {
-      schema: { tags, summary: 'Create a fishing session', body: SessionInput, response: { 201: Type.Ref('FishingSession') } },
+      schema: { tags, operationId: 'createSession', summary: 'Create a fishing session', body: SessionInput, response: { 201: Type.Ref('FishingSession') } },
     },
     async (request, reply) => reply.code(201).send(await sessions.createSession(db, me(request), request.body)),
   );
@@ -166,6 +174,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: {
         tags,
+        operationId: 'getSession',
         summary: 'One of your fishing sessions, with its entries',
         description: 'Sessions are private: another user gets 403.',
         params: IdParams,

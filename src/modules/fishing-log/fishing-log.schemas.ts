@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { VisibilitySchema } from '../../core/access/visibility.js';
+import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { listQuery } from '../../core/http/pagination.js';
-import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { PersonalBestChangeSchema } from '../personal-bests/personal-bests.schemas.js';
+import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { PersonalBestChangeSchema } from '../personal-bests/index.js';
 
 /**
  * Fishing-log request and response schemas. Canonical units (also in each field's description):
@@ -57,7 +57,7 @@ export const WaterInput = Type.Object(
 export const EntryInput = Type.Object(
   {
     title: Text(200),
-    occurredAt: Timestamp,
+    occurredAt: PastTimestamp,
     timeZone: TimeZone,
     sessionId: Type.Optional(Nullable(Uuid)),
     location: Type.Optional(Nullable(LocationInput)),
@@ -109,7 +109,7 @@ export const CatchInput = Type.Object(
     weightKg: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1500, description: 'Weight, kilograms (0.001–1500)' })),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: 'How many fish this record stands for' })),
     released: Type.Boolean({ description: 'true: released; false: kept' }),
-    caughtAt: Type.Optional(Timestamp),
+    caughtAt: Type.Optional(PastTimestamp),
     bait: Type.Optional(Text(200)),
     lure: Type.Optional(Text(200)),
     lureId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'A lure of the gear catalog (GET /api/gear/lures)' })),
@@ -194,8 +194,8 @@ export const EntryIdParams = Type.Object({ entryId: Uuid }, { additionalProperti
 
 export const SessionInput = Type.Object(
   {
-    startedAt: Timestamp,
-    endedAt: Type.Optional(Nullable(Timestamp)),
+    startedAt: PastTimestamp,
+    endedAt: Type.Optional(Nullable(PastTimestamp)),
     timeZone: Type.Optional(TimeZone),
     location: Type.Optional(Nullable(LocationInput)),
     participants: Type.Optional(Type.Array(Text(100), { maxItems: 20, description: 'Who fished with you (free text)' })),

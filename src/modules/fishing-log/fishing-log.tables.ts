@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { gearItems } from '../gear/gear.tables.js';
-import { gearSetups } from '../gear/setups.tables.js';
-import { fishSpecies } from '../species/species.tables.js';
-import { users } from '../users/users.tables.js';
+import { idOf, ownedByUser } from '../../core/db/references.js';
+import { timestamps } from '../../core/db/columns.js';
 
 /**
  * The fishing log. Canonical units: lengths in centimetres, weights in kilograms, temperatures in
@@ -14,9 +12,7 @@ export const fishingSessions = pgTable(
   'fishing_sessions',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     startedAt: timestamp({ withTimezone: true }).notNull(),
     endedAt: timestamp({ withTimezone: true }),
     timeZone: text(),
@@ -28,8 +24,7 @@ export const fishingSessions = pgTable(
     notes: text(),
     weatherSummary: text(),
     waterSummary: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('fishing_sessions_owner_time_idx').on(t.ownerId, t.startedAt.desc(), t.id.desc())],
 );
@@ -38,9 +33,7 @@ export const logEntries = pgTable(
   'fishing_log_entries',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     sessionId: uuid().references(() => fishingSessions.id, { onDelete: 'set null' }),
     title: text().notNull(),
     occurredAt: timestamp({ withTimezone: true }).notNull(),
@@ -64,8 +57,7 @@ export const logEntries = pgTable(
       .notNull()
       .default('Private'),
     shareExactLocation: boolean().notNull().default(false),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // One index per branch of the visibility UNION, each in list order (newest first).
@@ -85,12 +77,10 @@ export const catches = pgTable(
     entryId: uuid()
       .notNull()
       .references(() => logEntries.id, { onDelete: 'cascade' }),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     speciesId: uuid()
       .notNull()
-      .references(() => fishSpecies.id),
+      .references(() => idOf('fish_species')),
     lengthCm: numeric({ precision: 6, scale: 2, mode: 'number' }),
     weightKg: numeric({ precision: 8, scale: 3, mode: 'number' }),
     count: integer().notNull().default(1),
@@ -98,15 +88,14 @@ export const catches = pgTable(
     caughtAt: timestamp({ withTimezone: true }).notNull(),
     bait: text(),
     lure: text(),
-    gearSetupId: uuid().references(() => gearSetups.id, { onDelete: 'set null' }),
+    gearSetupId: uuid().references(() => idOf('gear_setups'), { onDelete: 'set null' }),
     /** The lure from the gear catalog (the free-text `lure` stays for anything else). */
-    lureItemId: uuid().references(() => gearItems.id, { onDelete: 'set null' }),
+    lureItemId: uuid().references(() => idOf('gear_items'), { onDelete: 'set null' }),
     photoUrls: text().array().notNull().default(sql`'{}'::text[]`),
     notes: text(),
     latitude: doublePrecision(),
     longitude: doublePrecision(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('catches_entry_time_idx').on(t.entryId, t.caughtAt, t.id),
@@ -121,7 +110,7 @@ export const catches = pgTable(
 export const researchConsents = pgTable('research_consents', {
   userId: uuid()
     .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => idOf('users'), { onDelete: 'cascade' }),
   level: text({ enum: ['None', 'Anonymized', 'Identified'] }).notNull(),
   givenAt: timestamp({ withTimezone: true }).notNull(),
 });
@@ -133,7 +122,7 @@ export const dnrAccessLog = pgTable(
     id: uuid().primaryKey(),
     dnrUserId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     occurredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     purpose: text().notNull(),
     mode: text({ enum: ['records', 'aggregate'] }).notNull(),
@@ -151,9 +140,7 @@ export const dnrAccessSubjects = pgTable(
     accessId: uuid()
       .notNull()
       .references(() => dnrAccessLog.id, { onDelete: 'cascade' }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedByUser(),
     consentLevel: text({ enum: ['Anonymized', 'Identified'] }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.accessId, t.userId] }), index('dnr_access_subjects_user_idx').on(t.userId, t.accessId)],

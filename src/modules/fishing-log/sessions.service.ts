@@ -1,4 +1,6 @@
 import type { Db } from '../../core/db/client.js';
+import { authorize } from '../../core/access/policy.js';
+import { sessionPolicy } from '../../core/access/policies/sessions.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertTimeZone } from './entries.service.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
@@ -33,9 +35,7 @@ export async function listSessions(db: Db, ownerId: string, filters: { from?: st
 }
 
 export async function getSession(db: Db, viewerId: string, id: string) {
-  const session = await repo.findSession(db, id);
-  if (!session) throw FishingLogErrors.sessionNotFound(id);
-  if (session.ownerId !== viewerId) throw FishingLogErrors.notSessionOwner();
+  const session = await authorize(sessionPolicy, viewerId, 'read', await repo.findSession(db, id), { db }, () => FishingLogErrors.sessionNotFound(id));
   const entries = await repo.entriesOfSession(db, id);
   return { ...sessionView(session), entries: entries.map((e) => ({ id: e.id, title: e.title, occurredAt: e.occurredAt.toISOString() })) };
 }

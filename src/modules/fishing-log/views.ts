@@ -1,19 +1,12 @@
 import type { CatchWithSpecies, EntryWithOwner } from './entries.repository.js';
+import { pointFor, showsExactLocation } from '../../core/access/location.js';
+import { isOwner } from '../../core/access/policy.js';
 import type { SessionRow } from './fishing-log.tables.js';
 
 /** How records look to a viewer: coordinates are rounded to 0.01° (about 1 km) unless the viewer owns the record or it is shared exactly. */
 
-export const APPROXIMATE_DECIMALS = 2;
-
-function round(value: number): number {
-  const f = 10 ** APPROXIMATE_DECIMALS;
-  return Math.round(value * f) / f;
-}
-
-function point(lat: number | null, lng: number | null, exact: boolean) {
-  if (lat === null || lng === null) return null;
-  return exact ? { latitude: lat, longitude: lng, precision: 'exact' as const } : { latitude: round(lat), longitude: round(lng), precision: 'approximate' as const };
-}
+export { APPROXIMATE_DECIMALS } from '../../core/access/location.js';
+const point = pointFor;
 
 export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exact) {
   return {
@@ -38,12 +31,9 @@ export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exa
   };
 }
 
-export function showsExact(viewerId: string, entry: { ownerId: string; shareExactLocation: boolean }): boolean {
-  return entry.ownerId === viewerId || entry.shareExactLocation;
-}
 
 export function entryView(viewerId: string, row: EntryWithOwner) {
-  const exact = showsExact(viewerId, row);
+  const exact = showsExactLocation(viewerId, row);
   const location = point(row.latitude, row.longitude, exact);
   const anyOf = (...values: unknown[]) => values.some((v) => v !== null);
   return {
@@ -51,7 +41,7 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
     ownerId: row.ownerId,
     ownerUsername: row.ownerUsername,
     // Sessions are private to their owner: others do not learn which session an entry belongs to.
-    sessionId: row.ownerId === viewerId ? row.sessionId : null,
+    sessionId: isOwner(viewerId, row) ? row.sessionId : null,
     title: row.title,
     occurredAt: row.occurredAt.toISOString(),
     timeZone: row.timeZone,
@@ -71,8 +61,8 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
 }
 
 export function fullEntryView(viewerId: string, row: EntryWithOwner, entryCatches: CatchWithSpecies[]) {
-  const exact = showsExact(viewerId, row);
-  return { ...entryView(viewerId, row), catchCount: entryCatches.length, catches: entryCatches.map((c) => catchView(c, exact, row.ownerId === viewerId)) };
+  const exact = showsExactLocation(viewerId, row);
+  return { ...entryView(viewerId, row), catchCount: entryCatches.length, catches: entryCatches.map((c) => catchView(c, exact, isOwner(viewerId, row))) };
 }
 
 export function sessionView(row: SessionRow & { entryCount: number }) {

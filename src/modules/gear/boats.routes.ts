@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
@@ -16,19 +16,19 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
 
   app.get(
     '/api/gear/boats',
-    { schema: { tags, summary: 'Your boats', description: 'By name.', querystring: BoatsQuery, response: { 200: { ...Type.Array(Type.Ref('Boat')), headers: paginationHeaders } } } },
+    { schema: { tags, operationId: 'listBoats', summary: 'Your boats', description: 'By name.', querystring: BoatsQuery, response: { 200: { ...Type.Array(Type.Ref('Boat')), headers: paginationHeaders } } } },
     async (request, reply) => paginate(request, reply, request.query, (page) => service.listBoats(db, owner(request), page)),
   );
 
   app.get(
     '/api/gear/boats/:id',
-    { schema: { tags, summary: 'One of your boats', description: "Another angler's boat is a 403.", params: IdParams, response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) } } },
+    { schema: { tags, operationId: 'getBoat', summary: 'One of your boats', description: "Another angler's boat is a 403.", params: IdParams, response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) } } },
     async (request) => service.getBoat(db, owner(request), request.params.id),
   );
 
   app.post(
     '/api/gear/boats',
-    { schema: { tags, summary: 'Add a boat', body: BoatBody, response: { 201: Type.Ref('Boat') } } },
+    { schema: { tags, operationId: 'createBoat', summary: 'Add a boat', body: BoatBody, response: { 201: Type.Ref('Boat') } } },
     async (request, reply) => reply.code(201).send(await service.createBoat(db, owner(request), request.body)),
   );
 
@@ -37,6 +37,7 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'replaceBoat',
         summary: 'Replace one of your boats',
         description: 'Sets every field (omitted optional fields become null). Owner only.',
         params: IdParams,
@@ -49,7 +50,7 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
 
   app.delete(
     '/api/gear/boats/:id',
-    { schema: { tags, summary: 'Delete one of your boats', description: 'Owner only.', params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) } } },
+    { schema: { tags, operationId: 'deleteBoat', summary: 'Delete one of your boats', description: 'Owner only.', params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) } } },
     async (request, reply) => {
       await service.deleteBoat(db, owner(request), request.params.id);
       return reply.code(204).send(null);

@@ -1,4 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
+import { authorize } from '../../core/access/policy.js';
+import { boatPolicy } from '../../core/access/policies/boats.js';
 import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { BoatErrors } from './boats.errors.js';
@@ -46,11 +48,8 @@ function values(input: BoatInput) {
   };
 }
 
-async function ownBoat(db: Db, ownerId: string, id: string): Promise<BoatRow> {
-  const row = await repo.findBoat(db, id);
-  if (!row) throw BoatErrors.notFound(id);
-  if (row.ownerId !== ownerId) throw BoatErrors.notOwner();
-  return row;
+async function ownBoat(db: Db, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<BoatRow> {
+  return authorize(boatPolicy, ownerId, action, await repo.findBoat(db, id), { db }, () => BoatErrors.notFound(id));
 }
 
 export async function listBoats(db: Db, ownerId: string, page: Page) {
@@ -67,11 +66,11 @@ export async function createBoat(db: Db, ownerId: string, input: BoatInput) {
 }
 
 export async function updateBoat(db: Db, ownerId: string, id: string, input: BoatInput) {
-  await ownBoat(db, ownerId, id);
+  await ownBoat(db, ownerId, id, 'update');
   return boatView(await repo.updateBoat(db, id, values(input)));
 }
 
 export async function deleteBoat(db: Db, ownerId: string, id: string): Promise<void> {
-  await ownBoat(db, ownerId, id);
+  await ownBoat(db, ownerId, id, 'delete');
   await repo.deleteBoat(db, id);
 }

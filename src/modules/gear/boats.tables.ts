@@ -1,5 +1,6 @@
-import { index, numeric, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.tables.js';
+import { index, numeric, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { ownedByUser } from '../../core/db/references.js';
+import { timestamps } from '../../core/db/columns.js';
 
 export const HULL_TYPES = ['Deep-V', 'Modified-V', 'Flat bottom', 'Tunnel', 'Catamaran', 'Pontoon', 'Inflatable', 'Kayak', 'Canoe', 'Drift boat'] as const;
 export const HULL_MATERIALS = ['Aluminum', 'Fiberglass', 'Polyethylene', 'PVC', 'Wood', 'Composite'] as const;
@@ -9,9 +10,7 @@ export const boats = pgTable(
   'boats',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     name: text().notNull(),
     make: text(),
     model: text(),
@@ -23,8 +22,7 @@ export const boats = pgTable(
     horsepower: numeric({ precision: 5, scale: 1, mode: 'number' }),
     homeWater: text(),
     notes: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('boats_owner_name_idx').on(t.ownerId, t.name, t.id)],
 );

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { createItemBody, ReasonBody, updateItemBody } from './gear.admin.schemas.js';
+import { createItemBody, updateItemBody } from './gear.admin.schemas.js';
 import * as admin from './gear.admin.service.js';
 import { GEAR_KINDS, KIND_SEGMENTS } from './gear.kinds.js';
 import { adminCatalogQuery, adminItemSchema, catalogSchemas, SCHEMA_IDS, type CatalogFilter } from './gear.schemas.js';
@@ -15,15 +16,15 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
   for (const schema of catalogSchemas) app.addSchema(schema);
   const tags = ['admin: gear catalog'];
   const config = { access: { permission: 'Brands.Manage' as const } };
-  const bodyOptional = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
 
   for (const kind of GEAR_KINDS) {
     const base = `/api/admin/gear/${KIND_SEGMENTS[kind]}`;
     const ref = `Admin${SCHEMA_IDS[kind]}`;
     app.addSchema(adminItemSchema(kind));
     const label = kind === 'apparel' ? 'apparel item' : kind;
+    /** operationId stems: adminListRods, adminGetRod … adminListApparel, adminGetApparelItem. */
+    const one = `${SCHEMA_IDS[kind]}${kind === 'apparel' ? 'Item' : ''}`;
+    const many = `${SCHEMA_IDS[kind]}${kind === 'apparel' ? '' : 's'}`;
 
     app.get(
       base,
@@ -31,6 +32,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         config,
         schema: {
           tags,
+          operationId: `adminList${many}`,
           summary: `List ${KIND_SEGMENTS[kind]} with usage statistics`,
           description: `Active and deactivated items (\`status\` narrows it: inactive = the item or its brand is deactivated), with the filters of GET /api/gear/${KIND_SEGMENTS[kind]}.`,
           querystring: adminCatalogQuery(kind),
@@ -43,7 +45,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
 
     app.get(
       `${base}/:id`,
-      { config, schema: { tags, summary: `One ${label} with usage statistics`, params: IdParams, response: { 200: Type.Ref(ref), ...errorResponses(404) } } },
+      { config, schema: { tags, operationId: `adminGet${one}`, summary: `One ${label} with usage statistics`, params: IdParams, response: { 200: Type.Ref(ref), ...errorResponses(404) } } },
       async (request) => admin.adminGetItem(db, kind, request.params.id),
     );
 
@@ -53,6 +55,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         config,
         schema: {
           tags,
+          operationId: `adminCreate${one}`,
           summary: `Add a ${label}`,
           description:
             'The brand must exist and be active (400 naming `brandId`). A name the brand already uses for this kind, or a taken slug, is a 409. ' +
@@ -72,6 +75,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         config,
         schema: {
           tags,
+          operationId: `adminUpdate${one}`,
           summary: `Change a ${label}`,
           description: 'Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.',
           params: IdParams,
@@ -82,25 +86,15 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       async (request) => admin.updateItem(db, auditContextOf(request), kind, request.params.id, request.body as Record<string, unknown>),
     );
 
-    for (const active of [false, true]) {
-      app.post(
-        `${base}/:id/${active ? 'reactivate' : 'deactivate'}`,
-        {
-          config,
-          preValidation: bodyOptional,
-          schema: {
-            tags,
-            summary: active ? `Reactivate a deactivated ${label}` : `Deactivate a ${label} (soft delete)`,
-            description: active
-              ? '409 when the item is active. Audit-logged.'
-              : 'The item leaves the catalog lists and cannot be newly put in gear setups; it stays readable by id and in the setups that use it. 409 when already deactivated. Audit-logged.',
-            params: IdParams,
-            body: ReasonBody,
-            response: { 200: Type.Ref(ref), ...errorResponses(404, 409) },
-          },
-        },
-        async (request) => admin.setItemActive(db, auditContextOf(request), kind, request.params.id, active, request.body.reason),
-      );
-    }
+    lifecycleRoutes(app, {
+      base,
+      access: config.access,
+      tags,
+      noun: label,
+      reason: 'optional',
+      response: Type.Ref(ref),
+      deactivationEffect: 'The item leaves the catalog lists and cannot be newly put in gear setups; it stays readable by id and in the setups that use it.',
+      handler: (request, id, active, reason) => admin.setItemActive(db, auditContextOf(request), kind, id, active, reason),
+    });
   }
 };

@@ -79,10 +79,6 @@ export function updateItemBody(kind: GearKind): TObject {
   );
 }
 
-export const ReasonBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
-  { additionalProperties: false, description: 'Optional; an empty or absent body is fine' },
-);
 
 /** The fields a kind may set (besides the common ones); used to copy a body into columns. */
 export const KIND_FIELDS: Record<GearKind, readonly string[]> = {

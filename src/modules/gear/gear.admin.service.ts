@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -137,27 +138,22 @@ export async function updateItem(db: Db, context: AuditContext, kind: GearKind, 
   });
 }
 
-export async function setItemActive(db: Db, context: AuditContext, kind: GearKind, id: string, active: boolean, reason: string | undefined) {
-  return db.transaction(async (tx) => {
-    const locked: GearItemRow | undefined = await repo.lockItem(tx, id);
-    if (!locked) throw GearErrors.notFound(kind, id);
-    if (locked.kind !== kind) throw GearErrors.wrongKind(kind, id, locked.kind);
-    if (locked.isActive === active) throw active ? GearErrors.alreadyActive(kind) : GearErrors.alreadyInactive(kind, id);
-    const actor = context.actor.userId ?? null;
-    await repo.updateItem(
-      tx,
-      id,
-      active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, updatedBy: actor } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, updatedBy: actor },
-    );
-    await recordAudit(tx, context, {
-      action: active ? 'gear.item_reactivated' : 'gear.item_deactivated',
-      targetType: `gear_${kind}`,
-      targetId: id,
-      reason: reason ?? null,
-      before: { isActive: locked.isActive },
-      after: { isActive: active },
-    });
-    const [view] = await withUsage(tx, [(await repo.findItem(tx, id))!]);
-    return view!;
-  });
+/** Deactivation and reactivation of the items of one kind: the shared lifecycle (404, 409, audit entry, admin view with usage). */
+export function gearLifecycle(kind: GearKind): Lifecycle<GearItemRow, Awaited<ReturnType<typeof adminGetItem>>> {
+  return {
+    lock: repo.lockItem,
+    check: (row) => {
+      if (row.kind !== kind) throw GearErrors.wrongKind(kind, row.id, row.kind);
+    },
+    update: async (tx, id, values, actor) => void (await repo.updateItem(tx, id, { ...values, updatedBy: actor })),
+    view: (tx, id) => adminGetItem(tx, kind, id),
+    notFound: (id) => GearErrors.notFound(kind, id),
+    alreadyActive: () => GearErrors.alreadyActive(kind),
+    alreadyInactive: (id) => GearErrors.alreadyInactive(kind, id),
+    audit: { targetType: `gear_${kind}`, deactivated: 'gear.item_deactivated', reactivated: 'gear.item_reactivated' },
+  };
+}
+
+export function setItemActive(db: Db, context: AuditContext, kind: GearKind, id: string, active: boolean, reason: string | undefined) {
+  return setActive(db, context, gearLifecycle(kind), id, active, reason);
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff } from '../../../test/factories.js';
-import { logCatch } from '../../../test/catalog-helpers.js';
+import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff, createEntryWithCatch } from '../../../test/factories.js';
 import { brandId } from '../brands/brands.seeds.js';
 import { speciesId } from '../species/species.seeds.js';
 import { gearItemId } from './gear.seeds.js';
@@ -166,7 +165,7 @@ describe('changing and deactivating catalog items', () => {
   it('deactivates: the item leaves the lists, stays readable and in setups, and cannot be picked anew; reactivates', async () => {
     const id = gearItemId('penn-battle-iii-3000');
     const setup = (await call('POST', '/api/gear/setups', standard, { name: 'Pier', reelId: id })).json();
-    await logCatch(t, standard.userId, speciesId('Pomatomus saltatrix'), { gearSetupId: setup.id });
+    await createEntryWithCatch(t, standard, {}, { speciesId: speciesId('Pomatomus saltatrix'), released: true, gearSetupId: setup.id });
     const res = await call('POST', `/api/admin/gear/reels/${id}/deactivate`, admin, { reason: 'recalled' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ isActive: false, deactivatedAt: expect.any(String), usage: { setups: 1, anglers: 1, catches: 1 } });

@@ -2,8 +2,8 @@ import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-o
 import type { DbOrTx } from '../../core/db/client.js';
 import { likeEscape, normaliseQuery, trigramMatch, trigramRank, withSearchThreshold } from '../../core/db/search.js';
 import type { Page } from '../../core/http/pagination.js';
-import { brands } from '../brands/brands.tables.js';
-import { fishSpecies } from '../species/species.tables.js';
+import { brands } from '../brands/index.js';
+import { fishSpecies } from '../species/index.js';
 import type { GearKind } from './gear.kinds.js';
 import type { CatalogFilter } from './gear.schemas.js';
 import { gearItems, gearLureSpecies, type GearItemRow } from './gear.tables.js';

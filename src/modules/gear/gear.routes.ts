@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { GEAR_KINDS, KIND_SEGMENTS } from './gear.kinds.js';
@@ -28,6 +28,7 @@ export const gearRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
       {
         schema: {
           tags,
+          operationId: `list${SCHEMA_IDS[kind]}${kind === 'apparel' ? '' : 's'}`,
           summary: `List ${segment === 'apparel' ? 'apparel' : segment}`,
           description:
             `Active catalog items of active brands, by brand and name (\`sort\`: name, price, -price), or best match first with \`q\` (tolerates typos). ` +
@@ -44,6 +45,7 @@ export const gearRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
       {
         schema: {
           tags,
+          operationId: `get${SCHEMA_IDS[kind]}${kind === 'apparel' ? 'Item' : ''}`,
           summary: `One ${kind === 'apparel' ? 'apparel item' : kind}`,
           description: 'Also a deactivated item (`isActive: false`), since gear setups may still refer to it.',
           params: IdParams,

@@ -138,8 +138,8 @@ export const KIND_FILTERS = {
     action: Type.Optional(literals(ROD_ACTIONS)),
     pieces: Type.Optional(Type.Integer({ minimum: 1, maximum: 12 })),
     material: Type.Optional(literals(ROD_MATERIALS)),
-    minLengthIn: Type.Optional(Type.Integer({ minimum: 0, description: 'Shortest length, inches' })),
-    maxLengthIn: Type.Optional(Type.Integer({ minimum: 0, description: 'Longest length, inches' })),
+    minLengthIn: Type.Optional(Type.Integer({ minimum: 0, maximum: 1200, description: 'Shortest length, inches' })),
+    maxLengthIn: Type.Optional(Type.Integer({ minimum: 0, maximum: 1200, description: 'Longest length, inches' })),
   },
   reel: {
     reelType: Type.Optional(literals(REEL_TYPES)),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { brands } from '../brands/brands.tables.js';
-import { fishSpecies } from '../species/species.tables.js';
+import { boolean, check, index, numeric, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idOf } from '../../core/db/references.js';
+import { deactivation, timestamps } from '../../core/db/columns.js';
 import { GEAR_KINDS } from './gear.kinds.js';
 
 /**
@@ -28,7 +28,7 @@ export const gearItems = pgTable(
     slug: text().notNull(),
     brandId: uuid()
       .notNull()
-      .references(() => brands.id),
+      .references(() => idOf('brands')),
     name: text().notNull(),
     productLine: text(),
     modelNumber: text(),
@@ -75,13 +75,10 @@ export const gearItems = pgTable(
     gender: text(),
     waterproof: boolean(),
     colours: text().array(),
-    isActive: boolean().notNull().default(true),
+    ...deactivation(),
     createdBy: uuid(),
     updatedBy: uuid(),
-    deactivatedAt: timestamp({ withTimezone: true }),
-    deactivatedBy: uuid(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('gear_items_slug_key').on(t.slug),
@@ -106,7 +103,7 @@ export const gearLureSpecies = pgTable(
       .references(() => gearItems.id, { onDelete: 'cascade' }),
     speciesId: uuid()
       .notNull()
-      .references(() => fishSpecies.id),
+      .references(() => idOf('fish_species')),
   },
   (t) => [primaryKey({ columns: [t.lureId, t.speciesId] }), index('gear_lure_species_species_idx').on(t.speciesId, t.lureId)],
 );

@@ -5,7 +5,6 @@ const A_KIND: Record<GearKind, string> = { rod: 'a rod', reel: 'a reel', line: '
 
 export const SetupErrors = {
   notFound: (id: string) => new AppError(404, 'gear.setup_not_found', `No gear setup has id ${id}. Your setups are at GET /api/gear/setups.`),
-  notOwner: () => new AppError(403, 'gear.setup_not_owned', 'This gear setup belongs to another angler; only its owner can see or change it.'),
   badItem: (pointer: string, id: string, expected: GearKind, problem: { missing: true } | { kind: GearKind } | { inactive: true }) => {
     const detail =
       'missing' in problem

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
@@ -24,6 +24,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     {
       schema: {
         tags,
+        operationId: 'listGearSetups',
         summary: 'Your gear setups',
         description: 'By name, each with its rod, reel, line and lures from the catalog.',
         querystring: SetupsQuery,
@@ -36,14 +37,14 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   app.get(
     '/api/gear/setups/:id',
     {
-      schema: { tags, summary: 'One of your gear setups', description: "With its catalog items. Another angler's setup is a 403.", params: IdParams, response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) } },
+      schema: { tags, operationId: 'getGearSetup', summary: 'One of your gear setups', description: "With its catalog items. Another angler's setup is a 403.", params: IdParams, response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) } },
     },
     async (request) => service.getSetup(db, owner(request), request.params.id),
   );
 
   app.post(
     '/api/gear/setups',
-    { schema: { tags, summary: 'Create a gear setup', description: references, body: SetupBody, response: { 201: Type.Ref('GearSetup') } } },
+    { schema: { tags, operationId: 'createGearSetup', summary: 'Create a gear setup', description: references, body: SetupBody, response: { 201: Type.Ref('GearSetup') } } },
     async (request, reply) => reply.code(201).send(await service.createSetup(db, owner(request), request.body)),
   );
 
@@ -52,6 +53,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     {
       schema: {
         tags,
+        operationId: 'replaceGearSetup',
         summary: 'Replace one of your gear setups',
         description: `Sets every field (omitted optional fields become null, omitted lureIds none). Owner only. ${references}`,
         params: IdParams,
@@ -67,6 +69,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     {
       schema: {
         tags,
+        operationId: 'deleteGearSetup',
         summary: 'Delete one of your gear setups',
         description: 'Owner only. Catches logged with the setup keep their data and lose the link.',
         params: IdParams,

@@ -1,4 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
+import { allows, authorize } from '../../core/access/policy.js';
+import { setupPolicy } from '../../core/access/policies/setups.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { GearKind } from './gear.kinds.js';
@@ -76,11 +78,9 @@ function values(input: SetupInput) {
   };
 }
 
-async function ownSetup(db: DbOrTx, ownerId: string, id: string, lock = false): Promise<SetupRow> {
-  const row = lock ? await repo.lockSetup(db, id) : await repo.findSetup(db, id);
-  if (!row) throw SetupErrors.notFound(id);
-  if (row.ownerId !== ownerId) throw SetupErrors.notOwner();
-  return row;
+async function ownSetup(db: DbOrTx, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<SetupRow> {
+  const row = action === 'read' ? await repo.findSetup(db, id) : await repo.lockSetup(db, id);
+  return authorize(setupPolicy, ownerId, action, row, { db }, () => SetupErrors.notFound(id));
 }
 
 export async function listSetups(db: Db, ownerId: string, page: Page) {
@@ -105,7 +105,7 @@ export async function createSetup(db: Db, ownerId: string, input: SetupInput) {
 
 export async function updateSetup(db: Db, ownerId: string, id: string, input: SetupInput) {
   return db.transaction(async (tx) => {
-    const current = await ownSetup(tx, ownerId, id, true);
+    const current = await ownSetup(tx, ownerId, id, 'update');
     const currentLures = await repo.setupLures(tx, [id]);
     const kept = new Set([current.rodId, current.reelId, current.lineId, ...currentLures.map((l) => l.lureId)].filter((v): v is string => v !== null));
     await checkReferences(tx, input, { ids: kept });
@@ -119,7 +119,7 @@ export async function updateSetup(db: Db, ownerId: string, id: string, input: Se
 /** Deletes a setup; catches logged with it keep their data and lose the link (ON DELETE SET NULL). */
 export async function deleteSetup(db: Db, ownerId: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await ownSetup(tx, ownerId, id, true);
+    await ownSetup(tx, ownerId, id, 'delete');
     await repo.deleteSetup(tx, id);
   });
 }
@@ -130,5 +130,5 @@ export async function deleteSetup(db: Db, ownerId: string, id: string): Promise<
  */
 export async function assertOwnGearSetup(db: DbOrTx, ownerId: string, setupId: string, field: string): Promise<void> {
   const row = await repo.findSetup(db, setupId);
-  if (!row || row.ownerId !== ownerId) throw SetupErrors.notYourSetup(field, setupId);
+  if (!row || !(await allows(setupPolicy, ownerId, 'use', row, { db }))) throw SetupErrors.notYourSetup(field, setupId);
 }

@@ -1,5 +1,6 @@
-import { index, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.tables.js';
+import { index, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { ownedByUser } from '../../core/db/references.js';
+import { timestamps } from '../../core/db/columns.js';
 import { gearItems } from './gear.tables.js';
 
 /**
@@ -11,17 +12,14 @@ export const gearSetups = pgTable(
   'gear_setups',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     name: text().notNull(),
     rodId: uuid().references(() => gearItems.id),
     reelId: uuid().references(() => gearItems.id),
     lineId: uuid().references(() => gearItems.id),
     technique: text(),
     notes: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('gear_setups_owner_name_idx').on(t.ownerId, t.name, t.id),

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { logCatch } from '../../../test/catalog-helpers.js';
+import { createUser, type TestUser, MISSING_ID, createEntryWithCatch } from '../../../test/factories.js';
 import { speciesId } from '../species/species.seeds.js';
 import { gearItemId } from './gear.seeds.js';
 import { assertOwnGearSetup } from './setups.service.js';
@@ -114,7 +113,7 @@ describe('gear setups', () => {
 
   it('unlinks catches from a deleted setup (ON DELETE SET NULL)', async () => {
     const setup = (await call('POST', '/api/gear/setups', jo, { name: 'Walleye jig', lureIds: [gearItemId('northland-fishing-tackle-fire-ball-jig-1-8-oz-orange')] })).json();
-    const catchId = await logCatch(t, jo.userId, speciesId('Sander vitreus'), { gearSetupId: setup.id });
+    const catchId = (await createEntryWithCatch(t, jo, {}, { speciesId: speciesId('Sander vitreus'), released: true, gearSetupId: setup.id })).catch.id;
     expect((await call('DELETE', `/api/gear/setups/${setup.id}`, jo)).statusCode).toBe(204);
     const row = await t.database.pool.query('SELECT gear_setup_id, species_id FROM catches WHERE id = $1', [catchId]);
     expect(row.rows[0]).toEqual({ gear_setup_id: null, species_id: speciesId('Sander vitreus') });

@@ -10,3 +10,18 @@ export const Health = Type.Object(
   { additionalProperties: false, $id: 'Health' },
 );
 export type HealthBody = Static<typeof Health>;
+
+export const Liveness = Type.Object(
+  { status: Type.Literal('ok', { description: 'The process is up and answering' }), uptimeSeconds: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false, $id: 'Liveness' },
+);
+
+export const Readiness = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+    database: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+    migrations: Type.Union([Type.Literal('applied'), Type.Literal('pending'), Type.Literal('unknown')], { description: '`unknown` while the database cannot be reached' }),
+    shuttingDown: Type.Boolean(),
+  },
+  { additionalProperties: false, $id: 'Readiness' },
+);

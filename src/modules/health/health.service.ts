@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type pg from 'pg';
 import type { HealthBody } from './health.schemas.js';
+import { migrationsFolder } from '../../paths.js';
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -27,4 +30,36 @@ export async function checkHealth(pool: pg.Pool, version: string, startedAt: num
     version,
     uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
   };
+}
+
+/** How many migrations this build ships (drizzle/meta/_journal.json). */
+function shippedMigrations(): number {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+async function appliedMigrations(pool: pg.Pool): Promise<number> {
+  const result = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
+  return result.rows[0]?.n ?? 0;
+}
+
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  database: 'ok' | 'unavailable';
+  migrations: 'applied' | 'pending' | 'unknown';
+  shuttingDown: boolean;
+}
+
+/** Ready: the database answers, every shipped migration is applied, and no shutdown has begun. */
+export async function checkReadiness(pool: pg.Pool, shuttingDown: boolean): Promise<Readiness> {
+  const database = (await databaseAnswers(pool)) ? 'ok' : 'unavailable';
+  let migrations: Readiness['migrations'] = 'unknown';
+  if (database === 'ok') {
+    migrations = await appliedMigrations(pool).then(
+      (n) => (n >= shippedMigrations() ? 'applied' : 'pending'),
+      () => 'pending' as const,
+    );
+  }
+  const ready = database === 'ok' && migrations === 'applied' && !shuttingDown;
+  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown };
 }

@@ -12,7 +12,7 @@ import {
   type ModerationRuleRow,
   type ModerationSettingsRow,
 } from './moderation.tables.js';
-import type { CallOutcome, ContentType, HoldReason, QueueStatus, RuleAction, RuleKind } from './moderation.types.js';
+import type { CallOutcome, ContentType, HoldReason, ModeratedType, QueueStatus, RuleAction, RuleKind } from './moderation.types.js';
 
 /** SQL of the moderation module (settings, rules, queue, call log); no rules of its own. */
 
@@ -42,8 +42,8 @@ export async function lockSettings(db: DbOrTx): Promise<ModerationSettingsRow | 
 
 // ---- rules ----
 
-export async function activeRules(db: DbOrTx, contentType: ContentType): Promise<ModerationRuleRow[]> {
-  const applies = contentType === 'post' ? moderationRules.appliesToPosts : moderationRules.appliesToComments;
+export async function activeRules(db: DbOrTx, contentType: ModeratedType): Promise<ModerationRuleRow[]> {
+  const applies = contentType === 'comment' ? moderationRules.appliesToComments : moderationRules.appliesToPosts;
   return db
     .select()
     .from(moderationRules)
@@ -105,7 +105,7 @@ export async function findRule(db: DbOrTx, id: string, options: { forUpdate?: bo
   return row;
 }
 
-export type NewRule = Omit<ModerationRuleRow, 'id' | 'matchCount' | 'lastMatchedAt' | 'timeoutCount' | 'createdAt' | 'updatedAt' | 'deactivatedAt' | 'deactivatedBy' | 'isActive'>;
+export type NewRule = Omit<ModerationRuleRow, 'id' | 'matchCount' | 'lastMatchedAt' | 'timeoutCount' | 'createdAt' | 'updatedAt' | 'deactivatedAt' | 'deactivatedBy' | 'deactivationReason' | 'isActive'>;
 
 export async function insertRule(db: DbOrTx, rule: NewRule): Promise<ModerationRuleRow> {
   const [row] = await db.insert(moderationRules).values({ id: uuidv7(), ...rule }).returning();
@@ -197,7 +197,7 @@ export async function countPending(db: DbOrTx): Promise<number> {
 export interface CallRecord {
   provider: string;
   model: string;
-  contentType: ContentType;
+  contentType: ModeratedType;
   contentId: string;
   outcome: CallOutcome;
   costUsd: number;

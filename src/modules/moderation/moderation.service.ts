@@ -3,7 +3,7 @@ import { recordAudit } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationRuleRow } from './moderation.tables.js';
-import type { CallOutcome, ContentStatus, ContentType } from './moderation.types.js';
+import type { CallOutcome, ContentStatus, ModeratedType } from './moderation.types.js';
 import { localProvider } from './providers/local.js';
 import { providerDefinition } from './providers/index.js';
 import type { ModerationInput, ModerationProvider, ModerationResult } from './providers/types.js';
@@ -24,10 +24,10 @@ import { loadSettings, type ModerationSettings } from './settings.service.js';
  * transaction (queue and rule statistics).
  */
 
-export type { ContentStatus, ContentType } from './moderation.types.js';
+export type { ContentStatus, ContentType, ModeratedType } from './moderation.types.js';
 
 export interface ModerationRequest {
-  contentType: ContentType;
+  contentType: ModeratedType;
   contentId: string;
   text: string;
   imageUrls: string[];
@@ -135,30 +135,33 @@ async function recordRuleTimeout(db: Db, rule: ModerationRuleRow, log: Log | und
   });
 }
 
-export async function moderateContent(db: Db, request: ModerationRequest, log?: Log): Promise<Verdict> {
-  const [settings, rules] = await Promise.all([loadSettings(db), repo.activeRules(db, request.contentType)]);
-  const input: ModerationInput = { text: request.text, imageUrls: request.imageUrls, contentType: request.contentType };
+type RuleRow = Awaited<ReturnType<typeof repo.activeRules>>[number];
+type Settings = Awaited<ReturnType<typeof loadSettings>>;
 
+/** Step 1: the community rules against the text and image URLs (a rule out of time is recorded). */
+async function applyRules(db: Db, rules: RuleRow[], request: ModerationRequest, log?: Log) {
   const { matched, timedOut } = await matchRules(rules, `${request.text}\n${request.imageUrls.join('\n')}`);
   if (timedOut) {
     log?.warn({ ruleId: timedOut.id }, 'moderation rule ran out of time; content held for review');
     await recordRuleTimeout(db, timedOut, log);
   }
-  const matchedRuleIds = matched.map((r) => r.id);
-  const rejecting = matched.find((r) => r.action === 'reject');
-  if (rejecting) {
-    return {
-      status: 'Rejected',
-      reason: rejecting.reason ?? `Your ${request.contentType} breaks the community rule "${rejecting.name}".`,
-      hold: null,
-      matchedRuleIds,
-    };
-  }
+  return { matched, timedOut, matchedRuleIds: matched.map((r) => r.id) };
+}
 
+interface ProviderOutcome {
+  provider: { name: string; model: string };
+  result: ModerationResult | undefined;
+  failure: { outcome: Extract<CallOutcome, 'error' | 'timeout'>; message: string } | undefined;
+  categories: string[];
+}
+
+/** Step 2: the provider's call within the deadline; a failure is an outcome, not an exception. */
+async function callProvider(db: Db, settings: Settings, request: ModerationRequest, log?: Log): Promise<ProviderOutcome & { latencyMs: number }> {
   const provider = await chooseProvider(db, settings, log);
+  const input: ModerationInput = { text: request.text, imageUrls: request.imageUrls, contentType: request.contentType };
   const started = performance.now();
   let result: ModerationResult | undefined;
-  let failure: { outcome: Extract<CallOutcome, 'error' | 'timeout'>; message: string } | undefined;
+  let failure: ProviderOutcome['failure'];
   try {
     result = await callWithDeadline(provider, input, settings.timeoutMs);
   } catch (error) {
@@ -166,6 +169,12 @@ export async function moderateContent(db: Db, request: ModerationRequest, log?: 
     log?.warn({ provider: provider.name, outcome: failure.outcome, error: failure.message }, 'moderation provider failed; content held for review');
   }
   const categories = result ? flaggedCategories(result, settings.thresholds) : [];
+  return { provider, result, failure, categories, latencyMs: result?.latencyMs ?? Math.round(performance.now() - started) };
+}
+
+/** Step 3: cost accounting, one row per provider call. */
+async function recordCost(db: Db, request: ModerationRequest, call: ProviderOutcome & { latencyMs: number }): Promise<void> {
+  const { provider, result, failure, categories } = call;
   await repo.recordCall(db, {
     provider: result?.provider ?? provider.name,
     model: result?.model ?? provider.model,
@@ -173,11 +182,16 @@ export async function moderateContent(db: Db, request: ModerationRequest, log?: 
     contentId: request.contentId,
     outcome: failure ? failure.outcome : categories.length > 0 ? 'flagged' : 'clean',
     costUsd: result?.costUsd ?? 0,
-    latencyMs: result?.latencyMs ?? Math.round(performance.now() - started),
+    latencyMs: call.latencyMs,
     categories,
     error: failure?.message ?? null,
   });
+}
 
+/** Step 4: the verdict from the rules' and the provider's findings (the queue entry it implies, if held). */
+function decide(request: ModerationRequest, settings: Settings, rules: Awaited<ReturnType<typeof applyRules>>, call: ProviderOutcome): Verdict {
+  const { matched, timedOut, matchedRuleIds } = rules;
+  const { provider, result, failure, categories } = call;
   const flagRules = matched.filter((r) => r.action === 'flag');
   const scores = { ...(result?.scores ?? {}) };
   for (const rule of flagRules) scores[rule.category] = 1;
@@ -212,6 +226,36 @@ export async function moderateContent(db: Db, request: ModerationRequest, log?: 
   if (timedOut) return hold('rule_timeout');
   if (request.previouslyRejectedByModerator) return hold('edited_after_rejection');
   return { status: 'Published', reason: null, hold: null, matchedRuleIds };
+}
+
+/**
+ * For content outside the posts' review queue (fishing reports, reviewed in their own module):
+ * counts the rules the verdict matched, in the caller's transaction.
+ */
+export async function recordVerdictRules(tx: DbOrTx, verdict: Verdict): Promise<void> {
+  await repo.countRuleMatches(tx, verdict.matchedRuleIds);
+}
+
+/**
+ * The verdict on new or edited content: rules first (a rejecting rule decides at once), then the
+ * provider (its cost recorded), then the decision. The queue entry is written by `applyVerdict`
+ * in the caller's transaction.
+ */
+export async function moderateContent(db: Db, request: ModerationRequest, log?: Log): Promise<Verdict> {
+  const [settings, activeRules] = await Promise.all([loadSettings(db), repo.activeRules(db, request.contentType)]);
+  const rules = await applyRules(db, activeRules, request, log);
+  const rejecting = rules.matched.find((r) => r.action === 'reject');
+  if (rejecting) {
+    return {
+      status: 'Rejected',
+      reason: rejecting.reason ?? `Your ${request.contentType} breaks the community rule "${rejecting.name}".`,
+      hold: null,
+      matchedRuleIds: rules.matchedRuleIds,
+    };
+  }
+  const call = await callProvider(db, settings, request, log);
+  await recordCost(db, request, call);
+  return decide(request, settings, rules, call);
 }
 
 /** Stores what the verdict means for the queue and the rules' statistics, in the caller's transaction. */

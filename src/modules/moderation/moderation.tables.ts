@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { postComments, posts } from '../social/posts.tables.js';
-import { users } from '../users/users.tables.js';
-import { CALL_OUTCOMES, CONTENT_TYPES, HOLD_REASONS, QUEUE_STATUSES, RULE_ACTIONS, RULE_KINDS } from './moderation.types.js';
+import { idOf } from '../../core/db/references.js';
+import { deactivation, timestamps } from '../../core/db/columns.js';
+import { CALL_OUTCOMES, HOLD_REASONS, MODERATED_TYPES, QUEUE_STATUSES, RULE_ACTIONS, RULE_KINDS } from './moderation.types.js';
 
 /**
  * Moderation: its settings (one row), the admins' rules, the review queue, and every provider
@@ -26,7 +26,7 @@ export const moderationSettings = pgTable(
     costPerCallUsd: numeric({ precision: 12, scale: 6, mode: 'number' }).notNull(),
     timeoutMs: integer().notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    updatedBy: uuid().references(() => idOf('users'), { onDelete: 'set null' }),
   },
   () => [check('moderation_settings_single_row', sql`id = 1`)],
 );
@@ -47,12 +47,10 @@ export const moderationRules = pgTable(
     matchCount: integer().notNull().default(0),
     lastMatchedAt: timestamp({ withTimezone: true }),
     timeoutCount: integer().notNull().default(0),
-    isActive: boolean().notNull().default(true),
-    deactivatedAt: timestamp({ withTimezone: true }),
-    deactivatedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
-    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...deactivation(),
+    deactivatedBy: uuid().references(() => idOf('users'), { onDelete: 'set null' }),
+    createdBy: uuid().references(() => idOf('users'), { onDelete: 'set null' }),
+    ...timestamps(),
   },
   (t) => [index('moderation_rules_time_idx').on(t.createdAt, t.id), index('moderation_rules_active_idx').on(t.isActive)],
 );
@@ -70,10 +68,10 @@ export const moderationQueue = pgTable(
     id: uuid().primaryKey(),
     postId: uuid()
       .unique()
-      .references(() => posts.id, { onDelete: 'cascade' }),
+      .references(() => idOf('posts'), { onDelete: 'cascade' }),
     commentId: uuid()
       .unique()
-      .references(() => postComments.id, { onDelete: 'cascade' }),
+      .references(() => idOf('post_comments'), { onDelete: 'cascade' }),
     status: text({ enum: QUEUE_STATUSES }).notNull(),
     heldBecause: text({ enum: HOLD_REASONS }).notNull(),
     provider: text(),
@@ -83,7 +81,7 @@ export const moderationQueue = pgTable(
     matchedRules: jsonb().$type<MatchedRuleRef[]>().notNull(),
     flaggedAt: timestamp({ withTimezone: true }).notNull(),
     decidedAt: timestamp({ withTimezone: true }),
-    decidedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    decidedBy: uuid().references(() => idOf('users'), { onDelete: 'set null' }),
     decisionReason: text(),
   },
   (t) => [
@@ -100,7 +98,7 @@ export const moderationCalls = pgTable(
     occurredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     provider: text().notNull(),
     model: text().notNull(),
-    contentType: text({ enum: CONTENT_TYPES }).notNull(),
+    contentType: text({ enum: MODERATED_TYPES }).notNull(),
     contentId: uuid().notNull(),
     outcome: text({ enum: CALL_OUTCOMES }).notNull(),
     costUsd: numeric({ precision: 12, scale: 6, mode: 'number' }).notNull(),

@@ -7,9 +7,16 @@
 export const CONTENT_STATUSES = ['Published', 'PendingReview', 'Rejected'] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
 
-/** What moderation checks: a post or a comment. */
+/** What the review queue holds: a post or a comment. */
 export const CONTENT_TYPES = ['post', 'comment'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/**
+ * What moderation checks: the queue's content types, and fishing reports (checked with the rules
+ * for posts, reviewed in their own module).
+ */
+export const MODERATED_TYPES = [...CONTENT_TYPES, 'fishing_report'] as const;
+export type ModeratedType = (typeof MODERATED_TYPES)[number];
 
 /** Why an item waits in the review queue. */
 export const HOLD_REASONS = ['flagged', 'rule', 'provider_error', 'provider_timeout', 'rule_timeout', 'edited_after_rejection'] as const;

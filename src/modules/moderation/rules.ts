@@ -1,5 +1,5 @@
 import type { ModerationRuleRow } from './moderation.tables.js';
-import type { ContentType } from './moderation.types.js';
+import type { ModeratedType } from './moderation.types.js';
 import { normalise } from './providers/local.js';
 import { MAX_RULE_INPUT, regexRunner, type RegexRunner } from './rule-runner.js';
 
@@ -24,8 +24,8 @@ export function keywordRegex(keyword: string): RegExp {
   return regex;
 }
 
-export function appliesTo(rule: Pick<ModerationRuleRow, 'appliesToPosts' | 'appliesToComments'>, contentType: ContentType): boolean {
-  return contentType === 'post' ? rule.appliesToPosts : rule.appliesToComments;
+export function appliesTo(rule: Pick<ModerationRuleRow, 'appliesToPosts' | 'appliesToComments'>, contentType: ModeratedType): boolean {
+  return contentType === 'comment' ? rule.appliesToComments : rule.appliesToPosts;
 }
 
 export interface RuleMatches {

@@ -2,7 +2,6 @@ import { AppError } from '../../core/http/problem.js';
 
 export const PersonalBestErrors = {
   notFound: (id: string) => new AppError(404, 'personalbests.not_found', `No personal best has id ${id}; GET /api/personalbest/me lists yours.`),
-  notOwner: () => new AppError(403, 'personalbests.not_owner', 'Only the owner of a personal best can make it their ultimate personal best.'),
   notCurrent: () =>
     new AppError(409, 'personalbests.not_current', 'This personal best has since been replaced; pick one in force from GET /api/personalbest/me.'),
   ultimateNotSet: () => new AppError(404, 'personalbests.ultimate_not_set', 'This user has not chosen an ultimate personal best.'),
@@ -15,5 +14,4 @@ export const PersonalBestErrors = {
   tooManyCriteria: (max: number) =>
     new AppError(409, 'personalbests.too_many_criteria', `You have reached the limit of ${max} criteria; delete one you no longer need first.`),
   criterionNotFound: (id: string) => new AppError(404, 'personalbests.criterion_not_found', `No personal-best criterion has id ${id}.`),
-  criterionNotOwner: () => new AppError(403, 'personalbests.criterion_not_owner', 'Only the owner of a criterion can delete it.'),
 };

@@ -3,8 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import { visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
-import { fishSpecies } from '../species/species.tables.js';
+import { catches, logEntries } from '../fishing-log/index.js';
+import { fishSpecies } from '../species/index.js';
 import { pbCriteria, personalBests, type PbCriterionRow, type PersonalBestRow } from './personal-bests.tables.js';
 import type { Measure } from './personal-bests.schemas.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses } from '../../core/http/schemas.js';
@@ -28,6 +28,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags,
+        operationId: 'listMyPersonalBests',
         summary: 'Your personal bests',
         description:
           'One per criterion that has a qualifying catch, newest first, with the catch, its date and the previous best it replaced. ' +
@@ -45,6 +46,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags,
+        operationId: 'listPersonalBestCriteria',
         summary: 'Your personal-best criteria',
         description: 'Newest first, each with its best in force (null: no catch qualifies yet).',
         querystring: CriteriaQuery,
@@ -60,6 +62,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags,
+        operationId: 'createPersonalBestCriterion',
         summary: 'Create a personal-best criterion',
         description:
           'Names what counts as a best: a species, weight or length, optionally a water body (case-insensitive), a state and released fish only. ' +
@@ -76,6 +79,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags,
+        operationId: 'deletePersonalBestCriterion',
         summary: 'Delete a personal-best criterion',
         description: 'Removes the criterion with its personal-best history; if its best was your ultimate one, you have no ultimate personal best until you choose another.',
         params: CriterionIdParams,
@@ -93,6 +97,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags,
+        operationId: 'setUltimatePersonalBest',
         summary: 'Make a personal best your ultimate one',
         description:
           'Owner only. Exactly one ultimate personal best per user, also under concurrent calls (the previous one stops being ultimate). ' +
@@ -111,6 +116,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags: profileTags,
+        operationId: 'listUserPersonalBests',
         summary: 'A user’s personal bests, privacy respected',
         description:
           'Follows the profile’s visibility (403 when it does not admit you). The log entry of each catch is shown only when its own visibility admits you; coordinates never.',
@@ -130,6 +136,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     {
       schema: {
         tags: profileTags,
+        operationId: 'getUserUltimatePersonalBest',
         summary: 'A user’s ultimate personal best, privacy respected',
         description: 'Follows the profile’s visibility (403 when it does not admit you). 404 `personalbests.ultimate_not_set` when the user has not chosen one.',
         params: OwnerParams,

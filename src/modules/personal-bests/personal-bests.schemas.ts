@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { SpeciesRef } from '../profiles/profiles.schemas.js';
+import { SpeciesRef } from '../profiles/index.js';
 
 export const MEASURES = ['weight', 'length'] as const;
 export type Measure = (typeof MEASURES)[number];

@@ -1,4 +1,6 @@
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { authorize, isOwner } from '../../core/access/policy.js';
+import { personalBestCriterionPolicy, personalBestPolicy } from '../../core/access/policies/personal-bests.js';
 import type { Page } from '../../core/http/pagination.js';
 import { requireVisibleProfile } from '../profiles/profiles.service.js';
 import { PersonalBestErrors } from './personal-bests.errors.js';
@@ -160,14 +162,14 @@ export async function listMyPersonalBests(db: Db, ownerId: string, filter: repo.
 export async function listPersonalBestsOf(db: Db, viewerId: string, ownerId: string, filter: repo.PbFilter, page: Page) {
   await requireVisibleProfile(db, viewerId, ownerId);
   const { items, total } = await repo.listCurrent(db, viewerId, ownerId, filter, page);
-  return { items: items.map((row) => personalBestView(row, viewerId === ownerId)), total };
+  return { items: items.map((row) => personalBestView(row, isOwner(viewerId, { ownerId }))), total };
 }
 
 export async function ultimateOf(db: Db, viewerId: string, ownerId: string) {
   await requireVisibleProfile(db, viewerId, ownerId);
   const row = await repo.findUltimateView(db, viewerId, ownerId);
   if (!row) throw PersonalBestErrors.ultimateNotSet();
-  return personalBestView(row, viewerId === ownerId);
+  return personalBestView(row, isOwner(viewerId, { ownerId }));
 }
 
 /**
@@ -176,9 +178,7 @@ export async function ultimateOf(db: Db, viewerId: string, ownerId: string) {
  * guarantees at most one ultimate per user whatever happens.
  */
 export async function setUltimate(db: Db, viewerId: string, pbId: string) {
-  const found = await repo.findById(db, pbId);
-  if (!found) throw PersonalBestErrors.notFound(pbId);
-  if (found.ownerId !== viewerId) throw PersonalBestErrors.notOwner();
+  await authorize(personalBestPolicy, viewerId, 'setUltimate', await repo.findById(db, pbId), { db }, () => PersonalBestErrors.notFound(pbId));
   return db.transaction(async (tx) => {
     await repo.lockOwner(tx, viewerId);
     const row = await repo.findById(tx, pbId);
@@ -231,9 +231,7 @@ export async function createCriterion(db: Db, ownerId: string, input: CriterionI
 
 /** Deletes a criterion of the caller with its personal-best history (and the ultimate flag, if it was there). */
 export async function deleteCriterion(db: Db, ownerId: string, criterionId: string): Promise<void> {
-  const criterion = await repo.findCriterion(db, criterionId);
-  if (!criterion) throw PersonalBestErrors.criterionNotFound(criterionId);
-  if (criterion.ownerId !== ownerId) throw PersonalBestErrors.criterionNotOwner();
+  await authorize(personalBestCriterionPolicy, ownerId, 'delete', await repo.findCriterion(db, criterionId), { db }, () => PersonalBestErrors.criterionNotFound(criterionId));
   await db.transaction(async (tx) => {
     await repo.lockOwner(tx, ownerId);
     await repo.deleteCriterion(tx, criterionId);

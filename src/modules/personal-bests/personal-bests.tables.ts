@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, foreignKey, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { catches } from '../fishing-log/fishing-log.tables.js';
-import { fishSpecies } from '../species/species.tables.js';
-import { users } from '../users/users.tables.js';
+import { idOf, ownedByUser } from '../../core/db/references.js';
 
 /**
  * What counts as a personal best for one user: a species, a measure (weight in kg or length in
@@ -13,12 +11,10 @@ export const pbCriteria = pgTable(
   'personal_best_criteria',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     speciesId: uuid()
       .notNull()
-      .references(() => fishSpecies.id),
+      .references(() => idOf('fish_species')),
     measure: text({ enum: ['weight', 'length'] }).notNull(),
     waterBody: text(),
     stateCode: text(),
@@ -52,13 +48,11 @@ export const personalBests = pgTable(
   'personal_bests',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
     criterionId: uuid()
       .notNull()
       .references(() => pbCriteria.id, { onDelete: 'cascade' }),
-    catchId: uuid().references(() => catches.id, { onDelete: 'set null' }),
+    catchId: uuid().references(() => idOf('catches'), { onDelete: 'set null' }),
     value: numeric({ precision: 10, scale: 3, mode: 'number' }).notNull(),
     caughtAt: timestamp({ withTimezone: true }).notNull(),
     previousId: uuid(),

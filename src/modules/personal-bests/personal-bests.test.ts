@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { addCatch, createEntry, deleteCatch, PERCH, PIKE, updateCatch, WALLEYE } from '../../../test/catch-factories.js';
+import { createUser, type TestUser, MISSING_ID, createCatch, createEntry, deleteCatch, PERCH, PIKE, updateCatch, WALLEYE } from '../../../test/factories.js';
 
 let t: TestApp;
 let other: TestUser;
@@ -56,8 +55,8 @@ describe('POST /api/personalbest/me/criteria', () => {
   it('evaluates a criterion created after the catches at once', async () => {
     const user = await createUser(t);
     const entry = await createEntry(t, user.userId);
-    await addCatch(t, user.userId, entry, { weightKg: 2.1, caughtAt: '2026-05-01T06:00:00Z' });
-    const big = await addCatch(t, user.userId, entry, { weightKg: 3.75, caughtAt: '2026-05-02T06:00:00Z' });
+    await createCatch(t, user.userId, entry, { weightKg: 2.1, caughtAt: '2026-05-01T06:00:00Z' });
+    const big = await createCatch(t, user.userId, entry, { weightKg: 3.75, caughtAt: '2026-05-02T06:00:00Z' });
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     expect(criterion.currentBest).toEqual({
       personalBestId: expect.any(String),
@@ -136,11 +135,11 @@ describe('automatic personal-best detection', () => {
     const user = await createUser(t);
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     const entry = await createEntry(t, user.userId, { waterBody: 'Lake Vermilion', title: 'Opener' });
-    const first = await addCatch(t, user.userId, entry, { weightKg: 2.5, lengthCm: 60, caughtAt: '2026-05-10T06:00:00Z' });
+    const first = await createCatch(t, user.userId, entry, { weightKg: 2.5, lengthCm: 60, caughtAt: '2026-05-10T06:00:00Z' });
     expect(first.changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: first.id, previousCatchId: null, kind: 'new_best' }]);
-    const smaller = await addCatch(t, user.userId, entry, { weightKg: 1.9, caughtAt: '2026-05-11T06:00:00Z' });
+    const smaller = await createCatch(t, user.userId, entry, { weightKg: 1.9, caughtAt: '2026-05-11T06:00:00Z' });
     expect(smaller.changes).toEqual([]);
-    const bigger = await addCatch(t, user.userId, entry, { weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00Z' });
+    const bigger = await createCatch(t, user.userId, entry, { weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00Z' });
     expect(bigger.changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: bigger.id, previousCatchId: first.id, kind: 'new_best' }]);
 
     const list = await myBests(user);
@@ -153,7 +152,7 @@ describe('automatic personal-best detection', () => {
         caughtAt: '2026-05-12T06:00:00.000Z',
         achievedAt: expect.any(String),
         isUltimate: false,
-        catch: { id: bigger.id, lengthCm: null, weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00.000Z', entry: { id: entry, title: 'Opener', waterBody: 'Lake Vermilion', stateCode: 'US-MN' } },
+        catch: { id: bigger.id, lengthCm: null, weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00.000Z', entry: { id: entry.id, title: 'Opener', waterBody: 'Lake Vermilion', stateCode: 'US-MN' } },
         previous: { id: first.changes[0]!.personalBestId, catchId: first.id, value: 2.5, caughtAt: '2026-05-10T06:00:00.000Z', achievedAt: expect.any(String) },
       },
     ]);
@@ -165,13 +164,13 @@ describe('automatic personal-best detection', () => {
     const user = await createUser(t);
     const criterion = await createCriterion(user, { speciesId: PIKE, measure: 'length' });
     const entry = await createEntry(t, user.userId);
-    const holder = await addCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-02T06:00:00Z' });
+    const holder = await createCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-02T06:00:00Z' });
     // As long, caught later: the record holder keeps it.
-    const later = await addCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-03T06:00:00Z' });
+    const later = await createCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-03T06:00:00Z' });
     expect(later.changes).toEqual([]);
     expect((await bestOf(user, criterion.id))!.catch.id).toBe(holder.id);
     // As long, caught earlier (logged afterwards): the earliest catch holds the record.
-    const earlier = await addCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-01T06:00:00Z' });
+    const earlier = await createCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-01T06:00:00Z' });
     expect(earlier.changes).toEqual([expect.objectContaining({ catchId: earlier.id, previousCatchId: holder.id, kind: 'new_best' })]);
     const best = (await bestOf(user, criterion.id))!;
     expect(best.catch.id).toBe(earlier.id);
@@ -182,9 +181,9 @@ describe('automatic personal-best detection', () => {
     const user = await createUser(t);
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     const entry = await createEntry(t, user.userId);
-    const small = await addCatch(t, user.userId, entry, { weightKg: 1.5, caughtAt: '2026-05-01T06:00:00Z' });
-    const second = await addCatch(t, user.userId, entry, { weightKg: 2.8, caughtAt: '2026-05-02T06:00:00Z' });
-    const top = await addCatch(t, user.userId, entry, { weightKg: 5.2, caughtAt: '2026-05-03T06:00:00Z' });
+    const small = await createCatch(t, user.userId, entry, { weightKg: 1.5, caughtAt: '2026-05-01T06:00:00Z' });
+    const second = await createCatch(t, user.userId, entry, { weightKg: 2.8, caughtAt: '2026-05-02T06:00:00Z' });
+    const top = await createCatch(t, user.userId, entry, { weightKg: 5.2, caughtAt: '2026-05-03T06:00:00Z' });
     expect((await bestOf(user, criterion.id))!.catch.id).toBe(top.id);
 
     // 5.2 kg was a typo for 2.5 kg: the 2.8 kg fish is the best again, and its previous best is the 1.5 kg one.
@@ -216,8 +215,8 @@ describe('automatic personal-best detection', () => {
     const user = await createUser(t);
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'length' });
     const entry = await createEntry(t, user.userId);
-    const a = await addCatch(t, user.userId, entry, { lengthCm: 50, caughtAt: '2026-05-01T06:00:00Z' });
-    const b = await addCatch(t, user.userId, entry, { lengthCm: 64, caughtAt: '2026-05-02T06:00:00Z' });
+    const a = await createCatch(t, user.userId, entry, { lengthCm: 50, caughtAt: '2026-05-01T06:00:00Z' });
+    const b = await createCatch(t, user.userId, entry, { lengthCm: 64, caughtAt: '2026-05-02T06:00:00Z' });
     // A deleted catch leaves no id behind: previousCatchId is null, the kind says what happened.
     expect(await deleteCatch(t, user.userId, b.id)).toEqual([expect.objectContaining({ catchId: a.id, previousCatchId: null, kind: 'fallback' })]);
     expect((await bestOf(user, criterion.id))!).toMatchObject({ value: 50, previous: null });
@@ -235,12 +234,12 @@ describe('automatic personal-best detection', () => {
     const released = await createCriterion(user, { speciesId: WALLEYE, measure: 'length', releasedOnly: true });
     const vermilion = await createEntry(t, user.userId, { waterBody: 'Lake Vermilion ', stateCode: 'US-MN' });
     const winnebago = await createEntry(t, user.userId, { waterBody: 'Lake Winnebago', stateCode: 'US-WI' });
-    const v = await addCatch(t, user.userId, vermilion, { weightKg: 2, lengthCm: 55, released: false });
-    const w = await addCatch(t, user.userId, winnebago, { weightKg: 3, released: true });
-    const r = await addCatch(t, user.userId, winnebago, { weightKg: 1, lengthCm: 45, released: true });
-    await addCatch(t, user.userId, vermilion, { weightKg: 9, lengthCm: 90, count: 3 });
+    const v = await createCatch(t, user.userId, vermilion, { weightKg: 2, lengthCm: 55, released: false });
+    const w = await createCatch(t, user.userId, winnebago, { weightKg: 3, released: true });
+    const r = await createCatch(t, user.userId, winnebago, { weightKg: 1, lengthCm: 45, released: true });
+    await createCatch(t, user.userId, vermilion, { weightKg: 9, lengthCm: 90, count: 3 });
     const otherEntry = await createEntry(t, other.userId);
-    await addCatch(t, other.userId, otherEntry, { weightKg: 8, lengthCm: 80, released: true });
+    await createCatch(t, other.userId, otherEntry, { weightKg: 8, lengthCm: 80, released: true });
 
     expect((await bestOf(user, lake.id))!.catch.id).toBe(v.id);
     expect((await bestOf(user, wisconsin.id))!.catch.id).toBe(w.id);
@@ -253,7 +252,7 @@ describe('automatic personal-best detection', () => {
     const user = await createUser(t);
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     const entry = await createEntry(t, user.userId);
-    const added = await Promise.all([1, 2, 3, 4, 5, 6].map((kg) => addCatch(t, user.userId, entry, { weightKg: kg, caughtAt: `2026-05-0${kg}T06:00:00Z` })));
+    const added = await Promise.all([1, 2, 3, 4, 5, 6].map((kg) => createCatch(t, user.userId, entry, { weightKg: kg, caughtAt: `2026-05-0${kg}T06:00:00Z` })));
     const best = (await bestOf(user, criterion.id))!;
     expect(best).toMatchObject({ value: 6, catch: { id: added[5]!.id } });
     const current = await t.database.pool.query("SELECT count(*)::int AS n FROM personal_bests WHERE criterion_id = $1 AND status = 'current'", [criterion.id]);
@@ -267,8 +266,8 @@ describe('GET /api/personalbest/me', () => {
     const entry = await createEntry(t, user.userId);
     await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     await createCriterion(user, { speciesId: PIKE, measure: 'weight' });
-    await addCatch(t, user.userId, entry, { weightKg: 2 });
-    const pike = await addCatch(t, user.userId, entry, { speciesId: PIKE, weightKg: 6 });
+    await createCatch(t, user.userId, entry, { weightKg: 2 });
+    const pike = await createCatch(t, user.userId, entry, { speciesId: PIKE, weightKg: 6 });
     const res = await t.app.inject({ method: 'GET', url: '/api/personalbest/me?pageSize=1', headers: user.headers });
     expect(res.json().map((pb: { catch: { id: string } }) => pb.catch.id)).toEqual([pike.id]);
     expect(res.headers['x-total-count']).toBe('2');
@@ -293,7 +292,7 @@ describe('PUT /api/personalbest/{pbId}/set-ultimate', () => {
       const speciesId = species[i % 3]!;
       const measure = i < 3 ? 'weight' : 'length';
       // Each catch has only the measure of its own criterion, so no catch beats another's best.
-      await addCatch(t, user.userId, entry, measure === 'weight' ? { speciesId, weightKg: 1 + i } : { speciesId, lengthCm: 40 + i });
+      await createCatch(t, user.userId, entry, measure === 'weight' ? { speciesId, weightKg: 1 + i } : { speciesId, lengthCm: 40 + i });
       ids.push((await createCriterion(user, { speciesId, measure })).currentBest.personalBestId);
     }
     return { user, entry, ids };
@@ -318,7 +317,7 @@ describe('PUT /api/personalbest/{pbId}/set-ultimate', () => {
   it('follows its criterion when a better catch takes over, and refuses the replaced best (409)', async () => {
     const { user, entry, ids } = await userWithBests(1);
     await setUltimate(user, ids[0]!);
-    const bigger = await addCatch(t, user.userId, entry, { weightKg: 10 });
+    const bigger = await createCatch(t, user.userId, entry, { weightKg: 10 });
     const ultimate = await t.app.inject({ method: 'GET', url: `/api/userprofile/${user.userId}/ultimate-pb`, headers: user.headers });
     expect(ultimate.json()).toMatchObject({ id: bigger.changes[0]!.personalBestId, isUltimate: true, catch: { id: bigger.id }, previous: { id: ids[0] } });
     const replaced = await setUltimate(user, ids[0]!);
@@ -365,7 +364,7 @@ describe('DELETE /api/personalbest/me/criteria/{criterionId}', () => {
   it('deletes the criterion with its history; owner only', async () => {
     const user = await createUser(t);
     const entry = await createEntry(t, user.userId);
-    await addCatch(t, user.userId, entry, { weightKg: 2 });
+    await createCatch(t, user.userId, entry, { weightKg: 2 });
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     await t.app.inject({ method: 'PUT', url: `/api/personalbest/${criterion.currentBest.personalBestId}/set-ultimate`, headers: user.headers });
 

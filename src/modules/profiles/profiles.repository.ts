@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
-import { fishSpecies } from '../species/species.tables.js';
-import { users } from '../users/users.tables.js';
+import { fishSpecies } from '../species/index.js';
+import { users } from '../users/index.js';
 import { userProfiles } from './profiles.tables.js';
 
 /** A user with their profile row (null fields when the row does not exist yet) and favourite species. */
@@ -40,4 +40,13 @@ export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promis
     .from(fishSpecies)
     .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
   return rows.length > 0;
+}
+
+/** The stored profile fields (display name, visibility) of these users; users without a row are absent. */
+export async function findProfileFields(db: DbOrTx, userIds: string[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ userId: userProfiles.userId, displayName: userProfiles.displayName, visibility: userProfiles.visibility })
+    .from(userProfiles)
+    .where(inArray(userProfiles.userId, userIds));
 }

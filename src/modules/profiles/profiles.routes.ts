@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { OwnProfile, UpdateProfileBody, UserIdParams, UserProfile } from './profiles.schemas.js';
@@ -17,6 +17,7 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'getMyProfile',
         summary: 'Your profile',
         description: 'With your email, role, units preference and research consent, which only you see. A profile you never edited has the defaults (Public, imperial).',
         response: { 200: Type.Ref('OwnProfile') },
@@ -30,6 +31,7 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'updateMyProfile',
         summary: 'Update your profile',
         description:
           'Changes only the fields sent (null clears an optional text or the favourite species). `researchConsent` sets the research consent the fishing log applies to DNR research (one source of truth). ' +
@@ -46,6 +48,7 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'getProfile',
         summary: 'A user’s profile, privacy respected',
         description:
           'Public profiles are visible to every signed-in user, Friends profiles to mutual friends, Circle profiles to the owner’s circle, Private profiles to the owner only (403 otherwise). ' +

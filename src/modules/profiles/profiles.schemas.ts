@@ -1,15 +1,15 @@
 import { Type } from 'typebox';
-import { VISIBILITIES } from '../../core/access/visibility.js';
+import { VISIBILITIES } from '../../core/access/visibility-levels.js';
+import { pascalEnum } from '../../core/http/enums.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CONSENT_LEVELS } from '../fishing-log/research-consent.service.js';
 
 export const UNITS = ['imperial', 'metric'] as const;
 export type Units = (typeof UNITS)[number];
 
-export const UnitsSchema = Type.Union(
-  UNITS.map((u) => Type.Literal(u)),
-  { description: 'How the owner wants measurements shown (the API always answers kg and cm)' },
-);
+/** Imperial (default) or Metric; `imperial`/`metric` are still accepted. */
+export const UnitsEnum = pascalEnum(UNITS, 'How the owner wants measurements shown (the API always answers kg and cm): Imperial (default) or Metric.');
+export const UnitsSchema = UnitsEnum.output;
 
 export const ProfileVisibilitySchema = Type.Union(
   VISIBILITIES.map((v) => Type.Literal(v)),
@@ -79,7 +79,7 @@ export const UpdateProfileBody = Type.Object(
       Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) URL of your picture; null clears it' })),
     ),
     favouriteSpeciesId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'Id of a species (GET /api/fish-species); null clears it' }))),
-    unitsPreference: Type.Optional(UnitsSchema),
+    unitsPreference: Type.Optional(UnitsEnum.input),
     visibility: Type.Optional(ProfileVisibilitySchema),
     researchConsent: Type.Optional(ConsentLevelSchema),
   },

@@ -1,10 +1,11 @@
-import { canSee } from '../../core/access/visibility.js';
 import { roleName } from '../../core/access/roles.js';
+import { allows, authorize, isOwner } from '../../core/access/policy.js';
+import { profilePolicy } from '../../core/access/policies/profiles.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { getResearchConsent, setResearchConsent, type ConsentLevel, type ResearchConsent } from '../fishing-log/research-consent.service.js';
 import { ProfileErrors } from './profiles.errors.js';
 import * as repo from './profiles.repository.js';
-import type { Units } from './profiles.schemas.js';
+import { UnitsEnum } from './profiles.schemas.js';
 
 /**
  * Profiles: one per user, created lazily (a user without a row has the defaults). Another user's
@@ -21,7 +22,8 @@ export interface ProfileUpdate {
   homeRegion?: string | null;
   avatarUrl?: string | null;
   favouriteSpeciesId?: string | null;
-  unitsPreference?: Units;
+  /** Either spelling: Imperial/Metric or the older imperial/metric. */
+  unitsPreference?: string;
   visibility?: 'Public' | 'Private' | 'Friends' | 'Circle';
   researchConsent?: ConsentLevel;
 }
@@ -46,7 +48,7 @@ function ownView(row: repo.UserWithProfile, consent: ResearchConsent) {
     ...publicView(row),
     email: row.user.email,
     role: roleName(row.user.role),
-    unitsPreference: row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference,
+    unitsPreference: UnitsEnum.toApi(row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference),
     researchConsent: consent,
     updatedAt: row.profile?.updatedAt.toISOString() ?? null,
   };
@@ -75,7 +77,7 @@ export async function updateOwnProfile(db: Db, userId: string, input: ProfileUpd
   if (input.homeRegion !== undefined) patch.homeRegion = trimmed(input.homeRegion);
   if (input.avatarUrl !== undefined) patch.avatarUrl = input.avatarUrl;
   if (input.favouriteSpeciesId !== undefined) patch.favouriteSpeciesId = input.favouriteSpeciesId;
-  if (input.unitsPreference !== undefined) patch.unitsPreference = input.unitsPreference;
+  if (input.unitsPreference !== undefined) patch.unitsPreference = UnitsEnum.fromApi(input.unitsPreference);
   if (input.visibility !== undefined) patch.visibility = input.visibility;
   return db.transaction(async (tx) => {
     if (Object.keys(patch).length > 0) await repo.upsertProfile(tx, userId, patch);
@@ -92,12 +94,29 @@ export async function updateOwnProfile(db: Db, userId: string, input: ProfileUpd
  */
 export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId: string): Promise<repo.UserWithProfile> {
   const row = await repo.findUserWithProfile(db, userId);
-  if (!row || (!row.user.isActive && userId !== viewerId)) throw ProfileErrors.userNotFound(userId);
-  const visibility = row.profile?.visibility ?? PROFILE_DEFAULTS.visibility;
-  if (!(await canSee(db, viewerId, { ownerId: userId, visibility }))) throw ProfileErrors.notVisible(visibility);
-  return row;
+  // A deactivated user is gone for everyone but themselves: a 404, as for an unknown id.
+  const exists = row && (row.user.isActive || isOwner(viewerId, { ownerId: userId }));
+  const profile = exists ? { ownerId: userId, visibility: row.profile?.visibility ?? PROFILE_DEFAULTS.visibility } : undefined;
+  await authorize(profilePolicy, viewerId, 'read', profile, { db }, () => ProfileErrors.userNotFound(userId));
+  return row!;
 }
 
 export async function getProfile(db: Db, viewerId: string, userId: string) {
   return publicView(await requireVisibleProfile(db, viewerId, userId));
+}
+
+/**
+ * What a user search shows of each user's profile: whether `viewerId` may see the profile and, when
+ * they may, its display name (null otherwise, or when none is set).
+ */
+export async function profileCards(db: DbOrTx, viewerId: string, userIds: string[]): Promise<Map<string, { displayName: string | null; profileVisible: boolean }>> {
+  const stored = new Map((await repo.findProfileFields(db, userIds)).map((row) => [row.userId, row]));
+  const cards = new Map<string, { displayName: string | null; profileVisible: boolean }>();
+  for (const userId of userIds) {
+    const row = stored.get(userId);
+    const visibility = row?.visibility ?? PROFILE_DEFAULTS.visibility;
+    const profileVisible = await allows(profilePolicy, viewerId, 'read', { ownerId: userId, visibility }, { db });
+    cards.set(userId, { displayName: profileVisible ? (row?.displayName ?? null) : null, profileVisible });
+  }
+  return cards;
 }

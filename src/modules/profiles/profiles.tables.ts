@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { fishSpecies } from '../species/species.tables.js';
-import { users } from '../users/users.tables.js';
+import { check, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { idOf } from '../../core/db/references.js';
+import { timestamps } from '../../core/db/columns.js';
 
 /**
  * A user's profile. The row is created lazily by the first PUT /api/userprofile/me; a user
@@ -13,7 +13,7 @@ export const userProfiles = pgTable(
   {
     userId: uuid()
       .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     displayName: text(),
     bio: text(),
     /** Two-letter state or province code, upper case (e.g. MN). */
@@ -21,15 +21,14 @@ export const userProfiles = pgTable(
     /** Free text: a region, county or town. */
     homeRegion: text(),
     avatarUrl: text(),
-    favouriteSpeciesId: uuid().references(() => fishSpecies.id),
+    favouriteSpeciesId: uuid().references(() => idOf('fish_species')),
     unitsPreference: text({ enum: ['imperial', 'metric'] })
       .notNull()
       .default('imperial'),
     visibility: text({ enum: ['Public', 'Private', 'Friends', 'Circle'] })
       .notNull()
       .default('Public'),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     check('user_profiles_units_check', sql`${t.unitsPreference} IN ('imperial', 'metric')`),

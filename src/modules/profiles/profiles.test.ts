@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { addCatch, createEntry, PIKE, WALLEYE } from '../../../test/catch-factories.js';
+import { createUser, type TestUser, MISSING_ID, createCatch, createEntry, PIKE, WALLEYE } from '../../../test/factories.js';
 import { getResearchConsent } from '../fishing-log/research-consent.service.js';
 
 let t: TestApp;
@@ -55,7 +54,7 @@ describe('GET /api/userprofile/me', () => {
       homeRegion: null,
       avatarUrl: null,
       favouriteSpecies: null,
-      unitsPreference: 'imperial',
+      unitsPreference: 'Imperial',
       visibility: 'Public',
       researchConsent: { level: 'None', givenAt: null },
       memberSince: expect.any(String),
@@ -94,7 +93,7 @@ describe('PUT /api/userprofile/me', () => {
       homeRegion: 'Arrowhead',
       avatarUrl: 'https://images.example.com/w.png',
       favouriteSpecies: { id: WALLEYE, commonName: 'Walleye' },
-      unitsPreference: 'metric',
+      unitsPreference: 'Metric',
       visibility: 'Friends',
       researchConsent: { level: 'None', givenAt: null },
       updatedAt: expect.any(String),
@@ -247,8 +246,8 @@ describe('GET /api/userprofile/{userId}/personal-bests and /ultimate-pb', () => 
   beforeAll(async () => {
     const privateEntry = await createEntry(t, alice.userId, { visibility: 'Private', title: 'Secret spot' });
     const friendsEntry = await createEntry(t, alice.userId, { visibility: 'Friends', title: 'Pike bay', waterBody: 'Lake of the Woods' });
-    await addCatch(t, alice.userId, privateEntry, { speciesId: WALLEYE, weightKg: 4.2, lengthCm: 71 });
-    await addCatch(t, alice.userId, friendsEntry, { speciesId: PIKE, lengthCm: 102 });
+    await createCatch(t, alice.userId, privateEntry, { speciesId: WALLEYE, weightKg: 4.2, lengthCm: 71 });
+    await createCatch(t, alice.userId, friendsEntry, { speciesId: PIKE, lengthCm: 102 });
     const walleye = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: alice.headers, payload: { speciesId: WALLEYE, measure: 'weight' } });
     expect(walleye.statusCode).toBe(201);
     pbId = walleye.json().currentBest.personalBestId;

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
-import type { ContentStatus } from '../moderation/moderation.types.js';
-import { users } from '../users/users.tables.js';
+import type { ContentStatus } from '../moderation/index.js';
+import { users } from '../users/index.js';
 import { postComments, type CommentRow } from './posts.tables.js';
 
 /** SQL of comments; who may see or change them is decided in comments.service.ts. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { UserRef } from './posts.schemas.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
@@ -19,6 +19,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'listComments',
         summary: "A post's comments, oldest first",
         description: 'Needs the post visible to you (403). Shows published comments, and your own in any moderation status.',
         params: IdParams,
@@ -34,6 +35,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'createComment',
         summary: 'Comment on a post',
         description: 'Needs the post visible to you (403) and published (409). Moderated like a post: Published, PendingReview or Rejected.',
         params: IdParams,
@@ -49,6 +51,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'updateComment',
         summary: 'Edit your comment',
         description: 'Author only; the new text is moderated again.',
         params: IdParams,
@@ -64,6 +67,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     {
       schema: {
         tags,
+        operationId: 'deleteComment',
         summary: 'Delete a comment',
         description: 'Its author, or the author of the post it is on.',
         params: IdParams,

@@ -1,14 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { authorize } from '../../core/access/policy.js';
+import { commentPolicy } from '../../core/access/policies/comments.js';
+import { isAuthor } from '../../core/access/policies/posts.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
-import type { ContentStatus } from '../moderation/moderation.types.js';
+import type { ContentStatus } from '../moderation/index.js';
 import { CommentErrors } from './comments.errors.js';
 import * as repo from './comments.repository.js';
 import { PostErrors } from './posts.errors.js';
 import * as posts from './posts.repository.js';
-import { postVisibleTo, requireVisiblePost, type ModeratedContent } from './posts.service.js';
+import { requireVisiblePost, type ModeratedContent } from './posts.service.js';
 
 /**
  * Comments follow their post's visibility; a comment itself is seen by everyone who sees the
@@ -25,7 +28,7 @@ export function commentView(row: repo.CommentWithAuthor, viewerId: string | null
     author: { id: row.authorId, username: row.authorUsername },
     text: row.text,
     moderationStatus: row.status,
-    moderationReason: row.authorId === viewerId ? row.moderationReason : null,
+    moderationReason: viewerId !== null && isAuthor(viewerId, row) ? row.moderationReason : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -41,14 +44,14 @@ export async function listComments(db: Db, viewerId: string, postId: string, pag
   return { items: items.map((c) => commentView(c, viewerId)), total };
 }
 
+/** A comment with its post, as the comment policy judges it (`withPostRow: false` when the rule needs only the comment). */
+async function withPost<C extends { postId: string }>(db: DbOrTx, comment: C | undefined, withPostRow = true) {
+  return comment && { ...comment, post: withPostRow ? await posts.findPost(db, comment.postId) : undefined };
+}
+
 /** The comment, when `viewerId` may see it (its post visible; published or theirs). */
 export async function requireVisibleComment(db: DbOrTx, viewerId: string, commentId: string): Promise<repo.CommentWithAuthor> {
-  const comment = await repo.findComment(db, commentId);
-  if (!comment) throw CommentErrors.notFound(commentId);
-  const post = await posts.findPost(db, comment.postId);
-  const visible = post !== undefined && (await postVisibleTo(db, viewerId, post)) && (comment.status === 'Published' || comment.authorId === viewerId);
-  if (!visible) throw CommentErrors.notVisible();
-  return comment;
+  return authorize(commentPolicy, viewerId, 'read', await withPost(db, await repo.findComment(db, commentId)), { db }, () => CommentErrors.notFound(commentId));
 }
 
 export async function addComment(db: Db, viewerId: string, postId: string, text: string, log?: Log) {
@@ -74,9 +77,7 @@ async function reread(db: DbOrTx, commentId: string, viewerId: string) {
 }
 
 export async function updateComment(db: Db, viewerId: string, commentId: string, text: string, log?: Log) {
-  const current = await repo.findComment(db, commentId);
-  if (!current) throw CommentErrors.notFound(commentId);
-  if (current.authorId !== viewerId) throw CommentErrors.notAuthor();
+  const current = await authorize(commentPolicy, viewerId, 'update', await withPost(db, await repo.findComment(db, commentId), false), { db }, () => CommentErrors.notFound(commentId));
   const verdict =
     text === current.text
       ? undefined
@@ -95,12 +96,7 @@ export async function updateComment(db: Db, viewerId: string, commentId: string,
 
 export async function deleteComment(db: Db, viewerId: string, commentId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const comment = await repo.findComment(tx, commentId, { forUpdate: true });
-    if (!comment) throw CommentErrors.notFound(commentId);
-    if (comment.authorId !== viewerId) {
-      const post = await posts.findPost(tx, comment.postId);
-      if (post?.authorId !== viewerId) throw CommentErrors.cannotDelete();
-    }
+    const comment = await authorize(commentPolicy, viewerId, 'delete', await withPost(tx, await repo.findComment(tx, commentId, { forUpdate: true })), { db: tx }, () => CommentErrors.notFound(commentId));
     await repo.deleteComment(tx, commentId);
     await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, undefined));
   });

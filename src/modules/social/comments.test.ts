@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { befriend, createPost, putInCircle, requestFriendship } from '../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, befriend, createPost, addToCircle, requestFriendship } from '../../../test/factories.js';
 import type { Db } from '../../core/db/client.js';
 import { addComment } from './comments.service.js';
 
@@ -26,7 +25,7 @@ beforeAll(async () => {
   await requestFriendship(t, author, pendingFriend);
   await befriend(t, author, friend);
   await befriend(t, author, circleMember);
-  await putInCircle(t, author, circleMember);
+  await addToCircle(t, author, circleMember);
   friendsPost = (await createPost(t, author, { text: 'Friends only: the secret spot', visibility: 'Friends' })).id;
   circlePost = (await createPost(t, author, { text: 'Circle only: the secret lure', visibility: 'Circle' })).id;
 });

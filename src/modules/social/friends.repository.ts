@@ -1,6 +1,6 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
-import { users } from '../users/users.tables.js';
+import { users } from '../users/index.js';
 import { circleMembers, friendLinks } from './friends.tables.js';
 
 export type FriendStatus = 'friends' | 'pending-incoming' | 'pending-outgoing';
@@ -117,4 +117,32 @@ export async function circleMemberIds(db: DbOrTx, ownerId: string, candidates: s
     .from(circleMembers)
     .where(and(eq(circleMembers.ownerId, ownerId), sql`${circleMembers.memberId} IN (${sql.join(candidates.map((c) => sql`${c}`), sql`, `)})`));
   return new Set(rows.map((r) => r.memberId));
+}
+
+/** Users who are friends in force with `viewerId` (both edges present), as an SQL subquery. */
+export function friendsOf(viewerId: string): SQL {
+  return sql`SELECT f1.friend_id FROM ${friendLinks} f1
+             JOIN ${friendLinks} f2 ON f2.user_id = f1.friend_id AND f2.friend_id = f1.user_id
+             WHERE f1.user_id = ${viewerId}`;
+}
+
+/** Owners whose circle contains `viewerId`, as an SQL subquery. */
+export function circleOwnersOf(viewerId: string): SQL {
+  return sql`SELECT owner_id FROM ${circleMembers} WHERE member_id = ${viewerId}`;
+}
+
+export async function areFriends(db: DbOrTx, a: string, b: string): Promise<boolean> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(friendLinks)
+    .where(sql`(${friendLinks.userId} = ${a} AND ${friendLinks.friendId} = ${b}) OR (${friendLinks.userId} = ${b} AND ${friendLinks.friendId} = ${a})`);
+  return rows[0]?.n === 2;
+}
+
+export async function isInCircle(db: DbOrTx, ownerId: string, memberId: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(circleMembers)
+    .where(and(eq(circleMembers.ownerId, ownerId), eq(circleMembers.memberId, memberId)));
+  return rows.length > 0;
 }

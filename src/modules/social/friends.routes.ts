@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses } from '../../core/http/schemas.js';
@@ -18,13 +18,14 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'listFriends',
         summary: 'Your friends, or your pending friend requests',
-        description: 'Without `status`: friends in force (both added each other), newest friendship first. `status=pending-incoming` lists requests to you, `pending-outgoing` yours.',
+        description: 'Without `status`: friends in force (both added each other), newest friendship first. `status=PendingIncoming` lists requests to you, `PendingOutgoing` yours.',
         querystring: FriendsQuery,
         response: { 200: { ...Type.Array(Type.Ref('Friend')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFriends(db, principalOf(request).userId, request.query.status ?? 'friends', page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFriends(db, principalOf(request).userId, request.query.status ?? 'Friends', page)),
   );
 
   app.post(
@@ -32,6 +33,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'addFriend',
         summary: 'Add a friend (or accept their request)',
         description:
           'A friendship is in force once both users added each other; until then it is a pending request. 201 when the request is new, 200 when you had already added this user (idempotent).',
@@ -50,6 +52,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'removeFriend',
         summary: 'Remove a friend, cancel or decline a request',
         description: 'Ends the friendship for both users and removes each from the other’s circle. Idempotent: 204 also when there was nothing to remove.',
         params: FriendIdParams,
@@ -67,6 +70,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'listCircle',
         summary: 'Your circle',
         description: 'The friends who see records you share with `Circle` visibility.',
         querystring: CircleQuery,
@@ -81,6 +85,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'addToCircle',
         summary: 'Put a friend in your circle',
         description: 'Only friends in force can join (409 otherwise). 201 when added, 200 when already there.',
         params: CircleUserParams,
@@ -98,6 +103,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'removeFromCircle',
         summary: 'Take a user out of your circle',
         params: CircleUserParams,
         response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404) },

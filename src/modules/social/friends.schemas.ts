@@ -1,13 +1,14 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
+import { pascalEnum } from '../../core/http/enums.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const FriendIdParams = Type.Object({ friendId: Uuid }, { additionalProperties: false });
 export const CircleUserParams = Type.Object({ userId: Uuid }, { additionalProperties: false });
 
-export const FriendStatusSchema = Type.Union([Type.Literal('friends'), Type.Literal('pending-incoming'), Type.Literal('pending-outgoing')], {
-  description: 'friends: both added each other; pending-outgoing: you asked; pending-incoming: they asked',
-});
+/** Friends, PendingIncoming, PendingOutgoing; `friends`, `pending-incoming`, `pending-outgoing` are still accepted. */
+export const FriendStatusEnum = pascalEnum(['friends', 'pending-incoming', 'pending-outgoing'] as const, 'Friends: both added each other; PendingOutgoing: you asked; PendingIncoming: they asked.');
+export const FriendStatusSchema = FriendStatusEnum.output;
 
 export const Friend = Type.Object(
   {
@@ -23,6 +24,6 @@ export const Friend = Type.Object(
 export const CircleMember = Type.Object({ userId: Uuid, username: Type.String(), since: Timestamp }, { additionalProperties: false, $id: 'CircleMember' });
 
 export const FriendsQuery = listQuery({
-  status: Type.Optional(FriendStatusSchema),
+  status: Type.Optional(FriendStatusEnum.input),
 });
 export const CircleQuery = listQuery({});

@@ -1,9 +1,10 @@
-import { areFriends } from '../../core/access/visibility.js';
+import type { RelationshipProvider } from '../../core/access/visibility.js';
 import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import { findById } from '../users/users.repository.js';
+import { findUserById as findById } from '../users/users.service.js';
 import { FriendErrors } from './friends.errors.js';
 import * as repo from './friends.repository.js';
+import { FriendStatusEnum } from './friends.schemas.js';
 
 /** Friends (mutual adds) and the circle (chosen among friends). Visibility reads these tables on every request. */
 
@@ -19,7 +20,7 @@ export async function addFriend(db: Db, viewerId: string, friendId: string) {
   return db.transaction(async (tx) => {
     const created = await repo.addLink(tx, viewerId, friendId);
     const status = (await repo.linkStatus(tx, viewerId, friendId))!;
-    return { created, friend: { userId: friend.id, username: friend.username, status, since: new Date().toISOString(), inCircle: false } };
+    return { created, friend: { userId: friend.id, username: friend.username, status: FriendStatusEnum.toApi(status), since: new Date().toISOString(), inCircle: false } };
   });
 }
 
@@ -28,12 +29,14 @@ export async function removeFriend(db: Db, viewerId: string, friendId: string): 
   await db.transaction((tx) => repo.removeRelation(tx, viewerId, friendId));
 }
 
-export async function listFriends(db: Db, viewerId: string, status: repo.FriendStatus, page: Page) {
+/** `sentStatus`: Friends, PendingIncoming, PendingOutgoing (or their older spellings). */
+export async function listFriends(db: Db, viewerId: string, sentStatus: string, page: Page) {
+  const status = FriendStatusEnum.fromApi(sentStatus);
   const { items, total } = await repo.listRelated(db, viewerId, status, page);
   const circle = status === 'friends' ? await repo.circleMemberIds(db, viewerId, items.map((i) => i.userId)) : new Set<string>();
   return {
     total,
-    items: items.map((i) => ({ userId: i.userId, username: i.username, status, since: i.since.toISOString(), inCircle: circle.has(i.userId) })),
+    items: items.map((i) => ({ userId: i.userId, username: i.username, status: FriendStatusEnum.toApi(status), since: i.since.toISOString(), inCircle: circle.has(i.userId) })),
   };
 }
 
@@ -42,7 +45,7 @@ export async function addToCircle(db: Db, viewerId: string, memberId: string) {
   return db.transaction(async (tx) => {
     // Lock both friend links so that a concurrent unfriending waits for (and then removes) this membership.
     await repo.lockLinks(tx, viewerId, memberId);
-    if (!(await areFriends(tx, viewerId, memberId))) throw FriendErrors.notAFriend();
+    if (!(await repo.areFriends(tx, viewerId, memberId))) throw FriendErrors.notAFriend();
     const created = await repo.addCircleMember(tx, viewerId, memberId);
     return { created, member: { userId: member.id, username: member.username, since: new Date().toISOString() } };
   });
@@ -57,3 +60,11 @@ export async function listCircle(db: Db, viewerId: string, page: Page) {
   const { items, total } = await repo.listCircle(db, viewerId, page);
   return { total, items: items.map((i) => ({ userId: i.userId, username: i.username, since: i.since.toISOString() })) };
 }
+
+/** The social module's answer to who is whose friend, registered with core/access at start-up. */
+export const relationships: RelationshipProvider = {
+  friendsOf: repo.friendsOf,
+  circleOwnersOf: repo.circleOwnersOf,
+  areFriends: repo.areFriends,
+  isInCircle: repo.isInCircle,
+};

@@ -1,5 +1,5 @@
-import { index, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.tables.js';
+import { index, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { ownedByUser } from '../../core/db/references.js';
 
 /**
  * "user added friend": one directed edge per request. A friendship is in force when both
@@ -8,12 +8,8 @@ import { users } from '../users/users.tables.js';
 export const friendLinks = pgTable(
   'friend_links',
   {
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    friendId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedByUser(),
+    friendId: ownedByUser(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('friend_links_friend_idx').on(t.friendId, t.userId)],
@@ -23,12 +19,8 @@ export const friendLinks = pgTable(
 export const circleMembers = pgTable(
   'circle_members',
   {
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    memberId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: ownedByUser(),
+    memberId: ownedByUser(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.ownerId, t.memberId] }), index('circle_members_member_idx').on(t.memberId, t.ownerId)],

@@ -39,23 +39,23 @@ describe('friends', () => {
   it('makes a pending request, idempotently, seen from both sides', async () => {
     const first = await post(ann, `/api/social/friends/${ben.userId}`);
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toEqual({ userId: ben.userId, username: 'ben', status: 'pending-outgoing', since: expect.any(String), inCircle: false });
+    expect(first.json()).toEqual({ userId: ben.userId, username: 'ben', status: 'PendingOutgoing', since: expect.any(String), inCircle: false });
     const again = await post(ann, `/api/social/friends/${ben.userId}`);
     expect(again.statusCode).toBe(200);
-    expect(again.json().status).toBe('pending-outgoing');
+    expect(again.json().status).toBe('PendingOutgoing');
 
     expect((await get(ann, '/api/social/friends')).json()).toEqual([]);
     const outgoing = await get(ann, '/api/social/friends?status=pending-outgoing');
     expect(outgoing.json().map((f: { username: string }) => f.username)).toEqual(['ben']);
     const incoming = await get(ben, '/api/social/friends?status=pending-incoming');
-    expect(incoming.json()).toEqual([{ userId: ann.userId, username: 'ann', status: 'pending-incoming', since: expect.any(String), inCircle: false }]);
+    expect(incoming.json()).toEqual([{ userId: ann.userId, username: 'ann', status: 'PendingIncoming', since: expect.any(String), inCircle: false }]);
     expect(incoming.headers['x-total-count']).toBe('1');
   });
 
   it('puts the friendship in force when the other side adds back', async () => {
     const accept = await post(ben, `/api/social/friends/${ann.userId}`);
     expect(accept.statusCode).toBe(201);
-    expect(accept.json().status).toBe('friends');
+    expect(accept.json().status).toBe('Friends');
     expect((await get(ann, '/api/social/friends')).json().map((f: { username: string }) => f.username)).toEqual(['ben']);
     expect((await get(ben, '/api/social/friends')).json().map((f: { username: string }) => f.username)).toEqual(['ann']);
     expect((await get(ben, '/api/social/friends?status=pending-incoming')).json()).toEqual([]);

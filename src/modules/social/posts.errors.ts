@@ -2,8 +2,6 @@ import { AppError } from '../../core/http/problem.js';
 
 export const PostErrors = {
   notFound: (id: string) => new AppError(404, 'social.post_not_found', `No post has id ${id}.`),
-  notVisible: () => new AppError(403, 'social.post_not_visible', 'This post is not shared with you: its author limited who may see it, or it is awaiting moderation.'),
-  notAuthor: () => new AppError(403, 'social.not_post_author', 'Only the author of a post may change or delete it.'),
   notPublished: (status: string) =>
     new AppError(409, 'social.post_not_published', `This post is ${status === 'Rejected' ? 'rejected' : 'awaiting moderation'}; it can be liked and commented on once it is published.`),
   linkNotFound: (field: 'logEntryId' | 'catchId', id: string) =>

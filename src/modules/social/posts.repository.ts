@@ -1,11 +1,11 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { COUNT_CAP } from '../fishing-log/entries.repository.js';
-import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
-import type { ContentStatus } from '../moderation/moderation.types.js';
-import { fishSpecies } from '../species/species.tables.js';
-import { users } from '../users/users.tables.js';
+import { COUNT_CAP } from '../fishing-log/index.js';
+import { catches, logEntries } from '../fishing-log/index.js';
+import type { ContentStatus } from '../moderation/index.js';
+import { fishSpecies } from '../species/index.js';
+import { users } from '../users/index.js';
 import { postLikes, posts, type PostRow } from './posts.tables.js';
 
 /** SQL of posts and likes; the rules (visibility of one post, ownership) are in the services. */
@@ -89,7 +89,7 @@ export async function feedPage(
   page: { limit: number; offset: number },
 ): Promise<{ ids: string[]; total: number; exact: boolean }> {
   const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
-  const author = filter.authorId === undefined ? sql`` : sql` AND ${posts.authorId} = ${filter.authorId}`;
+  const author = filter.authorId ? sql` AND ${posts.authorId} = ${filter.authorId}` : sql``;
   const branches: SQL[] = [sql`${own}${author}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${author}`)];
   const window = page.offset + page.limit;
   const selects = branches.map(

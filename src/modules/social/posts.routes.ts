@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
@@ -18,6 +18,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'listPosts',
         summary: 'The feed: posts you may see, newest first',
         description:
           'Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author.',
@@ -34,6 +35,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'createPost',
         summary: 'Create a post',
         description:
           'Moderation runs first: a clean post is Published; a flagged one is PendingReview (only you see it until a moderator decides); one that breaks a rejecting rule is Rejected with the reason. ' +
@@ -50,6 +52,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'getPost',
         summary: 'One post',
         description: 'Visible to its author in any status; to others once published, as its visibility allows (403 otherwise).',
         params: IdParams,
@@ -64,6 +67,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'updatePost',
         summary: 'Update your post',
         description: 'Author only. A change of text or photos is moderated again (as on creation); after a moderator rejected the post, an edit goes back to review.',
         params: IdParams,
@@ -79,6 +83,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'deletePost',
         summary: 'Delete your post',
         description: 'Author only. Removes its likes and comments too.',
         params: IdParams,
@@ -96,6 +101,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'likePost',
         summary: 'Like a post',
         description: 'Idempotent: liking twice counts once. The post must be visible to you (403) and published (409).',
         params: IdParams,
@@ -110,6 +116,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         tags,
+        operationId: 'unlikePost',
         summary: 'Take back your like',
         description: 'Idempotent: 200 also when you had not liked it.',
         params: IdParams,

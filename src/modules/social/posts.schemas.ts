@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { VisibilitySchema } from '../../core/access/visibility.js';
+import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { allows, authorize } from '../../core/access/policy.js';
+import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
 import { v7 as uuidv7 } from 'uuid';
-import { canSee } from '../../core/access/visibility.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
-import type { ContentStatus } from '../moderation/moderation.types.js';
+import type { ContentStatus } from '../moderation/index.js';
 import { PostErrors } from './posts.errors.js';
 import * as repo from './posts.repository.js';
 import type { Visibility } from '../../core/access/visibility.js';
@@ -27,17 +28,12 @@ export interface PostInput {
 
 /** Whether `viewerId` may see the post: its author always, others once published and shared with them. */
 export async function postVisibleTo(db: DbOrTx, viewerId: string, post: Pick<repo.PostWithAuthor, 'authorId' | 'status' | 'visibility'>): Promise<boolean> {
-  if (post.authorId === viewerId) return true;
-  if (post.status !== 'Published') return false;
-  return canSee(db, viewerId, { ownerId: post.authorId, visibility: post.visibility });
+  return allows(postPolicy, viewerId, 'read', post, { db });
 }
 
 /** The post, when `viewerId` may see it (404 unknown, 403 not shared with them). */
 export async function requireVisiblePost(db: DbOrTx, viewerId: string, postId: string): Promise<repo.PostWithAuthor> {
-  const post = await repo.findPost(db, postId);
-  if (!post) throw PostErrors.notFound(postId);
-  if (!(await postVisibleTo(db, viewerId, post))) throw PostErrors.notVisible();
-  return post;
+  return authorize(postPolicy, viewerId, 'read', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
 }
 
 /** Views of posts for one viewer, with links, likes and counts fetched for the whole page at once. */
@@ -77,7 +73,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
       commentCount: row.commentCount,
       likedByMe: liked.has(row.id),
       moderationStatus: row.status,
-      moderationReason: row.authorId === viewerId ? row.moderationReason : null,
+      moderationReason: isAuthor(viewerId, row) ? row.moderationReason : null,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -144,9 +140,7 @@ export async function createPost(db: Db, authorId: string, input: PostInput & { 
 }
 
 export async function updatePost(db: Db, viewerId: string, postId: string, input: PostInput, log?: Log): Promise<PostView> {
-  const current = await repo.findPost(db, postId);
-  if (!current) throw PostErrors.notFound(postId);
-  if (current.authorId !== viewerId) throw PostErrors.notAuthor();
+  const current = await authorize(postPolicy, viewerId, 'update', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
   await checkLinks(db, viewerId, input);
   const text = input.text ?? current.text;
   const photoUrls = input.photoUrls ?? current.photoUrls;
@@ -181,9 +175,7 @@ export async function updatePost(db: Db, viewerId: string, postId: string, input
 
 export async function deletePost(db: Db, viewerId: string, postId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const post = await repo.findPost(tx, postId, { forUpdate: true });
-    if (!post) throw PostErrors.notFound(postId);
-    if (post.authorId !== viewerId) throw PostErrors.notAuthor();
+    await authorize(postPolicy, viewerId, 'delete', await repo.findPost(tx, postId, { forUpdate: true }), { db: tx }, () => PostErrors.notFound(postId));
     await repo.deletePost(tx, postId);
   });
 }

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { VISIBILITIES } from '../../core/access/visibility.js';
-import { catches, logEntries } from '../fishing-log/fishing-log.tables.js';
-import { CONTENT_STATUSES } from '../moderation/moderation.types.js';
-import { users } from '../users/users.tables.js';
+import { idOf, ownedByUser } from '../../core/db/references.js';
+import { timestamps } from '../../core/db/columns.js';
+import { VISIBILITIES } from '../../core/access/visibility-levels.js';
+import { CONTENT_STATUSES } from '../moderation/index.js';
 
 /**
  * Social posts, their likes and comments. A post or comment is checked by moderation before it
@@ -15,13 +15,11 @@ export const posts = pgTable(
   'posts',
   {
     id: uuid().primaryKey(),
-    authorId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    authorId: ownedByUser(),
     text: text().notNull(),
     photoUrls: text().array().notNull().default(sql`'{}'::text[]`),
-    logEntryId: uuid().references(() => logEntries.id, { onDelete: 'set null' }),
-    catchId: uuid().references(() => catches.id, { onDelete: 'set null' }),
+    logEntryId: uuid().references(() => idOf('fishing_log_entries'), { onDelete: 'set null' }),
+    catchId: uuid().references(() => idOf('catches'), { onDelete: 'set null' }),
     visibility: text({ enum: VISIBILITIES }).notNull(),
     status: text({ enum: CONTENT_STATUSES }).notNull(),
     moderationReason: text(),
@@ -30,8 +28,7 @@ export const posts = pgTable(
     moderatedAt: timestamp({ withTimezone: true }),
     likeCount: integer().notNull().default(0),
     commentCount: integer().notNull().default(0),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // One index per branch of the feed's visibility UNION, each in feed order (newest first).
@@ -53,9 +50,7 @@ export const postLikes = pgTable(
     postId: uuid()
       .notNull()
       .references(() => posts.id, { onDelete: 'cascade' }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedByUser(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.postId, t.userId] }), index('post_likes_user_idx').on(t.userId, t.postId)],
@@ -68,16 +63,13 @@ export const postComments = pgTable(
     postId: uuid()
       .notNull()
       .references(() => posts.id, { onDelete: 'cascade' }),
-    authorId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    authorId: ownedByUser(),
     text: text().notNull(),
     status: text({ enum: CONTENT_STATUSES }).notNull(),
     moderationReason: text(),
     moderatorRejected: boolean().notNull().default(false),
     moderatedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('post_comments_post_time_idx').on(t.postId, t.createdAt, t.id), index('post_comments_author_idx').on(t.authorId)],
 );

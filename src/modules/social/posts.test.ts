@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { befriend, createEntryWithCatch, createPost, putInCircle, requestFriendship } from '../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, befriend, createEntryWithCatch, WALLEYE, createPost, addToCircle, requestFriendship } from '../../../test/factories.js';
 import type { Db } from '../../core/db/client.js';
 import { COUNT_CAP } from '../fishing-log/entries.repository.js';
 import { like as likePost, unlike as unlikePost } from './likes.service.js';
@@ -24,7 +23,7 @@ beforeAll(async () => {
   await requestFriendship(t, pendingFriend, author);
   await befriend(t, author, friend);
   await befriend(t, author, circleMember);
-  await putInCircle(t, author, circleMember);
+  await addToCircle(t, author, circleMember);
   for (const visibility of ['Public', 'Private', 'Friends', 'Circle'] as const) {
     posts[visibility] = (await createPost(t, author, { text: `A ${visibility} pike at dawn`, visibility })).id;
   }
@@ -175,8 +174,19 @@ describe('GET /api/social/posts (feed)', () => {
 });
 
 describe('links to the fishing log', () => {
+  /** An entry of `owner` with one catch, to link a post to. */
+  const morning = async (owner: TestUser, visibility: 'Public' | 'Private' | 'Friends') => {
+    const { entry, catch: caught } = await createEntryWithCatch(
+      t,
+      owner,
+      { visibility, occurredAt: new Date('2026-05-01T06:00:00Z'), timeZone: 'Europe/Berlin', waterBody: 'Lake Tegel', stateCode: null },
+      { speciesId: WALLEYE, lengthCm: 62.5, weightKg: 3.2, released: true, caughtAt: '2026-05-01T06:30:00Z' },
+    );
+    return { entryId: entry.id, catchId: caught.id, speciesId: caught.speciesId };
+  };
+
   it('shows a linked entry only to viewers who may see the entry', async () => {
-    const { entryId } = await createEntryWithCatch(t, author, 'Friends');
+    const { entryId } = await morning(author, 'Friends');
     const post = await createPost(t, author, { text: 'Read about my morning', logEntryId: entryId });
     const asFriend = (await get(friend, `/api/social/posts/${post.id}`)).json();
     expect(asFriend.linkedEntry).toEqual({ id: entryId, title: 'Morning on the lake', occurredAt: '2026-05-01T06:00:00.000Z', waterBody: 'Lake Tegel' });
@@ -186,13 +196,13 @@ describe('links to the fishing log', () => {
   });
 
   it('shows a linked catch only as far as its entry is visible', async () => {
-    const { catchId, entryId, speciesId, speciesName } = await createEntryWithCatch(t, author, 'Private');
+    const { catchId, entryId, speciesId } = await morning(author, 'Private');
     const post = await createPost(t, author, { text: 'Look at this one', catchId });
     const own = (await get(author, `/api/social/posts/${post.id}`)).json();
     expect(own.linkedCatch).toEqual({
       id: catchId,
       entryId,
-      species: { id: speciesId, commonName: speciesName },
+      species: { id: speciesId, commonName: 'Walleye' },
       lengthCm: 62.5,
       weightKg: 3.2,
       count: 1,
@@ -205,7 +215,7 @@ describe('links to the fishing log', () => {
   });
 
   it("refuses someone else's entry or catch, unknown ones, and both at once (400 naming the field)", async () => {
-    const theirs = await createEntryWithCatch(t, friend, 'Public');
+    const theirs = await morning(friend, 'Public');
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ logEntryId: theirs.entryId }, '/logEntryId', 'social.link_not_owned'],
       [{ catchId: theirs.catchId }, '/catchId', 'social.link_not_owned'],
@@ -217,14 +227,14 @@ describe('links to the fishing log', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code, errors: [{ pointer, in: 'body' }] });
     }
-    const mine = await createEntryWithCatch(t, author, 'Public');
+    const mine = await morning(author, 'Public');
     const both = await t.app.inject({ method: 'POST', url: '/api/social/posts', headers: author.headers, payload: { text: 'both', logEntryId: mine.entryId, catchId: mine.catchId } });
     expect(both.statusCode).toBe(400);
     expect(both.json().code).toBe('social.one_link_only');
   });
 
   it('switches and removes links on update', async () => {
-    const mine = await createEntryWithCatch(t, author, 'Public');
+    const mine = await morning(author, 'Public');
     const post = await createPost(t, author, { text: 'links', logEntryId: mine.entryId });
     const switched = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { catchId: mine.catchId } });
     expect(switched.json()).toMatchObject({ linkedEntry: null, linkedCatch: { id: mine.catchId } });

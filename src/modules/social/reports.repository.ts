@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import type { DbOrTx } from '../../core/db/client.js';
-import { users } from '../users/users.tables.js';
+import { users } from '../users/index.js';
 import { userReports, type ReportResolution, type ReportStatus, type ReportTargetType, type UserReportRow } from './reports.tables.js';
 
 /** SQL of user reports. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { FiledReport, ReportBody } from './reports.schemas.js';
@@ -17,6 +17,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'reportPost',
         summary: 'Report a post to the moderators',
         description: 'The post must be visible to you (403) and not yours (409). One open report per post and reporter (409 while it is open).',
         params: IdParams,
@@ -32,6 +33,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'reportComment',
         summary: 'Report a comment to the moderators',
         description: 'The comment must be visible to you (403) and not yours (409). One open report per comment and reporter.',
         params: IdParams,
@@ -47,6 +49,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'reportUser',
         summary: 'Report a user to the moderators',
         description: 'Not yourself (409). One open report per user and reporter.',
         params: IdParams,

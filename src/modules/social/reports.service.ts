@@ -1,6 +1,7 @@
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { isAuthor } from '../../core/access/policies/posts.js';
 import type { Page } from '../../core/http/pagination.js';
-import { findById } from '../users/users.repository.js';
+import { findUserById as findById } from '../users/users.service.js';
 import { requireVisibleComment } from './comments.service.js';
 import { requireVisiblePost } from './posts.service.js';
 import { ReportErrors } from './reports.errors.js';
@@ -46,13 +47,13 @@ async function file(db: Db, reporterId: string, target: { type: ReportTargetType
 
 export async function reportPost(db: Db, reporterId: string, postId: string, input: ReportInput) {
   const post = await requireVisiblePost(db, reporterId, postId);
-  if (post.authorId === reporterId) throw ReportErrors.ownContent('post');
+  if (isAuthor(reporterId, post)) throw ReportErrors.ownContent('post');
   return file(db, reporterId, { type: 'post', id: post.id, userId: post.authorId, snapshot: { text: post.text, photoUrls: post.photoUrls, username: post.authorUsername } }, input);
 }
 
 export async function reportComment(db: Db, reporterId: string, commentId: string, input: ReportInput) {
   const comment = await requireVisibleComment(db, reporterId, commentId);
-  if (comment.authorId === reporterId) throw ReportErrors.ownContent('comment');
+  if (isAuthor(reporterId, comment)) throw ReportErrors.ownContent('comment');
   return file(db, reporterId, { type: 'comment', id: comment.id, userId: comment.authorId, snapshot: { text: comment.text, postId: comment.postId, username: comment.authorUsername } }, input);
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.tables.js';
+import { idOf, ownedByUser } from '../../core/db/references.js';
 
 /**
  * User reports (complaints) about a post, a comment or a user. One open report per reporter and
@@ -31,20 +31,18 @@ export const userReports = pgTable(
   'user_reports',
   {
     id: uuid().primaryKey(),
-    reporterId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    reporterId: ownedByUser(),
     targetType: text({ enum: REPORT_TARGET_TYPES }).notNull(),
     targetId: uuid().notNull(),
     /** Whose content (or which user) is reported. */
-    targetUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    targetUserId: uuid().references(() => idOf('users'), { onDelete: 'set null' }),
     reason: text({ enum: REPORT_REASONS }).notNull(),
     details: text(),
     snapshot: jsonb().$type<ReportSnapshot>().notNull(),
     status: text({ enum: REPORT_STATUSES }).notNull().default('Open'),
     resolution: text({ enum: REPORT_RESOLUTIONS }),
     resolutionNote: text(),
-    resolvedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    resolvedBy: uuid().references(() => idOf('users'), { onDelete: 'set null' }),
     resolvedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

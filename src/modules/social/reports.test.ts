@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../test/factories.js';
-import { createPost } from '../../../test/social.js';
+import { createUser, type TestUser, MISSING_ID, createPost } from '../../../test/factories.js';
 
 /** Filing user reports (complaints) about posts, comments and users. */
 

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { AdminFishSpecies, AdminSpeciesQuery, CreateSpeciesBody, ReasonBody, speciesSchemas, UpdateSpeciesBody } from './species.schemas.js';
+import { AdminFishSpecies, AdminSpeciesQuery, CreateSpeciesBody, speciesSchemas, UpdateSpeciesBody } from './species.schemas.js';
 import * as admin from './species.admin.service.js';
 
 /** /api/admin/species: managing the species catalogue, permission Species.Manage, audit-logged. */
@@ -14,9 +15,6 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
   app.addSchema(AdminFishSpecies);
   const tags = ['admin: species'];
   const config = { access: { permission: 'Species.Manage' as const } };
-  const bodyOptional = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
 
   app.get(
     '/api/admin/species',
@@ -24,6 +22,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
       config,
       schema: {
         tags,
+        operationId: 'adminListSpecies',
         summary: 'List species with usage statistics',
         description: 'Active and deactivated species (`status` narrows it), with the same search and filters as GET /api/fish-species.',
         querystring: AdminSpeciesQuery,
@@ -37,7 +36,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
     '/api/admin/species/:id',
     {
       config,
-      schema: { tags, summary: 'One species with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404) } },
+      schema: { tags, operationId: 'adminGetSpecies', summary: 'One species with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404) } },
     },
     async (request) => admin.adminGetSpecies(db, request.params.id),
   );
@@ -48,6 +47,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
       config,
       schema: {
         tags,
+        operationId: 'adminCreateSpecies',
         summary: 'Add a species',
         description:
           'The genus is the first word of the scientific name. A new genus needs its `family`, a new family its `order` (400 naming the field); ' +
@@ -65,6 +65,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
       config,
       schema: {
         tags,
+        operationId: 'adminUpdateSpecies',
         summary: 'Change a species',
         description: 'Changes the given fields only. A changed scientific name may move the species to another genus (same rules as creation). From then on the seed leaves the species as it is. Audit-logged.',
         params: IdParams,
@@ -75,37 +76,14 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
     async (request) => admin.updateSpecies(db, auditContextOf(request), request.params.id, request.body),
   );
 
-  app.post(
-    '/api/admin/species/:id/deactivate',
-    {
-      config,
-      preValidation: bodyOptional,
-      schema: {
-        tags,
-        summary: 'Deactivate a species (soft delete)',
-        description: 'The species leaves the lists and cannot be newly referenced; it stays readable by id and wherever it is referenced. 409 when already deactivated. Audit-logged.',
-        params: IdParams,
-        body: ReasonBody,
-        response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => admin.setSpeciesActive(db, auditContextOf(request), request.params.id, false, request.body.reason),
-  );
-
-  app.post(
-    '/api/admin/species/:id/reactivate',
-    {
-      config,
-      preValidation: bodyOptional,
-      schema: {
-        tags,
-        summary: 'Reactivate a deactivated species',
-        description: '409 when the species is active. Audit-logged.',
-        params: IdParams,
-        body: ReasonBody,
-        response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => admin.setSpeciesActive(db, auditContextOf(request), request.params.id, true, request.body.reason),
-  );
+  lifecycleRoutes(app, {
+    base: '/api/admin/species',
+    access: config.access,
+    tags,
+    noun: 'species',
+    reason: 'optional',
+    response: Type.Ref('AdminFishSpecies'),
+    deactivationEffect: 'The species leaves the lists and cannot be newly referenced; it stays readable by id and wherever it is referenced.',
+    handler: (request, id, active, reason) => admin.setSpeciesActive(db, auditContextOf(request), id, active, reason),
+  });
 };

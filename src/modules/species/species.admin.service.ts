@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -136,23 +137,17 @@ export async function updateSpecies(db: Db, context: AuditContext, id: string, i
   });
 }
 
-export async function setSpeciesActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return db.transaction(async (tx) => {
-    const current = await repo.lockSpecies(tx, id);
-    if (!current) throw SpeciesErrors.notFound(id);
-    if (current.isActive === active) throw active ? SpeciesErrors.alreadyActive(id) : SpeciesErrors.alreadyInactive(id);
-    const actor = context.actor.userId ?? null;
-    await repo.updateSpecies(tx, id, active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, updatedBy: actor } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, updatedBy: actor });
-    await recordAudit(tx, context, {
-      action: active ? 'species.reactivated' : 'species.deactivated',
-      targetType: 'fish_species',
-      targetId: id,
-      reason: reason ?? null,
-      before: { isActive: current.isActive },
-      after: { isActive: active },
-    });
-    const row = (await repo.findSpecies(tx, id))!;
-    const usage = await usageOf(tx, [id]);
-    return adminView(row, usage(id));
-  });
+/** Deactivation and reactivation: the shared lifecycle (404, 409, audit entry, admin view with usage). */
+export const speciesLifecycle: Lifecycle<{ isActive: boolean }, Awaited<ReturnType<typeof adminGetSpecies>>> = {
+  lock: repo.lockSpecies,
+  update: async (tx, id, values, actor) => void (await repo.updateSpecies(tx, id, { ...values, updatedBy: actor })),
+  view: adminGetSpecies,
+  notFound: SpeciesErrors.notFound,
+  alreadyActive: SpeciesErrors.alreadyActive,
+  alreadyInactive: SpeciesErrors.alreadyInactive,
+  audit: { targetType: 'fish_species', deactivated: 'species.deactivated', reactivated: 'species.reactivated' },
+};
+
+export function setSpeciesActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(db, context, speciesLifecycle, id, active, reason);
 }

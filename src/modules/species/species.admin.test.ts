@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff } from '../../../test/factories.js';
-import { logCatch } from '../../../test/catalog-helpers.js';
+import { type TestUser, MISSING_ID, auditCount, lastAudit, createStaff, createEntryWithCatch } from '../../../test/factories.js';
 import { speciesId } from './species.seeds.js';
 
 let t: TestApp;
@@ -192,9 +191,9 @@ describe('deactivation and usage statistics', () => {
 
   it('counts catches, anglers and catalog lures per species', async () => {
     const id = speciesId('Micropterus salmoides');
-    await logCatch(t, standard.userId, id);
-    await logCatch(t, standard.userId, id);
-    await logCatch(t, owner.userId, id);
+    await createEntryWithCatch(t, standard, {}, { speciesId: id, released: true });
+    await createEntryWithCatch(t, standard, {}, { speciesId: id, released: true });
+    await createEntryWithCatch(t, owner, {}, { speciesId: id, released: true });
     const res = await call('GET', `/api/admin/species/${id}`, admin);
     expect(res.statusCode).toBe(200);
     expect(res.json().usage).toEqual({ catches: 3, anglers: 2, lastCaughtAt: expect.any(String), lures: expect.any(Number) });

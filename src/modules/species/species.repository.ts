@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { normaliseQuery, trigramMatch, trigramRank, withSearchThreshold } from '../../core/db/search.js';
-import { catches } from '../fishing-log/fishing-log.tables.js';
+import { catches } from '../fishing-log/index.js';
 import { fishSpecies, fishTaxa, type SpeciesRow, type TaxonRank, type TaxonRow, type WaterType } from './species.tables.js';
 
 /** SQL of the species module; no rules. */

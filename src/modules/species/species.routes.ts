@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../core/app-deps.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { FamiliesQuery, SpeciesQuery, speciesSchemas } from './species.schemas.js';
@@ -16,6 +16,7 @@ export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'listSpecies',
         summary: 'List fish species',
         description:
           'Active species, by common name, or best match first with `q`. `q` searches common, other and scientific names and tolerates typos ' +
@@ -32,6 +33,7 @@ export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'listSpeciesFamilies',
         summary: 'List fish families',
         description: 'Families of the catalogue with their order and number of active species, by name; filter by `order`.',
         querystring: FamiliesQuery,
@@ -46,6 +48,7 @@ export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     {
       schema: {
         tags,
+        operationId: 'getSpecies',
         summary: 'One fish species with its taxonomy and related species',
         description: 'Also a deactivated species (`isActive: false`), since catches and lures may still refer to it.',
         params: IdParams,

@@ -113,7 +113,7 @@ export const CreateSpeciesBody = Type.Object(
     commonName: Name,
     scientificName: Type.String({ pattern: SCIENTIFIC, maxLength: 120, description: 'Binomial (or trinomial) name; its first word is the genus', examples: ['Micropterus floridanus'] }),
     otherNames: Type.Optional(Type.Array(Name, { maxItems: 20, uniqueItems: true })),
-    waterTypes: Type.Array(WaterTypeSchema, { minItems: 1, uniqueItems: true }),
+    waterTypes: Type.Array(WaterTypeSchema, { minItems: 1, maxItems: WATER_TYPES.length, uniqueItems: true }),
     family: Type.Optional(Type.String({ pattern: '^[A-Z][a-z]+idae$', description: 'Family of a genus new to the catalogue (ignored when it matches the known one)', examples: ['Centrarchidae'] })),
     familyCommonName: Type.Optional(Name),
     order: Type.Optional(Type.String({ pattern: '^[A-Z][a-z]+iformes$', description: 'Order of a family new to the catalogue', examples: ['Perciformes'] })),
@@ -139,9 +139,5 @@ export const UpdateSpeciesBody = Type.Object(
 );
 export type UpdateSpeciesInput = Static<typeof UpdateSpeciesBody>;
 
-export const ReasonBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
-  { additionalProperties: false, description: 'Optional; an empty or absent body is fine' },
-);
 
 export const speciesSchemas = [Taxon, SpeciesRef, FishSpecies, FishSpeciesDetail, FishFamily];

@@ -7,12 +7,9 @@ import { projectRoot } from '../../paths.js';
 import { speciesSearchText } from './species.repository.js';
 import { fishSpecies, fishTaxa, WATER_TYPES, type TaxonRank, type WaterType } from './species.tables.js';
 
-/** Namespace of species ids: id = UUIDv5(scientific name, this namespace). */
-export const SPECIES_NAMESPACE = '6f1c2b8e-4a53-5b7e-9c1d-2e7a4f0b9c31';
+import { SPECIES_NAMESPACE, speciesId } from './species.ids.js';
 
-export function speciesId(scientificName: string): string {
-  return uuidv5(scientificName.toLowerCase(), SPECIES_NAMESPACE);
-}
+export { SPECIES_NAMESPACE, speciesId };
 
 /** Taxa ids: UUIDv5 of `<rank>:<lower-cased name>` in the same namespace. */
 export function taxonId(rank: TaxonRank, name: string): string {

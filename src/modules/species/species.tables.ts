@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { deactivation, timestamps } from '../../core/db/columns.js';
 
 /**
  * Fish species reference data and their taxonomy.
@@ -32,8 +33,7 @@ export const fishTaxa = pgTable(
     name: text().notNull(),
     commonName: text(),
     parentId: uuid().references((): AnyPgColumn => fishTaxa.id),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('fish_taxa_rank_name_key').on(t.rank, sql`lower(${t.name})`),
@@ -52,13 +52,10 @@ export const fishSpecies = pgTable(
     waterTypes: text({ enum: WATER_TYPES }).array().notNull().default(sql`'{}'::text[]`),
     genusId: uuid().references(() => fishTaxa.id),
     searchText: text().notNull().default(''),
-    isActive: boolean().notNull().default(true),
+    ...deactivation(),
     createdBy: uuid(),
     updatedBy: uuid(),
-    deactivatedAt: timestamp({ withTimezone: true }),
-    deactivatedBy: uuid(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('fish_species_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { DbOrTx } from '../../core/db/client.js';
 import { users, type UserRow } from './users.tables.js';
@@ -36,13 +36,47 @@ export async function findByUsername(db: DbOrTx, username: string): Promise<User
   return row;
 }
 
-/** Locks every user of `role` and returns their ids (for "last admin" checks). */
-export async function lockIdsWithRole(db: DbOrTx, role: number): Promise<string[]> {
-  const rows = await db.select({ id: users.id }).from(users).where(eq(users.role, role)).for('update');
-  return rows.map((r) => r.id);
+/** Serialises role changes (taken first: two demotions cannot deadlock or both pass). */
+const ROLE_CHANGE_LOCK_KEY = 7_146_250_005;
+
+export async function lockRoleChanges(db: DbOrTx): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${ROLE_CHANGE_LOCK_KEY})`);
+}
+
+/**
+ * Locks the users of `role` who can sign in and returns their ids (for "last admin" checks):
+ * active (not deactivated) and, with the embedded identity provider, enabled and confirmed
+ * there. (With Cognito the local pool is empty and the provider's state is not known here.)
+ */
+export async function lockIdsWhoCanSignIn(db: DbOrTx, role: number): Promise<string[]> {
+  const result = await db.execute<{ id: string }>(sql`
+    SELECT u.id FROM users u
+    WHERE u.role = ${role} AND u.is_active
+      AND (NOT EXISTS (SELECT 1 FROM idp.users)
+           OR EXISTS (SELECT 1 FROM idp.users i WHERE i.sub::text = u.sub AND i.enabled AND i.status = 'CONFIRMED'))
+    FOR UPDATE OF u`);
+  return result.rows.map((r) => r.id);
 }
 
 export async function setRole(db: DbOrTx, id: string, role: number): Promise<UserRow> {
   const [row] = await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id)).returning();
   return row!;
+}
+
+/** `%`, `_` and `\\` match themselves in a LIKE pattern. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Active users whose username starts with `prefix` (case-insensitive), by username; at most `limit`.
+ * Served by users_username_lower_prefix_idx (lower(username) text_pattern_ops).
+ */
+export function usernamePrefixQuery(db: DbOrTx, prefix: string, limit: number) {
+  return db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(sql`lower(${users.username}) LIKE ${`${likeLiteral(prefix.toLowerCase())}%`}`, eq(users.isActive, true)))
+    .orderBy(asc(sql`lower(${users.username})`), asc(users.id))
+    .limit(limit);
 }

@@ -1,5 +1,6 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
+import type { UserDirectory } from '../../core/auth/user-directory.js';
 import { Role, roleName } from '../../core/access/roles.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { UserErrors } from './users.errors.js';
@@ -15,7 +16,9 @@ export function publicUser(row: UserRow) {
  * Changes a user's role with the platform's protections, inside the caller's transaction, and
  * writes its audit entry there:
  * - the Owner's role cannot be changed (unless `force`, the operator's CLI escape hatch);
- * - the last Admin cannot stop being an Admin.
+ * - the last Admin who can sign in (active, enabled in the identity provider) cannot stop being
+ *   an Admin; role changes are serialised by a transaction lock, so two concurrent demotions of
+ *   the last two Admins cannot both pass.
  */
 export async function changeUserRole(
   tx: DbOrTx,
@@ -24,12 +27,13 @@ export async function changeUserRole(
   role: number,
   options: { action: string; reason?: string | null; force?: boolean },
 ): Promise<UserRow> {
+  await repo.lockRoleChanges(tx);
   const target = await repo.findByIdForUpdate(tx, userId);
   if (!target) throw UserErrors.notFound(userId);
   if (target.role === Role.Owner && role !== Role.Owner && !options.force) throw UserErrors.ownerRoleProtected();
   if (target.role === Role.Admin && role !== Role.Admin) {
-    const admins = await repo.lockIdsWithRole(tx, Role.Admin);
-    if (admins.length <= 1) throw UserErrors.lastAdmin();
+    const others = (await repo.lockIdsWhoCanSignIn(tx, Role.Admin)).filter((id) => id !== userId);
+    if (others.length === 0) throw UserErrors.lastAdmin();
   }
   const updated = target.role === role ? target : await repo.setRole(tx, userId, role);
   await notifyPrincipalChanged(tx, target.sub);
@@ -42,4 +46,17 @@ export async function changeUserRole(
     after: { role: roleName(updated.role) },
   });
   return updated;
+}
+
+/** Active users by username prefix (case-insensitive), at most `limit`: id and username only. */
+export async function findByUsernamePrefix(db: DbOrTx, prefix: string, limit: number): Promise<Array<{ id: string; username: string }>> {
+  return repo.usernamePrefixQuery(db, prefix, limit);
+}
+
+/** The users module's implementation of the core's user directory (authentication resolves users through it). */
+export const userDirectory: UserDirectory = { upsertFromClaims: repo.upsertFromClaims };
+
+/** For other modules: a user by id (undefined when there is none). */
+export function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  return repo.findById(db, id);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../core/db/columns.js';
 
 /**
  * The application's user, created on first sight from the identity provider's claims.
@@ -17,12 +18,13 @@ export const users = pgTable(
     isActive: boolean().notNull().default(true),
     deactivatedAt: timestamp({ withTimezone: true }),
     deactivatedBy: uuid(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('users_sub_key').on(t.sub),
     index('users_username_lower_idx').on(sql`lower(${t.username})`),
+    // Prefix search by username (GET /api/social/users?username=): LIKE 'prefix%' whatever the collation.
+    index('users_username_lower_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
     index('users_role_idx').on(t.role),
   ],
 );

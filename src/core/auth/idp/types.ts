@@ -14,6 +14,8 @@ export interface IdentityClaims {
   username: string;
   email: string | undefined;
   exp: number;
+  /** Issue time (seconds), when the token says. */
+  iat?: number;
 }
 
 export interface IdpUserStatus {
@@ -26,6 +28,8 @@ export interface IdpUserStatus {
    * says how old it is, so that callers caching it too stay within 60 s in all.
    */
   checkedAt?: number;
+  /** Tokens issued before this time (ms) are refused: the password was changed or reset then. */
+  validAfter?: number;
 }
 
 export interface IdentityProvider {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../../app.js';
+import type { AppDeps } from '../../../core/app-deps.js';
 import { auditContextOf } from '../../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../../core/http/pagination.js';
 import { errorResponses } from '../../../core/http/schemas.js';
@@ -19,6 +19,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       config: { access: 'owner' },
       schema: {
         tags,
+        operationId: 'listEmployees',
         summary: 'List admin and moderator employees with their permissions',
         querystring: EmployeesQuery,
         response: { 200: { ...Type.Array(Type.Ref('Employee')), headers: paginationHeaders } },
@@ -36,6 +37,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       config: { access: 'owner' },
       schema: {
         tags,
+        operationId: 'setEmployeeRole',
         summary: "Change an employee's role (Admin or Moderator)",
         description: "The Owner's role cannot be changed and the last Admin cannot be demoted (409). Audit-logged.",
         params: UserIdParams,
@@ -52,6 +54,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       config: { access: 'owner' },
       schema: {
         tags,
+        operationId: 'setEmployeePermission',
         summary: 'Grant or deny a permission',
         description:
           'Appends to the permission history (nothing is overwritten); the newest entry is in force. `isGranted: false` denies explicitly. ' +
@@ -70,6 +73,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       config: { access: 'owner' },
       schema: {
         tags,
+        operationId: 'listEmployeePermissionHistory',
         summary: "A user's permission history, newest first",
         params: UserIdParams,
         querystring: HistoryQuery,

@@ -6,10 +6,10 @@ import { recordAudit, type AuditContext } from '../../../core/audit/audit.js';
 import { notifyPrincipalChanged } from '../../../core/auth/notify.js';
 import type { Db } from '../../../core/db/client.js';
 import type { Page } from '../../../core/http/pagination.js';
-import { UserErrors } from '../../users/users.errors.js';
-import { findById } from '../../users/users.repository.js';
+import { UserErrors } from '../../users/index.js';
+import { findUserById as findById } from '../../users/users.service.js';
 import { changeUserRole } from '../../users/users.service.js';
-import type { UserRow } from '../../users/users.tables.js';
+import type { UserRow } from '../../users/index.js';
 import { EmployeeErrors } from './employees.errors.js';
 import * as repo from './employees.repository.js';
 

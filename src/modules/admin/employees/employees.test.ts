@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID } from '../../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit } from '../../../../test/factories.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -26,13 +26,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const auditCount = async () => (await t.database.pool.query('SELECT count(*)::int AS n FROM audit_log')).rows[0].n as number;
-const lastAudit = async () => (await t.database.pool.query('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1')).rows[0];
 
 async function expectOneAuditEntry<T>(fn: () => Promise<T>): Promise<T> {
-  const before = await auditCount();
+  const before = await auditCount(t);
   const result = await fn();
-  expect(await auditCount()).toBe(before + 1);
+  expect(await auditCount(t)).toBe(before + 1);
   return result;
 }
 
@@ -55,11 +53,11 @@ describe('who may manage employees', () => {
   it('is Owner-only: Admin, Moderator and Standard get 403 and nothing changes', async () => {
     for (const caller of [admin, moderator, standard]) {
       for (const endpoint of endpoints()) {
-        const before = await auditCount();
+        const before = await auditCount(t);
         const res = await t.app.inject({ ...endpoint, headers: caller.headers });
         expect(res.statusCode, `${caller.username} ${endpoint.method} ${endpoint.url}`).toBe(403);
         expect(res.json()).toMatchObject({ code: 'access.owner_only', detail: 'Only the Owner may do this.' });
-        expect(await auditCount()).toBe(before);
+        expect(await auditCount(t)).toBe(before);
       }
     }
     const row = await t.database.pool.query('SELECT role FROM users WHERE id = $1', [standard.userId]);
@@ -75,7 +73,7 @@ describe('GET /api/admin/employees', () => {
     expect(body.map((e: { username: string }) => e.username).sort()).toEqual(['admin_abe', 'admin_adam', 'mod_mia']);
     expect(body[0]).toEqual({ id: expect.any(String), username: expect.any(String), email: expect.any(String), role: expect.stringMatching(/^(Admin|Moderator)$/), permissions: expect.any(Array) });
     expect(res.headers['x-total-count']).toBe('3');
-    expect(await lastAudit()).toMatchObject({ action: 'employees.listed', actor_type: 'user', actor_user_id: owner.userId });
+    expect(await lastAudit(t)).toMatchObject({ action: 'employees.listed', actor_type: 'user', actor_user_id: owner.userId });
   });
 
   it('filters by role and pages', async () => {
@@ -97,7 +95,7 @@ describe('PUT /api/admin/employees/{userId}/role', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: target.userId, username: target.username, email: target.email, role: 'Moderator', permissions: [] });
-    expect(await lastAudit()).toMatchObject({
+    expect(await lastAudit(t)).toMatchObject({
       action: 'employees.role_changed',
       actor_user_id: owner.userId,
       target_type: 'user',
@@ -122,11 +120,11 @@ describe('PUT /api/admin/employees/{userId}/role', () => {
   });
 
   it("refuses to change the Owner's role (409)", async () => {
-    const before = await auditCount();
+    const before = await auditCount(t);
     const res = await t.app.inject({ method: 'PUT', url: `/api/admin/employees/${owner.userId}/role`, headers: owner.headers, payload: { role: 'Admin' } });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'users.owner_role_protected' });
-    expect(await auditCount()).toBe(before);
+    expect(await auditCount(t)).toBe(before);
   });
 
   it('refuses an unknown user (404), a bad id (400) and a bad body (400)', async () => {
@@ -185,7 +183,7 @@ describe('POST /api/admin/employees/{userId}/permissions', () => {
       grantedBy: owner.userId,
       grantedAt: expect.any(String),
     });
-    expect(await lastAudit()).toMatchObject({
+    expect(await lastAudit(t)).toMatchObject({
       action: 'employees.permission_granted',
       target_id: moderator.userId,
       before: null,
@@ -202,7 +200,7 @@ describe('POST /api/admin/employees/{userId}/permissions', () => {
     );
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ permission: 'Users.Ban', isGranted: false, restrictions: null, reason: null });
-    expect((await lastAudit()).action).toBe('employees.permission_denied');
+    expect((await lastAudit(t)).action).toBe('employees.permission_denied');
   });
 
   it('refuses an unknown permission with the list of valid names', async () => {
@@ -214,11 +212,11 @@ describe('POST /api/admin/employees/{userId}/permissions', () => {
   });
 
   it.each(['Permissions.Manage', 'settings.delete', 'Employees.Manage'])('never grants the Owner-only %s (409)', async (permission) => {
-    const before = await auditCount();
+    const before = await auditCount(t);
     const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${admin.userId}/permissions`, headers: owner.headers, payload: { permission, isGranted: true } });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('employees.owner_only_permission');
-    expect(await auditCount()).toBe(before);
+    expect(await auditCount(t)).toBe(before);
   });
 
   it('refuses grants to non-employees and to the Owner (409), unknown users (404), bad restrictions (400)', async () => {
@@ -253,7 +251,7 @@ describe('GET /api/admin/employees/{userId}/permissions/history', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().map((g: { isGranted: boolean }) => g.isGranted)).toEqual([true, false]);
     expect(res.headers['x-total-count']).toBe('3');
-    expect((await lastAudit()).action).toBe('employees.permission_history_viewed');
+    expect((await lastAudit(t)).action).toBe('employees.permission_history_viewed');
     const page2 = await t.app.inject({ method: 'GET', url: `/api/admin/employees/${admin2.userId}/permissions/history?pageSize=2&page=2`, headers: owner.headers });
     expect(page2.json().map((g: { isGranted: boolean }) => g.isGranted)).toEqual([true]);
   });

@@ -1,4 +1,4 @@
-import type { ContentType } from '../moderation.types.js';
+import type { ModeratedType } from '../moderation.types.js';
 
 /**
  * The moderation provider interface. A provider rates text (and image URLs) and says whether it
@@ -9,7 +9,7 @@ import type { ContentType } from '../moderation.types.js';
 export interface ModerationInput {
   text: string;
   imageUrls: string[];
-  contentType: ContentType;
+  contentType: ModeratedType;
 }
 
 export interface ModerationResult {

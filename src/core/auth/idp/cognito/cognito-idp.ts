@@ -397,5 +397,9 @@ function statusOf(user: AdminGetUserCommandOutput | undefined, sub: string): Idp
   if (!user) return { exists: false, enabled: false };
   const actualSub = attribute(user, 'sub');
   if (actualSub !== undefined && actualSub !== sub) return { exists: false, enabled: false };
-  return { exists: true, enabled: user.Enabled === true, username: user.Username, email: attribute(user, 'email') };
+  // After an administrator's password reset, tokens issued before it are refused (until the user
+  // sets a new password, Cognito reports RESET_REQUIRED / FORCE_CHANGE_PASSWORD).
+  const reset = user.UserStatus === 'RESET_REQUIRED' || user.UserStatus === 'FORCE_CHANGE_PASSWORD';
+  const validAfter = reset ? (user.UserLastModifiedDate?.getTime() ?? Date.now()) : undefined;
+  return { exists: true, enabled: user.Enabled === true, username: user.Username, email: attribute(user, 'email'), ...(validAfter ? { validAfter } : {}) };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
@@ -17,8 +17,10 @@ import { burnPasswordCheck, verifyPassword } from './passwords.js';
  *
  * Refresh-token reuse: presenting a refresh token that was already used revokes its whole
  * family (every token descended from that login). A client that sends the same refresh token
- * twice within REFRESH_GRACE_SECONDS (two tabs refreshing at once) is not logged out: each
- * of those requests gets a fresh token pair of the same family.
+ * again within REFRESH_GRACE_SECONDS (two tabs refreshing at once, a retried request) is not
+ * logged out and gets the *same* token set as the first use (idempotent: no new family member).
+ * That set is stored sealed with a key derived from the presented refresh token, which the
+ * database does not hold.
  */
 export const REFRESH_GRACE_SECONDS = 10;
 
@@ -28,6 +30,29 @@ export function localIssuer(poolId: string): string {
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
+}
+
+function successorKey(presented: string): Buffer {
+  return createHash('sha256').update(`fishlog:refresh-successor:${presented}`).digest();
+}
+
+/** Seals the token set answered for `presented`, so only its holder can open it again. */
+function sealSuccessor(presented: string, tokens: TokenSet): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', successorKey(presented), iv);
+  const data = Buffer.concat([cipher.update(JSON.stringify(tokens), 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(':');
+}
+
+function openSuccessor(presented: string, sealed: string): TokenSet | undefined {
+  try {
+    const [, iv, tag, data] = sealed.split(':');
+    const decipher = createDecipheriv('aes-256-gcm', successorKey(presented), Buffer.from(iv!, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag!, 'base64url'));
+    return JSON.parse(Buffer.concat([decipher.update(Buffer.from(data!, 'base64url')), decipher.final()]).toString('utf8')) as TokenSet;
+  } catch {
+    return undefined;
+  }
 }
 
 interface IdpUser {
@@ -83,14 +108,23 @@ export class LocalIdentityProvider implements IdentityProvider {
         return { kind: 'reused' as const };
       }
       if (!row.user.enabled) return { kind: 'disabled' as const };
-      if (!row.token.usedAt) await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.token.id));
+      if (row.token.usedAt) {
+        // Within the grace window: the same answer as the first use (the row lock made us wait for it).
+        const same = row.token.successorSealed ? openSuccessor(presented, row.token.successorSealed) : undefined;
+        if (same) return { kind: 'ok' as const, tokens: same };
+      }
       const next = await this.storeRefreshToken(tx as unknown as Db, row.user.sub, row.token.familyId, row.token.authTime);
-      return { kind: 'ok' as const, user: row.user, authTime: row.token.authTime, next };
+      const tokens = await this.tokens(row.user, row.token.authTime, next);
+      await tx
+        .update(refreshTokens)
+        .set({ usedAt: row.token.usedAt ?? new Date(), successorSealed: sealSuccessor(presented, tokens) })
+        .where(eq(refreshTokens.id, row.token.id));
+      return { kind: 'ok' as const, tokens };
     });
     if (outcome.kind === 'invalid') throw AuthErrors.refreshInvalid();
     if (outcome.kind === 'reused') throw AuthErrors.refreshReused();
     if (outcome.kind === 'disabled') throw AuthErrors.userDisabled();
-    return this.tokens(outcome.user, outcome.authTime, outcome.next);
+    return outcome.tokens;
   }
 
   async verifyIdToken(token: string): Promise<IdentityClaims> {
@@ -117,10 +151,17 @@ export class LocalIdentityProvider implements IdentityProvider {
   async userStatus(claims: { sub: string }): Promise<IdpUserStatus> {
     if (!isUuid(claims.sub)) return { exists: false, enabled: false };
     const [user] = await this.db
-      .select({ enabled: idpUsers.enabled, username: idpUsers.username, email: idpUsers.email })
+      .select({ enabled: idpUsers.enabled, username: idpUsers.username, email: idpUsers.email, passwordChangedAt: idpUsers.passwordChangedAt })
       .from(idpUsers)
       .where(eq(idpUsers.sub, claims.sub));
-    return user ? { exists: true, enabled: user.enabled, username: user.username, email: user.email } : { exists: false, enabled: false };
+    if (!user) return { exists: false, enabled: false };
+    return {
+      exists: true,
+      enabled: user.enabled,
+      username: user.username,
+      email: user.email,
+      ...(user.passwordChangedAt ? { validAfter: user.passwordChangedAt.getTime() } : {}),
+    };
   }
 
   async findUser(username: string) {
@@ -188,15 +229,26 @@ function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** Tolerated clock skew for a token's issue time. */
+export const MAX_IAT_SKEW_SECONDS = 300;
+
 /** Claim checks shared by both providers once the signature is verified. */
-export function checkIdTokenClaims(payload: Record<string, unknown>, clientId: string): IdentityClaims {
+export function checkIdTokenClaims(payload: Record<string, unknown>, clientId: string, nowMs: number = Date.now()): IdentityClaims {
   if (payload.token_use === 'access') throw AuthErrors.accessTokenUsed();
   if (payload.token_use !== 'id') throw AuthErrors.tokenClaims('token_use');
   const aud = payload.aud;
   if (Array.isArray(aud) ? !aud.includes(clientId) : aud !== clientId) throw AuthErrors.tokenAudience();
   if (typeof payload.exp !== 'number') throw AuthErrors.tokenExpMissing();
+  if (payload.iat !== undefined && typeof payload.iat !== 'number') throw AuthErrors.tokenClaims('iat');
+  if (typeof payload.iat === 'number' && payload.iat > nowMs / 1000 + MAX_IAT_SKEW_SECONDS) throw AuthErrors.tokenIssuedInFuture();
   if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw AuthErrors.tokenClaims('sub');
   const username = payload['cognito:username'];
   if (typeof username !== 'string' || username.length === 0) throw AuthErrors.tokenClaims('cognito:username');
-  return { sub: payload.sub, username, email: typeof payload.email === 'string' ? payload.email : undefined, exp: payload.exp };
+  return {
+    sub: payload.sub,
+    username,
+    email: typeof payload.email === 'string' ? payload.email : undefined,
+    exp: payload.exp,
+    ...(typeof payload.iat === 'number' ? { iat: payload.iat } : {}),
+  };
 }

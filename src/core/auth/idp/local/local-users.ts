@@ -61,8 +61,12 @@ export async function setIdpPassword(db: Db, scryptCost: number, username: strin
   if (problem) throw IdpErrors.invalid(problem);
   const user = await find(db, username);
   const passwordHash = await hashPassword(password, scryptCost);
-  const [row] = await db.update(idpUsers).set({ passwordHash, updatedAt: new Date() }).where(eq(idpUsers.sub, user.sub)).returning();
-  return view(row!);
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx.update(idpUsers).set({ passwordHash, passwordChangedAt: now, updatedAt: now }).where(eq(idpUsers.sub, user.sub)).returning();
+    await notifyPrincipalChanged(tx, user.sub);
+    return view(row!);
+  });
 }
 
 export async function confirmIdpUser(db: Db, username: string): Promise<IdpUserView> {
@@ -95,7 +99,8 @@ export async function resetIdpPassword(db: Db, scryptCost: number, username: str
   const password = randomPassword();
   const passwordHash = await hashPassword(password, scryptCost);
   return db.transaction(async (tx) => {
-    const [row] = await tx.update(idpUsers).set({ passwordHash, updatedAt: new Date() }).where(eq(idpUsers.sub, user.sub)).returning();
+    const now = new Date();
+    const [row] = await tx.update(idpUsers).set({ passwordHash, passwordChangedAt: now, updatedAt: now }).where(eq(idpUsers.sub, user.sub)).returning();
     const revoked = await tx
       .update(refreshTokens)
       .set({ revokedAt: new Date() })

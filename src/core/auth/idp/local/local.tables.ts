@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid, jsonb } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../../db/columns.js';
 
 /** The embedded identity provider's user pool, shaped like a Cognito user pool (schema `idp`). */
 export const idp = pgSchema('idp');
@@ -14,8 +15,9 @@ export const idpUsers = idp.table(
     passwordHash: text().notNull(),
     status: text({ enum: ['UNCONFIRMED', 'CONFIRMED'] }).notNull(),
     enabled: boolean().notNull().default(true),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Tokens issued before this instant are refused (set by a password change or reset). */
+    passwordChangedAt: timestamp({ withTimezone: true }),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('idp_users_username_lower_key').on(sql`lower(${t.username})`)],
 );
@@ -45,6 +47,11 @@ export const refreshTokens = idp.table(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     usedAt: timestamp({ withTimezone: true }),
+    /**
+     * The token set answered on first use, sealed with a key derived from this refresh token
+     * (which only its holder has): a concurrent retry within the grace window gets the same set.
+     */
+    successorSealed: text(),
     revokedAt: timestamp({ withTimezone: true }),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_sub_idx').on(t.sub)],

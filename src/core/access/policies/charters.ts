@@ -1,0 +1,50 @@
+import { definePolicy, type Viewer } from '../policy.js';
+import { Role } from '../roles.js';
+
+/**
+ * Record-level rules of charter listings and bookings (structural records: no module imports).
+ * - A listing: anyone signed in sees an active one; an inactive one only its captain and admins.
+ *   Only its captain changes it, adds slots or (de)activates it. A captain cannot book their own.
+ * - A booking: its customer and the listing's captain see it. The captain accepts, declines and
+ *   cancels for weather; either of them cancels.
+ */
+
+export interface ListingRecord {
+  readonly captainId: string;
+  readonly isActive: boolean;
+}
+
+export interface BookingRecord {
+  readonly customerId: string;
+  readonly captainId: string;
+}
+
+const isAdmin = (viewer: Viewer) => viewer.role === Role.Admin || viewer.role === Role.Owner;
+const isCaptainOf = (viewer: Viewer, record: { captainId: string }) => record.captainId === viewer.userId;
+
+const notCaptain = { code: 'charters.not_listing_captain', detail: 'Only the captain of this listing can do this.' };
+
+export const listingPolicy = definePolicy<ListingRecord, 'view' | 'edit' | 'book'>('charter_listings', {
+  view: (viewer, listing) =>
+    listing.isActive || isCaptainOf(viewer, listing) || isAdmin(viewer)
+      ? true
+      : { code: 'charters.listing_inactive', detail: 'This listing is deactivated; only its captain and admins can see it.' },
+  edit: (viewer, listing) => (isCaptainOf(viewer, listing) ? true : notCaptain),
+  book: (viewer, listing) => {
+    if (isCaptainOf(viewer, listing)) return { code: 'charters.own_listing', detail: 'You cannot book a trip on your own listing.' };
+    return listing.isActive ? true : { code: 'charters.listing_inactive', detail: 'This listing is deactivated and takes no bookings; search active listings at GET /api/charter/listings.' };
+  },
+});
+
+export const bookingPolicy = definePolicy<BookingRecord, 'view' | 'decide' | 'cancel'>('charter_bookings', {
+  view: (viewer, booking) =>
+    booking.customerId === viewer.userId || isCaptainOf(viewer, booking)
+      ? true
+      : { code: 'charters.booking_not_yours', detail: 'Only the customer who booked and the listing\'s captain can see this booking.' },
+  decide: (viewer, booking) =>
+    isCaptainOf(viewer, booking) ? true : { code: 'charters.not_booking_captain', detail: 'Only the captain of the listing accepts, declines or cancels for weather.' },
+  cancel: (viewer, booking) =>
+    booking.customerId === viewer.userId || isCaptainOf(viewer, booking)
+      ? true
+      : { code: 'charters.booking_not_yours', detail: 'Only the customer who booked and the listing\'s captain can cancel this booking.' },
+});

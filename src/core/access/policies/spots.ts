@@ -1,0 +1,41 @@
+import { definePolicy, isOwner, type Viewer } from '../policy.js';
+import { Role } from '../roles.js';
+
+/**
+ * Spots (fishing spots, boat ramps, piers, shore access).
+ * - view: anyone while active; a deactivated spot only its owner and administrators.
+ * - seeExact: the exact point is shown to the owner, and to everyone for a public spot or a
+ *   public facility (boat ramp, pier); others see a spot from a private log snapped to ~1 km.
+ * - rate: any signed-in user, while the spot is active.
+ * - confirm: a user other than the owner, while the spot is active and unverified.
+ */
+export interface SpotRecord {
+  readonly ownerId: string;
+  readonly kind: string;
+  readonly privacy: string;
+  readonly status: string;
+  readonly isActive: boolean;
+}
+
+const FACILITIES = new Set(['BoatRamp', 'Pier']);
+
+export function isStaffAdmin(viewer: Viewer): boolean {
+  return viewer.role === Role.Admin || viewer.role === Role.Owner;
+}
+
+const deactivated = { code: 'spots.deactivated', detail: 'This spot was deactivated by an administrator; it can no longer be seen or rated.' };
+
+export const spotPolicy = definePolicy<SpotRecord, 'view' | 'seeExact' | 'rate' | 'confirm'>('spots', {
+  view: (viewer, spot) => (spot.isActive || isOwner(viewer, spot) || isStaffAdmin(viewer) ? true : deactivated),
+  seeExact: (viewer, spot) =>
+    isOwner(viewer, spot) || spot.privacy === 'Public' || FACILITIES.has(spot.kind)
+      ? true
+      : { code: 'spots.location_private', detail: 'The spot comes from a private log: its location is shown to the nearest kilometre.' },
+  rate: (_viewer, spot) => (spot.isActive ? true : deactivated),
+  confirm: (viewer, spot) => {
+    if (!spot.isActive) return deactivated;
+    if (isOwner(viewer, spot)) return { code: 'spots.own_spot', detail: 'You added this spot; confirmations must come from other anglers.' };
+    if (spot.status === 'Verified') return { code: 'spots.already_verified', detail: 'This spot is verified already; no confirmation is needed.' };
+    return true;
+  },
+});

@@ -1,0 +1,17 @@
+import type { Config } from '../config.js';
+import type { Authenticator } from './auth/authenticate.js';
+import type { IdentityProvider } from './auth/idp/types.js';
+import type { Database } from './db/client.js';
+import type { Metrics } from './observability/metrics.js';
+
+/** What every module's routes receive from the composition root (src/app.ts). */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  idp: IdentityProvider;
+  authenticator: Authenticator;
+  version: string;
+  startedAt: number;
+  /** Prometheus metrics of this app (modules may add their own to `metrics.registry`). */
+  metrics: Metrics;
+}

@@ -1,0 +1,21 @@
+import type { DbOrTx } from '../db/client.js';
+import type { IdentityClaims } from './idp/types.js';
+
+/**
+ * How the core finds the application user behind verified claims. The users module implements
+ * it (`userDirectory` in users.service.ts); the composition root hands it to the Authenticator at
+ * start-up, so the core never imports the users module.
+ */
+export interface DirectoryUser {
+  id: string;
+  sub: string;
+  username: string;
+  email: string | null;
+  role: number;
+  isActive: boolean;
+}
+
+export interface UserDirectory {
+  /** The user of `claims`, created on first sight (username and email kept current). */
+  upsertFromClaims(db: DbOrTx, claims: Pick<IdentityClaims, 'sub' | 'username' | 'email'>): Promise<DirectoryUser>;
+}

@@ -1,0 +1,93 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
+
+/** Rate limits that count every request, and slow clients that cannot hold a connection. */
+
+let t: TestApp;
+let jo: TestUser;
+let port: number;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_USER_PER_MINUTE: '20', FISHLOG_HEADERS_TIMEOUT_MS: '1000', FISHLOG_REQUEST_TIMEOUT_MS: '3000', FISHLOG_MAX_CONNECTIONS: '50' },
+  });
+  jo = await createUser(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as net.AddressInfo).port;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('rate limits', () => {
+  it('count 401 answers per IP: token guessing gets 429 with Retry-After and RateLimit headers', async () => {
+    const limited = await createTestApp({ sameDatabaseAs: t, env: { RATE_LIMIT_PER_MINUTE: '10' } });
+    try {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 12; i++) {
+        last = await limited.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: { authorization: 'Bearer a.b.c' }, remoteAddress: '192.0.2.50' });
+        statuses.push(last.statusCode);
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(10)).toEqual([429, 429]);
+      expect(last!.json().code).toBe('request.rate_limited');
+      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+      expect(last!.headers['ratelimit-limit']).toBe('10');
+      expect(last!.headers['ratelimit-remaining']).toBe('0');
+      // 404s (id scanning, unknown routes) count as well
+      for (let i = 0; i < 10; i++) await limited.app.inject({ method: 'GET', url: `/nope/${i}`, remoteAddress: '192.0.2.51' });
+      expect((await limited.app.inject({ method: 'GET', url: '/nope/again', remoteAddress: '192.0.2.51' })).statusCode).toBe(429);
+      // another address is not affected
+      expect((await limited.app.inject({ method: 'GET', url: '/health', remoteAddress: '192.0.2.52' })).statusCode).toBe(200);
+    } finally {
+      await limited.app.close();
+      await limited.database.close();
+    }
+  });
+
+  it('count per user across addresses once the token is known (404 id scans included)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/fishinglog/entries/${MISSING_ID}`, headers: jo.headers, remoteAddress: `198.18.0.${i + 1}` });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.filter((s) => s === 404)).toHaveLength(20);
+    expect(statuses.slice(20)).toEqual([429, 429]);
+  });
+
+  it('every answer carries RateLimit headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health', remoteAddress: '198.19.0.1' });
+    expect(res.headers['ratelimit-limit']).toBe('1000');
+    expect(Number(res.headers['ratelimit-remaining'])).toBe(999);
+    expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+  });
+});
+
+describe('slow clients', () => {
+  it('a client sending its headers a byte at a time is cut off after the headers timeout', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const started = Date.now();
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
+    socket.on('error', () => undefined);
+    const request = 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100);
+    let i = 0;
+    const timer = setInterval(() => {
+      if (socket.destroyed || i >= request.length) return clearInterval(timer);
+      socket.write(request[i++]!);
+    }, 100);
+    const after = await closed;
+    clearInterval(timer);
+    expect(after).toBeLessThan(4000);
+  });
+
+  it('applies the configured timeouts and connection cap to the server', () => {
+    expect(t.app.server.headersTimeout).toBe(1000);
+    expect(t.app.server.requestTimeout).toBe(3000);
+    expect(t.app.server.maxConnections).toBe(50);
+    expect(t.app.server.keepAliveTimeout).toBe(5000);
+  });
+});

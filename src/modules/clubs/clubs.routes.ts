@@ -1,0 +1,154 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../core/app-deps.js';
+import { principalOf } from '../../core/access/access.js';
+import { paginate, paginationHeaders, PageQuery } from '../../core/http/pagination.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { Club, ClubDetail, ClubMember, ClubsQuery, CreateClubBody, MemberParams, RoleBody } from './clubs.schemas.js';
+import * as service from './clubs.service.js';
+
+/** /api/clubs: fishing clubs, their members and roles. */
+export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  for (const schema of [Club, ClubMember, ClubDetail]) app.addSchema(schema);
+  const tags = ['community: clubs'];
+  const detail = { 200: Type.Ref('ClubDetail'), ...errorResponses(400, 401, 403, 404) };
+
+  app.post(
+    '/api/clubs',
+    {
+      schema: {
+        tags,
+        operationId: 'createClub',
+        summary: 'Create a club (you become its owner)',
+        body: CreateClubBody,
+        response: { 201: Type.Ref('ClubDetail'), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createClub(db, principalOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/clubs',
+    {
+      schema: {
+        tags,
+        operationId: 'listClubs',
+        summary: 'Clubs, featured first',
+        description: 'Active clubs (public and private: a private club shows its name and description, not its members). Filters: `q` (text), `state`, `lat`/`lon`/`radiusKm` (nearest first, with `distanceKm`).',
+        querystring: ClubsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('Club')), headers: paginationHeaders }, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listClubs(db, principalOf(request), request.query, page)),
+  );
+
+  app.get(
+    '/api/clubs/my-clubs',
+    {
+      schema: {
+        tags,
+        operationId: 'listMyClubs',
+        summary: 'Your clubs, with your role and status in each',
+        querystring: PageQuery,
+        response: { 200: { ...Type.Array(Type.Ref('Club')), headers: paginationHeaders }, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.myClubs(db, principalOf(request), page)),
+  );
+
+  app.get(
+    '/api/clubs/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getClub',
+        summary: 'One club',
+        description: '`members` is null for a private club you are not an active member of. Club admins also see pending requests. A deactivated club is a 403 (except for its owner and administrators).',
+        params: IdParams,
+        response: detail,
+      },
+    },
+    async (request) => service.getClub(db, principalOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/clubs/:id/join',
+    {
+      schema: {
+        tags,
+        operationId: 'joinClub',
+        summary: 'Join a club (public: at once; private: a request)',
+        description: '403 when you are a member already or your request is pending.',
+        params: IdParams,
+        response: detail,
+      },
+    },
+    async (request) => service.join(db, principalOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/clubs/:id/leave',
+    {
+      schema: {
+        tags,
+        operationId: 'leaveClub',
+        summary: 'Leave a club (or withdraw your request)',
+        description: 'The owner cannot leave (403).',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Left' }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.leave(db, principalOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/clubs/:id/members/:userId/approve',
+    {
+      schema: {
+        tags,
+        operationId: 'approveClubMember',
+        summary: 'Approve a request to join (club admins)',
+        params: MemberParams,
+        response: { ...detail, 409: Type.Ref('Problem') },
+      },
+    },
+    async (request) => service.approveMember(db, principalOf(request), request.params.id, request.params.userId),
+  );
+
+  app.delete(
+    '/api/clubs/:id/members/:userId',
+    {
+      schema: {
+        tags,
+        operationId: 'removeClubMember',
+        summary: 'Remove a member or decline a request (club admins)',
+        description: 'A club admin is removed only by the owner; the owner never.',
+        params: MemberParams,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.removeMember(db, principalOf(request), request.params.id, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/api/clubs/:id/members/:userId/role',
+    {
+      schema: {
+        tags,
+        operationId: 'setClubMemberRole',
+        summary: 'Make an active member an admin or a plain member (the owner)',
+        params: MemberParams,
+        body: RoleBody,
+        response: { ...detail, 409: Type.Ref('Problem') },
+      },
+    },
+    async (request) => service.changeRole(db, principalOf(request), request.params.id, request.params.userId, request.body.role as 'admin' | 'member'),
+  );
+};

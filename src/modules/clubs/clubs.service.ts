@@ -1,0 +1,208 @@
+import { v7 as uuidv7 } from 'uuid';
+import { clubPolicy, type ClubRecord } from '../../core/access/policies/clubs.js';
+import { allows, authorize, type Viewer } from '../../core/access/policy.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
+import { nearFromQuery, toKm } from '../../core/db/geo.js';
+import type { Page } from '../../core/http/pagination.js';
+import { ClubErrors } from './clubs.errors.js';
+import * as repo from './clubs.repository.js';
+import type { ClubsQueryType, CreateClubInput } from './clubs.schemas.js';
+import type { ClubMemberRow, ClubRole } from './clubs.tables.js';
+
+/**
+ * Clubs: the creator is the owner; public clubs are joined at once, private ones by a request the
+ * club's admins approve; club admins remove members, the owner also changes roles. Membership
+ * changes lock the club row and recount its active members.
+ */
+
+type ClubAction = Parameters<typeof clubPolicy.can>[1];
+
+function asRecord(club: repo.ClubWithOwner, membership: ClubMemberRow | undefined): ClubRecord {
+  return { ownerId: club.ownerId, privacy: club.privacy, isActive: club.isActive, membership: membership ? { role: membership.role, status: membership.status } : null };
+}
+
+async function permitted(db: DbOrTx, viewer: Viewer, action: ClubAction, id: string, options: { lock?: boolean } = {}) {
+  const club = await repo.findClub(db, id, options);
+  const membership = club ? await repo.findMember(db, id, viewer.userId) : undefined;
+  await authorize(clubPolicy, viewer, action, club ? asRecord(club, membership) : undefined, { db }, () => ClubErrors.notFound(id));
+  return { club: club!, membership };
+}
+
+export function clubView(club: repo.ClubWithOwner & { distanceM?: number | null }, membership: ClubMemberRow | undefined, now: Date) {
+  return {
+    id: club.id,
+    name: club.name,
+    description: club.description,
+    privacy: club.privacy,
+    homeWater: club.homeWater,
+    city: club.city,
+    stateCode: club.stateCode,
+    lat: club.lat,
+    lon: club.lon,
+    websiteUrl: club.websiteUrl,
+    memberCount: club.memberCount,
+    featured: isFeatured(club, now),
+    isActive: club.isActive,
+    myMembership: membership ? { role: membership.role, status: membership.status } : null,
+    ...(club.distanceM == null ? {} : { distanceKm: toKm(club.distanceM) }),
+    owner: { userId: club.ownerId, username: club.ownerUsername },
+    createdAt: club.createdAt.toISOString(),
+  };
+}
+
+/** Creates the club and its owner membership (also used by the demo seed). */
+export async function insertClubWithOwner(tx: DbOrTx, ownerId: string, input: CreateClubInput): Promise<string> {
+  const id = uuidv7();
+  await repo.insertClub(tx, {
+    id,
+    ownerId,
+    name: input.name.trim(),
+    description: input.description ?? null,
+    privacy: input.privacy === 'Private' ? 'Private' : 'Public',
+    homeWater: input.homeWater ?? null,
+    city: input.city ?? null,
+    stateCode: input.stateCode?.toUpperCase() ?? null,
+    lat: input.lat,
+    lon: input.lon,
+    websiteUrl: input.websiteUrl ?? null,
+    memberCount: 1,
+  });
+  await repo.insertMember(tx, id, ownerId, 'owner', true);
+  return id;
+}
+
+export async function createClub(db: Db, viewer: Viewer, input: CreateClubInput) {
+  const id = await db.transaction((tx) => insertClubWithOwner(tx, viewer.userId, input));
+  return getClub(db, viewer, id);
+}
+
+export async function getClub(db: DbOrTx, viewer: Viewer, id: string) {
+  const { club, membership } = await permitted(db, viewer, 'view', id);
+  const record = asRecord(club, membership);
+  const seeMembers = await allows(clubPolicy, viewer, 'seeMembers', record, { db });
+  const withPending = await allows(clubPolicy, viewer, 'manageMembers', record, { db });
+  const members = seeMembers ? await repo.members(db, id, withPending) : null;
+  return {
+    ...clubView(club, membership, new Date()),
+    members:
+      members?.map(({ member, username }) => ({
+        userId: member.userId,
+        username,
+        role: member.role,
+        status: member.status,
+        requestedAt: member.requestedAt.toISOString(),
+        joinedAt: member.joinedAt?.toISOString() ?? null,
+      })) ?? null,
+  };
+}
+
+export async function listClubs(db: Db, viewer: Viewer, query: ClubsQueryType, page: Page) {
+  const near = nearFromQuery(query, 50);
+  if (near === 'incomplete') throw ClubErrors.nearIncomplete();
+  const now = new Date();
+  const { items, total } = await repo.listClubs(db, { q: query.q, state: query.state?.toUpperCase(), near }, now, page);
+  const mine = await repo.memberships(
+    db,
+    viewer.userId,
+    items.map((c) => c.id),
+  );
+  return { items: items.map((c) => clubView(c, mine.get(c.id), now)), total };
+}
+
+export async function myClubs(db: Db, viewer: Viewer, page: Page) {
+  const { items, total } = await repo.myClubs(db, viewer.userId, page);
+  const mine = await repo.memberships(
+    db,
+    viewer.userId,
+    items.map((c) => c.id),
+  );
+  const now = new Date();
+  return { items: items.map((c) => clubView(c, mine.get(c.id), now)), total };
+}
+
+export async function join(db: Db, viewer: Viewer, id: string) {
+  return db.transaction(async (tx) => {
+    const { club } = await permitted(tx, viewer, 'join', id, { lock: true });
+    await repo.insertMember(tx, id, viewer.userId, 'member', club.privacy === 'Public');
+    await repo.recount(tx, id);
+    return getClub(tx, viewer, id);
+  });
+}
+
+export async function leave(db: Db, viewer: Viewer, id: string) {
+  await db.transaction(async (tx) => {
+    await permitted(tx, viewer, 'leave', id, { lock: true });
+    await repo.deleteMember(tx, id, viewer.userId);
+    await repo.recount(tx, id);
+  });
+}
+
+async function targetMember(tx: DbOrTx, id: string, userId: string) {
+  const member = await repo.findMember(tx, id, userId);
+  if (!member) throw ClubErrors.memberNotFound(userId);
+  return member;
+}
+
+export async function approveMember(db: Db, viewer: Viewer, id: string, userId: string) {
+  return db.transaction(async (tx) => {
+    await permitted(tx, viewer, 'manageMembers', id, { lock: true });
+    const member = await targetMember(tx, id, userId);
+    if (member.status !== 'Pending') throw ClubErrors.notPending();
+    await repo.activateMember(tx, id, userId);
+    await repo.recount(tx, id);
+    return getClub(tx, viewer, id);
+  });
+}
+
+/** Removes a member or declines a request: club admins; a club admin only by the owner; never the owner. */
+export async function removeMember(db: Db, viewer: Viewer, id: string, userId: string) {
+  await db.transaction(async (tx) => {
+    const { membership } = await permitted(tx, viewer, 'manageMembers', id, { lock: true });
+    const member = await targetMember(tx, id, userId);
+    if (member.role === 'owner') throw ClubErrors.cannotRemoveOwner();
+    if (member.role === 'admin' && membership?.role !== 'owner') throw ClubErrors.adminRemovesAdmin();
+    await repo.deleteMember(tx, id, userId);
+    await repo.recount(tx, id);
+  });
+}
+
+export async function changeRole(db: Db, viewer: Viewer, id: string, userId: string, role: Exclude<ClubRole, 'owner'>) {
+  return db.transaction(async (tx) => {
+    await permitted(tx, viewer, 'changeRoles', id, { lock: true });
+    const member = await targetMember(tx, id, userId);
+    if (member.role === 'owner') throw ClubErrors.ownerRole();
+    if (member.status !== 'Active') throw ClubErrors.notPending();
+    await repo.setRole(tx, id, userId, role);
+    return getClub(tx, viewer, id);
+  });
+}
+
+// ---- administration ----
+
+async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: string, action: string, reason: string | null, change: (club: repo.ClubWithOwner) => Partial<repo.ClubWithOwner>) {
+  return db.transaction(async (tx) => {
+    const club = await repo.findClub(tx, id, { lock: true });
+    if (!club) throw ClubErrors.notFound(id);
+    const values = change(club);
+    await repo.updateClub(tx, id, values);
+    const before = Object.fromEntries(Object.keys(values).map((k) => [k, club[k as keyof typeof club]]));
+    await recordAudit(tx, context, { action, targetType: 'club', targetId: id, reason, before, after: values });
+    return clubView((await repo.findClub(tx, id))!, await repo.findMember(tx, id, viewer.userId), new Date());
+  });
+}
+
+export async function setClubActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string) {
+  return adminChange(db, context, viewer, id, active ? 'clubs.reactivated' : 'clubs.deactivated', reason, (club) => {
+    if (club.isActive === active) throw active ? ClubErrors.alreadyActive(id) : ClubErrors.alreadyInactive(id);
+    return active
+      ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null }
+      : { isActive: false, deactivatedAt: new Date(), deactivatedBy: viewer.userId, deactivationReason: reason };
+  });
+}
+
+export async function featureClub(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
+  const window = input ? featureWindow(input, new Date()) : { featuredFrom: null, featuredUntil: null };
+  return adminChange(db, context, viewer, id, input ? 'clubs.featured' : 'clubs.unfeatured', input?.reason ?? null, () => window);
+}

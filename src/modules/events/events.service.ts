@@ -1,0 +1,183 @@
+import { v7 as uuidv7 } from 'uuid';
+import { eventPolicy } from '../../core/access/policies/events.js';
+import { authorize, type Viewer } from '../../core/access/policy.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
+import { nearFromQuery, toKm } from '../../core/db/geo.js';
+import type { Page } from '../../core/http/pagination.js';
+import { EventErrors } from './events.errors.js';
+import * as repo from './events.repository.js';
+import type { CreateEventInput, EventsQueryType } from './events.schemas.js';
+import type { EventStatus, EventType } from './events.tables.js';
+
+/**
+ * Community events: proposed by any angler (PendingApproval), approved or rejected by an
+ * administrator (Events.Approve / Events.Reject), then listed publicly. Registration is once per
+ * user, closes at the deadline, and never exceeds the capacity: the event row is locked while a
+ * registration is counted (and a CHECK backs the count).
+ */
+
+const asRecord = (row: repo.EventWithCreator) => ({ ownerId: row.creatorId, status: row.status, isActive: row.isActive });
+type EventAction = Parameters<typeof eventPolicy.can>[1];
+
+async function permitted(db: DbOrTx, viewer: Viewer, action: EventAction, id: string, row: repo.EventWithCreator | undefined) {
+  await authorize(eventPolicy, viewer, action, row ? asRecord(row) : undefined, { db }, () => EventErrors.notFound(id));
+  return row!;
+}
+
+function spotsLeft(row: { capacity: number | null; registeredCount: number }): number | null {
+  return row.capacity === null ? null : Math.max(0, row.capacity - row.registeredCount);
+}
+
+export function eventView(row: repo.EventWithCreator & { distanceM?: number | null }, viewerId: string | null, registered: boolean, now: Date) {
+  const showReason = viewerId === row.creatorId || viewerId === null;
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    type: row.type,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    venue: { name: row.venueName, address: row.address, city: row.city, stateCode: row.stateCode, lat: row.lat, lon: row.lon },
+    websiteUrl: row.websiteUrl,
+    capacity: row.capacity,
+    registrationDeadline: row.registrationDeadline?.toISOString() ?? null,
+    registeredCount: row.registeredCount,
+    spotsLeft: spotsLeft(row),
+    registered,
+    status: row.status,
+    rejectionReason: showReason ? row.rejectionReason : null,
+    featured: isFeatured(row, now),
+    ...(row.distanceM == null ? {} : { distanceKm: toKm(row.distanceM) }),
+    createdBy: { userId: row.creatorId, username: row.creatorUsername },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function views(db: DbOrTx, viewerId: string, rows: Array<repo.EventWithCreator & { distanceM?: number | null }>, now: Date, options: { staff?: boolean } = {}) {
+  const registered = await repo.registeredEventIds(
+    db,
+    viewerId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => eventView(row, options.staff ? null : viewerId, registered.has(row.id), now));
+}
+
+/** The stored values of a proposed event (also used by the demo seed). */
+export function eventValues(creatorId: string, input: CreateEventInput, now: Date) {
+  const startsAt = new Date(input.startsAt);
+  const endsAt = new Date(input.endsAt);
+  const deadline = input.registrationDeadline ? new Date(input.registrationDeadline) : null;
+  if (endsAt < startsAt) throw EventErrors.endsBeforeStart();
+  if (endsAt < now) throw EventErrors.inPast();
+  if (deadline && deadline > startsAt) throw EventErrors.deadlineAfterStart();
+  return {
+    id: uuidv7(),
+    creatorId,
+    title: input.title.trim(),
+    description: input.description ?? null,
+    type: input.type as EventType,
+    startsAt,
+    endsAt,
+    venueName: input.venueName,
+    address: input.address ?? null,
+    city: input.city ?? null,
+    stateCode: input.stateCode?.toUpperCase() ?? null,
+    lat: input.lat,
+    lon: input.lon,
+    websiteUrl: input.websiteUrl ?? null,
+    capacity: input.capacity ?? null,
+    registrationDeadline: deadline,
+  };
+}
+
+export async function createEvent(db: Db, viewer: Viewer, input: CreateEventInput, now = new Date()) {
+  const row = await repo.insertEvent(db, eventValues(viewer.userId, input, now));
+  return getEvent(db, viewer, row.id, now);
+}
+
+export async function getEvent(db: DbOrTx, viewer: Viewer, id: string, now = new Date()) {
+  const row = await permitted(db, viewer, 'view', id, await repo.findEvent(db, id));
+  return (await views(db, viewer.userId, [row], now))[0]!;
+}
+
+export async function listEvents(db: Db, viewer: Viewer, query: EventsQueryType, page: Page, now = new Date()) {
+  const near = nearFromQuery(query, 50);
+  if (near === 'incomplete') throw EventErrors.nearIncomplete();
+  const { items, total } = await repo.listPublicEvents(
+    db,
+    {
+      type: query.type as EventType | undefined,
+      from: query.from ? new Date(query.from) : now,
+      to: query.to ? new Date(query.to) : undefined,
+      state: query.state?.toUpperCase(),
+      near,
+      featuredOnly: query.featured === true,
+    },
+    now,
+    page,
+  );
+  return { items: await views(db, viewer.userId, items, now), total };
+}
+
+/** Registers (or cancels) the viewer; the event row is locked so the capacity holds under concurrency. */
+export async function setRegistration(db: Db, viewer: Viewer, id: string, register: boolean, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const row = await permitted(tx, viewer, 'register', id, await repo.findEvent(tx, id, { lock: true }));
+    if (register) {
+      if (row.registrationDeadline && now > row.registrationDeadline) throw EventErrors.deadlinePassed(row.registrationDeadline.toISOString());
+      if (now > row.endsAt) throw EventErrors.deadlinePassed(row.endsAt.toISOString());
+      const already = await repo.registeredEventIds(tx, viewer.userId, [row.id]);
+      if (already.size > 0) throw EventErrors.alreadyRegistered();
+      if (row.capacity !== null && row.registeredCount >= row.capacity) throw EventErrors.full(row.capacity);
+      await repo.register(tx, row.id, viewer.userId);
+    } else if (!(await repo.unregister(tx, row.id, viewer.userId))) {
+      throw EventErrors.notRegistered();
+    }
+    const after = (await repo.findEvent(tx, id))!;
+    return { registered: register, registeredCount: after.registeredCount, spotsLeft: spotsLeft(after) };
+  });
+}
+
+// ---- administration ----
+
+export async function adminListEvents(db: Db, viewer: Viewer, status: EventStatus, page: Page, now = new Date()) {
+  const { items, total } = await repo.listByStatus(db, status, page);
+  return { items: await views(db, viewer.userId, items, now, { staff: true }), total };
+}
+
+async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: string, action: string, reason: string | null, change: (row: repo.EventWithCreator) => Partial<repo.EventWithCreator>, now: Date) {
+  return db.transaction(async (tx) => {
+    const row = await repo.findEvent(tx, id, { lock: true });
+    if (!row) throw EventErrors.notFound(id);
+    const values = change(row);
+    await repo.updateEvent(tx, id, values);
+    const before = Object.fromEntries(Object.keys(values).map((k) => [k, row[k as keyof typeof row]]));
+    await recordAudit(tx, context, { action, targetType: 'event', targetId: id, reason, before, after: values });
+    return (await views(tx, viewer.userId, [(await repo.findEvent(tx, id))!], now, { staff: true }))[0]!;
+  });
+}
+
+export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null, now = new Date()) {
+  const status: EventStatus = decision === 'approve' ? 'Approved' : 'Rejected';
+  return adminChange(
+    db,
+    context,
+    viewer,
+    id,
+    `events.${decision === 'approve' ? 'approved' : 'rejected'}`,
+    reason,
+    (row) => {
+      if (row.status === status) throw EventErrors.alreadyDecided(status);
+      return { status, rejectionReason: decision === 'reject' ? reason : null, reviewedAt: now, reviewedBy: viewer.userId };
+    },
+    now,
+  );
+}
+
+export async function featureEvent(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null, now = new Date()) {
+  const window = input ? featureWindow(input, now) : { featuredFrom: null, featuredUntil: null };
+  return adminChange(db, context, viewer, id, input ? 'events.featured' : 'events.unfeatured', input?.reason ?? null, () => window, now);
+}

@@ -1,0 +1,6 @@
+/**
+ * The fishing log's public read model (with entries.service.ts): catches and entries for the
+ * reads other modules compute over them (personal bests, post links), never to write; the list cap.
+ */
+export { catches, logEntries } from './fishing-log.tables.js';
+export { COUNT_CAP } from './entries.repository.js';

@@ -1,0 +1,162 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import { fishingReportPolicy } from '../../core/access/policies/fishing-reports.js';
+import { allows, authorize, type Viewer } from '../../core/access/policy.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { shownLocation, snapToGrid, toKm, type Near } from '../../core/db/geo.js';
+import type { Page } from '../../core/http/pagination.js';
+import { moderateContent, recordVerdictRules, type ContentStatus } from '../moderation/moderation.service.js';
+import { assertReferenceableSpecies, speciesRefs } from '../species/species.service.js';
+import { FishingReportErrors } from './fishing-reports.errors.js';
+import * as repo from './fishing-reports.repository.js';
+import type { CreateFishingReportInput } from './fishing-reports.schemas.js';
+
+/**
+ * Fishing reports: any angler reports how the fishing was; the report is moderated like a post
+ * (published, held for review, or rejected) before others see it; others see the location
+ * rounded to ~1 km unless the author chose `exactLocation`; "helpful" marks once per user.
+ */
+
+type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
+type ReportAction = Parameters<typeof fishingReportPolicy.can>[1];
+
+const asRecord = (row: repo.ReportWithAuthor) => ({ ownerId: row.authorId, status: row.status, exactLocation: row.exactLocation });
+
+async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) {
+  const [species, marked] = await Promise.all([
+    speciesRefs(
+      db,
+      rows.flatMap((r) => r.species.map((s) => s.speciesId)),
+    ),
+    repo.markedBy(
+      db,
+      viewer.userId,
+      rows.map((r) => r.id),
+    ),
+  ]);
+  return Promise.all(
+    rows.map(async (row) => {
+      const exact = await allows(fishingReportPolicy, viewer, 'seeExact', asRecord(row), { db });
+      return {
+        id: row.id,
+        author: { userId: row.authorId, username: row.authorUsername },
+        waterBody: row.waterBody,
+        stateCode: row.stateCode,
+        location: shownLocation(exact, row, { lat: row.publicLat, lon: row.publicLon }),
+        fishedOn: row.fishedOn,
+        conditions: { waterTempC: row.waterTempC, clarity: row.clarity, sky: row.sky, windKmh: row.windKmh, windDirection: row.windDirection },
+        species: row.species.map((s) => ({ speciesId: s.speciesId, commonName: species.get(s.speciesId)?.commonName ?? 'Unknown species', bite: s.bite })),
+        text: row.text,
+        status: row.status,
+        moderationReason: row.authorId === viewer.userId ? row.moderationReason : null,
+        helpfulCount: row.helpfulCount,
+        markedHelpful: marked.has(row.id),
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+      };
+    }),
+  );
+}
+
+async function permitted(db: DbOrTx, viewer: Viewer, action: ReportAction, id: string, row: repo.ReportWithAuthor | undefined): Promise<repo.ReportWithAuthor> {
+  await authorize(fishingReportPolicy, viewer, action, row ? asRecord(row) : undefined, { db }, () => FishingReportErrors.notFound(id));
+  return row!;
+}
+
+function today(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export async function createReport(db: Db, viewer: Viewer, input: CreateFishingReportInput, log?: Log, now = new Date()) {
+  // A day "in the future" in UTC terms only: allow the next UTC day for anglers west of Greenwich.
+  const tomorrow = new Date(now.getTime() + 86_400_000);
+  if (input.fishedOn > today(tomorrow)) throw FishingReportErrors.fishedInFuture();
+  const species = input.species ?? [];
+  const ids = species.map((s) => s.speciesId);
+  const duplicate = ids.findIndex((id, index) => ids.indexOf(id) !== index);
+  if (duplicate >= 0) throw FishingReportErrors.duplicateSpecies(duplicate);
+  await assertReferenceableSpecies(db, ids, '/species');
+  const id = uuidv7();
+  const exact = input.exactLocation ?? false;
+  const shown = exact ? { lat: input.lat, lon: input.lon } : snapToGrid(input.lat, input.lon);
+  const text = `${input.waterBody}\n${input.text}`;
+  const verdict = await moderateContent(db, { contentType: 'fishing_report', contentId: id, text, imageUrls: [] }, log);
+  const c = input.conditions ?? {};
+  await db.transaction(async (tx) => {
+    await repo.insertReport(tx, {
+      id,
+      authorId: viewer.userId,
+      waterBody: input.waterBody.trim(),
+      stateCode: input.stateCode?.toUpperCase() ?? null,
+      lat: input.lat,
+      lon: input.lon,
+      publicLat: shown.lat,
+      publicLon: shown.lon,
+      exactLocation: exact,
+      fishedOn: input.fishedOn,
+      waterTempC: c.waterTempC ?? null,
+      clarity: (c.clarity ?? null) as never,
+      sky: (c.sky ?? null) as never,
+      windKmh: c.windKmh ?? null,
+      windDirection: (c.windDirection ?? null) as never,
+      species: species as never,
+      text: input.text,
+      status: verdict.status,
+      moderationReason: verdict.reason,
+      moderatedAt: new Date(),
+    });
+    await recordVerdictRules(tx, verdict);
+  });
+  return getReport(db, viewer, id);
+}
+
+export async function getReport(db: DbOrTx, viewer: Viewer, id: string) {
+  const row = await permitted(db, viewer, 'view', id, await repo.findReport(db, id));
+  return (await views(db, viewer, [row]))[0]!;
+}
+
+export async function reportsByLocation(db: Db, viewer: Viewer, near: Near, filter: { speciesId?: string | undefined }, page: Page) {
+  const { items, total } = await repo.reportsNear(db, near, filter, page);
+  const shown = await views(db, viewer, items);
+  return { items: shown.map((view, i) => ({ ...view, distanceKm: toKm(items[i]!.distanceM) })), total };
+}
+
+/** Marks (or, with helpful = false, unmarks) the report helpful for the viewer. */
+export async function setHelpful(db: Db, viewer: Viewer, id: string, helpful: boolean) {
+  return db.transaction(async (tx) => {
+    const row = await permitted(tx, viewer, 'markHelpful', id, await repo.findReport(tx, id, { lock: true }));
+    const result = await repo.setHelpful(tx, row.id, viewer.userId, helpful);
+    if (!result.changed) throw helpful ? FishingReportErrors.alreadyHelpful() : FishingReportErrors.notMarked();
+    return { helpfulCount: result.helpfulCount, markedHelpful: helpful };
+  });
+}
+
+// ---- review (moderators) ----
+
+export async function listForReview(db: Db, viewer: Viewer, status: ContentStatus, page: Page) {
+  const { items, total } = await repo.reportsByStatus(db, status, page);
+  const shown = await views(db, viewer, items);
+  // Moderators see why a report was rejected; exact points stay hidden unless shared.
+  return { items: shown.map((view, i) => ({ ...view, moderationReason: items[i]!.moderationReason })), total };
+}
+
+export async function decide(db: Db, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null) {
+  return db.transaction(async (tx) => {
+    const row = await repo.findReport(tx, id, { lock: true });
+    if (!row) throw FishingReportErrors.notFound(id);
+    const status: ContentStatus = decision === 'approve' ? 'Published' : 'Rejected';
+    if (row.status === status) throw FishingReportErrors.alreadyDecided(status);
+    await repo.setStatus(tx, id, status, decision === 'reject' ? reason : null);
+    await recordAudit(tx, context, {
+      action: `fishing_reports.${decision === 'approve' ? 'approved' : 'rejected'}`,
+      targetType: 'fishing_report',
+      targetId: id,
+      reason,
+      before: { status: row.status },
+      after: { status },
+    });
+    const [view] = await views(tx, viewer, [(await repo.findReport(tx, id))!]);
+    return { ...view!, moderationReason: decision === 'reject' ? reason : null };
+  });
+}

@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import { listQuery } from '../../core/http/pagination.js';
+import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { MAX_PATTERN_LENGTH } from './regex-safety.js';
+import { ContentTypeSchema } from './moderation.admin.schemas.js';
+
+const Kind = Type.Union([Type.Literal('keyword'), Type.Literal('regex')], {
+  description: 'keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused)',
+});
+const Action = Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'flag: hold for review; reject: refuse, telling the author the reason' });
+const AppliesTo = Type.Array(ContentTypeSchema, { minItems: 1, maxItems: 2, uniqueItems: true, description: 'What the rule checks: posts, comments or both' });
+const Category = Type.String({ pattern: '^[a-z][a-z0-9/_-]{0,63}$', description: 'Category the queue shows for a match (e.g. spam)' });
+
+export const ModerationRule = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    kind: Kind,
+    pattern: Type.String(),
+    appliesTo: AppliesTo,
+    action: Action,
+    category: Type.String(),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Shown to the author when the rule rejects their content' }),
+    isActive: Type.Boolean(),
+    deactivatedAt: Type.Union([Timestamp, Type.Null()]),
+    deactivatedBy: Type.Union([Uuid, Type.Null()]),
+    createdBy: Type.Union([Uuid, Type.Null()]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    usage: Type.Object(
+      {
+        matchCount: Type.Integer({ description: 'Posts and comments it matched' }),
+        lastMatchedAt: Type.Union([Timestamp, Type.Null()]),
+        timeouts: Type.Integer({ description: 'Times it ran out of time (the content was then held for review)' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, $id: 'ModerationRule' },
+);
+
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  kind: Kind,
+  pattern: Type.String({ minLength: 1, maxLength: MAX_PATTERN_LENGTH }),
+  appliesTo: AppliesTo,
+  action: Action,
+  category: Category,
+  reason: Nullable(Type.String({ minLength: 1, maxLength: 500 }), { description: 'Shown to the author when the rule rejects their content' }),
+};
+
+export const CreateRuleBody = Type.Object(
+  {
+    name: fields.name,
+    kind: fields.kind,
+    pattern: fields.pattern,
+    appliesTo: Type.Optional({ ...fields.appliesTo, description: 'Default: posts and comments' }),
+    action: fields.action,
+    category: Type.Optional({ ...fields.category, description: 'Default: rule' }),
+    reason: Type.Optional(fields.reason),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateRuleBody = Type.Object(
+  {
+    name: Type.Optional(fields.name),
+    kind: Type.Optional(fields.kind),
+    pattern: Type.Optional(fields.pattern),
+    appliesTo: Type.Optional(fields.appliesTo),
+    action: Type.Optional(fields.action),
+    category: Type.Optional(fields.category),
+    reason: Type.Optional(fields.reason),
+    isActive: Type.Optional(Type.Boolean({ description: 'false deactivates the rule (rules are never deleted); true brings it back' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const RulesQuery = listQuery({
+  isActive: Type.Optional(Type.Boolean()),
+  kind: Type.Optional(Kind),
+  action: Type.Optional(Action),
+});

@@ -1,0 +1,145 @@
+import { lifecycleValues, setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { AppError } from '../../core/http/problem.js';
+import { ModerationErrors } from './moderation.errors.js';
+import * as repo from './moderation.repository.js';
+import type { ModerationRuleRow } from './moderation.tables.js';
+import type { ContentType, RuleAction, RuleKind } from './moderation.types.js';
+import { regexProblem } from './regex-safety.js';
+
+/**
+ * Moderation rules for admins: create, change, deactivate (never delete), list with usage.
+ * Regular expressions are checked for shapes that backtrack catastrophically before they are
+ * stored (400 naming `pattern`); at run time they also have a time limit.
+ */
+
+export interface RuleInput {
+  name?: string | undefined;
+  kind?: RuleKind | undefined;
+  pattern?: string | undefined;
+  appliesTo?: ContentType[] | undefined;
+  action?: RuleAction | undefined;
+  category?: string | undefined;
+  reason?: string | null | undefined;
+  isActive?: boolean | undefined;
+}
+
+export function ruleView(row: ModerationRuleRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    pattern: row.pattern,
+    appliesTo: [...(row.appliesToPosts ? ['post' as const] : []), ...(row.appliesToComments ? ['comment' as const] : [])],
+    action: row.action,
+    category: row.category,
+    reason: row.reason,
+    isActive: row.isActive,
+    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
+    deactivatedBy: row.deactivatedBy,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    usage: { matchCount: row.matchCount, lastMatchedAt: row.lastMatchedAt?.toISOString() ?? null, timeouts: row.timeoutCount },
+  };
+}
+
+function checkPattern(kind: RuleKind, pattern: string): void {
+  if (kind === 'regex') {
+    const problem = regexProblem(pattern);
+    if (problem) throw ModerationErrors.unsafePattern(problem);
+  } else if (!/[\p{L}\p{N}]/u.test(pattern)) {
+    throw new AppError(400, 'moderation.invalid_keyword', 'A keyword rule needs at least one letter or digit in its pattern.', {
+      errors: [{ pointer: '/pattern', in: 'body', detail: 'must contain a letter or digit' }],
+    });
+  }
+}
+
+function auditable(row: ModerationRuleRow) {
+  const { matchCount: _m, lastMatchedAt: _l, timeoutCount: _t, createdAt: _c, updatedAt: _u, ...rest } = row;
+  return rest;
+}
+
+export async function listRules(db: Db, context: AuditContext, filter: repo.RuleFilter, page: Page) {
+  return db.transaction(async (tx) => {
+    const { items, total } = await repo.listRules(tx, filter, page);
+    await recordAudit(tx, context, { action: 'moderation.rules_listed', targetType: 'moderation_rule', after: { ...filter, page: page.page, count: items.length } });
+    return { items: items.map(ruleView), total };
+  });
+}
+
+export async function getRule(db: Db, id: string) {
+  const row = await repo.findRule(db, id);
+  if (!row) throw ModerationErrors.ruleNotFound(id);
+  return ruleView(row);
+}
+
+export async function createRule(db: Db, context: AuditContext, input: RuleInput & Required<Pick<RuleInput, 'name' | 'kind' | 'pattern' | 'action'>>) {
+  checkPattern(input.kind, input.pattern);
+  const appliesTo = input.appliesTo ?? ['post', 'comment'];
+  return db.transaction(async (tx) => {
+    const row = await repo.insertRule(tx, {
+      name: input.name.trim(),
+      kind: input.kind,
+      pattern: input.pattern,
+      appliesToPosts: appliesTo.includes('post'),
+      appliesToComments: appliesTo.includes('comment'),
+      action: input.action,
+      category: input.category ?? 'rule',
+      reason: input.reason ?? null,
+      createdBy: context.actor.userId ?? null,
+    });
+    await recordAudit(tx, context, { action: 'moderation.rule_created', targetType: 'moderation_rule', targetId: row.id, after: auditable(row) });
+    return ruleView(row);
+  });
+}
+
+export async function updateRule(db: Db, context: AuditContext, id: string, input: RuleInput) {
+  return db.transaction(async (tx) => {
+    const before = await repo.findRule(tx, id, { forUpdate: true });
+    if (!before) throw ModerationErrors.ruleNotFound(id);
+    const kind = input.kind ?? before.kind;
+    const pattern = input.pattern ?? before.pattern;
+    if (input.kind !== undefined || input.pattern !== undefined) checkPattern(kind, pattern);
+    // usage.timeouts counts the time-outs of the current expression (they deactivate a rule at
+    // RULE_TIMEOUT_LIMIT): a new one starts from zero, the same one reactivated keeps its count.
+    const expressionChanged = kind !== before.kind || pattern !== before.pattern;
+    const activity =
+      input.isActive === undefined || input.isActive === before.isActive
+        ? {}
+        : input.isActive
+          ? lifecycleValues(true, null, null)
+          : lifecycleValues(false, context.actor.userId ?? null, null);
+    const after = await repo.updateRule(tx, id, {
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      kind,
+      pattern,
+      ...(expressionChanged ? { timeoutCount: 0 } : {}),
+      ...(input.appliesTo ? { appliesToPosts: input.appliesTo.includes('post'), appliesToComments: input.appliesTo.includes('comment') } : {}),
+      ...(input.action !== undefined ? { action: input.action } : {}),
+      ...(input.category !== undefined ? { category: input.category } : {}),
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      ...activity,
+    });
+    const action = 'isActive' in activity ? (activity.isActive ? 'moderation.rule_reactivated' : 'moderation.rule_deactivated') : 'moderation.rule_updated';
+    await recordAudit(tx, context, { action, targetType: 'moderation_rule', targetId: id, before: auditable(before), after: auditable(after) });
+    return ruleView(after);
+  });
+}
+
+/** Deactivation and reactivation through the shared lifecycle (POST …/deactivate, …/reactivate). */
+export const ruleLifecycle: Lifecycle<ModerationRuleRow, ReturnType<typeof ruleView>> = {
+  lock: (tx, id) => repo.findRule(tx, id, { forUpdate: true }),
+  update: async (tx, id, values) => void (await repo.updateRule(tx, id, values)),
+  view: async (tx, id) => ruleView((await repo.findRule(tx, id))!),
+  notFound: ModerationErrors.ruleNotFound,
+  alreadyActive: ModerationErrors.ruleAlreadyActive,
+  alreadyInactive: ModerationErrors.ruleAlreadyInactive,
+  audit: { targetType: 'moderation_rule', deactivated: 'moderation.rule_deactivated', reactivated: 'moderation.rule_reactivated' },
+};
+
+export function setRuleActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(db, context, ruleLifecycle, id, active, reason);
+}

@@ -1,0 +1,2 @@
+/** Schemas of the profiles module other modules reuse (with profiles.service.ts). */
+export { SpeciesRef } from './profiles.schemas.js';

@@ -1,0 +1,220 @@
+import { eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
+import type { FieldError } from '../../core/http/problem.js';
+import type { Page } from '../../core/http/pagination.js';
+import { speciesRefs } from '../species/species.service.js';
+import { programsWithSpecies, programView } from './master-angler.service.js';
+import * as adminRepo from './regulations.admin.repository.js';
+import { RegulationErrors } from './regulations.errors.js';
+import * as repo from './regulations.repository.js';
+import { maProgramRevisions, maProgramSpecies, maPrograms, regJurisdictions, type AwardLevel, type ProgramRow } from './regulations.tables.js';
+
+/**
+ * Administration of Master Angler programs (Regulations.Edit). A program is one record across the
+ * years, edited in place with its history: every change increments `revision` and stores the
+ * program's full state after the change (species minimums included) in ma_program_revisions, with
+ * who, when and why, in the transaction that changes it (and the audit log). Submissions keep
+ * their own measurements and program year, so a later change of a minimum never rewrites them.
+ */
+
+type Category = 'any' | 'release' | 'harvest';
+export interface ProgramSpeciesInput {
+  speciesId: string;
+  category?: Category | undefined;
+  minLengthIn?: number | null | undefined;
+  minWeightLb?: number | null | undefined;
+  notes?: string | null | undefined;
+}
+
+export interface ProgramFields {
+  name: string;
+  url: string;
+  sourceYear: number;
+  measurement: 'length' | 'weight' | 'either';
+  lengthIncrementIn?: number | null | undefined;
+  rules?: string | null | undefined;
+  awardLevels: AwardLevel[];
+  species: ProgramSpeciesInput[];
+}
+export interface ProgramInput extends ProgramFields {
+  jurisdictionId: string;
+  reason: string;
+}
+export type ProgramChanges = Partial<ProgramFields> & { reason: string };
+
+const field = (pointer: string, detail: string): FieldError => ({ pointer, in: 'body', detail });
+
+function programProblems(measurement: ProgramFields['measurement'], levels: AwardLevel[] | undefined, species: ProgramSpeciesInput[] | undefined): FieldError[] {
+  const problems: FieldError[] = [];
+  const levelNames = new Set<string>();
+  (levels ?? []).forEach((l, i) => {
+    if (levelNames.has(l.name.toLowerCase())) problems.push(field(`/awardLevels/${i}/name`, 'names a level listed before'));
+    levelNames.add(l.name.toLowerCase());
+  });
+  const keys = new Set<string>();
+  (species ?? []).forEach((s, i) => {
+    const key = `${s.speciesId}:${s.category ?? 'any'}`;
+    if (keys.has(key)) problems.push(field(`/species/${i}`, 'lists a species and category listed before'));
+    keys.add(key);
+    const length = s.minLengthIn ?? null;
+    const weight = s.minWeightLb ?? null;
+    if (measurement === 'length' && length === null) problems.push(field(`/species/${i}/minLengthIn`, 'is required: the program measures length'));
+    else if (measurement === 'weight' && weight === null) problems.push(field(`/species/${i}/minWeightLb`, 'is required: the program measures weight'));
+    else if (length === null && weight === null) problems.push(field(`/species/${i}`, 'needs minLengthIn or minWeightLb'));
+  });
+  return problems;
+}
+
+async function assertSpecies(db: DbOrTx, species: ProgramSpeciesInput[] | undefined, kept: ReadonlySet<string>) {
+  if (!species?.length) return;
+  const found = await speciesRefs(db, species.map((s) => s.speciesId));
+  species.forEach((s, i) => {
+    const row = found.get(s.speciesId);
+    if (!row) throw RegulationErrors.badReference(`/species/${i}/speciesId`, 'refers to no species');
+    if (!row.isActive && !kept.has(s.speciesId)) throw RegulationErrors.badReference(`/species/${i}/speciesId`, 'refers to a deactivated species');
+  });
+}
+
+async function isDuplicateName(tx: Tx, jurisdictionId: string, name: string, except: string | null) {
+  const rows = await repo.programsOf(tx, [jurisdictionId], false);
+  return rows.some((p) => p.id !== except && p.name.toLowerCase() === name.toLowerCase());
+}
+
+/** Makes the program's active species minimums exactly `species`: updates, inserts, reactivates, deactivates. */
+async function syncSpecies(tx: Tx, programId: string, species: ProgramSpeciesInput[], actor: string | null, reason: string) {
+  const existing = await tx.select().from(maProgramSpecies).where(eq(maProgramSpecies.programId, programId));
+  const wanted = new Set<string>();
+  for (const s of species) {
+    const category = s.category ?? 'any';
+    wanted.add(`${s.speciesId}:${category}`);
+    const values = { minLengthIn: s.minLengthIn ?? null, minWeightLb: s.minWeightLb ?? null, notes: s.notes ?? null };
+    const row = existing.find((e) => e.speciesId === s.speciesId && e.category === category);
+    if (row) {
+      await tx
+        .update(maProgramSpecies)
+        .set({ ...values, isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null, updatedAt: new Date() })
+        .where(eq(maProgramSpecies.id, row.id));
+    } else {
+      await tx.insert(maProgramSpecies).values({ id: uuidv7(), programId, speciesId: s.speciesId, category, ...values });
+    }
+  }
+  for (const row of existing) {
+    if (row.isActive && !wanted.has(`${row.speciesId}:${row.category}`)) {
+      await tx
+        .update(maProgramSpecies)
+        .set({ isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, deactivationReason: reason, updatedAt: new Date() })
+        .where(eq(maProgramSpecies.id, row.id));
+    }
+  }
+}
+
+async function snapshotOf(db: DbOrTx, program: ProgramRow) {
+  const [jurisdiction] = await db.select({ code: regJurisdictions.code }).from(regJurisdictions).where(eq(regJurisdictions.id, program.jurisdictionId));
+  return programView((await programsWithSpecies(db, [program]))[0]!, jurisdiction?.code ?? '');
+}
+
+async function adminProgramViews(db: DbOrTx, programs: ProgramRow[], usage: Map<string, adminRepo.ProgramUsage>) {
+  const codes = new Map((await repo.jurisdictionsByIds(db, [...new Set(programs.map((p) => p.jurisdictionId))])).map((j) => [j.id, j.code]));
+  return (await programsWithSpecies(db, programs)).map((p) => ({
+    ...programView(p, codes.get(p.program.jurisdictionId) ?? ''),
+    jurisdictionId: p.program.jurisdictionId,
+    revision: p.program.revision,
+    deactivationReason: p.program.deactivationReason,
+    createdAt: p.program.createdAt.toISOString(),
+    updatedAt: p.program.updatedAt.toISOString(),
+    usage: usage.get(p.program.id) ?? { submissions: 0, pending: 0, approved: 0, anglers: 0 },
+  }));
+}
+
+async function adminProgram(db: DbOrTx, id: string) {
+  const program = await repo.findProgram(db, id);
+  if (!program) throw RegulationErrors.programNotFound(id);
+  return (await adminProgramViews(db, [program], new Map([[id, await adminRepo.programUsageOf(db, id)]])))[0]!;
+}
+
+async function writeRevision(tx: Tx, context: AuditContext, program: ProgramRow, reason: string, action: string, before: unknown) {
+  const snapshot = await snapshotOf(tx, program);
+  await tx.insert(maProgramRevisions).values({ id: uuidv7(), programId: program.id, revision: program.revision, snapshot, reason, actorId: context.actor.userId ?? null });
+  await recordAudit(tx, context, { action, targetType: 'ma_program', targetId: program.id, reason, before, after: { revision: program.revision, ...snapshot } });
+}
+
+export async function createProgram(db: Db, context: AuditContext, input: ProgramInput) {
+  const problems = programProblems(input.measurement, input.awardLevels, input.species);
+  if (problems.length) throw RegulationErrors.invalidProgram(problems);
+  await assertSpecies(db, input.species, new Set());
+  const id = await db.transaction(async (tx) => {
+    // The jurisdiction's row lock serializes program creation (the name is unique per jurisdiction).
+    const [jurisdiction] = await tx.select({ id: regJurisdictions.id }).from(regJurisdictions).where(eq(regJurisdictions.id, input.jurisdictionId)).for('no key update');
+    if (!jurisdiction) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
+    if (await isDuplicateName(tx, input.jurisdictionId, input.name, null)) throw RegulationErrors.duplicateProgram(input.name);
+    const actor = context.actor.userId ?? null;
+    const [program] = await tx
+      .insert(maPrograms)
+      .values({
+        id: uuidv7(),
+        jurisdictionId: input.jurisdictionId,
+        name: input.name,
+        url: input.url,
+        sourceYear: input.sourceYear,
+        measurement: input.measurement,
+        lengthIncrementIn: input.lengthIncrementIn ?? null,
+        rules: input.rules ?? null,
+        awardLevels: input.awardLevels,
+        createdBy: actor,
+        updatedBy: actor,
+        revision: 1,
+      })
+      .returning();
+    await syncSpecies(tx, program!.id, input.species, actor, input.reason);
+    await writeRevision(tx, context, program!, input.reason, 'regulations.ma_program_created', null);
+    return program!.id;
+  });
+  return adminProgram(db, id);
+}
+
+/**
+ * Changes the given fields; `species`, when given, is the complete new list of minimums (species
+ * left out are deactivated, kept for history). The seed leaves the program alone from then on.
+ */
+export async function updateProgram(db: Db, context: AuditContext, id: string, input: ProgramChanges) {
+  const { reason, species, ...changes } = input;
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(maPrograms).where(eq(maPrograms.id, id)).for('update');
+    if (!row) throw RegulationErrors.programNotFound(id);
+    const current = await repo.programSpecies(tx, [id]);
+    const measurement = changes.measurement ?? row.measurement;
+    const problems = programProblems(
+      measurement,
+      changes.awardLevels,
+      species ?? (changes.measurement ? current.map((s) => ({ ...s, category: s.category })) : undefined),
+    );
+    if (problems.length) throw RegulationErrors.invalidProgram(problems);
+    await assertSpecies(tx, species, new Set(current.map((s) => s.speciesId)));
+    if (changes.name && (await isDuplicateName(tx, row.jurisdictionId, changes.name, id))) throw RegulationErrors.duplicateProgram(changes.name);
+    const before = await snapshotOf(tx, row);
+    const actor = context.actor.userId ?? null;
+    const [updated] = await tx
+      .update(maPrograms)
+      .set({ ...changes, revision: row.revision + 1, updatedBy: actor, updatedAt: new Date() })
+      .where(eq(maPrograms.id, id))
+      .returning();
+    if (species) await syncSpecies(tx, id, species, actor, reason);
+    await writeRevision(tx, context, updated!, reason, 'regulations.ma_program_updated', { revision: row.revision, ...before });
+  });
+  return adminProgram(db, id);
+}
+
+export async function listPrograms(db: DbOrTx, filter: adminRepo.ProgramFilter, page: Page) {
+  const { items, total } = await adminRepo.programsPage(db, filter, page);
+  const programs = await Promise.all(items.map(async (i) => (await repo.findProgram(db, i.id))!));
+  const views = await adminProgramViews(db, programs, new Map(items.map(({ id, ...usage }) => [id, usage])));
+  return { items: views, total };
+}
+
+export async function programRevisions(db: DbOrTx, id: string, page: Page) {
+  if (!(await repo.findProgram(db, id))) throw RegulationErrors.programNotFound(id);
+  const { items, total } = await adminRepo.programRevisionsPage(db, id, page);
+  return { items: items.map((r) => ({ revision: r.revision, at: r.at.toISOString(), actorId: r.actorId, reason: r.reason, program: r.snapshot as ReturnType<typeof programView> })), total };
+}

@@ -1,0 +1,289 @@
+import { and, eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { masterAnglerCatchPolicy, masterAnglerSubmissionPolicy } from '../../core/access/policies/master-angler.js';
+import { authorize, type Viewer } from '../../core/access/policy.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { speciesRefs } from '../species/species.service.js';
+import type { CatchSource, LoggedCatch } from './catch-source.js';
+import { RegulationErrors } from './regulations.errors.js';
+import * as repo from './regulations.repository.js';
+import { normaliseStateCode } from './regulations.service.js';
+import { maSubmissionEvents, maSubmissions, type ProgramRow, type ProgramSpeciesRow, type SubmissionRow, type SubmissionStatus } from './regulations.tables.js';
+import { cmToInches, localDate } from './rules.js';
+
+/** Master Angler programs, eligibility detection, submissions and award progress. */
+
+const KG_PER_LB = 0.45359237;
+
+export async function programsWithSpecies(db: DbOrTx, programs: ProgramRow[]) {
+  const species = await repo.programSpecies(db, programs.map((p) => p.id));
+  const names = await speciesRefs(db, species.map((s) => s.speciesId));
+  return programs.map((p) => ({ program: p, species: species.filter((s) => s.programId === p.id), names }));
+}
+
+export function programView({ program, species, names }: Awaited<ReturnType<typeof programsWithSpecies>>[number], code: string) {
+  return {
+    id: program.id,
+    state: code,
+    name: program.name,
+    url: program.url,
+    sourceYear: program.sourceYear,
+    measurement: program.measurement,
+    lengthIncrementIn: program.lengthIncrementIn,
+    rules: program.rules,
+    awardLevels: program.awardLevels,
+    isActive: program.isActive,
+    species: species.map((s) => ({
+      speciesId: s.speciesId,
+      commonName: names.get(s.speciesId)?.commonName ?? '',
+      category: s.category,
+      minLengthIn: s.minLengthIn,
+      minLengthCm: s.minLengthIn === null ? null : Math.round(s.minLengthIn * 25.4) / 10,
+      minWeightLb: s.minWeightLb,
+      minWeightKg: s.minWeightLb === null ? null : Math.round(s.minWeightLb * KG_PER_LB * 1000) / 1000,
+      notes: s.notes,
+    })),
+  };
+}
+
+/** The programs of a state: `US-MN` or `MN`. */
+export async function programsOfState(db: DbOrTx, stateId: string) {
+  const code = normaliseStateCode(stateId);
+  const jurisdiction = await repo.jurisdictionByCode(db, code);
+  if (!jurisdiction || !jurisdiction.isActive) throw RegulationErrors.unknownState(code);
+  const programs = await programsWithSpecies(db, await repo.programsOf(db, [jurisdiction.id]));
+  return { state: code, name: jurisdiction.name, programs: programs.map((p) => programView(p, code)) };
+}
+
+/** Length counted as the program counts it (Iowa: down to the quarter inch). */
+function countedInches(lengthCm: number, program: ProgramRow): number {
+  const inches = cmToInches(lengthCm);
+  const step = program.lengthIncrementIn;
+  return step ? Math.floor(inches / step + 1e-9) * step : inches;
+}
+
+/** How a catch meets a minimum, or null. */
+function qualifies(program: ProgramRow, minimum: ProgramSpeciesRow, fish: { lengthCm: number | null; weightKg: number | null }): 'length' | 'weight' | null {
+  const byLength = program.measurement !== 'weight' && minimum.minLengthIn !== null && fish.lengthCm !== null && countedInches(fish.lengthCm, program) >= minimum.minLengthIn;
+  const byWeight = program.measurement !== 'length' && minimum.minWeightLb !== null && fish.weightKg !== null && fish.weightKg / KG_PER_LB >= minimum.minWeightLb;
+  return byLength ? 'length' : byWeight ? 'weight' : null;
+}
+
+export interface EligibilityInput {
+  speciesId: string;
+  lengthCm: number | null;
+  weightKg: number | null;
+  /** The catch's state (ISO 3166-2) and the angler's home state (either form), if known. */
+  stateCode?: string | null;
+  homeState?: string | null;
+}
+
+/**
+ * Programs of the catch's state and the angler's home state whose minimum the catch meets. For the
+ * fishing log to call when a catch is logged (the catch response then says it is eligible).
+ */
+export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInput) {
+  const codes = [...new Set([input.stateCode, input.homeState].filter((c): c is string => !!c).map(normaliseStateCode))];
+  const jurisdictions = (await Promise.all(codes.map((c) => repo.jurisdictionByCode(db, c)))).filter((j) => j?.isActive);
+  const programs = await repo.programsOf(db, jurisdictions.map((j) => j!.id));
+  const minimums = await repo.programSpecies(db, programs.map((p) => p.id));
+  const out: Array<{ programId: string; programName: string; state: string; category: string; qualifiesBy: 'length' | 'weight'; minLengthIn: number | null; minWeightLb: number | null }> = [];
+  for (const program of programs) {
+    for (const minimum of minimums.filter((m) => m.programId === program.id && m.speciesId === input.speciesId)) {
+      const by = qualifies(program, minimum, input);
+      if (by) {
+        const state = jurisdictions.find((j) => j!.id === program.jurisdictionId)!.code;
+        out.push({ programId: program.id, programName: program.name, state, category: minimum.category, qualifiesBy: by, minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
+      }
+    }
+  }
+  return out;
+}
+
+export interface SubmitInput {
+  programId: string;
+  catchId: string;
+  category?: 'any' | 'release' | 'harvest' | undefined;
+  photoUrl?: string | undefined;
+  witness?: string | undefined;
+}
+
+type Event = typeof maSubmissionEvents.$inferSelect;
+
+function submissionView(row: SubmissionRow, events: Event[], programName: string, commonName: string) {
+  return {
+    id: row.id,
+    programId: row.programId,
+    programName,
+    catchId: row.catchId,
+    species: { id: row.speciesId, commonName },
+    programYear: row.programYear,
+    category: row.category,
+    lengthCm: row.lengthCm,
+    weightKg: row.weightKg,
+    caughtAt: row.caughtAt.toISOString(),
+    waterBody: row.waterBody,
+    stateCode: row.stateCode,
+    photoUrl: row.photoUrl,
+    witness: row.witness,
+    status: row.status,
+    rejectionReason: row.rejectionReason,
+    attempt: row.attempt,
+    canResubmit: row.status === 'Rejected' && row.attempt < 2,
+    history: events.map((e) => ({ status: e.status, reason: e.reason, at: e.at.toISOString(), byReviewer: e.actorId !== null && e.actorId !== row.userId })),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function submissionViews(db: DbOrTx, rows: SubmissionRow[]) {
+  const events = await repo.submissionEvents(db, rows.map((r) => r.id));
+  const programs = new Map<string, string>();
+  for (const id of new Set(rows.map((r) => r.programId))) programs.set(id, (await repo.findProgram(db, id))?.name ?? '');
+  const names = await speciesRefs(db, rows.map((r) => r.speciesId));
+  return rows.map((r) => submissionView(r, events.filter((e) => e.submissionId === r.id), programs.get(r.programId)!, names.get(r.speciesId)?.commonName ?? ''));
+}
+
+function checkMeasure(program: ProgramRow, minimums: ProgramSpeciesRow[], fish: LoggedCatch, category: string | undefined) {
+  const candidates = minimums.filter((m) => m.speciesId === fish.speciesId && (category === undefined || m.category === category || m.category === 'any'));
+  if (candidates.length === 0) return null;
+  for (const m of candidates) if (qualifies(program, m, fish)) return m;
+  if (fish.lengthCm === null && fish.weightKg === null) throw RegulationErrors.measureMissing('The catch has neither length nor weight: add the measurement to the catch first.');
+  const m = candidates[0]!;
+  const needs = [m.minLengthIn !== null ? `${m.minLengthIn}"` : null, m.minWeightLb !== null ? `${m.minWeightLb} lb` : null].filter(Boolean).join(' or ');
+  throw RegulationErrors.belowMinimum(`The catch does not reach the ${program.name} minimum (${needs}).`);
+}
+
+export async function submit(db: Db, source: CatchSource, viewer: Viewer, input: SubmitInput) {
+  const fish = await source.visibleCatch(db, viewer.userId, input.catchId);
+  await authorize(masterAnglerCatchPolicy, viewer, 'submit', fish, { db }, () => RegulationErrors.catchNotFound(input.catchId));
+  const program = await repo.findProgram(db, input.programId);
+  if (!program) throw RegulationErrors.badReference('/programId', 'refers to no Master Angler program');
+  if (!program.isActive) throw RegulationErrors.programInactive(program.id);
+  const minimum = checkMeasure(program, await repo.programSpecies(db, [program.id]), fish, input.category);
+  if (!minimum) throw RegulationErrors.notInProgram((await speciesRefs(db, [fish.speciesId])).get(fish.speciesId)?.commonName ?? fish.speciesId, program.name);
+  const id = uuidv7();
+  const programYear = Number(localDate(fish.caughtAt, fish.timeZone).slice(0, 4));
+  return db.transaction(async (tx) => {
+    const [clash] = await tx
+      .select({ id: maSubmissions.id })
+      .from(maSubmissions)
+      .where(and(eq(maSubmissions.userId, viewer.userId), eq(maSubmissions.programId, program.id), eq(maSubmissions.speciesId, fish.speciesId), eq(maSubmissions.programYear, programYear)));
+    if (clash) throw RegulationErrors.alreadySubmitted(clash.id);
+    const inserted = await tx
+      .insert(maSubmissions)
+      .values({
+        id,
+        programId: program.id,
+        userId: viewer.userId,
+        catchId: fish.id,
+        speciesId: fish.speciesId,
+        programYear,
+        category: input.category ?? minimum.category,
+        lengthCm: fish.lengthCm,
+        weightKg: fish.weightKg,
+        caughtAt: fish.caughtAt,
+        waterBody: fish.waterBody,
+        stateCode: fish.stateCode,
+        photoUrl: input.photoUrl ?? fish.photoUrls[0] ?? null,
+        witness: input.witness ?? null,
+        status: 'Submitted',
+      })
+      .onConflictDoNothing()
+      .returning();
+    // A parallel submission of the same species and year won the unique index.
+    if (inserted.length === 0) throw RegulationErrors.alreadySubmitted('submitted at the same time');
+    await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: 'Submitted', actorId: viewer.userId, evidence: { photoUrl: inserted[0]!.photoUrl, witness: inserted[0]!.witness } });
+    return (await submissionViews(tx, inserted))[0]!;
+  });
+}
+
+export async function listMine(db: DbOrTx, userId: string, filter: { status?: SubmissionStatus | undefined; year?: number | undefined }, page: Page) {
+  const where = and(eq(maSubmissions.userId, userId), filter.status ? eq(maSubmissions.status, filter.status) : undefined, filter.year ? eq(maSubmissions.programYear, filter.year) : undefined);
+  const { items, total } = await repo.submissionsPage(db, where, page);
+  return { items: await submissionViews(db, items), total };
+}
+
+const record = (row: SubmissionRow) => ({ ...row, ownerId: row.userId });
+
+export async function getMine(db: DbOrTx, viewer: Viewer, id: string) {
+  const found = await repo.findSubmission(db, id);
+  await authorize(masterAnglerSubmissionPolicy, viewer, 'read', found && record(found), { db }, () => RegulationErrors.submissionNotFound(id));
+  return (await submissionViews(db, [found!]))[0]!;
+}
+
+export async function resubmit(db: Db, viewer: Viewer, id: string, evidence: { photoUrl?: string | undefined; witness?: string | undefined }) {
+  return db.transaction(async (tx) => {
+    const found = await repo.findSubmission(tx, id, true);
+    await authorize(masterAnglerSubmissionPolicy, viewer, 'resubmit', found && record(found), { db: tx }, () => RegulationErrors.submissionNotFound(id));
+    const row = found!;
+    if (row.status !== 'Rejected') throw RegulationErrors.badTransition(row.status, 'Submitted');
+    if (row.attempt >= 2) throw RegulationErrors.resubmitUsed();
+    const [updated] = await tx
+      .update(maSubmissions)
+      .set({ status: 'Submitted', attempt: 2, rejectionReason: null, photoUrl: evidence.photoUrl ?? row.photoUrl, witness: evidence.witness ?? row.witness, updatedAt: new Date() })
+      .where(eq(maSubmissions.id, id))
+      .returning();
+    await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: 'Submitted', actorId: viewer.userId, reason: 'Resubmitted with new evidence', evidence });
+    return (await submissionViews(tx, [updated!]))[0]!;
+  });
+}
+
+const TRANSITIONS: Record<SubmissionStatus, SubmissionStatus[]> = {
+  Submitted: ['UnderReview', 'Approved', 'Rejected'],
+  UnderReview: ['Approved', 'Rejected'],
+  Approved: [],
+  Rejected: [],
+};
+
+/** A reviewer's decision (admin, Regulations.Edit), audit-logged in the same transaction. */
+export async function review(db: Db, context: AuditContext, id: string, to: 'UnderReview' | 'Approved' | 'Rejected', reason: string | undefined) {
+  return db.transaction(async (tx) => {
+    const row = await repo.findSubmission(tx, id, true);
+    if (!row) throw RegulationErrors.submissionNotFound(id);
+    if (!TRANSITIONS[row.status].includes(to)) throw RegulationErrors.badTransition(row.status, to);
+    const [updated] = await tx
+      .update(maSubmissions)
+      .set({ status: to, rejectionReason: to === 'Rejected' ? (reason ?? null) : null, updatedAt: new Date() })
+      .where(eq(maSubmissions.id, id))
+      .returning();
+    await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: to, reason: reason ?? null, actorId: context.actor.userId ?? null });
+    await recordAudit(tx, context, { action: `regulations.submission_${to === 'UnderReview' ? 'review_started' : to.toLowerCase()}`, targetType: 'master_angler_submission', targetId: id, reason: reason ?? null, before: { status: row.status }, after: { status: to } });
+    return (await submissionViews(tx, [updated!]))[0]!;
+  });
+}
+
+export async function listForReview(db: DbOrTx, filter: { status?: SubmissionStatus | undefined; programId?: string | undefined }, page: Page) {
+  const where = and(filter.status ? eq(maSubmissions.status, filter.status) : undefined, filter.programId ? eq(maSubmissions.programId, filter.programId) : undefined);
+  const { items, total } = await repo.submissionsPage(db, where, page);
+  return { items: (await submissionViews(db, items)).map((v, i) => ({ ...v, userId: items[i]!.userId })), total };
+}
+
+/** The caller's level per program and year, from approved submissions. */
+export async function progress(db: DbOrTx, userId: string, year: number | undefined) {
+  const approved = await repo.approvedOf(db, userId, year);
+  const keys = new Map<string, { programId: string; programYear: number; species: Set<string> }>();
+  for (const a of approved) {
+    const key = `${a.programId}:${a.programYear}`;
+    if (!keys.has(key)) keys.set(key, { programId: a.programId, programYear: a.programYear, species: new Set() });
+    keys.get(key)!.species.add(a.speciesId);
+  }
+  const out = [];
+  for (const k of keys.values()) {
+    const program = (await repo.findProgram(db, k.programId))!;
+    const levels = [...program.awardLevels].sort((a, b) => a.speciesCount - b.speciesCount);
+    const reached = levels.filter((l) => l.speciesCount <= k.species.size).at(-1) ?? null;
+    const next = levels.find((l) => l.speciesCount > k.species.size) ?? null;
+    out.push({
+      programId: program.id,
+      programName: program.name,
+      programYear: k.programYear,
+      approvedSpecies: k.species.size,
+      level: reached?.name ?? null,
+      nextLevel: next ? { name: next.name, speciesNeeded: next.speciesCount - k.species.size } : null,
+    });
+  }
+  return out.sort((a, b) => b.programYear - a.programYear || a.programName.localeCompare(b.programName));
+}

@@ -1,0 +1,389 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../core/app-deps.js';
+import { auditContextOf } from '../../core/audit/context.js';
+import { listQuery, paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses, IdParams, Uuid } from '../../core/http/schemas.js';
+import * as maAdmin from './master-angler.admin.service.js';
+import * as ma from './master-angler.service.js';
+import {
+  AdminEmergencyOrder,
+  AdminJurisdiction,
+  AdminProgram,
+  AdminRuleSet,
+  AdminZone,
+  CreateJurisdictionBody,
+  CreateProgramBody,
+  CreateRuleVersionBody,
+  JurisdictionsQuery,
+  OrdersQuery,
+  ProgramRevision,
+  ProgramsQuery,
+  Reason,
+  ReasonBody,
+  RuleSetsQuery,
+  UpdateJurisdictionBody,
+  UpdateProgramBody,
+  ZonesQuery,
+} from './regulations.admin.schemas.js';
+import * as admin from './regulations.admin.service.js';
+import { ADMIN_TARGETS, createOrder, createZone, setActive, type AdminTarget } from './regulations.admin.service.js';
+import { DateOnly, DecisionBody, EmergencyOrderView, ProgramView, ReviewQuery, ReviewSubmission, Submission } from './regulations.schemas.js';
+import * as versions from './rule-versions.js';
+
+const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 3 });
+const Boundary = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('Polygon'), coordinates: Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }) }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }), { maxItems: 1_000 }) }, { additionalProperties: false }),
+  ],
+  { description: 'GeoJSON Polygon or MultiPolygon, [longitude, latitude]; closed outer rings, no holes, at most 10,000 positions, not self-intersecting' },
+);
+const ActiveState = Type.Object({ id: Uuid, isActive: Type.Boolean(), deactivationReason: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
+const ZoneCreated = Type.Object(
+  {
+    id: Uuid,
+    jurisdictionId: Uuid,
+    kind: Type.Union([Type.Literal('state'), Type.Literal('zone'), Type.Literal('water_body')]),
+    name: Type.String(),
+    pointCount: Type.Integer(),
+    areaSqDeg: Type.Number(),
+    isActive: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+const square = [
+  [-94.2, 46.1],
+  [-93.4, 46.1],
+  [-93.4, 46.45],
+  [-94.2, 46.45],
+  [-94.2, 46.1],
+];
+
+/** /api/admin/regulations: zones, emergency orders, deactivation of every kind of record, submission review. */
+export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  for (const schema of [ReviewSubmission, Submission, ProgramView, AdminJurisdiction, AdminZone, AdminRuleSet, AdminEmergencyOrder, AdminProgram, ProgramRevision]) app.addSchema(schema);
+  const tags = ['admin: regulations'];
+  const view = { access: { permission: 'Regulations.View' as const } };
+  const edit = { access: { permission: 'Regulations.Edit' as const } };
+
+  app.post(
+    '/api/admin/regulations/zones',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminCreateRegulationZone',
+        tags,
+        summary: 'Upload a zone or special-regulation water (GeoJSON)',
+        description: 'The boundary is validated: closed rings, no holes, at most 10,000 positions, no self-intersection (400 `regulations.invalid_boundary` naming the position). Audit-logged with the reason.',
+        body: Type.Object(
+          {
+            jurisdictionId: Uuid,
+            kind: Type.Union([Type.Literal('state'), Type.Literal('zone'), Type.Literal('water_body')]),
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            description: Type.Optional(Type.String({ maxLength: 2000 })),
+            sourceUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^https?://' })),
+            boundary: Boundary,
+            reason: Reason,
+          },
+          { additionalProperties: false, examples: [{ jurisdictionId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21', kind: 'water_body', name: 'Mille Lacs Lake', boundary: { type: 'Polygon', coordinates: [square] }, reason: '2025 special regulations' }] },
+        ),
+        response: { 201: ZoneCreated, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createZone(db, auditContextOf(request), request.body)),
+  );
+
+  app.post(
+    '/api/admin/regulations/emergency-orders',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminCreateEmergencyOrder',
+        tags,
+        summary: 'Issue an emergency order overriding rules for a date range',
+        description: 'Statewide (no zoneId) or for one zone; one species or all (no speciesId). The reason is required and shown to anglers. Audit-logged.',
+        body: Type.Object(
+          {
+            jurisdictionId: Uuid,
+            zoneId: Type.Optional(Uuid),
+            speciesId: Type.Optional(Uuid),
+            startsOn: DateOnly,
+            endsOn: DateOnly,
+            reason: Reason,
+            overrides: EmergencyOrderView.properties.overrides,
+            sourceUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^https?://' })),
+          },
+          { additionalProperties: false, examples: [{ jurisdictionId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21', startsOn: '2025-08-01', endsOn: '2025-08-31', reason: 'Drought', overrides: { releaseOnly: true } }] },
+        ),
+        response: { 201: EmergencyOrderView, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createOrder(db, auditContextOf(request), request.body)),
+  );
+
+  // Jurisdictions
+
+  app.get(
+    '/api/admin/regulations/jurisdictions',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListRegulationJurisdictions',
+        tags,
+        summary: 'Jurisdictions with usage statistics',
+        description: 'Active and deactivated (filter `active`), searchable by code or name (`q`); each with its counts of zones, rule-set versions, emergency orders, programs and license years. By code.',
+        querystring: JurisdictionsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminRegulationJurisdiction')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listJurisdictions(db, request.query, page)),
+  );
+
+  app.post(
+    '/api/admin/regulations/jurisdictions',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminCreateRegulationJurisdiction',
+        tags,
+        summary: 'Add a jurisdiction (state)',
+        description: 'ISO 3166-2 code (unique: 409 `regulations.duplicate_jurisdiction`), agency and the first day of its license year. Its outline is a zone of kind `state` (POST /api/admin/regulations/zones). Audit-logged with the reason.',
+        body: CreateJurisdictionBody,
+        response: { 201: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await admin.createJurisdiction(db, auditContextOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/admin/regulations/jurisdictions/:id',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminUpdateRegulationJurisdiction',
+        tags,
+        summary: 'Change a jurisdiction',
+        description: 'Changes the given fields (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.',
+        params: IdParams,
+        body: UpdateJurisdictionBody,
+        response: { 200: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(404) },
+      },
+    },
+    async (request) => admin.updateJurisdiction(db, auditContextOf(request), request.params.id, request.body),
+  );
+
+  // Zones (the upload is above)
+
+  app.get(
+    '/api/admin/regulations/zones',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListRegulationZones',
+        tags,
+        summary: 'Zones, special waters and state outlines with usage statistics',
+        description: 'Filters `jurisdictionId`, `kind`, `active`, `q` (name); each with its counts of active rule-set versions and emergency orders. The boundary itself is not listed.',
+        querystring: ZonesQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminRegulationZone')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listZones(db, request.query, page)),
+  );
+
+  // Rule-set versions
+
+  app.get(
+    '/api/admin/regulations/rule-sets',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListRegulationRuleSets',
+        tags,
+        summary: 'Rule-set versions with usage statistics',
+        description:
+          'Every version, deactivated ones included unless `active` says otherwise. Filters: `jurisdictionId`, `zoneId` or `statewide=true`, `speciesId`, `licenseYear`, `active`. ' +
+          'Grouped by place and species, newest version first; each with the number of versions of its rule and the active emergency orders that can override it.',
+        querystring: RuleSetsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminRegulationRuleSet')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => versions.listRuleSets(db, request.query, page)),
+  );
+
+  app.post(
+    '/api/admin/regulations/rule-sets',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminCreateRegulationRuleSetVersion',
+        tags,
+        summary: 'Add a new version of a species’ rules (statewide or in a zone)',
+        description:
+          'Rules are never edited in place. The new version is in force from `effectiveFrom` and closes the current version’s range (its `effectiveTo` becomes the day before), in one transaction ' +
+          'that holds the license year’s row lock: concurrent new versions are added one after the other, never overlapping. `effectiveFrom` must be after the current version’s ' +
+          '(409 `regulations.version_not_after_current`); the license year containing it is created from the jurisdiction’s license-year start when missing. Inconsistent limits are a 400 ' +
+          '`regulations.invalid_rule` naming the fields. Fields left out are "not stated" (null). Audit-logged with the reason.',
+        body: CreateRuleVersionBody,
+        response: { 201: Type.Ref('AdminRegulationRuleSet'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await versions.createRuleVersion(db, auditContextOf(request), request.body)),
+  );
+
+  // Emergency orders (creation is above)
+
+  app.get(
+    '/api/admin/regulations/emergency-orders',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListRegulationEmergencyOrders',
+        tags,
+        summary: 'Emergency orders with usage statistics',
+        description: 'Newest start first. Filters `jurisdictionId`, `zoneId`, `speciesId`, `active`, `on` (in force on that date); each with the number of active rule-set versions it overrides.',
+        querystring: OrdersQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminRegulationEmergencyOrder')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listOrders(db, request.query, page)),
+  );
+
+  // Master Angler programs
+
+  app.get(
+    '/api/admin/regulations/programs',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListMasterAnglerPrograms',
+        tags,
+        summary: 'Master Angler programs with usage statistics',
+        description: 'Filters `jurisdictionId`, `active`, `q` (name); each with its active species minimums and its submissions (total, pending, approved, distinct anglers).',
+        querystring: ProgramsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminMasterAnglerProgram')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.listPrograms(db, request.query, page)),
+  );
+
+  app.post(
+    '/api/admin/regulations/programs',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminCreateMasterAnglerProgram',
+        tags,
+        summary: 'Add a Master Angler program with its species minimums and award levels',
+        description:
+          'A program is one record across the years, edited with history (revision 1 is written now). The name is unique per jurisdiction (409 `regulations.duplicate_program`). ' +
+          'A length program needs `minLengthIn` for each species, a weight program `minWeightLb`, an either program one of them (400 `regulations.invalid_program`). Audit-logged with the reason.',
+        body: CreateProgramBody,
+        response: { 201: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await maAdmin.createProgram(db, auditContextOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/admin/regulations/programs/:id',
+    {
+      config: edit,
+      schema: {
+        operationId: 'adminUpdateMasterAnglerProgram',
+        tags,
+        summary: 'Change a program, its species minimums or award levels',
+        description:
+          'Changes the given fields; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, ' +
+          'with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.',
+        params: IdParams,
+        body: UpdateProgramBody,
+        response: { 200: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/admin/regulations/programs/:id/revisions',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListMasterAnglerProgramRevisions',
+        tags,
+        summary: 'The history of a program',
+        description: 'Newest revision first: the program’s full state after each administrative change, who made it, when and why. Programs seeded from the reference data start without revisions.',
+        params: IdParams,
+        querystring: listQuery({}),
+        response: { 200: { ...Type.Array(Type.Ref('MasterAnglerProgramRevision')), headers: paginationHeaders }, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.programRevisions(db, request.params.id, page)),
+  );
+
+  for (const target of Object.keys(ADMIN_TARGETS) as AdminTarget[]) {
+    const camel = target.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+    const Camel = camel[0]!.toUpperCase() + camel.slice(1);
+    for (const active of [false, true]) {
+      app.post(
+        `/api/admin/regulations/${target}/:id/${active ? 'reactivate' : 'deactivate'}`,
+        {
+          config: edit,
+          schema: {
+            operationId: `admin${active ? 'Reactivate' : 'Deactivate'}Regulation${Camel}`,
+            tags,
+            summary: `${active ? 'Reactivate' : 'Deactivate'} a ${ADMIN_TARGETS[target].label.toLowerCase()}`,
+            description:
+              `${active ? 'Back in force' : 'Out of force, kept for history (never deleted)'}; reason required, audit-logged. 409 when already ${active ? 'active' : 'deactivated'}.` +
+              (target === 'rule-sets' ? ' The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.' : ''),
+            params: IdParams,
+            body: ReasonBody,
+            response: { 200: ActiveState, ...errorResponses(404, 409) },
+          },
+        },
+        async (request) => setActive(db, auditContextOf(request), target, request.params.id, active, request.body.reason),
+      );
+    }
+  }
+
+  app.get(
+    '/api/admin/regulations/master-angler/submissions',
+    {
+      config: view,
+      schema: {
+        operationId: 'adminListMasterAnglerSubmissions',
+        tags,
+        summary: 'Master Angler submissions to review',
+        description: 'Newest first; filters `status`, `programId`.',
+        querystring: ReviewQuery,
+        response: { 200: { ...Type.Array(Type.Ref('MasterAnglerSubmissionForReview')), headers: paginationHeaders } },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listForReview(db, request.query, page)),
+  );
+
+  const decisions = [
+    ['start-review', 'UnderReview', 'Start reviewing a submission', 'adminStartMasterAnglerReview'],
+    ['approve', 'Approved', 'Approve a submission', 'adminApproveMasterAnglerSubmission'],
+    ['reject', 'Rejected', 'Reject a submission (reason required)', 'adminRejectMasterAnglerSubmission'],
+  ] as const;
+  for (const [path, to, summary, operationId] of decisions) {
+    app.post(
+      `/api/admin/regulations/master-angler/submissions/:id/${path}`,
+      {
+        config: edit,
+        schema: {
+          operationId,
+          tags,
+          summary,
+          description: 'Submitted → UnderReview → Approved | Rejected (a Submitted entry may be decided directly). 409 `regulations.invalid_transition` otherwise. Audit-logged; the submitter sees the history.',
+          params: IdParams,
+          body: to === 'Rejected' ? ReasonBody : DecisionBody,
+          response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(404, 409) },
+        },
+      },
+      async (request) => ma.review(db, auditContextOf(request), request.params.id, to, (request.body as { reason?: string }).reason),
+    );
+  }
+};

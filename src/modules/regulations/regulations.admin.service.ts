@@ -1,0 +1,244 @@
+import { eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { assertReferenceableSpecies } from '../species/species.service.js';
+import { pointCount, polygonText, ringArea, validateBoundary, type Boundary } from './geo.js';
+import * as adminRepo from './regulations.admin.repository.js';
+import { RegulationErrors } from './regulations.errors.js';
+import { reclose } from './rule-versions.js';
+import { maPrograms, regEmergencyOrders, regJurisdictions, regRuleSets, regZoneRings, regZones, type RuleOverride, type ZoneKind } from './regulations.tables.js';
+
+/** Administration of regulations (Regulations.Edit), each change audit-logged with its reason. */
+
+export const ADMIN_TARGETS = {
+  jurisdictions: { table: regJurisdictions, type: 'reg_jurisdiction', label: 'Jurisdiction', notFound: RegulationErrors.jurisdictionNotFound },
+  zones: { table: regZones, type: 'reg_zone', label: 'Zone', notFound: RegulationErrors.zoneNotFound },
+  'rule-sets': { table: regRuleSets, type: 'reg_rule_set', label: 'Rule-set version', notFound: RegulationErrors.ruleSetNotFound },
+  'emergency-orders': { table: regEmergencyOrders, type: 'reg_emergency_order', label: 'Emergency order', notFound: RegulationErrors.orderNotFound },
+  programs: { table: maPrograms, type: 'ma_program', label: 'Program', notFound: RegulationErrors.programNotFound },
+} as const;
+export type AdminTarget = keyof typeof ADMIN_TARGETS;
+
+/** Deactivation instead of deletion (and back), with the reason in the row and the audit log. */
+export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string) {
+  const { table, type, label, notFound } = ADMIN_TARGETS[target];
+  return db.transaction(async (tx) => {
+    // A rule's version chain changes: the license year's lock first, as for a new version.
+    const [version] = target === 'rule-sets' ? await tx.select().from(regRuleSets).where(eq(regRuleSets.id, id)) : [];
+    if (version) await adminRepo.lockLicenseYear(tx, version.licenseYearId);
+    const [row] = await tx.select({ id: table.id, isActive: table.isActive }).from(table).where(eq(table.id, id)).for('update');
+    if (!row) throw notFound(id);
+    if (row.isActive === active) throw RegulationErrors.alreadyInState(label, id, active);
+    const actor = context.actor.userId ?? null;
+    await tx
+      .update(table)
+      .set(active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, deactivationReason: reason })
+      .where(eq(table.id, id));
+    if (version) await reclose(tx, version);
+    await recordAudit(tx, context, { action: `regulations.${type}_${active ? 'reactivated' : 'deactivated'}`, targetType: type, targetId: id, reason, before: { isActive: !active }, after: { isActive: active } });
+    return { id, isActive: active, deactivationReason: active ? null : reason };
+  });
+}
+
+export interface ZoneInput {
+  jurisdictionId: string;
+  kind: Exclude<ZoneKind, 'state'> | 'state';
+  name: string;
+  description?: string | undefined;
+  sourceUrl?: string | undefined;
+  boundary: Boundary;
+  reason: string;
+}
+
+export async function createZone(db: Db, context: AuditContext, input: ZoneInput) {
+  const { rings, problems } = validateBoundary(input.boundary, '/boundary');
+  if (problems.length) throw RegulationErrors.badBoundary(problems.map((p) => ({ ...p, in: 'body' as const })));
+  return db.transaction(async (tx) => {
+    const [jurisdiction] = await tx.select().from(regJurisdictions).where(eq(regJurisdictions.id, input.jurisdictionId));
+    if (!jurisdiction) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
+    const id = uuidv7();
+    const [row] = await tx
+      .insert(regZones)
+      .values({
+        id,
+        jurisdictionId: input.jurisdictionId,
+        kind: input.kind,
+        name: input.name,
+        description: input.description ?? null,
+        sourceUrl: input.sourceUrl ?? null,
+        geojson: input.boundary,
+        areaSqDeg: rings.reduce((a, r) => a + ringArea(r), 0),
+        pointCount: pointCount(rings),
+        createdBy: context.actor.userId ?? null,
+      })
+      .returning();
+    await tx.insert(regZoneRings).values(rings.map((ring) => ({ id: uuidv7(), zoneId: id, ring: polygonText(ring) })));
+    await recordAudit(tx, context, { action: 'regulations.reg_zone_created', targetType: 'reg_zone', targetId: id, reason: input.reason, after: { name: row!.name, kind: row!.kind, pointCount: row!.pointCount } });
+    return { id, jurisdictionId: row!.jurisdictionId, kind: row!.kind, name: row!.name, pointCount: row!.pointCount, areaSqDeg: row!.areaSqDeg, isActive: row!.isActive };
+  });
+}
+
+export interface OrderInput {
+  jurisdictionId: string;
+  zoneId?: string | undefined;
+  speciesId?: string | undefined;
+  startsOn: string;
+  endsOn: string;
+  reason: string;
+  overrides: RuleOverride;
+  sourceUrl?: string | undefined;
+}
+
+export async function createOrder(db: Db, context: AuditContext, input: OrderInput) {
+  if (input.startsOn > input.endsOn) throw RegulationErrors.badReference('/endsOn', 'is before startsOn');
+  if (input.speciesId) await assertReferenceableSpecies(db, [input.speciesId], '/speciesId');
+  return db.transaction(async (tx) => {
+    const [jurisdiction] = await tx.select({ id: regJurisdictions.id }).from(regJurisdictions).where(eq(regJurisdictions.id, input.jurisdictionId));
+    if (!jurisdiction) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
+    if (input.zoneId) {
+      const [zone] = await tx.select({ jurisdictionId: regZones.jurisdictionId }).from(regZones).where(eq(regZones.id, input.zoneId));
+      if (!zone || zone.jurisdictionId !== input.jurisdictionId) throw RegulationErrors.badReference('/zoneId', 'refers to no zone of the jurisdiction');
+    }
+    const [row] = await tx
+      .insert(regEmergencyOrders)
+      .values({
+        id: uuidv7(),
+        jurisdictionId: input.jurisdictionId,
+        zoneId: input.zoneId ?? null,
+        speciesId: input.speciesId ?? null,
+        startsOn: input.startsOn,
+        endsOn: input.endsOn,
+        reason: input.reason,
+        overrides: input.overrides,
+        sourceUrl: input.sourceUrl ?? null,
+        createdBy: context.actor.userId ?? null,
+      })
+      .returning();
+    await recordAudit(tx, context, { action: 'regulations.reg_emergency_order_created', targetType: 'reg_emergency_order', targetId: row!.id, reason: input.reason, after: input });
+    return { id: row!.id, speciesId: row!.speciesId, zoneId: row!.zoneId, startsOn: row!.startsOn, endsOn: row!.endsOn, reason: row!.reason, overrides: row!.overrides, sourceUrl: row!.sourceUrl };
+  });
+}
+
+// Jurisdictions
+
+type JurisdictionWithUsage = NonNullable<Awaited<ReturnType<typeof adminRepo.jurisdictionWithUsage>>>;
+
+function jurisdictionView(row: JurisdictionWithUsage) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    agencyName: row.agencyName,
+    agencyUrl: row.agencyUrl,
+    licenseYearStartMonth: row.licenseYearStartMonth,
+    licenseYearStartDay: row.licenseYearStartDay,
+    isActive: row.isActive,
+    deactivationReason: row.deactivationReason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    usage: { zones: row.zones, ruleSets: row.ruleSets, emergencyOrders: row.emergencyOrders, programs: row.programs, licenseYears: row.licenseYears },
+  };
+}
+
+export interface JurisdictionInput {
+  code: string;
+  name: string;
+  agencyName: string;
+  agencyUrl: string;
+  licenseYearStartMonth: number;
+  licenseYearStartDay: number;
+  reason: string;
+}
+
+/** Month and day of a license-year start must be a day every year has (no February 29). */
+function checkYearStart(month: number | undefined, day: number | undefined) {
+  if (month === undefined || day === undefined) return;
+  const days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  if (day > days) throw RegulationErrors.badReference('/licenseYearStartDay', `is not a day of month ${month} (every year)`);
+}
+
+async function uniqueCode<T>(code: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') throw RegulationErrors.duplicateCode(code);
+    throw error;
+  }
+}
+
+export async function createJurisdiction(db: Db, context: AuditContext, input: JurisdictionInput) {
+  checkYearStart(input.licenseYearStartMonth, input.licenseYearStartDay);
+  const code = input.code.toUpperCase();
+  const id = await uniqueCode(code, () =>
+    db.transaction(async (tx) => {
+      const [clash] = await tx.select({ id: regJurisdictions.id }).from(regJurisdictions).where(eq(regJurisdictions.code, code));
+      if (clash) throw RegulationErrors.duplicateCode(code);
+      const { reason, ...values } = input;
+      const actor = context.actor.userId ?? null;
+      const [row] = await tx
+        .insert(regJurisdictions)
+        .values({ id: uuidv7(), ...values, code, createdBy: actor, updatedBy: actor })
+        .returning();
+      await recordAudit(tx, context, { action: 'regulations.reg_jurisdiction_created', targetType: 'reg_jurisdiction', targetId: row!.id, reason, after: { ...values, code } });
+      return row!.id;
+    }),
+  );
+  return jurisdictionView((await adminRepo.jurisdictionWithUsage(db, id))!);
+}
+
+export type JurisdictionChanges = Partial<Omit<JurisdictionInput, 'code' | 'reason'>> & { reason: string };
+
+/** Changes the given fields; the seed leaves the jurisdiction alone from then on. The code is its natural key and stays. */
+export async function updateJurisdiction(db: Db, context: AuditContext, id: string, input: JurisdictionChanges) {
+  const { reason, ...changes } = input;
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(regJurisdictions).where(eq(regJurisdictions.id, id)).for('update');
+    if (!row) throw RegulationErrors.jurisdictionNotFound(id);
+    checkYearStart(changes.licenseYearStartMonth ?? row.licenseYearStartMonth, changes.licenseYearStartDay ?? row.licenseYearStartDay);
+    const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof typeof row]]));
+    await tx
+      .update(regJurisdictions)
+      .set({ ...changes, updatedBy: context.actor.userId ?? null, updatedAt: new Date() })
+      .where(eq(regJurisdictions.id, id));
+    await recordAudit(tx, context, { action: 'regulations.reg_jurisdiction_updated', targetType: 'reg_jurisdiction', targetId: id, reason, before, after: changes });
+  });
+  return jurisdictionView((await adminRepo.jurisdictionWithUsage(db, id))!);
+}
+
+export async function listJurisdictions(db: DbOrTx, filter: adminRepo.JurisdictionFilter, page: Page) {
+  const { items, total } = await adminRepo.jurisdictionsPage(db, filter, page);
+  return { items: items.map(jurisdictionView), total };
+}
+
+export async function listZones(db: DbOrTx, filter: adminRepo.ZoneFilter, page: Page) {
+  const { items, total } = await adminRepo.zonesPage(db, filter, page);
+  return {
+    items: items.map(({ ruleSets, emergencyOrders, createdAt, ...z }) => ({ ...z, createdAt: createdAt.toISOString(), usage: { ruleSets, emergencyOrders } })),
+    total,
+  };
+}
+
+export async function listOrders(db: DbOrTx, filter: adminRepo.OrderFilter, page: Page) {
+  const { items, total } = await adminRepo.ordersPage(db, filter, page);
+  return {
+    items: items.map((o) => ({
+      id: o.id,
+      jurisdictionId: o.jurisdictionId,
+      jurisdictionCode: o.jurisdictionCode,
+      speciesId: o.speciesId,
+      zoneId: o.zoneId,
+      startsOn: o.startsOn,
+      endsOn: o.endsOn,
+      reason: o.reason,
+      overrides: o.overrides,
+      sourceUrl: o.sourceUrl,
+      isActive: o.isActive,
+      deactivationReason: o.deactivationReason,
+      createdAt: o.createdAt.toISOString(),
+      usage: { ruleSetsAffected: o.ruleSetsAffected },
+    })),
+    total,
+  };
+}

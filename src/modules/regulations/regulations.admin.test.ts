@@ -1,0 +1,386 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
+import { createLoggedCatch, FISH_OHIO, inches, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, programBody, ruleVersionBody, SPECIES } from '../../../test/factories/regulations.js';
+
+let t: TestApp;
+/** Regulations.Edit denied to deniedAdmin, granted to grantedModerator; moderator has Regulations.View only. */
+let edit: Staff;
+/** Regulations.View denied to deniedAdmin, granted to grantedModerator; moderator has nothing. */
+let view: Staff;
+let angler: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  edit = await createStaff(t, 'Regulations.Edit', { otherPermission: 'Regulations.View' });
+  view = await createStaff(t, 'Regulations.View');
+  angler = await createUser(t);
+});
+afterAll(async () => t?.close());
+
+type Method = 'GET' | 'POST' | 'PATCH';
+const inject = (method: Method, url: string, user: TestUser | null, payload?: object) =>
+  t.app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+const denied = { status: 403, code: 'access.permission_denied' };
+
+/** 401 without a token, 403 for a standard user, the admin denied the permission and a moderator without it. */
+async function expectRefused(method: Method, url: string, staff: Staff, payload?: object, moderatorWithout: TestUser = staff.moderator) {
+  expect((await inject(method, url, null, payload)).statusCode).toBe(401);
+  for (const user of [staff.standard, staff.deniedAdmin, moderatorWithout]) expect((await inject(method, url, user, payload)).json()).toMatchObject(denied);
+}
+
+const rulesOn = async (place: { lat: number; lon: number }, date: string, species: string) =>
+  (await inject('GET', `/api/regulations/by-location?lat=${place.lat}&lon=${place.lon}&date=${date}&species=${species}`, angler)).json().rules;
+
+describe('admin lists (Regulations.View)', () => {
+  it('jurisdictions: usage statistics, search and active filter; who may and who may not', async () => {
+    const url = '/api/admin/regulations/jurisdictions?q=minn';
+    await expectRefused('GET', url, view);
+    for (const user of [view.admin, view.grantedModerator, view.owner]) {
+      const res = await inject('GET', url, user);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-total-count']).toBe('1');
+      expect(res.json()).toEqual([
+        {
+          id: MN,
+          code: 'US-MN',
+          name: 'Minnesota',
+          agencyName: 'Minnesota Department of Natural Resources',
+          agencyUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html',
+          licenseYearStartMonth: 3,
+          licenseYearStartDay: 1,
+          isActive: true,
+          deactivationReason: null,
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
+          usage: { zones: 1, ruleSets: expect.any(Number), emergencyOrders: 0, programs: 1, licenseYears: 1 },
+        },
+      ]);
+    }
+    const all = (await inject('GET', '/api/admin/regulations/jurisdictions?pageSize=100', view.admin)).json();
+    expect(all.map((j: { code: string }) => j.code)).toEqual(['US-IA', 'US-MI', 'US-MN', 'US-OH', 'US-WI']);
+    expect(all.find((j: { code: string }) => j.code === 'US-IA').usage).toEqual({ zones: 0, ruleSets: 0, emergencyOrders: 0, programs: 1, licenseYears: 0 });
+    expect((await inject('GET', '/api/admin/regulations/jurisdictions?active=false', view.admin)).json()).toEqual([]);
+  });
+
+  it('zones: filters by jurisdiction and kind, with the rules and orders of each', async () => {
+    const url = `/api/admin/regulations/zones?jurisdictionId=${MN}&kind=water_body`;
+    await expectRefused('GET', url, view);
+    const res = await inject('GET', url, view.grantedModerator);
+    expect(res.statusCode).toBe(200);
+    const lotw = res.json().find((z: { id: string }) => z.id === LAKE_OF_THE_WOODS);
+    expect(lotw).toMatchObject({ jurisdictionCode: 'US-MN', kind: 'water_body', name: 'Lake of the Woods (Minnesota waters)', isActive: true, pointCount: 9 });
+    expect(lotw.usage.ruleSets).toBeGreaterThan(0);
+    expect(lotw).not.toHaveProperty('geojson');
+    const states = (await inject('GET', '/api/admin/regulations/zones?kind=state&q=ohio', view.admin)).json();
+    expect(states).toEqual([expect.objectContaining({ kind: 'state', name: 'Ohio', jurisdictionCode: 'US-OH', usage: { ruleSets: 0, emergencyOrders: 0 } })]);
+  });
+
+  it('rule sets: filter by jurisdiction, species, license year and active; the seeded Lake Erie versions are chained', async () => {
+    const url = `/api/admin/regulations/rule-sets?jurisdictionId=${OH}&speciesId=${SPECIES.walleye}&licenseYear=2025&active=true`;
+    await expectRefused('GET', url, view);
+    const res = await inject('GET', url, view.admin);
+    expect(res.statusCode).toBe(200);
+    const erie = res.json().filter((r: { zoneId: string | null }) => r.zoneId === LAKE_ERIE);
+    expect(erie.map((r: { version: number; effectiveFrom: string; effectiveTo: string | null; dailyBag: number }) => [r.version, r.effectiveFrom, r.effectiveTo, r.dailyBag])).toEqual([
+      [2, '2025-05-01', null, 6],
+      [1, '2025-03-01', '2025-04-30', 4],
+    ]);
+    expect(erie[0]).toMatchObject({ jurisdictionCode: 'US-OH', zoneName: 'Lake Erie (Ohio waters)', species: { id: SPECIES.walleye, commonName: 'Walleye' }, licenseYear: 2025, usage: { versions: 2, emergencyOrders: 0 } });
+    expect((await inject('GET', `/api/admin/regulations/rule-sets?jurisdictionId=${OH}&licenseYear=2024`, view.admin)).json()).toEqual([]);
+    const statewide = (await inject('GET', `/api/admin/regulations/rule-sets?jurisdictionId=${OH}&statewide=true&speciesId=${SPECIES.walleye}`, view.admin)).json();
+    expect(statewide.every((r: { zoneId: string | null }) => r.zoneId === null)).toBe(true);
+  });
+
+  it('emergency orders: filter by date in force, with the rule sets each overrides', async () => {
+    const created = await inject('POST', '/api/admin/regulations/emergency-orders', edit.admin, LAKE_OF_THE_WOODS_CLOSURE);
+    const url = `/api/admin/regulations/emergency-orders?jurisdictionId=${MN}&on=2025-09-15`;
+    await expectRefused('GET', url, view);
+    const res = await inject('GET', url, view.grantedModerator);
+    expect(res.json()).toEqual([
+      {
+        id: created.json().id,
+        jurisdictionId: MN,
+        jurisdictionCode: 'US-MN',
+        speciesId: SPECIES.walleye,
+        zoneId: LAKE_OF_THE_WOODS,
+        startsOn: '2025-09-01',
+        endsOn: '2025-09-30',
+        reason: 'Test closure',
+        overrides: { closed: true },
+        sourceUrl: null,
+        isActive: true,
+        deactivationReason: null,
+        createdAt: expect.any(String),
+        usage: { ruleSetsAffected: 1 },
+      },
+    ]);
+    expect((await inject('GET', `/api/admin/regulations/emergency-orders?jurisdictionId=${MN}&on=2025-10-01`, view.admin)).json()).toEqual([]);
+  });
+
+  it('programs: species minimums and submission statistics', async () => {
+    const { catchId } = await createLoggedCatch(t, angler.userId, { ...PLACES.columbus, stateCode: 'US-OH', speciesId: SPECIES.muskie, lengthCm: inches(44) });
+    expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: FISH_OHIO, catchId })).statusCode).toBe(201);
+    const url = `/api/admin/regulations/programs?jurisdictionId=${OH}`;
+    await expectRefused('GET', url, view);
+    const res = await inject('GET', url, view.admin);
+    expect(res.headers['x-total-count']).toBe('1');
+    expect(res.json()[0]).toMatchObject({
+      id: FISH_OHIO,
+      state: 'US-OH',
+      jurisdictionId: OH,
+      name: 'Fish Ohio',
+      revision: 1,
+      isActive: true,
+      usage: { submissions: 1, pending: 1, approved: 0, anglers: 1 },
+    });
+    expect(res.json()[0].species.find((s: { speciesId: string }) => s.speciesId === SPECIES.muskie)).toMatchObject({ minLengthIn: 40 });
+  });
+});
+
+describe('jurisdictions: create and update (Regulations.Edit)', () => {
+  const body = (code: string) => ({ code, name: `Test ${code}`, agencyName: 'Test agency', agencyUrl: 'https://example.org/rules', licenseYearStartMonth: 4, licenseYearStartDay: 1, reason: 'Adding a province' });
+
+  it('who may and who may not; the code is unique; audit-logged with the reason', async () => {
+    await expectRefused('POST', '/api/admin/regulations/jurisdictions', edit, body('CA-ON'));
+    const res = await inject('POST', '/api/admin/regulations/jurisdictions', edit.grantedModerator, body('ca-on'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({
+      id: expect.any(String),
+      code: 'CA-ON',
+      name: 'Test ca-on',
+      agencyName: 'Test agency',
+      agencyUrl: 'https://example.org/rules',
+      licenseYearStartMonth: 4,
+      licenseYearStartDay: 1,
+      isActive: true,
+      deactivationReason: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      usage: { zones: 0, ruleSets: 0, emergencyOrders: 0, programs: 0, licenseYears: 0 },
+    });
+    expect((await auditEntries(t, 'regulations.reg_jurisdiction_created')).at(-1)).toMatchObject({ target_id: res.json().id, reason: 'Adding a province' });
+    expect((await inject('POST', '/api/admin/regulations/jurisdictions', edit.admin, body('CA-ON'))).json()).toMatchObject({ status: 409, code: 'regulations.duplicate_jurisdiction' });
+    expect((await inject('POST', '/api/admin/regulations/jurisdictions', edit.admin, { ...body('CA-QC'), licenseYearStartMonth: 2, licenseYearStartDay: 29 })).json()).toMatchObject({
+      status: 400,
+      code: 'regulations.invalid_reference',
+      errors: [{ pointer: '/licenseYearStartDay', in: 'body' }],
+    });
+    expect((await inject('POST', '/api/admin/regulations/jurisdictions', edit.admin, { ...body('CA-QC'), reason: undefined })).statusCode).toBe(400);
+  });
+
+  it('update: given fields only, 404 for a missing id, before/after in the audit log', async () => {
+    const url = `/api/admin/regulations/jurisdictions/${MN}`;
+    await expectRefused('PATCH', url, edit, { name: 'x', reason: 'y' });
+    expect((await inject('PATCH', `/api/admin/regulations/jurisdictions/${MISSING_ID}`, edit.admin, { name: 'x', reason: 'y' })).json()).toMatchObject({
+      status: 404,
+      code: 'regulations.jurisdiction_not_found',
+    });
+    expect((await inject('PATCH', url, edit.admin, { reason: 'nothing to change' })).statusCode).toBe(400);
+    const res = await inject('PATCH', url, edit.admin, { agencyName: 'Minnesota DNR', reason: 'Shorter name' });
+    expect(res.json()).toMatchObject({ id: MN, code: 'US-MN', name: 'Minnesota', agencyName: 'Minnesota DNR', usage: { programs: 1 } });
+    expect((await auditEntries(t, 'regulations.reg_jurisdiction_updated')).at(-1)).toMatchObject({
+      target_id: MN,
+      reason: 'Shorter name',
+      before: { agencyName: 'Minnesota Department of Natural Resources' },
+      after: { agencyName: 'Minnesota DNR' },
+    });
+  });
+});
+
+describe('rule-set versions (Regulations.Edit): a new version closes the previous one', () => {
+  it('who may and who may not; the previous range closes the day before; by-location follows the dates', async () => {
+    await expectRefused('POST', '/api/admin/regulations/rule-sets', edit, ruleVersionBody());
+    const res = await inject('POST', '/api/admin/regulations/rule-sets', edit.grantedModerator, ruleVersionBody({ dailyBag: 5, reason: 'Mid-season cut' }));
+    expect(res.statusCode).toBe(201);
+    const created = res.json();
+    expect(created).toMatchObject({
+      jurisdictionId: MN,
+      jurisdictionCode: 'US-MN',
+      zoneId: null,
+      zoneName: null,
+      species: { id: SPECIES.bluegill, commonName: 'Bluegill' },
+      licenseYear: 2025,
+      version: 2,
+      effectiveFrom: '2025-07-01',
+      effectiveTo: null,
+      dailyBag: 5,
+      source: { url: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', bookletYear: 2025 },
+      isActive: true,
+      usage: { versions: 2, emergencyOrders: 0 },
+    });
+    const chain = (await inject('GET', `/api/admin/regulations/rule-sets?jurisdictionId=${MN}&statewide=true&speciesId=${SPECIES.bluegill}`, edit.admin)).json();
+    expect(chain.map((r: { version: number; effectiveTo: string | null }) => [r.version, r.effectiveTo])).toEqual([
+      [2, null],
+      [1, '2025-06-30'],
+    ]);
+    expect((await auditEntries(t, 'regulations.reg_rule_set_version_created')).at(-1)).toMatchObject({
+      target_id: created.id,
+      reason: 'Mid-season cut',
+      before: { id: chain[1].id, version: 1, effectiveTo: null },
+    });
+    expect((await rulesOn(PLACES.centralMinnesota, '2025-06-30', SPECIES.bluegill))[0]).toMatchObject({ version: 1, effectiveTo: '2025-06-30' });
+    expect((await rulesOn(PLACES.centralMinnesota, '2025-07-01', SPECIES.bluegill))[0]).toMatchObject({ version: 2, dailyBag: 5, effectiveTo: null });
+
+    // Deactivating the new version re-opens the previous one; reactivating it closes it again.
+    await inject('POST', `/api/admin/regulations/rule-sets/${created.id}/deactivate`, edit.admin, { reason: 'Wrong date' });
+    expect((await rulesOn(PLACES.centralMinnesota, '2025-08-01', SPECIES.bluegill))[0]).toMatchObject({ version: 1, effectiveTo: null });
+    await inject('POST', `/api/admin/regulations/rule-sets/${created.id}/reactivate`, edit.admin, { reason: 'Date was right' });
+    expect((await rulesOn(PLACES.centralMinnesota, '2025-08-01', SPECIES.bluegill))[0]).toMatchObject({ version: 2 });
+    expect((await rulesOn(PLACES.centralMinnesota, '2025-06-01', SPECIES.bluegill))[0]).toMatchObject({ version: 1, effectiveTo: '2025-06-30' });
+  });
+
+  it('refuses a version not after the current one (409), inconsistent limits (400), a state outline or foreign zone (400)', async () => {
+    expect((await inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ speciesId: SPECIES.perch, effectiveFrom: '2025-03-01' }))).json()).toMatchObject({
+      status: 409,
+      code: 'regulations.version_not_after_current',
+    });
+    const bad = await inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ slotFromIn: 20, slotToIn: 18, oneOverIn: 28 }));
+    expect(bad.json()).toMatchObject({
+      status: 400,
+      code: 'regulations.invalid_rule',
+      errors: [
+        { pointer: '/oneOverCount', in: 'body', detail: 'is required with oneOverIn' },
+        { pointer: '/slotToIn', in: 'body', detail: 'must be greater than slotFromIn' },
+      ],
+    });
+    expect((await inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ zoneId: MN_OUTLINE }))).json()).toMatchObject({
+      status: 400,
+      errors: [{ pointer: '/zoneId' }],
+    });
+    expect((await inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ zoneId: LAKE_ERIE }))).json()).toMatchObject({
+      status: 400,
+      errors: [{ pointer: '/zoneId', detail: 'refers to no zone of the jurisdiction' }],
+    });
+    expect((await inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ speciesId: MISSING_ID }))).json()).toMatchObject({
+      status: 400,
+      errors: [{ pointer: '/speciesId' }],
+    });
+  });
+
+  it('the license year is created when a version starts in one not recorded yet', async () => {
+    const res = await inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ effectiveFrom: '2026-03-01', openSeasons: [{ from: '2026-03-01', to: '2027-02-28' }] }));
+    expect(res.json()).toMatchObject({ licenseYear: 2026, version: 1, effectiveFrom: '2026-03-01' });
+    const rules = await rulesOn(PLACES.centralMinnesota, '2026-04-01', SPECIES.bluegill);
+    expect(rules[0]).toMatchObject({ version: 1, dailyBag: 10 });
+  });
+
+  it('new versions sent in parallel from the same date: one wins, the others see it (the license-year row lock)', async () => {
+    const body = (dailyBag: number) => ruleVersionBody({ speciesId: SPECIES.lakeTrout, effectiveFrom: '2025-06-01', dailyBag });
+    const results = await Promise.all([1, 2, 3, 4].map((n) => inject('POST', '/api/admin/regulations/rule-sets', edit.admin, body(n))));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    // The losers read the winner under the lock: a conflict naming it, never a unique-index failure.
+    expect(results.filter((r) => r.statusCode === 409).map((r) => r.json().code)).toEqual(Array(3).fill('regulations.version_not_after_current'));
+  });
+
+  it('new versions from different dates sent in parallel never overlap', async () => {
+    const dates = ['2025-05-01', '2025-06-01', '2025-07-01', '2025-08-01', '2025-09-01'];
+    const results = await Promise.all(dates.map((effectiveFrom) => inject('POST', '/api/admin/regulations/rule-sets', edit.admin, ruleVersionBody({ speciesId: SPECIES.brookTrout, effectiveFrom }))));
+    expect(results.every((r) => r.statusCode === 201 || r.json().code === 'regulations.version_not_after_current')).toBe(true);
+    const created = results.filter((r) => r.statusCode === 201).length;
+    expect(created).toBeGreaterThanOrEqual(1);
+    const chain = (await inject('GET', `/api/admin/regulations/rule-sets?jurisdictionId=${MN}&speciesId=${SPECIES.brookTrout}&active=true`, edit.admin)).json() as Array<{
+      version: number;
+      effectiveFrom: string;
+      effectiveTo: string | null;
+    }>;
+    expect(chain).toHaveLength(created);
+    const ordered = [...chain].sort((a, b) => a.effectiveFrom.localeCompare(b.effectiveFrom));
+    expect(ordered.map((v) => v.version)).toEqual(ordered.map((_v, i) => i + 1));
+    ordered.forEach((v, i) => {
+      const next = ordered[i + 1];
+      if (!next) return expect(v.effectiveTo).toBeNull();
+      const dayBefore = new Date(`${next.effectiveFrom}T00:00:00Z`);
+      dayBefore.setUTCDate(dayBefore.getUTCDate() - 1);
+      expect(v.effectiveTo).toBe(dayBefore.toISOString().slice(0, 10));
+    });
+  });
+});
+
+describe('Master Angler programs (Regulations.Edit): edited with history', () => {
+  it('create: who may and who may not; revision 1 with its state; audit-logged', async () => {
+    await expectRefused('POST', '/api/admin/regulations/programs', edit, programBody());
+    const res = await inject('POST', '/api/admin/regulations/programs', edit.grantedModerator, programBody());
+    expect(res.statusCode).toBe(201);
+    const program = res.json();
+    expect(program).toEqual({
+      id: expect.any(String),
+      state: 'US-OH',
+      jurisdictionId: OH,
+      name: 'Test Trophy Program',
+      url: 'https://example.org/trophy',
+      sourceYear: 2025,
+      measurement: 'length',
+      lengthIncrementIn: null,
+      rules: null,
+      awardLevels: [
+        { name: 'Trophy', speciesCount: 1 },
+        { name: 'Master', speciesCount: 3 },
+      ],
+      isActive: true,
+      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+      revision: 1,
+      deactivationReason: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      usage: { submissions: 0, pending: 0, approved: 0, anglers: 0 },
+    });
+    expect((await auditEntries(t, 'regulations.ma_program_created')).at(-1)).toMatchObject({ target_id: program.id, reason: 'Test program' });
+    expect((await inject('GET', '/api/regulations/master-angler/OH', angler)).json().programs.map((p: { name: string }) => p.name)).toContain('Test Trophy Program');
+    expect((await inject('POST', '/api/admin/regulations/programs', edit.admin, programBody({ name: 'test trophy PROGRAM' }))).json()).toMatchObject({
+      status: 409,
+      code: 'regulations.duplicate_program',
+    });
+    expect((await inject('POST', '/api/admin/regulations/programs', edit.admin, programBody({ name: 'Other', species: [{ speciesId: SPECIES.pike, minWeightLb: 12 }] }))).json()).toMatchObject({
+      status: 400,
+      code: 'regulations.invalid_program',
+      errors: [{ pointer: '/species/0/minLengthIn', in: 'body' }],
+    });
+    expect((await inject('POST', '/api/admin/regulations/programs', edit.admin, programBody({ name: 'Other', jurisdictionId: MISSING_ID }))).statusCode).toBe(400);
+  });
+
+  it('update: the species list is replaced, every change a revision with who, when and why; 404 for a missing id', async () => {
+    const program = (await inject('POST', '/api/admin/regulations/programs', edit.admin, programBody({ name: 'History Program' }))).json();
+    const url = `/api/admin/regulations/programs/${program.id}`;
+    await expectRefused('PATCH', url, edit, { sourceYear: 2026, reason: 'x' });
+    expect((await inject('PATCH', `/api/admin/regulations/programs/${MISSING_ID}`, edit.admin, { sourceYear: 2026, reason: 'x' })).json()).toMatchObject({
+      status: 404,
+      code: 'regulations.program_not_found',
+    });
+    const res = await inject('PATCH', url, edit.grantedModerator, {
+      sourceYear: 2026,
+      species: [
+        { speciesId: SPECIES.pike, minLengthIn: 32 },
+        { speciesId: SPECIES.walleye, minLengthIn: 28, notes: 'Inland waters' },
+      ],
+      reason: '2026 minimums',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ revision: 2, sourceYear: 2026 });
+    expect(res.json().species.map((s: { speciesId: string; minLengthIn: number }) => [s.speciesId, s.minLengthIn]).sort()).toEqual(
+      [
+        [SPECIES.pike, 32],
+        [SPECIES.walleye, 28],
+      ].sort(),
+    );
+    // Back to muskie: the deactivated row comes back with the new minimum.
+    await inject('PATCH', url, edit.admin, { species: [{ speciesId: SPECIES.muskie, minLengthIn: 42 }], reason: 'Muskie only' });
+    const revisionsUrl = `${url}/revisions`;
+    await expectRefused('GET', revisionsUrl, view);
+    const revisions = await inject('GET', revisionsUrl, view.grantedModerator);
+    expect(revisions.headers['x-total-count']).toBe('3');
+    const body = revisions.json();
+    expect(body.map((r: { revision: number; reason: string }) => [r.revision, r.reason])).toEqual([
+      [3, 'Muskie only'],
+      [2, '2026 minimums'],
+      [1, 'Test program'],
+    ]);
+    expect(body[0]).toMatchObject({ actorId: edit.admin.userId, program: { sourceYear: 2026, species: [{ speciesId: SPECIES.muskie, minLengthIn: 42 }] } });
+    expect(body[2].program).toMatchObject({ sourceYear: 2025, species: [{ speciesId: SPECIES.muskie, minLengthIn: 40 }] });
+    expect((await inject('GET', `/api/admin/regulations/programs/${MISSING_ID}/revisions`, view.admin)).json()).toMatchObject({ status: 404, code: 'regulations.program_not_found' });
+    expect((await auditEntries(t, 'regulations.ma_program_updated')).at(-1)).toMatchObject({ target_id: program.id, reason: 'Muskie only', before: { revision: 2 }, after: { revision: 3 } });
+    // Eligibility follows the change.
+    const state = (await inject('GET', '/api/regulations/master-angler/US-OH', angler)).json();
+    expect(state.programs.find((p: { id: string }) => p.id === program.id).species).toEqual([expect.objectContaining({ speciesId: SPECIES.muskie, minLengthIn: 42 })]);
+  });
+});

@@ -1,0 +1,144 @@
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/client.js';
+import {
+  maProgramSpecies,
+  maPrograms,
+  maSubmissionEvents,
+  maSubmissions,
+  regEmergencyOrders,
+  regJurisdictions,
+  regLicenseYears,
+  regRuleSets,
+  regZoneRings,
+  regZones,
+  type ZoneKind,
+} from './regulations.tables.js';
+
+/** SQL of the regulations module; no rules. */
+
+export type AreaHit = {
+  zoneId: string;
+  jurisdictionId: string;
+  kind: ZoneKind;
+  name: string;
+  areaSqDeg: number;
+};
+
+/**
+ * Active zones whose rings contain the point. `ring && polygon(box(p,p))` is what the GiST index
+ * answers (bounding boxes); `ring @> p` is the exact containment test on the few candidates.
+ */
+export function areasAtQuery(lon: number, lat: number): SQL {
+  return sql`SELECT DISTINCT z.id AS "zoneId", z.jurisdiction_id AS "jurisdictionId", z.kind, z.name, z.area_sq_deg AS "areaSqDeg"
+    FROM ${regZoneRings} r JOIN ${regZones} z ON z.id = r.zone_id
+    WHERE r.ring && polygon(box(point(${lon}, ${lat}), point(${lon}, ${lat})))
+      AND r.ring @> point(${lon}, ${lat}) AND z.is_active`;
+}
+
+export async function areasAt(db: DbOrTx, lon: number, lat: number): Promise<AreaHit[]> {
+  return (await db.execute<AreaHit>(areasAtQuery(lon, lat))).rows;
+}
+
+export async function jurisdictionByCode(db: DbOrTx, code: string) {
+  const [row] = await db.select().from(regJurisdictions).where(eq(regJurisdictions.code, code));
+  return row;
+}
+
+export async function jurisdictionsByIds(db: DbOrTx, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.select().from(regJurisdictions).where(inArray(regJurisdictions.id, ids));
+}
+
+export async function zonesByIds(db: DbOrTx, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.select().from(regZones).where(inArray(regZones.id, ids));
+}
+
+export async function licenseYearAt(db: DbOrTx, jurisdictionId: string, date: string) {
+  const [row] = await db
+    .select()
+    .from(regLicenseYears)
+    .where(and(eq(regLicenseYears.jurisdictionId, jurisdictionId), lte(regLicenseYears.startsOn, date), gte(regLicenseYears.endsOn, date)));
+  return row;
+}
+
+/** Active versions of the license year, statewide or of the given zones, optionally of one species. */
+export async function ruleVersions(db: DbOrTx, jurisdictionId: string, licenseYearId: string, zoneIds: string[], speciesId?: string) {
+  const zones = zoneIds.length ? or(isNull(regRuleSets.zoneId), inArray(regRuleSets.zoneId, zoneIds)) : isNull(regRuleSets.zoneId);
+  return db
+    .select()
+    .from(regRuleSets)
+    .where(
+      and(
+        eq(regRuleSets.jurisdictionId, jurisdictionId),
+        eq(regRuleSets.licenseYearId, licenseYearId),
+        eq(regRuleSets.isActive, true),
+        zones,
+        speciesId ? eq(regRuleSets.speciesId, speciesId) : undefined,
+      ),
+    );
+}
+
+export async function ordersAt(db: DbOrTx, jurisdictionId: string, date: string) {
+  return db
+    .select()
+    .from(regEmergencyOrders)
+    .where(
+      and(
+        eq(regEmergencyOrders.jurisdictionId, jurisdictionId),
+        eq(regEmergencyOrders.isActive, true),
+        lte(regEmergencyOrders.startsOn, date),
+        gte(regEmergencyOrders.endsOn, date),
+      ),
+    );
+}
+
+// Master Angler
+
+export async function programsOf(db: DbOrTx, jurisdictionIds: string[], activeOnly = true) {
+  if (jurisdictionIds.length === 0) return [];
+  return db
+    .select()
+    .from(maPrograms)
+    .where(and(inArray(maPrograms.jurisdictionId, jurisdictionIds), activeOnly ? eq(maPrograms.isActive, true) : undefined))
+    .orderBy(asc(maPrograms.name));
+}
+
+export async function programSpecies(db: DbOrTx, programIds: string[]) {
+  if (programIds.length === 0) return [];
+  return db
+    .select()
+    .from(maProgramSpecies)
+    .where(and(inArray(maProgramSpecies.programId, programIds), eq(maProgramSpecies.isActive, true)));
+}
+
+export async function findProgram(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(maPrograms).where(eq(maPrograms.id, id));
+  return row;
+}
+
+export async function findSubmission(db: DbOrTx, id: string, lock = false) {
+  const query = db.select().from(maSubmissions).where(eq(maSubmissions.id, id));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function submissionEvents(db: DbOrTx, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.select().from(maSubmissionEvents).where(inArray(maSubmissionEvents.submissionId, ids)).orderBy(asc(maSubmissionEvents.at), asc(maSubmissionEvents.id));
+}
+
+export async function submissionsPage(db: DbOrTx, where: SQL | undefined, page: { limit: number; offset: number }) {
+  const [items, [count]] = await Promise.all([
+    db.select().from(maSubmissions).where(where).orderBy(desc(maSubmissions.createdAt), desc(maSubmissions.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(maSubmissions).where(where),
+  ]);
+  return { items, total: count?.n ?? 0 };
+}
+
+export async function approvedOf(db: DbOrTx, userId: string, year?: number) {
+  return db
+    .select({ programId: maSubmissions.programId, programYear: maSubmissions.programYear, speciesId: maSubmissions.speciesId })
+    .from(maSubmissions)
+    .where(and(eq(maSubmissions.userId, userId), eq(maSubmissions.status, 'Approved'), year ? eq(maSubmissions.programYear, year) : undefined));
+}

@@ -1,0 +1,193 @@
+import type { DbOrTx } from '../../core/db/client.js';
+import { speciesRefs } from '../species/species.service.js';
+import type { CatchSource } from './catch-source.js';
+import { RegulationErrors } from './regulations.errors.js';
+import * as repo from './regulations.repository.js';
+import type { EmergencyOrderRow, JurisdictionRow, RuleSetRow } from './regulations.tables.js';
+import {
+  addDays,
+  applyOrders,
+  cmToInches,
+  evaluateKeep,
+  inchesToCm,
+  localDate,
+  ordersInForce,
+  rulesInForce,
+  seasonStatus,
+  type Area,
+  type KeptFish,
+} from './rules.js';
+
+/**
+ * Regulations in force at a place and date, and whether a logged catch may be kept. Public API of
+ * the module for others: `rulesAt`, `checkCatch`, and (master-angler.service.ts) `masterAnglerEligibility`.
+ */
+
+export const DISCLAIMER =
+  'Summary of the official regulations for information only. Special regulations of individual waters, zones and emergency orders may apply; ' +
+  'always check the official regulation booklet of the state (see source) before keeping a fish.';
+
+/** `US-MN`, `us-mn` or `MN` → `US-MN`. */
+export function normaliseStateCode(value: string): string {
+  const upper = value.trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(upper) ? `US-${upper}` : upper;
+}
+
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return localDate(now, timeZone);
+}
+
+/** Time zone used for "today" in a state (the seeded states are all within one zone's day of each other). */
+const STATE_TIME_ZONES: Record<string, string> = { 'US-MN': 'America/Chicago', 'US-WI': 'America/Chicago', 'US-MI': 'America/Detroit', 'US-OH': 'America/New_York', 'US-IA': 'America/Chicago' };
+export function stateTimeZone(code: string): string {
+  return STATE_TIME_ZONES[code] ?? 'America/Chicago';
+}
+
+const length = (inches: number | null) => (inches === null ? null : { in: inches, cm: inchesToCm(inches) });
+
+function orderView(o: EmergencyOrderRow) {
+  return { id: o.id, speciesId: o.speciesId, zoneId: o.zoneId, startsOn: o.startsOn, endsOn: o.endsOn, reason: o.reason, overrides: o.overrides, sourceUrl: o.sourceUrl };
+}
+
+interface Place {
+  jurisdiction: JurisdictionRow;
+  areas: Array<Area & { name: string }>;
+}
+
+/** The jurisdiction and the areas containing the point (or only the state when no point is given). */
+async function placeOf(db: DbOrTx, point: { lat: number; lon: number } | null, state: string | undefined): Promise<Place> {
+  const hits = point ? await repo.areasAt(db, point.lon, point.lat) : [];
+  let jurisdiction: JurisdictionRow | undefined;
+  if (state) {
+    jurisdiction = await repo.jurisdictionByCode(db, normaliseStateCode(state));
+    if (!jurisdiction || !jurisdiction.isActive) throw RegulationErrors.unknownState(normaliseStateCode(state));
+  } else {
+    const states = hits.filter((h) => h.kind === 'state').sort((a, b) => a.areaSqDeg - b.areaSqDeg);
+    if (!states[0]) throw RegulationErrors.noJurisdictionAt(point!.lat, point!.lon);
+    [jurisdiction] = (await repo.jurisdictionsByIds(db, [states[0].jurisdictionId])).filter((j) => j.isActive);
+    if (!jurisdiction) throw RegulationErrors.noJurisdictionAt(point!.lat, point!.lon);
+  }
+  const areas: Place['areas'] = [{ zoneId: null, level: 'statewide', areaSqDeg: Number.POSITIVE_INFINITY, name: jurisdiction.name }];
+  for (const h of hits) {
+    if (h.jurisdictionId === jurisdiction.id && h.kind !== 'state') areas.push({ zoneId: h.zoneId, level: h.kind, areaSqDeg: h.areaSqDeg, name: h.name });
+  }
+  return { jurisdiction, areas };
+}
+
+export interface RulesQuery {
+  lat?: number | undefined;
+  lon?: number | undefined;
+  date?: string | undefined;
+  species?: string | undefined;
+  state?: string | undefined;
+}
+
+async function resolveRules(db: DbOrTx, place: Place, date: string, speciesId?: string) {
+  const licenseYear = await repo.licenseYearAt(db, place.jurisdiction.id, date);
+  if (!licenseYear) throw RegulationErrors.noLicenseYear(place.jurisdiction.code, date);
+  const zoneIds = place.areas.flatMap((a) => (a.zoneId ? [a.zoneId] : []));
+  const versions = await repo.ruleVersions(db, place.jurisdiction.id, licenseYear.id, zoneIds, speciesId);
+  const inForce = rulesInForce<RuleSetRow>(place.areas, versions, date);
+  const orders = await repo.ordersAt(db, place.jurisdiction.id, date);
+  const zoneSet = new Set<string | null>([null, ...zoneIds]);
+  return { licenseYear, inForce, orders, zoneSet };
+}
+
+/** The rules in force at a point (or in a state) on a date, per species, most specific area first. */
+export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = () => new Date()) {
+  const point = query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
+  const place = await placeOf(db, point, query.state);
+  const date = query.date ?? todayIn(stateTimeZone(place.jurisdiction.code), now());
+  const { licenseYear, inForce, orders, zoneSet } = await resolveRules(db, place, date, query.species);
+  const names = await speciesRefs(db, [...inForce.keys()]);
+  const rules = [...inForce.entries()]
+    .map(([speciesId, { rule, area }]) => {
+      const applied = ordersInForce(orders, speciesId, zoneSet, date);
+      const effective = applyOrders(rule, applied);
+      const r = effective.rule;
+      const ref = names.get(speciesId);
+      return {
+        species: { id: speciesId, commonName: ref?.commonName ?? '', scientificName: ref?.scientificName ?? '' },
+        appliesIn: { level: area.level, zoneId: area.zoneId, name: place.areas.find((a) => a.zoneId === area.zoneId)!.name },
+        ruleSetId: rule.id,
+        version: rule.version,
+        effectiveFrom: rule.effectiveFrom,
+        effectiveTo: rule.effectiveTo,
+        seasonStatus: seasonStatus(effective, date),
+        openSeasons: r.openSeasons,
+        releaseOnlyPeriods: r.releaseOnlyPeriods,
+        dailyBag: r.dailyBag,
+        possessionLimit: r.possessionLimit,
+        minLength: length(r.minLengthIn),
+        maxLength: length(r.maxLengthIn),
+        protectedSlot: r.slotFromIn !== null && r.slotToIn !== null ? { from: length(r.slotFromIn)!, to: length(r.slotToIn)! } : null,
+        oneOver: r.oneOverIn !== null && r.oneOverCount !== null ? { over: length(r.oneOverIn)!, count: r.oneOverCount } : null,
+        combined: r.combinedGroup !== null && r.combinedBag !== null ? { group: r.combinedGroup, bag: r.combinedBag } : null,
+        gear: r.gear,
+        notes: r.notes,
+        emergencyOrders: applied.map(orderView),
+        source: { url: r.sourceUrl, bookletYear: r.bookletYear },
+      };
+    })
+    .sort((a, b) => a.species.commonName.localeCompare(b.species.commonName));
+  return {
+    jurisdiction: { code: place.jurisdiction.code, name: place.jurisdiction.name, agency: place.jurisdiction.agencyName, url: place.jurisdiction.agencyUrl },
+    date,
+    licenseYear: { year: licenseYear.year, startsOn: licenseYear.startsOn, endsOn: licenseYear.endsOn },
+    areas: place.areas.map((a) => ({ level: a.level, zoneId: a.zoneId, name: a.name })),
+    rules,
+    disclaimer: DISCLAIMER,
+  };
+}
+
+/** Whether a logged catch the caller may see may be kept where and when it was caught, and why not. */
+export async function checkCatch(db: DbOrTx, source: CatchSource, viewerId: string, catchId: string) {
+  const fish = await source.visibleCatch(db, viewerId, catchId);
+  const point = fish.latitude !== null && fish.longitude !== null ? { lat: fish.latitude, lon: fish.longitude } : null;
+  if (!point && !fish.stateCode) throw RegulationErrors.catchWithoutPlace();
+  const place = await placeOf(db, point, point ? undefined : fish.stateCode!);
+  const date = localDate(fish.caughtAt, fish.timeZone);
+  const { licenseYear, inForce, orders, zoneSet } = await resolveRules(db, place, date);
+  const base = {
+    catchId: fish.id,
+    date,
+    jurisdiction: { code: place.jurisdiction.code, name: place.jurisdiction.name },
+    licenseYear: licenseYear.year,
+    released: fish.released,
+    disclaimer: DISCLAIMER,
+  };
+  const found = inForce.get(fish.speciesId);
+  if (!found) {
+    return { ...base, legalToKeep: null, reasons: [{ code: 'no_rule', detail: 'Our data has no rule for this species here: check the official booklet.' }], appliesIn: null, ruleSetId: null, source: null, emergencyOrders: [] };
+  }
+  // The day of the catch in its time zone, as instants, for the angler's other kept fish.
+  const dayStart = zonedMidnight(date, fish.timeZone);
+  const dayEnd = zonedMidnight(addDays(date, 1), fish.timeZone);
+  const others = await source.keptCatches(db, fish.ownerId, dayStart, dayEnd, fish.id);
+  const kept: KeptFish[] = others.map((o) => ({
+    speciesId: o.speciesId,
+    count: o.count,
+    lengthIn: o.lengthCm === null ? null : cmToInches(o.lengthCm),
+    combinedGroup: inForce.get(o.speciesId)?.rule.combinedGroup ?? null,
+  }));
+  const applied = ordersInForce(orders, fish.speciesId, zoneSet, date);
+  const verdict = evaluateKeep(applyOrders(found.rule, applied), { speciesId: fish.speciesId, date, lengthIn: fish.lengthCm === null ? null : cmToInches(fish.lengthCm), count: fish.count }, kept);
+  return {
+    ...base,
+    legalToKeep: verdict.legalToKeep,
+    reasons: verdict.reasons,
+    appliesIn: { level: found.area.level, zoneId: found.area.zoneId, name: place.areas.find((a) => a.zoneId === found.area.zoneId)!.name },
+    ruleSetId: found.rule.id,
+    source: { url: found.rule.sourceUrl, bookletYear: found.rule.bookletYear },
+    emergencyOrders: applied.map(orderView),
+  };
+}
+
+/** The instant of 00:00 of `date` in `timeZone`. */
+export function zonedMidnight(date: string, timeZone: string): Date {
+  const guess = new Date(`${date}T00:00:00Z`);
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(guess);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  const shown = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
+  return new Date(guess.getTime() - (shown - guess.getTime()));
+}

@@ -1,0 +1,331 @@
+import { sql } from 'drizzle-orm';
+import { idOf } from '../../core/db/references.js';
+import { customType, date, doublePrecision, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { deactivation, timestamps } from '../../core/db/columns.js';
+import { users } from '../users/index.js';
+
+/**
+ * Fishing regulations: jurisdiction (a state, ISO 3166-2 code) → zone or water body (polygons) →
+ * species → rule set, versioned per license year; emergency orders override a date range.
+ * Master Angler programs, their species minimums and anglers' submissions with their history.
+ *
+ * Lengths of rules are stored in inches as the booklets print them (the API also gives cm);
+ * dates of seasons are calendar dates (`YYYY-MM-DD`) in the jurisdiction's local time.
+ */
+
+/** PostgreSQL's native `polygon` (text form `((x1,y1),(x2,y2),…)`, x = longitude, y = latitude). */
+export const polygon = customType<{ data: string; driverData: string }>({
+  dataType: () => 'polygon',
+});
+
+export const regJurisdictions = pgTable(
+  'reg_jurisdictions',
+  {
+    id: uuid().primaryKey(),
+    /** ISO 3166-2, e.g. US-MN. */
+    code: text().notNull(),
+    name: text().notNull(),
+    agencyName: text().notNull(),
+    agencyUrl: text().notNull(),
+    /** First month and day of the fishing license year (e.g. 3/1: March 1 – end of February). */
+    licenseYearStartMonth: integer().notNull(),
+    licenseYearStartDay: integer().notNull(),
+    createdBy: uuid(),
+    /** Last administrator who changed it (the seed leaves rows an administrator created or changed alone). */
+    updatedBy: uuid(),
+    ...deactivation(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('reg_jurisdictions_code_key').on(t.code)],
+);
+
+export const ZONE_KINDS = ['state', 'zone', 'water_body'] as const;
+export type ZoneKind = (typeof ZONE_KINDS)[number];
+
+/** A state outline, a regulation zone or a special-regulation water; its rings are in reg_zone_rings. */
+export const regZones = pgTable(
+  'reg_zones',
+  {
+    id: uuid().primaryKey(),
+    jurisdictionId: uuid()
+      .notNull()
+      .references(() => regJurisdictions.id),
+    kind: text({ enum: ZONE_KINDS }).notNull(),
+    name: text().notNull(),
+    description: text(),
+    /** The GeoJSON Polygon or MultiPolygon as uploaded. */
+    geojson: jsonb().notNull(),
+    /** Planar area in square degrees (smaller = more specific); the boundary's vertex count. */
+    areaSqDeg: doublePrecision().notNull(),
+    pointCount: integer().notNull(),
+    sourceUrl: text(),
+    createdBy: uuid(),
+    ...deactivation(),
+    ...timestamps(),
+  },
+  (t) => [index('reg_zones_jurisdiction_idx').on(t.jurisdictionId, t.kind)],
+);
+
+/** One outer ring per row; the GiST index (custom migration) serves the point-in-polygon lookup. */
+export const regZoneRings = pgTable(
+  'reg_zone_rings',
+  {
+    id: uuid().primaryKey(),
+    zoneId: uuid()
+      .notNull()
+      .references(() => regZones.id),
+    ring: polygon().notNull(),
+  },
+  (t) => [index('reg_zone_rings_zone_idx').on(t.zoneId)],
+);
+
+export const regLicenseYears = pgTable(
+  'reg_license_years',
+  {
+    id: uuid().primaryKey(),
+    jurisdictionId: uuid()
+      .notNull()
+      .references(() => regJurisdictions.id),
+    /** The year the license year starts in (2025 = March 1, 2025 – February 28, 2026 in Minnesota). */
+    year: integer().notNull(),
+    startsOn: date({ mode: 'string' }).notNull(),
+    endsOn: date({ mode: 'string' }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('reg_license_years_key').on(t.jurisdictionId, t.year)],
+);
+
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * One version of the rules of one species in one jurisdiction (statewide when zone_id is null) for
+ * one license year. Rows are never changed (a trigger refuses it, except deactivation and
+ * effective_to): a change is a new version with its effective date, which closes the previous
+ * version's range (effective_to = the day before). The version in force on a day is the active one
+ * whose [effective_from, effective_to] contains it.
+ */
+export const regRuleSets = pgTable(
+  'reg_rule_sets',
+  {
+    id: uuid().primaryKey(),
+    jurisdictionId: uuid()
+      .notNull()
+      .references(() => regJurisdictions.id),
+    zoneId: uuid().references(() => regZones.id),
+    speciesId: uuid()
+      .notNull()
+      .references(() => idOf('fish_species')),
+    licenseYearId: uuid()
+      .notNull()
+      .references(() => regLicenseYears.id),
+    version: integer().notNull(),
+    effectiveFrom: date({ mode: 'string' }).notNull(),
+    /** Last day in force (inclusive), set when a later version takes over; null = open-ended. */
+    effectiveTo: date({ mode: 'string' }),
+    /** Harvest seasons; null = not stated in our data (check the booklet). */
+    openSeasons: jsonb().$type<DateRange[] | null>(),
+    /** Periods when the species may be caught but must be released. */
+    releaseOnlyPeriods: jsonb().$type<DateRange[]>().notNull().default(sql`'[]'::jsonb`),
+    dailyBag: integer(),
+    possessionLimit: integer(),
+    minLengthIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
+    maxLengthIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
+    slotFromIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
+    slotToIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
+    /** Only `oneOverCount` fish (usually 1) longer than `oneOverIn` in the daily bag. */
+    oneOverIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
+    oneOverCount: integer(),
+    /** Species sharing a combined daily bag name the same group (e.g. `walleye-sauger`). */
+    combinedGroup: text(),
+    combinedBag: integer(),
+    gear: text(),
+    notes: text(),
+    sourceUrl: text().notNull(),
+    bookletYear: integer().notNull(),
+    createdBy: uuid(),
+    ...deactivation(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('reg_rule_sets_version_key').on(t.jurisdictionId, sql`coalesce(${t.zoneId}, '00000000-0000-0000-0000-000000000000'::uuid)`, t.speciesId, t.licenseYearId, t.version),
+    index('reg_rule_sets_lookup_idx').on(t.jurisdictionId, t.speciesId, t.effectiveFrom),
+  ],
+);
+
+/** Overrides of a rule set (or of every species when species_id is null) for a date range. */
+export interface RuleOverride {
+  closed?: boolean;
+  releaseOnly?: boolean;
+  dailyBag?: number;
+  possessionLimit?: number;
+  minLengthIn?: number;
+  maxLengthIn?: number;
+}
+
+export const regEmergencyOrders = pgTable(
+  'reg_emergency_orders',
+  {
+    id: uuid().primaryKey(),
+    jurisdictionId: uuid()
+      .notNull()
+      .references(() => regJurisdictions.id),
+    zoneId: uuid().references(() => regZones.id),
+    speciesId: uuid().references(() => idOf('fish_species')),
+    startsOn: date({ mode: 'string' }).notNull(),
+    endsOn: date({ mode: 'string' }).notNull(),
+    reason: text().notNull(),
+    overrides: jsonb().$type<RuleOverride>().notNull(),
+    sourceUrl: text(),
+    createdBy: uuid(),
+    ...deactivation(),
+    ...timestamps(),
+  },
+  (t) => [index('reg_emergency_orders_lookup_idx').on(t.jurisdictionId, t.startsOn, t.endsOn)],
+);
+
+export interface AwardLevel {
+  name: string;
+  /** Distinct qualifying species approved in one program year. */
+  speciesCount: number;
+  description?: string;
+}
+
+export const MEASUREMENTS = ['length', 'weight', 'either'] as const;
+export const CATEGORIES = ['any', 'release', 'harvest'] as const;
+
+export const maPrograms = pgTable(
+  'ma_programs',
+  {
+    id: uuid().primaryKey(),
+    jurisdictionId: uuid()
+      .notNull()
+      .references(() => regJurisdictions.id),
+    name: text().notNull(),
+    url: text().notNull(),
+    sourceYear: integer().notNull(),
+    measurement: text({ enum: MEASUREMENTS }).notNull(),
+    /** Lengths are counted to this increment (Iowa: ¼ inch); null = as measured. */
+    lengthIncrementIn: numeric({ precision: 4, scale: 3, mode: 'number' }),
+    awardLevels: jsonb().$type<AwardLevel[]>().notNull().default(sql`'[]'::jsonb`),
+    rules: text(),
+    createdBy: uuid(),
+    updatedBy: uuid(),
+    /** Incremented by every administrative change; each revision's full state is in ma_program_revisions. */
+    revision: integer().notNull().default(1),
+    ...deactivation(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('ma_programs_name_key').on(t.jurisdictionId, sql`lower(${t.name})`)],
+);
+
+export const maProgramSpecies = pgTable(
+  'ma_program_species',
+  {
+    id: uuid().primaryKey(),
+    programId: uuid()
+      .notNull()
+      .references(() => maPrograms.id),
+    speciesId: uuid()
+      .notNull()
+      .references(() => idOf('fish_species')),
+    category: text({ enum: CATEGORIES }).notNull().default('any'),
+    minLengthIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
+    minWeightLb: numeric({ precision: 6, scale: 2, mode: 'number' }),
+    notes: text(),
+    ...deactivation(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('ma_program_species_key').on(t.programId, t.speciesId, t.category)],
+);
+
+/**
+ * History of a program: programs are edited in place (one program across the years; submissions
+ * keep their own measurements and program year), and every administrative change writes the
+ * program's full state after the change here, with who, when and why.
+ */
+export const maProgramRevisions = pgTable(
+  'ma_program_revisions',
+  {
+    id: uuid().primaryKey(),
+    programId: uuid()
+      .notNull()
+      .references(() => maPrograms.id),
+    revision: integer().notNull(),
+    snapshot: jsonb().notNull(),
+    reason: text().notNull(),
+    actorId: uuid(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ma_program_revisions_key').on(t.programId, t.revision)],
+);
+
+export const SUBMISSION_STATUSES = ['Submitted', 'UnderReview', 'Approved', 'Rejected'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/** One entry per angler, program, species and program year (the unique index enforces it). */
+export const maSubmissions = pgTable(
+  'ma_submissions',
+  {
+    id: uuid().primaryKey(),
+    programId: uuid()
+      .notNull()
+      .references(() => maPrograms.id),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The fishing-log catch (owned by the fishing-log module: no foreign key across modules). */
+    catchId: uuid().notNull(),
+    speciesId: uuid()
+      .notNull()
+      .references(() => idOf('fish_species')),
+    programYear: integer().notNull(),
+    category: text({ enum: CATEGORIES }).notNull(),
+    lengthCm: numeric({ precision: 6, scale: 2, mode: 'number' }),
+    weightKg: numeric({ precision: 8, scale: 3, mode: 'number' }),
+    caughtAt: timestamp({ withTimezone: true }).notNull(),
+    waterBody: text(),
+    stateCode: text(),
+    photoUrl: text(),
+    witness: text(),
+    status: text({ enum: SUBMISSION_STATUSES }).notNull(),
+    rejectionReason: text(),
+    /** 1, or 2 after the one resubmission allowed after a rejection. */
+    attempt: integer().notNull().default(1),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('ma_submissions_one_per_species_key').on(t.userId, t.programId, t.speciesId, t.programYear),
+    index('ma_submissions_user_idx').on(t.userId, t.createdAt.desc()),
+    index('ma_submissions_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const maSubmissionEvents = pgTable(
+  'ma_submission_events',
+  {
+    id: uuid().primaryKey(),
+    submissionId: uuid()
+      .notNull()
+      .references(() => maSubmissions.id, { onDelete: 'cascade' }),
+    status: text({ enum: SUBMISSION_STATUSES }).notNull(),
+    reason: text(),
+    actorId: uuid(),
+    evidence: jsonb(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ma_submission_events_submission_idx').on(t.submissionId, t.at)],
+);
+
+export type JurisdictionRow = typeof regJurisdictions.$inferSelect;
+export type ZoneRow = typeof regZones.$inferSelect;
+export type LicenseYearRow = typeof regLicenseYears.$inferSelect;
+export type RuleSetRow = typeof regRuleSets.$inferSelect;
+export type EmergencyOrderRow = typeof regEmergencyOrders.$inferSelect;
+export type ProgramRow = typeof maPrograms.$inferSelect;
+export type ProgramSpeciesRow = typeof maProgramSpecies.$inferSelect;
+export type ProgramRevisionRow = typeof maProgramRevisions.$inferSelect;
+export type SubmissionRow = typeof maSubmissions.$inferSelect;
+export type SubmissionEventRow = typeof maSubmissionEvents.$inferSelect;

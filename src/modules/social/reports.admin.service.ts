@@ -1,0 +1,75 @@
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { commentsForReview } from './comments.service.js';
+import { postsForReview } from './posts.service.js';
+import { findReport, listReports as listSocialReports, markResolved, type ReportFilter, type ReportWithUsers } from './reports.service.js';
+import type { ReportResolution } from './reports.tables.js';
+import { decideInTx } from '../moderation/moderation.admin.service.js';
+import { AdminReportErrors } from './reports.admin.errors.js';
+
+/**
+ * User reports for moderators: the list (with what the content is now) and the resolution,
+ * audit-logged. Resolving with ContentRejected rejects the post or comment in the same
+ * transaction, as a moderation decision of its own (audit-logged too).
+ */
+
+async function views(db: DbOrTx, rows: ReportWithUsers[]) {
+  const postIds = rows.filter((r) => r.targetType === 'post').map((r) => r.targetId);
+  const commentIds = rows.filter((r) => r.targetType === 'comment').map((r) => r.targetId);
+  const [postRows, commentRows] = await Promise.all([postsForReview(db, postIds), commentsForReview(db, commentIds)]);
+  const states = new Map<string, 'Published' | 'PendingReview' | 'Rejected'>([...postRows, ...commentRows].map((c) => [c.id, c.status]));
+  return rows.map((r) => ({
+    id: r.id,
+    targetType: r.targetType,
+    targetId: r.targetId,
+    target: {
+      user: r.targetUserId && r.targetUsername ? { id: r.targetUserId, username: r.targetUsername } : null,
+      state: r.targetType === 'user' ? ('Active' as const) : (states.get(r.targetId) ?? ('Deleted' as const)),
+      snapshot: r.snapshot,
+    },
+    reporter: { id: r.reporterId, username: r.reporterUsername },
+    reason: r.reason,
+    details: r.details,
+    status: r.status,
+    resolution: r.resolution,
+    resolutionNote: r.resolutionNote,
+    resolvedBy: r.resolvedBy && r.resolverUsername ? { id: r.resolvedBy, username: r.resolverUsername } : null,
+    resolvedAt: r.resolvedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+export async function listReports(db: Db, context: AuditContext, filter: ReportFilter, page: Page) {
+  return db.transaction(async (tx) => {
+    const { items, total } = await listSocialReports(tx, filter, page);
+    await recordAudit(tx, context, { action: 'reports.listed', targetType: 'user_report', after: { ...filter, page: page.page, count: items.length } });
+    return { items: await views(tx, items), total };
+  });
+}
+
+export async function resolveReport(db: Db, context: AuditContext, id: string, input: { resolution: ReportResolution; note?: string | undefined }) {
+  const note = input.note?.trim() || null;
+  await db.transaction(async (tx) => {
+    const report = await markResolved(tx, id, { resolution: input.resolution, note, resolvedBy: context.actor.userId! });
+    if (input.resolution === 'ContentRejected') {
+      if (report.targetType === 'user') throw AdminReportErrors.notContent();
+      const reason = note ?? `Removed after a report (${report.reason}).`;
+      try {
+        await decideInTx(tx, context, report.targetType, report.targetId, 'reject', reason, { quiet: true, via: `report ${id}` });
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) throw AdminReportErrors.targetGone(report.targetType);
+        throw error;
+      }
+    }
+    await recordAudit(tx, context, {
+      action: 'reports.resolved',
+      targetType: 'user_report',
+      targetId: id,
+      reason: note,
+      before: { status: 'Open' },
+      after: { status: 'Resolved', resolution: input.resolution, targetType: report.targetType, targetId: report.targetId },
+    });
+  });
+  return (await views(db, [(await findReport(db, id))!]))[0]!;
+}

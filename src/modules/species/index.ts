@@ -1,0 +1,4 @@
+/** The species module's public read model (with species.service.ts): the species table for joins (names), never to write. */
+export { fishSpecies } from './species.tables.js';
+/** Seeded species ids (UUIDv5 of the scientific name), for other modules' seeds. */
+export { speciesId } from './species.ids.js';

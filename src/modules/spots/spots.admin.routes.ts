@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../core/app-deps.js';
+import { principalOf } from '../../core/access/access.js';
+import { auditContextOf } from '../../core/audit/context.js';
+import { AdminReasonBody, FeatureBody } from '../../core/db/featured.js';
+import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { Spot } from './spots.schemas.js';
+import * as service from './spots.service.js';
+
+/** /api/admin/spots: verify, deactivate, reactivate and feature spots (Admin and Owner); audit-logged. */
+export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  app.addSchema(Spot);
+  const tags = ['admin: spots'];
+  const config = { access: 'admin' as const };
+  const response = { 200: Type.Ref('Spot'), ...errorResponses(400, 401, 403, 404, 409) };
+
+  app.post(
+    '/api/admin/spots/:id/verify',
+    {
+      config,
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        tags,
+        operationId: 'adminVerifySpot',
+        summary: 'Verify a spot',
+        description: '409 when verified already. Audit-logged.',
+        params: IdParams,
+        body: Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false, examples: [{ reason: 'Matches the state ramp directory' }] }),
+        response,
+      },
+    },
+    async (request) => service.verifySpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body.reason ?? null),
+  );
+
+  for (const active of [false, true]) {
+    app.post(
+      `/api/admin/spots/:id/${active ? 'reactivate' : 'deactivate'}`,
+      {
+        config,
+        schema: {
+          tags,
+          operationId: active ? 'adminReactivateSpot' : 'adminDeactivateSpot',
+          summary: active ? 'Reactivate a spot' : 'Deactivate a spot (it leaves searches; its creator still sees it)',
+          description: '409 when it already is. Reason required. Audit-logged.',
+          params: IdParams,
+          body: AdminReasonBody,
+          response,
+        },
+      },
+      async (request) => service.setSpotActive(db, auditContextOf(request), principalOf(request), request.params.id, active, request.body.reason),
+    );
+  }
+
+  app.post(
+    '/api/admin/spots/:id/feature',
+    { config, schema: { tags, operationId: 'adminFeatureSpot', summary: 'Feature a spot for a time window', params: IdParams, body: FeatureBody, response } },
+    async (request) => service.featureSpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body),
+  );
+};

@@ -1,0 +1,189 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Viewer } from '../../core/access/policy.js';
+import { allows, authorize } from '../../core/access/policy.js';
+import { spotPolicy } from '../../core/access/policies/spots.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { shownLocation, snapToGrid, toKm, type Near } from '../../core/db/geo.js';
+import type { Page } from '../../core/http/pagination.js';
+import { SpotErrors } from './spots.errors.js';
+import * as repo from './spots.repository.js';
+import type { CreateSpotInput, RateSpotInput } from './spots.schemas.js';
+import { FACILITY_KINDS, type SpotKind, type SpotPrivacy } from './spots.tables.js';
+
+/**
+ * Spots: any angler adds one (Unverified until an administrator verifies it or
+ * CONFIRMATIONS_TO_VERIFY other anglers confirm it), rates it (1–5, one rating each) and finds
+ * them by distance. Location privacy: see the spot policy.
+ */
+
+export const CONFIRMATIONS_TO_VERIFY = 3;
+
+function average(sum: number, count: number): number | null {
+  return count === 0 ? null : Math.round((sum / count) * 100) / 100;
+}
+
+export async function spotView(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCreator, now = new Date()) {
+  const exact = await allows(spotPolicy, viewer, 'seeExact', row, { db });
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    privacy: row.privacy,
+    location: shownLocation(exact, row, { lat: row.publicLat, lon: row.publicLon }),
+    waterBody: row.waterBody,
+    stateCode: row.stateCode,
+    description: row.description,
+    ramp:
+      row.kind === 'BoatRamp'
+        ? {
+            rampType: row.rampType,
+            lanes: row.lanes,
+            parkingSpaces: row.parkingSpaces,
+            feeRequired: row.feeRequired,
+            feeCents: row.feeCents,
+            accessible: row.accessible,
+            seasonal: row.seasonal,
+          }
+        : null,
+    sourceUrl: row.sourceUrl,
+    status: row.status,
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    confirmationCount: row.confirmationCount,
+    rating: { average: average(row.ratingSum, row.ratingCount), count: row.ratingCount },
+    featured: isFeatured(row, now),
+    isActive: row.isActive,
+    createdBy: { userId: row.ownerId, username: row.creatorUsername },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The stored values of a new spot (also used by the demo seed). */
+export function spotValues(ownerId: string, input: CreateSpotInput) {
+  const kind = input.kind as SpotKind;
+  const privacy = (input.privacy ?? 'Public') as SpotPrivacy;
+  if (FACILITY_KINDS.includes(kind) && privacy !== 'Public') throw SpotErrors.facilityIsPublic(kind);
+  const ramp = input.ramp ?? null;
+  if (ramp && kind !== 'BoatRamp') throw SpotErrors.rampFactsOnlyForRamps();
+  if (ramp?.feeCents != null && ramp.feeRequired === false) throw SpotErrors.feeWithoutFlag();
+  const shown = privacy === 'Public' ? { lat: input.lat, lon: input.lon } : snapToGrid(input.lat, input.lon);
+  return {
+    id: uuidv7(),
+    ownerId,
+    name: input.name.trim(),
+    kind,
+    privacy,
+    lat: input.lat,
+    lon: input.lon,
+    publicLat: shown.lat,
+    publicLon: shown.lon,
+    waterBody: input.waterBody ?? null,
+    stateCode: input.stateCode?.toUpperCase() ?? null,
+    description: input.description ?? null,
+    rampType: ramp?.rampType ?? null,
+    lanes: ramp?.lanes ?? null,
+    parkingSpaces: ramp?.parkingSpaces ?? null,
+    feeRequired: ramp?.feeRequired ?? null,
+    feeCents: ramp?.feeCents ?? null,
+    accessible: ramp?.accessible ?? null,
+    seasonal: ramp?.seasonal ?? null,
+    sourceUrl: input.sourceUrl ?? null,
+  };
+}
+
+export async function createSpot(db: Db, viewer: Viewer, input: CreateSpotInput) {
+  const row = await repo.insertSpot(db, spotValues(viewer.userId, input));
+  return spotView(db, viewer, (await repo.findSpot(db, row.id))!);
+}
+
+type SpotAction = Parameters<typeof spotPolicy.can>[1];
+
+/** The spot when the viewer may do `action` on it (404 missing, 403 refused). */
+async function permitted(db: DbOrTx, viewer: Viewer, action: SpotAction, id: string, row: repo.SpotWithCreator | undefined): Promise<repo.SpotWithCreator> {
+  await authorize(spotPolicy, viewer, action, row, { db }, () => SpotErrors.notFound(id));
+  return row!;
+}
+
+/** The spot when the viewer may see it (404 missing, 403 deactivated). */
+export async function requireVisibleSpot(db: DbOrTx, viewer: Viewer, id: string, options: { lock?: boolean } = {}) {
+  return permitted(db, viewer, 'view', id, await repo.findSpot(db, id, options));
+}
+
+export async function nearby(db: Db, viewer: Viewer, near: Near, filter: { kind?: SpotKind | undefined }, page: Page) {
+  const { items, total } = await repo.nearbySpots(db, near, filter, page);
+  const now = new Date();
+  return { items: await Promise.all(items.map(async (row) => ({ ...(await spotView(db, viewer, row, now)), distanceKm: toKm(row.distanceM) }))), total };
+}
+
+async function ratingSummary(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCreator) {
+  const [distribution, mine] = await Promise.all([repo.ratingDistribution(db, row.id), repo.findRating(db, row.id, viewer.userId)]);
+  return {
+    average: average(row.ratingSum, row.ratingCount),
+    count: row.ratingCount,
+    distribution: { 1: distribution.get(1) ?? 0, 2: distribution.get(2) ?? 0, 3: distribution.get(3) ?? 0, 4: distribution.get(4) ?? 0, 5: distribution.get(5) ?? 0 },
+    mine: mine ? { stars: mine.stars, comment: mine.comment, ratedAt: mine.updatedAt.toISOString() } : null,
+  };
+}
+
+export async function getSpot(db: Db, viewer: Viewer, id: string) {
+  const row = await requireVisibleSpot(db, viewer, id);
+  return { ...(await spotView(db, viewer, row)), ratingSummary: await ratingSummary(db, viewer, row) };
+}
+
+/** Rates the spot (a new rating replaces the user's previous one); the rating summary after it. */
+export async function rateSpot(db: Db, viewer: Viewer, id: string, input: RateSpotInput) {
+  return db.transaction(async (tx) => {
+    const row = await permitted(tx, viewer, 'rate', id, await requireVisibleSpot(tx, viewer, id, { lock: true }));
+    await repo.upsertRating(tx, row.id, viewer.userId, input.stars, input.comment ?? null);
+    return ratingSummary(tx, viewer, (await repo.findSpot(tx, id))!);
+  });
+}
+
+/** Confirms the spot exists as described; the CONFIRMATIONS_TO_VERIFY-th confirmation verifies it. */
+export async function confirmSpot(db: Db, viewer: Viewer, id: string) {
+  return db.transaction(async (tx) => {
+    const row = await permitted(tx, viewer, 'confirm', id, await requireVisibleSpot(tx, viewer, id, { lock: true }));
+    if (!(await repo.insertConfirmation(tx, row.id, viewer.userId))) throw SpotErrors.alreadyConfirmed();
+    const count = row.confirmationCount + 1;
+    const verify = count >= CONFIRMATIONS_TO_VERIFY ? { status: 'Verified' as const, verifiedAt: new Date(), verifiedBy: null } : {};
+    await repo.updateSpot(tx, row.id, { confirmationCount: count, ...verify });
+    return spotView(tx, viewer, (await repo.findSpot(tx, id))!);
+  });
+}
+
+// ---- administration ----
+
+async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: string, action: string, reason: string | null, change: (row: repo.SpotWithCreator) => Partial<repo.SpotWithCreator>) {
+  return db.transaction(async (tx) => {
+    const row = await repo.findSpot(tx, id, { lock: true });
+    if (!row) throw SpotErrors.notFound(id);
+    const values = change(row);
+    await repo.updateSpot(tx, id, values);
+    const before = Object.fromEntries(Object.keys(values).map((k) => [k, row[k as keyof typeof row]]));
+    await recordAudit(tx, context, { action, targetType: 'spot', targetId: id, reason, before, after: values });
+    return spotView(tx, viewer, (await repo.findSpot(tx, id))!);
+  });
+}
+
+export async function verifySpot(db: Db, context: AuditContext, viewer: Viewer, id: string, reason: string | null) {
+  return adminChange(db, context, viewer, id, 'spots.verified', reason, (row) => {
+    if (row.status === 'Verified') throw SpotErrors.alreadyVerified(id);
+    return { status: 'Verified', verifiedAt: new Date(), verifiedBy: viewer.userId };
+  });
+}
+
+export async function setSpotActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string) {
+  return adminChange(db, context, viewer, id, active ? 'spots.reactivated' : 'spots.deactivated', reason, (row) => {
+    if (row.isActive === active) throw active ? SpotErrors.alreadyActive(id) : SpotErrors.alreadyInactive(id);
+    return active
+      ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null }
+      : { isActive: false, deactivatedAt: new Date(), deactivatedBy: viewer.userId, deactivationReason: reason };
+  });
+}
+
+export async function featureSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
+  const window = input ? featureWindow(input, new Date()) : { featuredFrom: null, featuredUntil: null };
+  return adminChange(db, context, viewer, id, input ? 'spots.featured' : 'spots.unfeatured', input?.reason ?? null, () => window);
+}

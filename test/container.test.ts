@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../src/paths.js';
+
+/** The Dockerfile is not built in CI (no Docker here): its promises are checked as text. */
+
+const dockerfile = readFileSync(path.join(projectRoot, 'Dockerfile'), 'utf8');
+const compose = readFileSync(path.join(projectRoot, 'compose.yaml'), 'utf8');
+const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+describe('Dockerfile', () => {
+  it('runs the same command as npm start', () => {
+    const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile);
+    expect(cmd).not.toBeNull();
+    const argv = JSON.parse(cmd![1]!) as string[];
+    const start = pkg.scripts.start!.replace(/^exec\s+/, '').split(/\s+/);
+    expect(argv).toEqual(start);
+  });
+
+  it('is multi-stage, installs production dependencies only, runs as a non-root user, checks /health/live', () => {
+    expect(dockerfile.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    const users = [...dockerfile.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]);
+    expect(users.at(-1)).not.toMatch(/^(root|0)$/);
+    expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/health\/live/m);
+  });
+});
+
+describe('compose.yaml', () => {
+  it('runs the API with PostgreSQL 16+ and an optional Redis', () => {
+    expect(compose).toMatch(/image:\s*postgres:(1[6-9]|[2-9]\d)/);
+    expect(compose).toMatch(/DATABASE_URL:\s*postgres:\/\//);
+    expect(compose).toMatch(/redis:[\s\S]*profiles:\s*\["redis"\]/);
+  });
+});
