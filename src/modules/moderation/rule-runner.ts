@@ -10,6 +10,12 @@ import { Worker } from 'node:worker_threads';
 /** Longest text a rule ever sees; posts and comments are shorter by schema. */
 export const MAX_RULE_INPUT = 10_000;
 export const DEFAULT_RULE_TIMEOUT_MS = 250;
+/**
+ * How long a (fresh) worker may take to start a job. Starting a thread takes tens of
+ * milliseconds, and seconds on a loaded machine: that time must not count against the rules,
+ * or sound content would be held for review whenever the previous worker had to be replaced.
+ */
+export const WORKER_START_TIMEOUT_MS = 10_000;
 
 export interface RegexJobRule {
   id: string;
@@ -69,7 +75,7 @@ export class RegexRunner {
 
   constructor(private readonly timeoutMs = DEFAULT_RULE_TIMEOUT_MS) {}
 
-  /** Tests `text` (cut to MAX_RULE_INPUT) against each rule; resolves within the time limit once started. */
+  /** Tests `text` (cut to MAX_RULE_INPUT) against each rule; resolves within the time limit once the worker has started the job. */
   run(rules: RegexJobRule[], text: string): Promise<RegexJobResult> {
     if (rules.length === 0) return Promise.resolve({ matched: [], timedOut: undefined });
     return new Promise((resolve) => {
@@ -102,7 +108,7 @@ export class RegexRunner {
     if (!job) return;
     this.current = job;
     const worker = this.ensureWorker();
-    job.timer = setTimeout(() => this.onTimeout(job), this.timeoutMs);
+    job.timer = setTimeout(() => this.onTimeout(job), Math.max(WORKER_START_TIMEOUT_MS, this.timeoutMs));
     worker.postMessage({ id: job.id, rules: job.rules, text: job.text });
   }
 
@@ -117,7 +123,14 @@ export class RegexRunner {
   private onMessage(worker: Worker, message: WorkerMessage): void {
     const job = this.current;
     if (worker !== this.worker || !job || message.job !== job.id) return;
-    if (message.running !== undefined) job.running = message.running;
+    if (message.running !== undefined) {
+      // The rules' time limit runs from the moment the worker starts on them.
+      if (job.running === undefined) {
+        clearTimeout(job.timer);
+        job.timer = setTimeout(() => this.onTimeout(job), this.timeoutMs);
+      }
+      job.running = message.running;
+    }
     if (message.match !== undefined) job.matched.push(message.match);
     if (message.done) this.finish(job, undefined);
   }
