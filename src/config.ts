@@ -17,6 +17,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * Optional: how the request path connects (a LOGIN role that is a member of fishlog_app).
+   * Unset: the owner's connection with the fishlog_app role set at connection start.
+   */
+  databaseAppUrl: string | undefined;
   logLevel: LogLevel;
   publicDocs: boolean;
   bodyLimitBytes: number;
@@ -257,6 +262,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host: host(env, 'HOST', '127.0.0.1'),
     dataDir: path.resolve(cwd, read(env, 'FISHLOG_DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
+    databaseAppUrl: databaseUrl(env, 'DATABASE_APP_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     publicDocs: boolean(env, 'FISHLOG_PUBLIC_DOCS', nodeEnv !== 'production'),
     bodyLimitBytes: integer(env, 'FISHLOG_BODY_LIMIT', 1_048_576, 1024, 104_857_600),

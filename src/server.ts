@@ -32,7 +32,9 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   try {
     database = await openDatabase(config, { log: say, processName: 'fishlog-server' });
-    await prepareDatabase(database.pool, say);
+    await prepareDatabase(database.owner.pool, say);
+    // Requests run with least privilege (migration 0030); the owner's role was for the migrations.
+    await database.useApplicationRole();
     app = await buildApp({ config, database });
     await app.listen({ port: config.port, host: config.host });
     if (config.metricsPort > 0) {

@@ -103,6 +103,9 @@ export async function createTestApp(
   const testDatabase = shared ? { ...shared, drop: async () => undefined } : await createTestDatabase();
   const config = testConfig({ DATABASE_URL: testDatabase.url, ...options.env });
   const database = await openDatabase(config, { processName: 'fishlog-test', poolSize: 5 });
+  // As in production, the app runs as the application role; tests that need the owner's powers
+  // (tampering with the audit log behind its triggers) use `database.owner`.
+  await database.useApplicationRole();
   const app = await buildApp({ config, database, logger: false, ...(options.idp ? { idp: options.idp } : {}), ...(options.now ? { now: options.now } : {}) });
   await options.configure?.(app);
   await app.ready();

@@ -10,9 +10,25 @@ export type Db = NodePgDatabase<Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+/**
+ * The role the request path runs as (created by migration 0030): it reads and writes the
+ * application's rows and appends to the audit log; it owns nothing, so it cannot rewrite the
+ * audit log, disable its triggers, or create tables, roles or extensions.
+ */
+export const APPLICATION_ROLE = 'fishlog_app';
+
 export interface Database {
+  /** The connections the application uses: the owner's until `useApplicationRole()`, then fishlog_app's. */
   pool: pg.Pool;
   db: Db;
+  /** The owner's connections (the role of DATABASE_URL): migrations, seeds, operator commands. */
+  owner: { pool: pg.Pool; db: Db };
+  /**
+   * From now on `pool` and `db` run as APPLICATION_ROLE (call it after the migrations): through
+   * DATABASE_APP_URL when set, else the owner's URL with the role set at connection start (a
+   * connection that cannot take the role fails; it never falls back to the owner).
+   */
+  useApplicationRole(): Promise<void>;
   /** Where the data lives, for logs (password hidden). */
   description: string;
   embedded: EmbeddedCluster | undefined;
@@ -32,7 +48,7 @@ export interface OpenOptions {
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in the data folder. */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseAppUrl'>>,
   options: OpenOptions = {},
 ): Promise<Database> {
   const processName = options.processName ?? 'fishlog';
@@ -47,32 +63,54 @@ export async function openDatabase(
     url = embedded.url();
     description = `embedded PostgreSQL in ${config.dataDir} (127.0.0.1:${embedded.port})`;
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    application_name: processName,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
-  });
-  // A connection that fails (the server was killed, restarted, or ended it: 57P01) must never
-  // crash the process: idle ones report to the pool, checked-out ones to their own listener.
-  // The request that used it gets an error (a 503); the pool opens new connections later.
-  pool.on('error', (error) => options.log?.(`idle database connection failed: ${error.message}`));
-  pool.on('connect', (client) => {
-    client.on('error', (error) => options.log?.(`database connection failed: ${error.message}`));
-  });
-  // After the embedded server came back on another port, new connections go there.
-  embedded?.onRestart(() => {
-    (pool as unknown as { options: { connectionString: string } }).options.connectionString = embedded!.url();
-  });
-  return {
-    pool,
-    db: createDb(pool),
+  const makePool = (connectionString: string, role?: string): pg.Pool => {
+    const pool = new pg.Pool({
+      connectionString,
+      max: options.poolSize ?? 10,
+      application_name: processName,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      ...(role ? { options: `-c role=${role}` } : {}),
+    });
+    // A connection that fails (the server was killed, restarted, or ended it: 57P01) must never
+    // crash the process: idle ones report to the pool, checked-out ones to their own listener.
+    // The request that used it gets an error (a 503); the pool opens new connections later.
+    pool.on('error', (error) => options.log?.(`idle database connection failed: ${error.message}`));
+    pool.on('connect', (client) => {
+      client.on('error', (error) => options.log?.(`database connection failed: ${error.message}`));
+    });
+    // After the embedded server came back on another port, new connections go there.
+    embedded?.onRestart(() => {
+      (pool as unknown as { options: { connectionString: string } }).options.connectionString = embedded!.url();
+    });
+    return pool;
+  };
+  const ownerPool = makePool(url);
+  const owner = { pool: ownerPool, db: createDb(ownerPool) };
+  const database: Database = {
+    pool: owner.pool,
+    db: owner.db,
+    owner,
     description,
     embedded,
+    async useApplicationRole() {
+      if (database.pool !== owner.pool) return;
+      const appUrl = config.databaseAppUrl;
+      const pool = appUrl && !embedded ? makePool(appUrl) : makePool(embedded ? embedded.url() : url!, APPLICATION_ROLE);
+      // Fail at start, with the reason, rather than on the first request.
+      const client = await pool.connect().catch(async (error: Error) => {
+        await pool.end().catch(() => undefined);
+        throw new Error(`cannot connect as the application role ${APPLICATION_ROLE}: ${error.message} (run the migrations first; see README "Database roles")`);
+      });
+      client.release();
+      database.pool = pool;
+      database.db = createDb(pool);
+    },
     async close() {
-      await pool.end().catch(() => undefined);
+      if (database.pool !== owner.pool) await database.pool.end().catch(() => undefined);
+      await owner.pool.end().catch(() => undefined);
       if (embedded) await embedded.release();
     },
   };
+  return database;
 }
