@@ -6,7 +6,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /**
  * Prometheus metrics (prom-client), one registry per app: requests by route template and status,
  * their duration, the database pool, event-loop lag and process memory (prom-client's defaults),
- * login failures and rate-limit refusals.
+ * login failures and rate-limit refusals. Modules add their own to `registry` (the moderation
+ * module: provider calls and cost).
  */
 export interface Metrics {
   registry: Registry;

@@ -7,9 +7,11 @@ import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { ApproveBody, Decision, PendingQuery, QueueItem, RejectBody } from './moderation.admin.schemas.js';
 import * as service from './moderation.admin.service.js';
+import { observeModeration } from './moderation.service.js';
 
 export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  observeModeration(db, deps.metrics.registry);
   app.addSchema(UserRef);
   app.addSchema(QueueItem);
   app.addSchema(Decision);

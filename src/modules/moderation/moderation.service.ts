@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
 import { recordAudit } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import * as repo from './moderation.repository.js';
@@ -172,16 +173,43 @@ async function callProvider(db: Db, settings: Settings, request: ModerationReque
   return { provider, result, failure, categories, latencyMs: result?.latencyMs ?? Math.round(performance.now() - started) };
 }
 
-/** Step 3: cost accounting, one row per provider call. */
+/** Prometheus counters of provider calls and their cost, per app (keyed by the app's database handle). */
+const providerMetrics = new WeakMap<Db, { calls: Counter; cost: Counter }>();
+
+/** Counts this app's provider calls in its metrics registry (`GET /metrics`). */
+export function observeModeration(db: Db, registry: Registry): void {
+  providerMetrics.set(db, {
+    calls: new Counter({
+      name: 'fishlog_moderation_provider_calls_total',
+      help: 'Moderation provider calls by provider and outcome (clean, flagged, error, timeout)',
+      labelNames: ['provider', 'outcome'],
+      registers: [registry],
+    }),
+    cost: new Counter({
+      name: 'fishlog_moderation_provider_cost_usd_total',
+      help: 'What the moderation provider calls cost, in US dollars, by provider',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+  });
+}
+
+/** Step 3: cost accounting, one row per provider call (and the metrics). */
 async function recordCost(db: Db, request: ModerationRequest, call: ProviderOutcome & { latencyMs: number }): Promise<void> {
   const { provider, result, failure, categories } = call;
+  const providerName = result?.provider ?? provider.name;
+  const outcome = failure ? failure.outcome : categories.length > 0 ? 'flagged' : 'clean';
+  const costUsd = result?.costUsd ?? 0;
+  const metrics = providerMetrics.get(db);
+  metrics?.calls.inc({ provider: providerName, outcome });
+  if (costUsd > 0) metrics?.cost.inc({ provider: providerName }, costUsd);
   await repo.recordCall(db, {
-    provider: result?.provider ?? provider.name,
+    provider: providerName,
     model: result?.model ?? provider.model,
     contentType: request.contentType,
     contentId: request.contentId,
-    outcome: failure ? failure.outcome : categories.length > 0 ? 'flagged' : 'clean',
-    costUsd: result?.costUsd ?? 0,
+    outcome,
+    costUsd,
     latencyMs: call.latencyMs,
     categories,
     error: failure?.message ?? null,

@@ -334,6 +334,31 @@ describe('moderation with the OpenAI-compatible provider', () => {
     }
   });
 
+  it('counts its calls by outcome and their cost in the metrics', async () => {
+    const scrape = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: admin.headers });
+      expect(res.statusCode).toBe(200);
+      const value = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(res.body)?.[1] ?? 0);
+      return {
+        clean: value('fishlog_moderation_provider_calls_total{provider="openai",outcome="clean"}'),
+        errors: value('fishlog_moderation_provider_calls_total{provider="openai",outcome="error"}'),
+        cost: value('fishlog_moderation_provider_cost_usd_total{provider="openai"}'),
+      };
+    };
+    const before = await scrape();
+    await createPost(t, angler, { text: 'A quiet evening on the lake' });
+    standIn.setMode({ type: 'status', status: 500 });
+    try {
+      await createPost(t, angler, { text: 'Provider down for this one' });
+    } finally {
+      standIn.setMode({ type: 'ok' });
+    }
+    const after = await scrape();
+    expect(after.clean - before.clean).toBe(1);
+    expect(after.errors - before.errors).toBe(1);
+    expect(after.cost - before.cost).toBeCloseTo(0.002, 6);
+  });
+
   it('holds the post when the key is wrong, without storing the key from the error message', async () => {
     await settings({ apiKey: 'sk-wrong-key-9876543210' });
     try {
