@@ -104,7 +104,8 @@ export async function register(t: TestApp, user: TestUser, tournamentId: string,
     method: 'POST',
     url: `/api/tournament/${tournamentId}/register`,
     headers: user.headers,
-    payload: { divisionId, ...(anglerName ? { anglerName } : {}) },
+    // A test card of the local payments provider (charged when the tournament has an entry fee).
+    payload: { divisionId, paymentMethod: '4242424242424242', ...(anglerName ? { anglerName } : {}) },
   });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return res.json() as { id: string; divisionId: string; anglerName: string };

@@ -150,13 +150,13 @@ describe('organizers', () => {
     expect((await auditEntries(t, 'organizers.suspended')).at(-1)).toMatchObject({ reason: 'Unpaid prizes', after: { tournamentsAffected: [upcoming.id] } });
     const view = (await call('GET', `/api/tournament/${upcoming.id}`, angler)).json();
     expect(view.registrationsOpen).toBe(false);
-    const closed = await call('POST', `/api/tournament/${upcoming.id}/register`, angler, { divisionId: upcoming.body.divisions[0]!.id });
+    const closed = await call('POST', `/api/tournament/${upcoming.id}/register`, angler, { divisionId: upcoming.body.divisions[0]!.id, paymentMethod: '4242424242424242' });
     expect(closed.json()).toMatchObject({ status: 409, code: 'tournaments.registration_closed', detail: expect.stringContaining('organizer is suspended') });
     const species = await speciesIds(t);
     expect((await call('POST', '/api/tournament', o, tournamentBody(species))).json().code).toBe('tournaments.organizer_not_verified');
     const reinstated = await call('POST', `/api/admin/organizers/${o.organizerId}/reinstate`, staff.admin, { reason: 'Prizes paid' });
     expect(reinstated.json()).toMatchObject({ status: 'Verified', statusReason: null });
-    expect((await call('POST', `/api/tournament/${upcoming.id}/register`, angler, { divisionId: upcoming.body.divisions[0]!.id })).statusCode).toBe(201);
+    expect((await call('POST', `/api/tournament/${upcoming.id}/register`, angler, { divisionId: upcoming.body.divisions[0]!.id, paymentMethod: '4242424242424242' })).statusCode).toBe(201);
     expect((await call('POST', `/api/admin/organizers/${MISSING_ID}/suspend`, staff.admin, { reason: 'x' })).statusCode).toBe(404);
   });
 });

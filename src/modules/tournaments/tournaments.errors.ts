@@ -51,6 +51,12 @@ export const TournamentErrors = {
   registrationClosed: (detail: string) => new AppError(409, 'tournaments.registration_closed', detail),
   full: (capacity: number) => new AppError(409, 'tournaments.full', `The tournament is full (${capacity} anglers).`),
   alreadyRegistered: () => new AppError(409, 'tournaments.already_registered', 'You are already registered in this division; see GET /api/tournament/{id}/registrations.'),
+  paymentMethodRequired: () =>
+    new AppError(400, 'tournaments.payment_method_required', 'This tournament has an entry fee: send paymentMethod (a card number or payment method id).', {
+      errors: [{ pointer: '/paymentMethod', in: 'body', detail: 'is required for a tournament with an entry fee' }],
+    }),
+  paymentDeclined: (paymentId: string, reason: string) =>
+    new AppError(402, 'tournaments.payment_declined', `The entry fee payment ${paymentId} was declined (${reason}); you are not registered. Use another card and register again.`),
   alreadyCancelled: () => new AppError(409, 'tournaments.registration_cancelled', 'This registration is already cancelled.'),
   notRegistered: () =>
     new AppError(403, 'tournaments.not_registered', 'Only anglers registered in this division can submit catches; register first with POST /api/tournament/{id}/register.'),

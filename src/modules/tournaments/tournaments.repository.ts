@@ -357,8 +357,13 @@ export async function feesOf(db: DbOrTx, registrationIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.registrationId, r]));
 }
 
-export async function setFeeStatus(db: DbOrTx, registrationId: string, status: FeePaymentRow['status']): Promise<void> {
-  await db.update(tournamentFeePayments).set({ status, updatedAt: new Date() }).where(eq(tournamentFeePayments.registrationId, registrationId));
+export async function setFee(db: DbOrTx, registrationId: string, values: { status: FeePaymentRow['status']; externalPaymentId?: string }): Promise<FeePaymentRow | undefined> {
+  const [row] = await db
+    .update(tournamentFeePayments)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(tournamentFeePayments.registrationId, registrationId))
+    .returning();
+  return row;
 }
 
 // ---------- catches ----------

@@ -32,6 +32,7 @@ import {
 } from './tournaments.schemas.js';
 import * as results from './tournaments.results.service.js';
 import * as service from './tournaments.service.js';
+import { paymentsOf } from '../payments/payments.service.js';
 
 /**
  * /api/tournament: organizer applications, tournaments, registrations, catch submissions and
@@ -39,6 +40,7 @@ import * as service from './tournaments.service.js';
  */
 export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  const tournamentsDeps: service.TournamentsDeps = { db, payments: paymentsOf(deps) };
   for (const schema of [Organizer, Tournament, Registration, Submission, Results, Sponsor, Judge]) app.addSchema(schema);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
@@ -172,13 +174,15 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         summary: 'Register for a tournament',
         description:
           'An Approved tournament not yet started, before its registration deadline and under its capacity; once per person per division (409 otherwise). ' +
-          'The entry fee is recorded as a pending payment. The organizer cannot enter their own tournament.',
+          'A tournament with an entry fee needs `paymentMethod` (400 tournaments.payment_method_required); the fee is charged through the payments service once the place is held ' +
+          '(a declined card cancels the registration: 402 tournaments.payment_declined). The organizer cannot enter their own tournament.',
         params: TournamentParams,
         body: RegisterBody,
-        response: { 201: ref('TournamentRegistration'), ...errorResponses(403, 404, 409) },
+        response: { 201: ref('TournamentRegistration'), ...errorResponses(400, 402, 403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.register(db, principalOf(request), request.params.tournamentId, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await service.register(tournamentsDeps, principalOf(request), auditContextOf(request), request.params.tournamentId, request.body)),
   );
 
   app.get(
@@ -218,12 +222,14 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         tags,
         operationId: 'cancelTournamentRegistration',
         summary: 'Cancel your registration',
-        description: 'Before the start only. Up to `refundWindowHours` (default 48) before the start the fee is refunded; after that it is forfeited.',
+        description:
+          'Before the start only. Up to `refundWindowHours` (default 48) before the start the fee is refunded through the payments service (fee status Refunded); after that it is forfeited.',
         params: RegistrationParams,
         response: { 200: ref('TournamentRegistration'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.cancelRegistration(db, principalOf(request), request.params.tournamentId, request.params.registrationId),
+    async (request) =>
+      service.cancelRegistration(tournamentsDeps, principalOf(request), auditContextOf(request), request.params.tournamentId, request.params.registrationId),
   );
 
   app.post(

@@ -289,8 +289,16 @@ export const RegisterBody = Type.Object(
   {
     divisionId: Uuid,
     anglerName: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'Name on the public leaderboard (default: your profile’s display name or username)' })),
+    paymentMethod: Type.Optional(
+      Type.String({
+        minLength: 4,
+        maxLength: 64,
+        description:
+          'Required when the tournament has an entry fee (ignored otherwise): a card number (local payments: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 declines) or a Stripe payment method id',
+      }),
+    ),
   },
-  { additionalProperties: false, examples: [{ divisionId: ID_EXAMPLE, anglerName: 'Jo Angler' }] },
+  { additionalProperties: false, examples: [{ divisionId: ID_EXAMPLE, anglerName: 'Jo Angler', paymentMethod: '4242424242424242' }] },
 );
 export type RegisterInput = Static<typeof RegisterBody>;
 
@@ -304,8 +312,13 @@ export const Registration = Type.Object(
     status: literals(REGISTRATION_STATUSES),
     fee: Nullable(
       Type.Object(
-        { amountCents: Type.Integer(), currency: Type.String(), status: literals(FEE_STATUSES) },
-        { additionalProperties: false, description: 'The entry fee payment (null for free tournaments)' },
+        {
+          amountCents: Type.Integer(),
+          currency: Type.String(),
+          status: literals(FEE_STATUSES),
+          paymentId: Nullable(Type.String({ format: 'uuid', description: 'The payments service’s payment (null until charged)' })),
+        },
+        { additionalProperties: false, description: 'The entry fee (null for free tournaments), charged through the payments service' },
       ),
     ),
     cancelledAt: Nullable(Timestamp),
@@ -322,7 +335,7 @@ export const Registration = Type.Object(
         userId: ID_EXAMPLE,
         anglerName: 'Jo Angler',
         status: 'Active',
-        fee: { amountCents: 5000, currency: 'USD', status: 'Pending' },
+        fee: { amountCents: 5000, currency: 'USD', status: 'Paid', paymentId: ID_EXAMPLE },
         cancelledAt: null,
         createdAt: '2026-05-01T12:00:00.000Z',
       },

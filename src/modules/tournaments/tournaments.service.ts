@@ -2,8 +2,10 @@ import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { PUBLISHED_STATUSES, registrationPolicy, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
 import { authorize, isOwner, type PolicyContext, type Viewer } from '../../core/access/policy.js';
+import type { AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
+import type { PaymentsService } from '../payments/payments.service.js';
 import { getOwnProfile } from '../profiles/profiles.service.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { foreignKeyViolation, TournamentErrors, uniqueViolation } from './tournaments.errors.js';
@@ -111,7 +113,7 @@ export async function tournamentViews(db: DbOrTx, rows: repo.TournamentWithOrgan
 }
 
 function feeView(fee: FeePaymentRow | undefined) {
-  return fee ? { amountCents: fee.amountCents, currency: fee.currency, status: fee.status } : null;
+  return fee ? { amountCents: fee.amountCents, currency: fee.currency, status: fee.status, paymentId: fee.externalPaymentId } : null;
 }
 
 export function registrationView(row: RegistrationRow, fee: FeePaymentRow | undefined) {
@@ -395,18 +397,39 @@ export interface FeeRequest {
   currency: string;
 }
 
-/**
- * Records the entry fee of a new registration, inside the registration's transaction. Today a
- * local pending payment (tournament_fee_payments); the one place to call the payments service
- * instead once it exists.
- */
-export async function recordFee(tx: DbOrTx, fee: FeeRequest): Promise<FeePaymentRow> {
-  return repo.insertFee(tx, { id: uuidv7(), ...fee, status: 'Pending' });
+/** What the tournament module needs of the app: its database and the payments service. */
+export interface TournamentsDeps {
+  db: Db;
+  payments: PaymentsService;
 }
 
-/** Settles the fee of a cancelled registration: refunded inside the refund window, forfeited after. */
-export async function settleCancelledFee(tx: DbOrTx, registrationId: string, refund: boolean): Promise<void> {
-  await repo.setFeeStatus(tx, registrationId, refund ? 'Refunded' : 'Forfeited');
+/**
+ * Charges the entry fee of a registration just committed (the capacity and one-per-person rules
+ * hold under the tournament's lock; the charge is outside it). A declined card cancels the
+ * registration (402); a retried request cannot charge twice (the key is the registration's).
+ */
+async function chargeFee(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, fee: FeeRequest & { tournamentName: string }, paymentMethod: string, now: Date) {
+  const payment = await deps.payments.createPayment(
+    {
+      kind: 'TournamentFee',
+      payerId: viewer.userId,
+      related: { type: 'tournament_registration', id: fee.registrationId },
+      amountCents: fee.amountCents,
+      currency: fee.currency,
+      paymentMethod,
+      description: `Entry fee: ${fee.tournamentName}`,
+      idempotencyKey: `tournament-registration-${fee.registrationId}`,
+    },
+    context,
+  );
+  if (payment.status === 'Failed') {
+    await deps.db.transaction(async (tx) => {
+      await repo.updateRegistration(tx, fee.registrationId, { status: 'Cancelled', cancelledAt: now });
+      await repo.setFee(tx, fee.registrationId, { status: 'Declined', externalPaymentId: payment.id });
+    });
+    throw TournamentErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
+  }
+  return repo.setFee(deps.db, fee.registrationId, { status: payment.status === 'Pending' ? 'Pending' : 'Paid', externalPaymentId: payment.id });
 }
 
 async function displayName(db: Db, viewer: Viewer, given: string | undefined): Promise<string> {
@@ -415,13 +438,15 @@ async function displayName(db: Db, viewer: Viewer, given: string | undefined): P
   return profile.displayName ?? profile.username;
 }
 
-export async function register(db: Db, viewer: Viewer, tournamentId: string, input: RegisterInput, now = new Date()) {
+export async function register(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, tournamentId: string, input: RegisterInput, now = new Date()) {
+  const { db } = deps;
   const anglerName = await displayName(db, viewer, input.anglerName);
-  return db.transaction(async (tx) => {
+  const registered = await db.transaction(async (tx) => {
     // The row lock serialises registrations of one tournament: the capacity count below is exact.
     const t = await lockAuthorized(tx, viewer, tournamentId, 'register');
     if (t.registrationsClosedReason) throw TournamentErrors.registrationClosed(`Registrations are closed: ${t.registrationsClosedReason}.`);
     if (now >= t.registrationDeadline) throw TournamentErrors.registrationClosed(`The registration deadline (${t.registrationDeadline.toISOString()}) has passed.`);
+    if (t.entryFeeCents > 0 && !input.paymentMethod) throw TournamentErrors.paymentMethodRequired();
     const division = (await repo.divisionsOf(tx, [tournamentId])).find((d) => d.id === input.divisionId);
     if (!division) throw TournamentErrors.unknownDivision(input.divisionId);
     if (await repo.findActiveRegistration(tx, division.id, viewer.userId)) throw TournamentErrors.alreadyRegistered();
@@ -434,9 +459,16 @@ export async function register(db: Db, viewer: Viewer, tournamentId: string, inp
       if (uniqueViolation(error) !== undefined) throw TournamentErrors.alreadyRegistered();
       throw error;
     }
-    const fee = t.entryFeeCents > 0 ? await recordFee(tx, { registrationId: row.id, tournamentId, userId: viewer.userId, amountCents: t.entryFeeCents, currency: t.currency }) : undefined;
-    return registrationView(row, fee);
+    const fee =
+      t.entryFeeCents > 0
+        ? await repo.insertFee(tx, { id: uuidv7(), registrationId: row.id, tournamentId, userId: viewer.userId, amountCents: t.entryFeeCents, currency: t.currency, status: 'Pending' })
+        : undefined;
+    return { row, fee, tournamentName: t.name };
   });
+  const { row, fee, tournamentName } = registered;
+  if (!fee) return registrationView(row, undefined);
+  const charged = await chargeFee(deps, viewer, context, { ...fee, tournamentName }, input.paymentMethod!, now);
+  return registrationView(row, charged);
 }
 
 export async function listRegistrations(
@@ -469,17 +501,33 @@ export async function getRegistration(db: Db, viewer: Viewer, tournamentId: stri
   return registrationView(registration, (await repo.feesOf(db, [registration.id])).get(registration.id));
 }
 
-/** The registrant cancels: refunded up to `refundWindowHours` before the start, no refund after; impossible once started. */
-export async function cancelRegistration(db: Db, viewer: Viewer, tournamentId: string, registrationId: string, now = new Date()) {
-  return db.transaction(async (tx) => {
+/**
+ * The registrant cancels: the fee is refunded (through the payments service) up to
+ * `refundWindowHours` before the start and forfeited after; impossible once started. A fee never
+ * charged is waived.
+ */
+export async function cancelRegistration(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, tournamentId: string, registrationId: string, now = new Date()) {
+  const { row, fee, refund } = await deps.db.transaction(async (tx) => {
     const { tournament, registration } = await authorizedRegistration(tx, viewer, tournamentId, registrationId, 'cancel', true);
     if (registration.status === 'Cancelled') throw TournamentErrors.alreadyCancelled();
     if (now >= tournament.startsAt) throw TournamentErrors.cannotCancel('The tournament has started; registrations can no longer be cancelled.');
-    const refundUntil = tournament.startsAt.getTime() - tournament.refundWindowHours * 3_600_000;
+    const inWindow = now.getTime() <= tournament.startsAt.getTime() - tournament.refundWindowHours * 3_600_000;
     const row = await repo.updateRegistration(tx, registration.id, { status: 'Cancelled', cancelledAt: now });
-    await settleCancelledFee(tx, registration.id, now.getTime() <= refundUntil);
-    return registrationView(row, (await repo.feesOf(tx, [row.id])).get(row.id));
+    let fee = (await repo.feesOf(tx, [row.id])).get(row.id);
+    const refund = inWindow && fee?.status === 'Paid' && fee.externalPaymentId !== null;
+    if (fee && !refund) fee = await repo.setFee(tx, row.id, { status: fee.status === 'Paid' ? 'Forfeited' : 'Waived' });
+    return { row, fee, refund };
   });
+  if (!refund || !fee?.externalPaymentId) return registrationView(row, fee);
+  const { refund: done } = await deps.payments.refund({
+    paymentId: fee.externalPaymentId,
+    reason: 'Tournament registration cancelled inside the refund window',
+    actor: context,
+    idempotencyKey: `tournament-registration-refund-${row.id}`,
+  });
+  // A refund the provider refused stays on the payment (admins see it under /api/admin/payments); the fee stays Paid.
+  const settled = done.status === 'Succeeded' ? await repo.setFee(deps.db, row.id, { status: 'Refunded' }) : fee;
+  return registrationView(row, settled);
 }
 
 // ---------- judges ----------

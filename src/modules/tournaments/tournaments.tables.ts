@@ -30,7 +30,12 @@ export const TOURNAMENT_CATCH_STATUSES = ['Pending', 'Verified', 'Rejected'] as 
 export type TournamentCatchStatus = (typeof TOURNAMENT_CATCH_STATUSES)[number];
 
 export const REGISTRATION_STATUSES = ['Active', 'Cancelled'] as const;
-export const FEE_STATUSES = ['Pending', 'Paid', 'Refunded', 'Forfeited', 'Waived'] as const;
+/**
+ * A registration's fee: Pending (the payment provider has not decided yet), Paid, Declined (the card
+ * was refused: the registration was cancelled), Refunded (cancelled inside the refund window),
+ * Forfeited (cancelled after it), Waived (cancelled before any charge went through).
+ */
+export const FEE_STATUSES = ['Pending', 'Paid', 'Declined', 'Refunded', 'Forfeited', 'Waived'] as const;
 export type FeeStatus = (typeof FEE_STATUSES)[number];
 
 /** Tie-breaks after the total, in the order a tournament applies them. */
@@ -187,8 +192,9 @@ export const tournamentRegistrations = pgTable(
 );
 
 /**
- * The entry fee of a registration, recorded in the registration's transaction as a local pending
- * payment until the payments service takes over (see recordFee in tournaments.service.ts).
+ * The entry fee of a registration: recorded (Pending) in the registration's transaction, then
+ * charged through the payments service, whose payment it names (`externalPaymentId`). The money,
+ * refunds and the ledger are the payments module's; this row is the fee's state for the tournament.
  */
 export const tournamentFeePayments = pgTable(
   'tournament_fee_payments',
@@ -206,7 +212,7 @@ export const tournamentFeePayments = pgTable(
     amountCents: integer().notNull(),
     currency: text().notNull(),
     status: text({ enum: FEE_STATUSES }).notNull().default('Pending'),
-    /** The payments service's id once it handles the payment. */
+    /** The payments service's payment (GET /api/admin/payments/{id}); null until charged. */
     externalPaymentId: text(),
     ...timestamps(),
   },

@@ -254,11 +254,22 @@ describe('PUT /api/tournament/{id}', () => {
   });
 });
 
+const CARD = '4242424242424242';
+const DECLINED_CARD = '4000000000000002';
+
+async function paymentOf(registrationId: string) {
+  const { rows } = await t.database.pool.query(
+    'SELECT kind, status, amount_cents, refunded_cents, payer_id, related_type FROM payments WHERE related_id = $1',
+    [registrationId],
+  );
+  return rows;
+}
+
 describe('registrations', () => {
-  it('registers once per person per division, records the fee as a pending payment', async () => {
+  it('registers once per person per division, charging the entry fee through the payments service', async () => {
     const { id, body } = await createTournament(t, organizer);
     const user = await createUser(t);
-    const res = await call('POST', `/api/tournament/${id}/register`, user, { divisionId: body.divisions[0]!.id, anglerName: 'Jo Angler' });
+    const res = await call('POST', `/api/tournament/${id}/register`, user, { paymentMethod: CARD, divisionId: body.divisions[0]!.id, anglerName: 'Jo Angler' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
       id: expect.any(String),
@@ -267,38 +278,69 @@ describe('registrations', () => {
       userId: user.userId,
       anglerName: 'Jo Angler',
       status: 'Active',
-      fee: { amountCents: 2500, currency: 'USD', status: 'Pending' },
+      fee: { amountCents: 2500, currency: 'USD', status: 'Paid', paymentId: expect.any(String) },
       cancelledAt: null,
       createdAt: expect.any(String),
     });
-    const fee = await t.database.pool.query('SELECT amount_cents, status FROM tournament_fee_payments WHERE registration_id = $1', [res.json().id]);
-    expect(fee.rows).toEqual([{ amount_cents: 2500, status: 'Pending' }]);
-    const twice = await call('POST', `/api/tournament/${id}/register`, user, { divisionId: body.divisions[0]!.id });
+    const fee = await t.database.pool.query('SELECT amount_cents, status, external_payment_id FROM tournament_fee_payments WHERE registration_id = $1', [res.json().id]);
+    expect(fee.rows).toEqual([{ amount_cents: 2500, status: 'Paid', external_payment_id: res.json().fee.paymentId }]);
+    expect(await paymentOf(res.json().id)).toEqual([
+      { kind: 'TournamentFee', status: 'Succeeded', amount_cents: 2500, refunded_cents: 0, payer_id: user.userId, related_type: 'tournament_registration' },
+    ]);
+    const twice = await call('POST', `/api/tournament/${id}/register`, user, { paymentMethod: CARD, divisionId: body.divisions[0]!.id });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().code).toBe('tournaments.already_registered');
-    expect((await call('POST', `/api/tournament/${id}/register`, user, { divisionId: body.divisions[1]!.id })).statusCode).toBe(201);
-    expect((await call('POST', `/api/tournament/${id}/register`, user, { divisionId: MISSING_ID })).json().code).toBe('tournaments.unknown_division');
+    expect((await call('POST', `/api/tournament/${id}/register`, user, { paymentMethod: CARD, divisionId: body.divisions[1]!.id })).statusCode).toBe(201);
+    expect((await call('POST', `/api/tournament/${id}/register`, user, { paymentMethod: CARD, divisionId: MISSING_ID })).json().code).toBe('tournaments.unknown_division');
+  });
+
+  it('needs a payment method for a paid tournament; a declined card leaves no registration and no charge', async () => {
+    const { id, body } = await createTournament(t, organizer);
+    const user = await createUser(t);
+    const division = body.divisions[0]!.id;
+    const missing = await call('POST', `/api/tournament/${id}/register`, user, { divisionId: division });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ code: 'tournaments.payment_method_required', errors: [{ pointer: '/paymentMethod', in: 'body' }] });
+    const declined = await call('POST', `/api/tournament/${id}/register`, user, { divisionId: division, paymentMethod: DECLINED_CARD });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.json()).toMatchObject({ code: 'tournaments.payment_declined', detail: expect.stringContaining('card_declined') });
+    const { rows } = await t.database.pool.query(
+      `SELECT r.status, f.status AS fee FROM tournament_registrations r JOIN tournament_fee_payments f ON f.registration_id = r.id WHERE r.tournament_id = $1 AND r.user_id = $2`,
+      [id, user.userId],
+    );
+    expect(rows).toEqual([{ status: 'Cancelled', fee: 'Declined' }]);
+    expect((await call('GET', `/api/tournament/${id}/registrations`, user)).json()).toEqual([expect.objectContaining({ status: 'Cancelled', fee: expect.objectContaining({ status: 'Declined' }) })]);
+    // Another card: registered (the declined attempt does not count as a registration).
+    const again = await call('POST', `/api/tournament/${id}/register`, user, { divisionId: division, paymentMethod: CARD });
+    expect(again.statusCode).toBe(201);
+    expect(again.json().fee).toMatchObject({ status: 'Paid' });
+    // A free tournament needs no card.
+    const free = await createTournament(t, organizer, { overrides: { entryFeeCents: 0 } });
+    const freeReg = await call('POST', `/api/tournament/${free.id}/register`, user, { divisionId: free.body.divisions[0]!.id });
+    expect(freeReg.statusCode).toBe(201);
+    expect(freeReg.json().fee).toBeNull();
+    expect(await paymentOf(freeReg.json().id)).toEqual([]);
   });
 
   it('refuses the organizer, unpublished tournaments, closed registrations and missing tournaments', async () => {
     const { id, body } = await createTournament(t, organizer);
     const division = body.divisions[0]!.id;
-    expect((await call('POST', `/api/tournament/${id}/register`, organizer, { divisionId: division })).json().code).toBe('tournaments.organizer_cannot_register');
+    expect((await call('POST', `/api/tournament/${id}/register`, organizer, { paymentMethod: CARD, divisionId: division })).json().code).toBe('tournaments.organizer_cannot_register');
     const pending = await createTournament(t, organizer, { status: 'PendingApproval' });
-    const hidden = await call('POST', `/api/tournament/${pending.id}/register`, other, { divisionId: pending.body.divisions[0]!.id });
+    const hidden = await call('POST', `/api/tournament/${pending.id}/register`, other, { paymentMethod: CARD, divisionId: pending.body.divisions[0]!.id });
     expect(hidden.statusCode).toBe(403);
     expect(hidden.json().code).toBe('tournaments.not_visible');
     await t.database.pool.query('UPDATE tournaments SET registration_deadline = now() - interval \'1 minute\' WHERE id = $1', [id]);
-    const late = await call('POST', `/api/tournament/${id}/register`, other, { divisionId: division });
+    const late = await call('POST', `/api/tournament/${id}/register`, other, { paymentMethod: CARD, divisionId: division });
     expect(late.statusCode).toBe(409);
     expect(late.json()).toMatchObject({ code: 'tournaments.registration_closed', detail: expect.stringContaining('deadline') });
     const started = await createTournament(t, organizer);
     await startTournament(t, started.id);
-    const running = await call('POST', `/api/tournament/${started.id}/register`, other, { divisionId: started.body.divisions[0]!.id });
+    const running = await call('POST', `/api/tournament/${started.id}/register`, other, { paymentMethod: CARD, divisionId: started.body.divisions[0]!.id });
     expect(running.statusCode).toBe(403);
     expect(running.json().code).toBe('tournaments.not_open');
-    expect((await call('POST', `/api/tournament/${MISSING_ID}/register`, other, { divisionId: division })).statusCode).toBe(404);
-    expect((await call('POST', `/api/tournament/${id}/register`, null, { divisionId: division })).statusCode).toBe(401);
+    expect((await call('POST', `/api/tournament/${MISSING_ID}/register`, other, { paymentMethod: CARD, divisionId: division })).statusCode).toBe(404);
+    expect((await call('POST', `/api/tournament/${id}/register`, null, { paymentMethod: CARD, divisionId: division })).statusCode).toBe(401);
   });
 
   it('holds capacity and one registration per person under 50 concurrent registrations', async () => {
@@ -306,7 +348,7 @@ describe('registrations', () => {
     const division = body.divisions[0]!.id;
     const users = await Promise.all(Array.from({ length: 40 }, () => createUser(t)));
     // 40 distinct anglers plus 10 repeated attempts of the first 10 anglers: 50 in parallel.
-    const attempts = [...users, ...users.slice(0, 10)].map((u) => call('POST', `/api/tournament/${id}/register`, u, { divisionId: division }));
+    const attempts = [...users, ...users.slice(0, 10)].map((u) => call('POST', `/api/tournament/${id}/register`, u, { paymentMethod: CARD, divisionId: division }));
     const results = await Promise.all(attempts);
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
@@ -315,6 +357,11 @@ describe('registrations', () => {
     const { rows } = await t.database.pool.query(`SELECT count(*)::int AS n, count(DISTINCT user_id)::int AS people FROM tournament_registrations WHERE tournament_id = $1 AND status = 'Active'`, [id]);
     expect(rows[0]).toEqual({ n: 20, people: 20 });
     expect((await t.database.pool.query('SELECT count(*)::int AS n FROM tournament_fee_payments WHERE tournament_id = $1', [id])).rows[0].n).toBe(20);
+    const charged = await t.database.pool.query(
+      `SELECT count(*)::int AS n FROM payments p JOIN tournament_registrations r ON r.id = p.related_id WHERE r.tournament_id = $1 AND p.status = 'Succeeded'`,
+      [id],
+    );
+    expect(charged.rows[0].n).toBe(20);
     const view = (await call('GET', `/api/tournament/${id}`, other)).json();
     expect(view).toMatchObject({ registrationsCount: 20, registrationsOpen: false });
   });
@@ -332,7 +379,7 @@ describe('registrations', () => {
     expect(own).toEqual([expect.objectContaining({ id: ra.id, anglerName: 'Angler A', userId: a.userId })]);
     expect((await call('GET', `/api/tournament/${id}/registrations`, other)).json()).toEqual([]);
     expect((await call('GET', `/api/tournament/${id}/registrations/${ra.id}`, organizer)).json()).toMatchObject({ id: ra.id, anglerName: 'Angler A' });
-    expect((await call('GET', `/api/tournament/${id}/registrations/${ra.id}`, a)).json()).toMatchObject({ id: ra.id, fee: { status: 'Pending' } });
+    expect((await call('GET', `/api/tournament/${id}/registrations/${ra.id}`, a)).json()).toMatchObject({ id: ra.id, fee: { status: 'Paid' } });
     const foreign = await call('GET', `/api/tournament/${id}/registrations/${ra.id}`, b);
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().code).toBe('tournaments.registration_not_yours');
@@ -352,18 +399,20 @@ describe('registrations', () => {
     const refunded = await call('POST', `/api/tournament/${id}/registrations/${early.id}/cancel`, angler);
     expect(refunded.statusCode).toBe(200);
     expect(refunded.json()).toMatchObject({ status: 'Cancelled', cancelledAt: expect.any(String), fee: { status: 'Refunded', amountCents: 2500 } });
+    expect(await paymentOf(early.id)).toEqual([expect.objectContaining({ status: 'Refunded', amount_cents: 2500, refunded_cents: 2500 })]);
     expect((await call('POST', `/api/tournament/${id}/registrations/${early.id}/cancel`, angler)).json().code).toBe('tournaments.registration_cancelled');
     // 24 h before the start: inside the 48 h no-refund window.
     await t.database.pool.query(`UPDATE tournaments SET registration_deadline = now(), starts_at = now() + interval '24 hours' WHERE id = $1`, [id]);
     const forfeited = await call('POST', `/api/tournament/${id}/registrations/${late.id}/cancel`, lateUser);
     expect(forfeited.json()).toMatchObject({ status: 'Cancelled', fee: { status: 'Forfeited' } });
+    expect(await paymentOf(late.id)).toEqual([expect.objectContaining({ status: 'Succeeded', refunded_cents: 0 })]);
     const started = await createTournament(t, organizer);
     const reg = await register(t, lateUser, started.id, started.body.divisions[0]!.id);
     await startTournament(t, started.id);
     expect((await call('POST', `/api/tournament/${started.id}/registrations/${reg.id}/cancel`, lateUser)).json().code).toBe('tournaments.cannot_cancel');
     // a cancelled registrant may register again
     await t.database.pool.query(`UPDATE tournaments SET registration_deadline = now() + interval '1 hour', starts_at = now() + interval '100 hours', ends_at = now() + interval '110 hours' WHERE id = $1`, [id]);
-    expect((await call('POST', `/api/tournament/${id}/register`, angler, { divisionId: body.divisions[0]!.id })).statusCode).toBe(201);
+    expect((await call('POST', `/api/tournament/${id}/register`, angler, { paymentMethod: CARD, divisionId: body.divisions[0]!.id })).statusCode).toBe(201);
   });
 });
 
@@ -409,7 +458,7 @@ describe('CSV export', () => {
     const lines = res.body.trim().split('\r\n');
     expect(lines[0]).toBe('registrationId,division,anglerName,userId,status,registeredAt,cancelledAt,feeCents,currency,feeStatus');
     expect(lines[1]).toContain(`,Open,"'=cmd, ""quoted""",${angler.userId},Active,`);
-    expect(lines[1]).toMatch(/,2500,USD,Pending$/);
+    expect(lines[1]).toMatch(/,2500,USD,Paid$/);
     expect((await call('GET', `/api/tournament/${id}/export/registrations.csv`, angler)).statusCode).toBe(403);
     expect((await call('GET', `/api/tournament/${id}/export/results.csv`, angler)).statusCode).toBe(403);
     await endTournament(t, id);

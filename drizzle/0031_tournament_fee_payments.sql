@@ -1,0 +1,2 @@
+ALTER TABLE "tournament_fee_payments" DROP CONSTRAINT "tournament_fee_payments_status_check";--> statement-breakpoint
+ALTER TABLE "tournament_fee_payments" ADD CONSTRAINT "tournament_fee_payments_status_check" CHECK ("tournament_fee_payments"."status" IN ('Pending', 'Paid', 'Declined', 'Refunded', 'Forfeited', 'Waived'));
