@@ -5,6 +5,7 @@ import { Role, roleName } from '../../core/access/roles.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { UserErrors } from './users.errors.js';
 import * as repo from './users.repository.js';
+import { latestUnliftedBan } from './bans.repository.js';
 import type { UserRow } from './users.tables.js';
 
 /** The API's view of a user's identity (no internal fields). */
@@ -54,7 +55,13 @@ export async function findByUsernamePrefix(db: DbOrTx, prefix: string, limit: nu
 }
 
 /** The users module's implementation of the core's user directory (authentication resolves users through it). */
-export const userDirectory: UserDirectory = { upsertFromClaims: repo.upsertFromClaims };
+export const userDirectory: UserDirectory = {
+  async upsertFromClaims(db, claims) {
+    const user = await repo.upsertFromClaims(db, claims);
+    const ban = await latestUnliftedBan(db, user.id);
+    return { ...user, ban: ban ?? null };
+  },
+};
 
 /** For other modules: a user by id (undefined when there is none). */
 export function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
