@@ -48,5 +48,7 @@ CREATE INDEX "user_bans_unlifted_idx" ON "user_bans" USING btree ("ends_at") WHE
 CREATE INDEX "user_bans_starts_idx" ON "user_bans" USING btree ("starts_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "user_sign_ins_user_idx" ON "user_sign_ins" USING btree ("user_id","signed_in_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "user_sign_ins_at_idx" ON "user_sign_ins" USING btree ("signed_in_at");--> statement-breakpoint
+CREATE INDEX "user_reports_target_user_idx" ON "user_reports" USING btree ("target_user_id","status");--> statement-breakpoint
+CREATE INDEX "user_reports_reporter_time_idx" ON "user_reports" USING btree ("reporter_id","created_at");--> statement-breakpoint
 CREATE INDEX "users_email_lower_prefix_idx" ON "users" USING btree (lower("email") text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "users_created_idx" ON "users" USING btree ("created_at");

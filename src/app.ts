@@ -65,6 +65,7 @@ import { registerModuleProviders } from './providers.js';
 import { userDirectory } from './modules/users/users.service.js';
 import { bansRoutes } from './modules/users/bans.routes.js';
 import { bansAdminRoutes } from './modules/users/bans.admin.routes.js';
+import { usersAdminRoutes } from './modules/users/users.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -307,6 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(clubsAdminRoutes, { deps });
   await app.register(bansRoutes, { deps });
   await app.register(bansAdminRoutes, { deps });
+  await app.register(usersAdminRoutes, { deps });
 
   return app;
 }

@@ -63,6 +63,15 @@ export const userDirectory: UserDirectory = {
   },
 };
 
+/**
+ * Records a successful sign-in (POST /api/auth/login) of the identity in `claims`, creating the
+ * user on first sight: the last sign-in and the activity timeline read these rows.
+ */
+export async function recordSignIn(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }, meta: { ip: string | null; userAgent: string | null }) {
+  const user = await repo.upsertFromClaims(db, claims);
+  await repo.insertSignIn(db, { userId: user.id, ipAddress: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null });
+}
+
 /** For other modules: a user by id (undefined when there is none). */
 export function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
   return repo.findById(db, id);
