@@ -66,6 +66,7 @@ import { userDirectory } from './modules/users/users.service.js';
 import { bansRoutes } from './modules/users/bans.routes.js';
 import { bansAdminRoutes } from './modules/users/bans.admin.routes.js';
 import { usersAdminRoutes } from './modules/users/users.admin.routes.js';
+import { dashboardAdminRoutes } from './modules/dashboard/dashboard.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -309,6 +310,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bansRoutes, { deps });
   await app.register(bansAdminRoutes, { deps });
   await app.register(usersAdminRoutes, { deps });
+  await app.register(dashboardAdminRoutes, { deps });
 
   return app;
 }
