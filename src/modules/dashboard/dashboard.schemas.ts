@@ -69,7 +69,21 @@ export const Growth = Type.Object(
       { maxItems: 400 },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        from: '2026-05-01T00:00:00.000Z',
+        to: '2026-05-03T00:00:00.000Z',
+        interval: 'day',
+        totals: { newUsers: 7 },
+        periods: [
+          { periodStart: '2026-05-01T00:00:00.000Z', newUsers: 7, activeUsers: 42 },
+          { periodStart: '2026-05-02T00:00:00.000Z', newUsers: 0, activeUsers: 0 },
+        ],
+      },
+    ],
+  },
 );
 
 export const RevenueQuery = Type.Object(

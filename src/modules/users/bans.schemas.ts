@@ -38,7 +38,28 @@ export const Ban = Type.Object(
     liftReason: Nullable(Type.String()),
     appeal: Nullable(Type.Ref('BanAppeal')),
   },
-  { $id: 'Ban', additionalProperties: false },
+  {
+    $id: 'Ban',
+    additionalProperties: false,
+    examples: [
+      {
+        id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21',
+        userId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22',
+        username: 'troll_tom',
+        reason: 'Repeated harassment of other anglers in comments',
+        startsAt: '2026-06-01T05:30:00.000Z',
+        endsAt: '2026-06-08T05:30:00.000Z',
+        permanent: false,
+        status: 'Active',
+        bannedBy: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23',
+        bannedByUsername: 'admin_ann',
+        liftedAt: null,
+        liftedBy: null,
+        liftReason: null,
+        appeal: null,
+      },
+    ],
+  },
 );
 
 /** The banned user's view of a ban: no employee ids. */
@@ -65,7 +86,22 @@ export const MyBan = Type.Object(
       ),
     ),
   },
-  { $id: 'MyBan', additionalProperties: false },
+  {
+    $id: 'MyBan',
+    additionalProperties: false,
+    examples: [
+      {
+        id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21',
+        reason: 'Repeated harassment of other anglers in comments',
+        startsAt: '2026-06-01T05:30:00.000Z',
+        endsAt: '2026-06-08T05:30:00.000Z',
+        permanent: false,
+        status: 'Active',
+        liftedAt: null,
+        appeal: { id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d24', text: 'It was my brother.', status: 'Open', reply: null, decidedAt: null, createdAt: '2026-06-01T08:00:00.000Z' },
+      },
+    ],
+  },
 );
 
 export const MyBans = Type.Object(

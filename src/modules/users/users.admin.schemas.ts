@@ -17,7 +17,22 @@ export const AdminUser = Type.Object(
     createdAt: Timestamp,
     lastSignInAt: Nullable(Timestamp, { description: 'Last successful POST /api/auth/login' }),
   },
-  { $id: 'AdminUser', additionalProperties: false },
+  {
+    $id: 'AdminUser',
+    additionalProperties: false,
+    examples: [
+      {
+        id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22',
+        username: 'jo',
+        email: 'jo@example.com',
+        role: 'Standard',
+        status: 'Banned',
+        activeBan: { id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21', endsAt: '2026-06-08T05:30:00.000Z' },
+        createdAt: '2026-01-10T12:00:00.000Z',
+        lastSignInAt: '2026-06-01T05:00:00.000Z',
+      },
+    ],
+  },
 );
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -62,7 +77,11 @@ export const TimelineItem = Type.Object(
     title: Nullable(Type.String(), { description: 'Entry title, ban or lift reason, role-change reason; nothing private' }),
     detail: Nullable(Type.String(), { description: 'Status, visibility, related ids, IP of a sign-in, role before → after' }),
   },
-  { $id: 'TimelineItem', additionalProperties: false },
+  {
+    $id: 'TimelineItem',
+    additionalProperties: false,
+    examples: [{ at: '2026-06-01T05:30:00.000Z', kind: 'entry', id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d25', title: 'Dawn on Mille Lacs', detail: 'Friends' }],
+  },
 );
 
 export const UsersQuery = listQuery({
