@@ -194,6 +194,26 @@ describe('a banned user', () => {
     }
   });
 
+  it('is refused by another server process too (its cached principal is dropped by NOTIFY), and let in again once lifted', async () => {
+    const other = await createTestApp({ sameDatabaseAs: t, now: () => clock });
+    try {
+      const angler = await createUser(t);
+      const read = () => other.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: angler.headers });
+      expect((await read()).statusCode).toBe(200); // cached there now
+      const ban = await banUser(t, staff.owner, angler, { durationDays: 1 });
+      const waitFor = async (status: number) => {
+        for (let i = 0; i < 100 && (await read()).statusCode !== status; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        return (await read()).statusCode;
+      };
+      expect(await waitFor(403)).toBe(403);
+      expect((await read()).json().code).toBe('auth.banned');
+      await post(staff.owner, `/api/admin/bans/${ban.id}/lift`, { reason: 'Mistake' });
+      expect(await waitFor(200)).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a banned employee loses their admin powers too', async () => {
     const moderator = await createUser(t, { role: 'Moderator' });
     await grant(t, staff.owner, moderator, 'Users.Ban', true);

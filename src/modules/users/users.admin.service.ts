@@ -11,6 +11,7 @@ import * as bans from './bans.repository.js';
 import { banView, type Actor, type Invalidate } from './bans.service.js';
 import * as repo from './users.admin.repository.js';
 import { UserErrors } from './users.errors.js';
+import * as users from './users.repository.js';
 import { changeUserRole } from './users.service.js';
 
 /**
@@ -95,7 +96,13 @@ export async function setRole(db: Db, context: AuditContext, actor: Actor, id: s
   if (input.role === 'Admin' || input.role === 'Moderator') {
     await changeEmployeeRole(db, context, id, { role: input.role, reason });
   } else {
-    await db.transaction((tx) => changeUserRole(tx, context, id, role, { action: 'users.role_changed', reason }));
+    await db.transaction(async (tx) => {
+      // Checked again under the role-change lock: an Owner may have made them an employee meanwhile.
+      await users.lockRoleChanges(tx);
+      const current = await users.findByIdForUpdate(tx, id);
+      if (current && EMPLOYEE_ROLES.includes(current.role) && actor.role !== Role.Owner) throw UserAdminErrors.employeeRoleOwnerOnly();
+      await changeUserRole(tx, context, id, role, { action: 'users.role_changed', reason });
+    });
   }
   invalidate(target.sub);
   return getUser(db, id, now);
