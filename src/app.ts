@@ -63,6 +63,10 @@ import { version } from './paths.js';
 import type { AppDeps } from './core/app-deps.js';
 import { registerModuleProviders } from './providers.js';
 import { userDirectory } from './modules/users/users.service.js';
+import { bansRoutes } from './modules/users/bans.routes.js';
+import { bansAdminRoutes } from './modules/users/bans.admin.routes.js';
+import { usersAdminRoutes } from './modules/users/users.admin.routes.js';
+import { dashboardAdminRoutes } from './modules/dashboard/dashboard.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -187,7 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   configureAuditKey(loadAuditKey(config));
   const metrics = createMetrics(database.pool);
   app.decorate('metrics', metrics);
-  const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics };
+  const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now };
   app.addHook('onClose', async () => {
     await authenticator.close();
     if (!options.idp) await idp.close();
@@ -238,6 +242,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const principal = authenticator.cachedPrincipal(token) ?? (await authenticator.authenticate(request.headers.authorization));
     request.principal = principal;
     await limits.limitByUser(request, reply);
+    authenticator.refuseBanned(principal, request.routeOptions.config.allowBanned);
     if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
   };
   app.addHook('onRoute', (route) => {
@@ -302,6 +307,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(eventsAdminRoutes, { deps });
   await app.register(clubsRoutes, { deps });
   await app.register(clubsAdminRoutes, { deps });
+  await app.register(bansRoutes, { deps });
+  await app.register(bansAdminRoutes, { deps });
+  await app.register(usersAdminRoutes, { deps });
+  await app.register(dashboardAdminRoutes, { deps });
 
   return app;
 }

@@ -7,3 +7,4 @@ export * from './factories/audit.js';
 export * from './factories/social.js';
 export * from './factories/fishing-log.js';
 export * from './factories/gear.js';
+export * from './factories/bans.js';

@@ -14,4 +14,6 @@ export interface AppDeps {
   startedAt: number;
   /** Prometheus metrics of this app (modules may add their own to `metrics.registry`). */
   metrics: Metrics;
+  /** The clock (ms since the epoch) of time-dependent rules such as ban expiry; tests inject theirs (BuildAppOptions.now). */
+  now: () => number;
 }

@@ -52,8 +52,9 @@ export async function login(t: TestApp, username: string, password: string) {
 export const MISSING_ID = '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21';
 
 /** Grants or denies a permission through the Owner's API, as in production. */
-export async function grant(t: TestApp, owner: TestUser, user: TestUser, permission: string, isGranted: boolean): Promise<void> {
-  const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${user.userId}/permissions`, headers: owner.headers, payload: { permission, isGranted } });
+export async function grant(t: TestApp, owner: TestUser, user: TestUser, permission: string, isGranted: boolean, restrictions?: Record<string, unknown>): Promise<void> {
+  const payload = restrictions ? { permission, isGranted, restrictions } : { permission, isGranted };
+  const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${user.userId}/permissions`, headers: owner.headers, payload });
   if (res.statusCode !== 201) throw new Error(`setting ${permission} failed: ${res.statusCode} ${res.body}`);
 }
 

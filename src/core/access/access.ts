@@ -14,6 +14,8 @@ export type Access = AccessLevel;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessLevel;
+    /** A banned user may call this route (reading one's ban, appealing it); every other authenticated route refuses them. */
+    allowBanned?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; null only on public routes. */

@@ -26,6 +26,13 @@ export const AuthErrors = {
   refreshInvalid: () => unauthorized('auth.refresh_token_invalid', `The refresh token is unknown, expired or revoked; ${LOGIN_AGAIN}.`),
   refreshReused: () =>
     unauthorized('auth.refresh_token_reused', `This refresh token was already used; for safety every session of its login was ended. ${LOGIN_AGAIN.replace(/^l/, 'L')}.`),
+  banned: (ban: { id: string; reason: string; endsAt: Date | null }) =>
+    new AppError(
+      403,
+      'auth.banned',
+      `Your account is banned ${ban.endsAt === null ? 'permanently' : `until ${ban.endsAt.toISOString()}`}. Reason: ${ban.reason}. ` +
+        `Read your ban with GET /api/bans/me; you may appeal it once with POST /api/bans/${ban.id}/appeal.`,
+    ),
   accountDeactivated: () => new AppError(403, 'auth.account_deactivated', 'This account has been deactivated by the administrators.'),
   loginThrottled: (retryAfterSeconds: number) =>
     new AppError(429, 'auth.login_throttled', `Too many failed logins; wait ${retryAfterSeconds} s before trying again.`, {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import { AuthErrors } from './auth.errors.js';
 import type { IdentityClaims, IdentityProvider } from './idp/types.js';
-import type { UserDirectory } from './user-directory.js';
+import type { DirectoryBan, UserDirectory } from './user-directory.js';
 import { PRINCIPAL_CHANNEL } from './notify.js';
 
 /** The authenticated caller of a request. */
@@ -13,6 +13,8 @@ export interface Principal {
   username: string;
   email: string | null;
   role: number;
+  /** The user's latest unlifted ban (maybe ended already: see Authenticator.banInForce). */
+  ban: DirectoryBan | null;
 }
 
 /** The compact JWT of an `Authorization: Bearer <jwt>` header; 401 when absent or not one. */
@@ -86,6 +88,22 @@ export class Authenticator {
     return cached.principal;
   }
 
+  /** The principal's ban in force now, by this authenticator's clock (bans end by themselves). */
+  banInForce(principal: Principal): DirectoryBan | null {
+    const ban = principal.ban;
+    return ban && (ban.endsAt === null || ban.endsAt.getTime() > this.now()) ? ban : null;
+  }
+
+  /**
+   * A banned user gets 403 \`auth.banned\` (reason and end) on every authenticated route except
+   * those that declare \`config: { allowBanned: true }\` (reading one's ban, appealing it).
+   */
+  refuseBanned(principal: Principal, allowBanned: boolean | undefined): void {
+    if (allowBanned) return;
+    const ban = this.banInForce(principal);
+    if (ban) throw AuthErrors.banned(ban);
+  }
+
   /** Drops what is cached about a user (after a change to them). */
   invalidate(sub: string): void {
     this.principals.delete(sub);
@@ -126,7 +144,7 @@ export class Authenticator {
     if (issuedBefore(claims, validAfterSeconds)) throw AuthErrors.tokenBeforePasswordChange();
     const user = await this.users.upsertFromClaims(this.db, claims);
     if (!user.isActive) throw AuthErrors.accountDeactivated();
-    const principal: Principal = { userId: user.id, sub: user.sub, username: user.username, email: user.email, role: user.role };
+    const principal: Principal = { userId: user.id, sub: user.sub, username: user.username, email: user.email, role: user.role, ban: user.ban };
     this.principals.set(claims.sub, { principal, until: checkedAt + PRINCIPAL_TTL_MS, validAfterSeconds });
     return principal;
   }

@@ -13,6 +13,18 @@ export interface DirectoryUser {
   email: string | null;
   role: number;
   isActive: boolean;
+  /**
+   * The user's unlifted ban that ends last (null: none), whether or not it has ended yet: the
+   * Authenticator compares `endsAt` with its clock on every request, so a ban expires by itself.
+   */
+  ban: DirectoryBan | null;
+}
+
+export interface DirectoryBan {
+  id: string;
+  reason: string;
+  /** null: permanent. */
+  endsAt: Date | null;
 }
 
 export interface UserDirectory {

@@ -5,6 +5,7 @@ export * from '../auth/idp/local/local.tables.js';
 export * from '../access/access.tables.js';
 export * from '../audit/audit.tables.js';
 export * from '../../modules/users/users.tables.js';
+export * from '../../modules/users/bans.tables.js';
 export * from '../../modules/social/friends.tables.js';
 export * from '../../modules/species/species.tables.js';
 export * from '../../modules/brands/brands.tables.js';

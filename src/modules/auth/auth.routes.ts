@@ -22,7 +22,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
         response: { 200: TokenResponse, ...errorResponses(401, 429, 503) },
       },
     },
-    async (request) => login(deps.database.db, deps.idp, { ...request.body, ip: request.ip }),
+    async (request) => login(deps.database.db, deps.idp, { ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] }),
   );
 
   app.post(

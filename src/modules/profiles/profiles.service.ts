@@ -120,3 +120,16 @@ export async function profileCards(db: DbOrTx, viewerId: string, userIds: string
   }
   return cards;
 }
+
+/** For the administration: the stored profile fields of a user (defaults when they never edited it). */
+export async function adminProfileSummary(db: DbOrTx, userId: string) {
+  const row = await repo.findUserWithProfile(db, userId);
+  const profile = row?.profile;
+  return {
+    displayName: profile?.displayName ?? null,
+    homeState: profile?.homeState ?? null,
+    homeRegion: profile?.homeRegion ?? null,
+    avatarUrl: profile?.avatarUrl ?? null,
+    visibility: profile?.visibility ?? PROFILE_DEFAULTS.visibility,
+  };
+}

@@ -51,6 +51,9 @@ export const userReports = pgTable(
     index('user_reports_time_idx').on(t.createdAt, t.id),
     index('user_reports_status_time_idx').on(t.status, t.createdAt, t.id),
     index('user_reports_target_idx').on(t.targetType, t.targetId),
+    // Admin user details and timeline: reports about a user, reports a user filed.
+    index('user_reports_target_user_idx').on(t.targetUserId, t.status),
+    index('user_reports_reporter_time_idx').on(t.reporterId, t.createdAt),
   ],
 );
 

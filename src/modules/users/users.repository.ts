@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { DbOrTx } from '../../core/db/client.js';
-import { users, type UserRow } from './users.tables.js';
+import { userSignIns, users, type UserRow } from './users.tables.js';
 
 export async function upsertFromClaims(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }): Promise<UserRow> {
   // One statement: concurrent first requests of one identity cannot create two users.
@@ -79,4 +79,8 @@ export function usernamePrefixQuery(db: DbOrTx, prefix: string, limit: number) {
     .where(and(sql`lower(${users.username}) LIKE ${`${likeLiteral(prefix.toLowerCase())}%`}`, eq(users.isActive, true)))
     .orderBy(asc(sql`lower(${users.username})`), asc(users.id))
     .limit(limit);
+}
+
+export async function insertSignIn(db: DbOrTx, values: { userId: string; ipAddress: string | null; userAgent: string | null }): Promise<void> {
+  await db.insert(userSignIns).values({ id: uuidv7(), ...values });
 }

@@ -5,6 +5,7 @@ import { Role, roleName } from '../../core/access/roles.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { UserErrors } from './users.errors.js';
 import * as repo from './users.repository.js';
+import { latestUnliftedBan } from './bans.repository.js';
 import type { UserRow } from './users.tables.js';
 
 /** The API's view of a user's identity (no internal fields). */
@@ -54,7 +55,22 @@ export async function findByUsernamePrefix(db: DbOrTx, prefix: string, limit: nu
 }
 
 /** The users module's implementation of the core's user directory (authentication resolves users through it). */
-export const userDirectory: UserDirectory = { upsertFromClaims: repo.upsertFromClaims };
+export const userDirectory: UserDirectory = {
+  async upsertFromClaims(db, claims) {
+    const user = await repo.upsertFromClaims(db, claims);
+    const ban = await latestUnliftedBan(db, user.id);
+    return { ...user, ban: ban ?? null };
+  },
+};
+
+/**
+ * Records a successful sign-in (POST /api/auth/login) of the identity in `claims`, creating the
+ * user on first sight: the last sign-in and the activity timeline read these rows.
+ */
+export async function recordSignIn(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }, meta: { ip: string | null; userAgent: string | null }) {
+  const user = await repo.upsertFromClaims(db, claims);
+  await repo.insertSignIn(db, { userId: user.id, ipAddress: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null });
+}
 
 /** For other modules: a user by id (undefined when there is none). */
 export function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {

@@ -26,7 +26,25 @@ export const users = pgTable(
     // Prefix search by username (GET /api/social/users?username=): LIKE 'prefix%' whatever the collation.
     index('users_username_lower_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
     index('users_role_idx').on(t.role),
+    // Admin user list: e-mail prefix search and the created range.
+    index('users_email_lower_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('users_created_idx').on(t.createdAt),
   ],
+);
+
+/** Successful sign-ins (POST /api/auth/login): last sign-in and the activity timeline. */
+export const userSignIns = pgTable(
+  'user_sign_ins',
+  {
+    id: uuid().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    signedInAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text(),
+    userAgent: text(),
+  },
+  (t) => [index('user_sign_ins_user_idx').on(t.userId, t.signedInAt.desc()), index('user_sign_ins_at_idx').on(t.signedInAt)],
 );
 
 export type UserRow = typeof users.$inferSelect;

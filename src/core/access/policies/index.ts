@@ -8,3 +8,4 @@ export * from './posts.js';
 export * from './profiles.js';
 export * from './sessions.js';
 export * from './setups.js';
+export * from './bans.js';

@@ -1,0 +1,210 @@
+import { banPolicy, userBanPolicy } from '../../core/access/policies/bans.js';
+import { authorize } from '../../core/access/policy.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notifyPrincipalChanged } from '../../core/auth/notify.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { BanErrors } from './bans.errors.js';
+import * as repo from './bans.repository.js';
+import type { BanStatus, BanWithNames } from './bans.repository.js';
+import type { AppealRow, BanRow } from './bans.tables.js';
+import { UserErrors } from './users.errors.js';
+import * as users from './users.repository.js';
+
+/**
+ * Bans and appeals. A ban is in force from its start until its end (null: permanent) unless lifted;
+ * it expires by itself (every decision compares with the clock the caller passes: `now`).
+ * Authentication refuses a banned user everywhere but reading and appealing their ban
+ * (core/auth/authenticate.ts, through the users module's UserDirectory).
+ */
+
+/** Who acts: the principal's id and role. */
+export interface Actor {
+  userId: string;
+  role: number;
+}
+
+/** Called once a change committed: drops the user's cached principal in this process (others get a NOTIFY). */
+export type Invalidate = (sub: string) => void;
+
+export function banStatus(ban: Pick<BanRow, 'liftedAt' | 'endsAt'>, now: Date): BanStatus {
+  if (ban.liftedAt) return 'Lifted';
+  return ban.endsAt === null || ban.endsAt > now ? 'Active' : 'Expired';
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+function appealView(a: AppealRow) {
+  return { id: a.id, banId: a.banId, text: a.text, status: a.status, reply: a.reply, decidedBy: a.decidedBy, decidedAt: iso(a.decidedAt), createdAt: a.createdAt.toISOString() };
+}
+
+export function banView(ban: BanWithNames, now: Date) {
+  return {
+    id: ban.id,
+    userId: ban.userId,
+    username: ban.username,
+    reason: ban.reason,
+    startsAt: ban.startsAt.toISOString(),
+    endsAt: iso(ban.endsAt),
+    permanent: ban.endsAt === null,
+    status: banStatus(ban, now),
+    bannedBy: ban.bannedBy,
+    bannedByUsername: ban.bannedByUsername,
+    liftedAt: iso(ban.liftedAt),
+    liftedBy: ban.liftedBy,
+    liftReason: ban.liftReason,
+    appeal: ban.appeal ? appealView(ban.appeal) : null,
+  };
+}
+
+function myBanView(ban: BanWithNames, now: Date) {
+  const a = ban.appeal;
+  return {
+    id: ban.id,
+    reason: ban.reason,
+    startsAt: ban.startsAt.toISOString(),
+    endsAt: iso(ban.endsAt),
+    permanent: ban.endsAt === null,
+    status: banStatus(ban, now),
+    liftedAt: iso(ban.liftedAt),
+    appeal: a ? { id: a.id, text: a.text, status: a.status, reply: a.reply, decidedAt: iso(a.decidedAt), createdAt: a.createdAt.toISOString() } : null,
+  };
+}
+
+async function viewOf(db: DbOrTx, id: string, now: Date) {
+  const ban = await repo.findBan(db, id);
+  if (!ban) throw BanErrors.notFound(id);
+  return banView(ban, now);
+}
+
+/** The duration cap of the caller's `Users.Ban` grant (`restrictions.maxBanDays`), if any. */
+function maxBanDays(restrictions: Record<string, unknown> | null): number | undefined {
+  const days = restrictions?.maxBanDays;
+  return typeof days === 'number' && Number.isFinite(days) ? days : undefined;
+}
+
+export async function banUser(
+  db: Db,
+  context: AuditContext,
+  actor: Actor,
+  restrictions: Record<string, unknown> | null,
+  userId: string,
+  input: { reason: string; durationDays: number | null },
+  now: Date,
+  invalidate: Invalidate,
+) {
+  const cap = maxBanDays(restrictions);
+  if (cap !== undefined && (input.durationDays === null || input.durationDays > cap)) throw BanErrors.overLimit(cap, input.durationDays);
+  const reason = input.reason.trim();
+  const { view, sub } = await db.transaction(async (tx) => {
+    // The user's row lock serialises bans of one user: of concurrent requests, exactly one wins.
+    const target = await authorize(userBanPolicy, actor, 'ban', await users.findByIdForUpdate(tx, userId), { db: tx }, () => UserErrors.notFound(userId));
+    const current = await repo.banInForce(tx, userId, now);
+    if (current) throw BanErrors.alreadyBanned(current.id, current.endsAt);
+    const endsAt = input.durationDays === null ? null : new Date(now.getTime() + input.durationDays * 86_400_000);
+    const ban = await repo.insertBan(tx, { userId, bannedBy: actor.userId, reason, startsAt: now, endsAt });
+    await notifyPrincipalChanged(tx, target.sub);
+    await recordAudit(tx, context, {
+      action: 'users.banned',
+      targetType: 'user',
+      targetId: userId,
+      reason,
+      after: { banId: ban.id, durationDays: input.durationDays, endsAt: iso(endsAt) },
+    });
+    return { view: await viewOf(tx, ban.id, now), sub: target.sub };
+  });
+  invalidate(sub);
+  return view;
+}
+
+export async function liftBan(db: Db, context: AuditContext, id: string, reason: string, now: Date, invalidate: Invalidate) {
+  const { view, sub } = await db.transaction(async (tx) => {
+    const ban = await repo.lockBan(tx, id);
+    if (!ban) throw BanErrors.notFound(id);
+    const status = banStatus(ban, now);
+    if (status !== 'Active') throw BanErrors.notInForce(id, status);
+    await repo.liftBan(tx, id, { liftedBy: context.actor.userId ?? null, liftReason: reason.trim(), liftedAt: now });
+    const user = await users.findById(tx, ban.userId);
+    await notifyPrincipalChanged(tx, user!.sub);
+    await recordAudit(tx, context, { action: 'users.unbanned', targetType: 'user', targetId: ban.userId, reason: reason.trim(), before: { banId: id, status }, after: { banId: id, status: 'Lifted' } });
+    return { view: await viewOf(tx, id, now), sub: user!.sub };
+  });
+  invalidate(sub);
+  return view;
+}
+
+export async function getBan(db: Db, id: string, now: Date) {
+  return viewOf(db, id, now);
+}
+
+export async function listBans(db: Db, filter: repo.BanFilter, page: Page, now: Date) {
+  const { items, total } = await repo.listBans(db, filter, now, page);
+  return { items: items.map((b) => banView(b, now)), total };
+}
+
+export async function listAppeals(db: Db, filter: { status?: 'Open' | 'Upheld' | 'Overturned' | undefined }, page: Page, now: Date) {
+  const { items, total } = await repo.listAppeals(db, filter, page);
+  return { items: items.map((b) => banView(b, now)), total };
+}
+
+/** The caller's ban in force and latest bans, with appeals and replies. */
+export async function myBans(db: Db, userId: string, now: Date) {
+  const bans = await repo.bansOfUser(db, userId, 20);
+  const current = bans.find((b) => banStatus(b, now) === 'Active') ?? null;
+  return { current: current ? myBanView(current, now) : null, recent: bans.map((b) => myBanView(b, now)) };
+}
+
+/** The banned user appeals their ban in force, once. */
+export async function appeal(db: Db, actor: Actor, banId: string, text: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const ban = await repo.lockBan(tx, banId);
+    await authorize(banPolicy, actor, 'appeal', ban ? { ...ban, ownerId: ban.userId } : undefined, { db: tx }, () => BanErrors.notFound(banId));
+    const status = banStatus(ban!, now);
+    if (status !== 'Active') throw BanErrors.notInForce(banId, status);
+    const row = await repo.insertAppeal(tx, { banId, userId: actor.userId, text: text.trim() });
+    if (!row) throw BanErrors.appealExists(banId);
+    return myBanView((await repo.findBan(tx, banId))!, now);
+  });
+}
+
+/** Someone other than the banner decides an open appeal; Overturned lifts the ban (if still in force). */
+export async function decideAppeal(
+  db: Db,
+  context: AuditContext,
+  actor: Actor,
+  appealId: string,
+  input: { decision: 'Upheld' | 'Overturned'; reply: string },
+  now: Date,
+  invalidate: Invalidate,
+) {
+  const reply = input.reply.trim();
+  const { view, sub } = await db.transaction(async (tx) => {
+    const appealRow = await repo.lockAppeal(tx, appealId);
+    if (!appealRow) throw BanErrors.appealNotFound(appealId);
+    const ban = (await repo.lockBan(tx, appealRow.banId))!;
+    await authorize(banPolicy, actor, 'decideAppeal', { ...ban, ownerId: ban.userId }, { db: tx }, () => BanErrors.notFound(ban.id));
+    if (appealRow.status !== 'Open') throw BanErrors.appealDecided(appealId, appealRow.status);
+    await repo.decideAppeal(tx, appealId, { status: input.decision, reply, decidedBy: actor.userId, decidedAt: now });
+    const status = banStatus(ban, now);
+    const lift = input.decision === 'Overturned' && status === 'Active';
+    if (lift) await repo.liftBan(tx, ban.id, { liftedBy: actor.userId, liftReason: `Appeal overturned: ${reply}`, liftedAt: now });
+    const user = (await users.findById(tx, ban.userId))!;
+    if (lift) await notifyPrincipalChanged(tx, user.sub);
+    await recordAudit(tx, context, {
+      action: input.decision === 'Overturned' ? 'users.ban_appeal_overturned' : 'users.ban_appeal_upheld',
+      targetType: 'user',
+      targetId: ban.userId,
+      reason: reply,
+      before: { appealId, banId: ban.id, appeal: 'Open', ban: status },
+      after: { appealId, banId: ban.id, appeal: input.decision, ban: lift ? 'Lifted' : status },
+    });
+    return { view: await viewOf(tx, ban.id, now), sub: lift ? user.sub : null };
+  });
+  if (sub) invalidate(sub);
+  return view;
+}
+
+/** For other modules (dashboard): bans in force now. */
+export function countBansInForce(db: DbOrTx, now: Date): Promise<number> {
+  return repo.countBansInForce(db, now);
+}
