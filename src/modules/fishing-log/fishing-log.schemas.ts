@@ -72,6 +72,17 @@ export const EntryInput = Type.Object(
 );
 export type EntryInputType = Static<typeof EntryInput>;
 
+/** PUT: the whole entry. What creation defaults (visibility, shareExactLocation) must be sent. */
+export const EntryReplaceInput = Type.Object(
+  {
+    ...EntryInput.properties,
+    visibility: VisibilitySchema,
+    shareExactLocation: Type.Boolean({ description: 'Show exact coordinates to other viewers (false: rounded to about 1 km)' }),
+  },
+  { additionalProperties: false, description: 'The whole entry: omitted optional fields become null; catches are kept' },
+);
+export type EntryReplaceType = Static<typeof EntryReplaceInput>;
+
 export const LocationView = Type.Object(
   {
     latitude: Type.Number(),
@@ -122,6 +133,18 @@ export const CatchInput = Type.Object(
 );
 export type CatchInputType = Static<typeof CatchInput>;
 
+/** PUT: the whole catch. What creation defaults (count, caughtAt) must be sent. */
+export const CatchReplaceInput = Type.Object(
+  {
+    ...CatchInput.properties,
+    count: Type.Integer({ minimum: 1, maximum: 10_000, description: 'How many fish this record stands for' }),
+    caughtAt: PastTimestamp,
+  },
+  { additionalProperties: false, description: 'The whole catch: omitted optional fields become empty' },
+);
+export type CatchReplaceType = Static<typeof CatchReplaceInput>;
+export const CatchIdParams = Type.Object({ entryId: Uuid, catchId: Uuid }, { additionalProperties: false });
+
 export const CatchView = Type.Object(
   {
     id: Uuid,
@@ -151,6 +174,16 @@ export const CatchCreated = Type.Object(
     personalBests: Type.Array(PersonalBestChangeSchema, { description: 'Personal bests this catch set (empty when none)' }),
   },
   { additionalProperties: false, $id: 'CatchCreated' },
+);
+
+export const CatchUpdated = Type.Object(
+  {
+    ...CatchView.properties,
+    personalBests: Type.Array(PersonalBestChangeSchema, {
+      description: 'Personal bests the change moved (empty when none): `new_best` when this catch now holds one, `fallback` when it lost one to the next best',
+    }),
+  },
+  { additionalProperties: false, $id: 'CatchUpdated' },
 );
 
 const entryProperties = {
