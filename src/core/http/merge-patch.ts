@@ -36,6 +36,10 @@ export function registerMergePatch(app: FastifyInstance): void {
     }
     json(request, body as string, done);
   });
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema as { consumes?: string[]; body?: unknown } | undefined;
+    if (request.method === 'PATCH' && schema?.consumes?.includes(MERGE_PATCH_CONTENT_TYPE)) refuseClearedRequired(request.body, schema.body);
+  });
 }
 
 type Json = Record<string, unknown>;
@@ -51,20 +55,22 @@ function objectBranch(schema: unknown): Json | undefined {
 }
 
 function partialObject(schema: Json): Json {
-  const { required: _required, ...rest } = schema;
-  const properties = Object.fromEntries(Object.entries(schema.properties as Json).map(([name, property]) => [name, patchable(property as Json)]));
+  const { required, ...rest } = schema;
+  const needed = new Set(Array.isArray(required) ? (required as string[]) : []);
+  const properties = Object.fromEntries(Object.entries(schema.properties as Json).map(([name, property]) => [name, patchable(property as Json, needed.has(name))]));
   return { ...rest, properties };
 }
 
-/** A property as a patch may send it: `null` allowed, nested objects partial. */
-function patchable(schema: Json): Json {
+/** A property as a patch may send it: nested objects partial; `null` allowed unless the PUT requires the field. */
+function patchable(schema: Json, required: boolean): Json {
   if (Array.isArray(schema.anyOf)) {
     const branches = (schema.anyOf as Json[]).map((b) => (objectBranch(b) === b ? partialObject(b) : b));
-    return { ...schema, anyOf: branches.some(isNullSchema) ? branches : [...branches, { type: 'null' }] };
+    return { ...schema, anyOf: required || branches.some(isNullSchema) ? branches : [...branches, { type: 'null' }] };
   }
-  const { description, examples, ...rest } = schema;
-  const inner = objectBranch(schema) ? partialObject(rest) : rest;
-  return { anyOf: [inner, { type: 'null' }], ...(description === undefined ? {} : { description }), ...(examples === undefined ? {} : { examples }) };
+  const inner = objectBranch(schema) ? partialObject(schema) : schema;
+  if (required) return inner;
+  const { description, examples, ...rest } = inner;
+  return { anyOf: [rest, { type: 'null' }], ...(description === undefined ? {} : { description }), ...(examples === undefined ? {} : { examples }) };
 }
 
 /** The PATCH body schema of a resource whose PUT body is `schema`. */
@@ -79,15 +85,29 @@ export function mergePatchSchema(schema: TObject, options: { description?: strin
   });
 }
 
-/** `null` sent for a field the PUT schema requires: it cannot be cleared. */
+const acceptsNull = (schema: unknown): boolean =>
+  !isObject(schema) || isNullSchema(schema) || (Array.isArray(schema.type) && schema.type.includes('null')) || (Array.isArray(schema.anyOf) && schema.anyOf.some(acceptsNull));
+
+/** `null` sent for a field a patch may not clear (the PUT requires it), as field errors. */
 function clearedRequired(patch: Json, schema: Json, pointer = ''): FieldError[] {
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const properties = isObject(schema.properties) ? schema.properties : {};
   return Object.entries(patch).flatMap(([name, value]) => {
+    if (!(name in properties)) return [];
     const at = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (value === null) return required.has(name) ? [{ pointer: at, in: 'body' as const, detail: 'is required and cannot be cleared with null' }] : [];
+    if (value === null) return acceptsNull(properties[name]) ? [] : [{ pointer: at, in: 'body' as const, detail: 'is required and cannot be cleared with null' }];
     const nested = objectBranch(properties[name]);
     return isObject(value) && nested ? clearedRequired(value, nested, at) : [];
+  });
+}
+
+/** Before validation of a PATCH body: a required field sent as null is a 400 that says so. */
+function refuseClearedRequired(body: unknown, schema: unknown): void {
+  if (!isObject(body) || !isObject(schema)) return;
+  const cleared = clearedRequired(body, schema);
+  if (cleared.length === 0) return;
+  const fields = cleared.map((e) => e.pointer).join(', ');
+  throw new AppError(400, 'request.required_field_cleared', `${fields} ${cleared.length === 1 ? 'is' : 'are'} required and cannot be cleared with null; send a value or leave the field out.`, {
+    errors: cleared,
   });
 }
 
@@ -118,12 +138,6 @@ function validatorOf(schema: TSchema): ValidateFunction {
  */
 export function applyChange<T>(change: Change<T>, schema: TObject, current: () => object): T {
   if ('replace' in change) return change.replace;
-  const cleared = clearedRequired(change.patch, JSON.parse(JSON.stringify(schema)) as Json);
-  if (cleared.length > 0) {
-    throw new AppError(400, 'request.required_field_cleared', `${cleared.map((e) => e.pointer).join(', ')} ${cleared.length === 1 ? 'is' : 'are'} required and cannot be cleared with null; send a value or leave the field out.`, {
-      errors: cleared,
-    });
-  }
   const merged = jsonMergePatch.apply(structuredClone(withoutNulls(current())), change.patch) as unknown;
   const validate = validatorOf(schema);
   if (!validate(merged)) throw validationFailed(validate.errors as unknown as AjvError[], 'body');

@@ -116,7 +116,7 @@ export const SpeciesRef = Type.Object({ id: Uuid, commonName: Type.String(), sci
 export const CatchInput = Type.Object(
   {
     speciesId: Uuid,
-    lengthCm: Type.Optional(Type.Number({ exclusiveMinimum: 0, minimum: 0.5, maximum: 600, description: 'Total length, centimetres (0.5–600)' })),
+    lengthCm: Type.Optional(Type.Number({ minimum: 0.5, maximum: 600, description: 'Total length, centimetres (0.5–600)' })),
     weightKg: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1500, description: 'Weight, kilograms (0.001–1500)' })),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: 'How many fish this record stands for' })),
     released: Type.Boolean({ description: 'true: released; false: kept' }),
