@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { befriend, createUser, MISSING_ID, PIKE, WALLEYE, type TestUser } from '../../../test/factories.js';
+import { FISH_OHIO, inches, SPECIES } from '../../../test/factories/regulations.js';
 
 /**
  * Catches and sessions are editable (GET/PUT/PATCH/DELETE), personal bests follow every change in
@@ -39,7 +40,7 @@ async function newEntry(user: TestUser, overrides: Record<string, unknown> = {})
 async function newCatch(user: TestUser, entryId: string, overrides: Record<string, unknown> = {}) {
   const res = await send(user, 'POST', `/api/fishinglog/entries/${entryId}/catches`, { speciesId: WALLEYE, lengthCm: 60, weightKg: 2.5, released: false, ...overrides });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: string; personalBests: { criterionId: string; catchId: string; kind: string }[]; [key: string]: unknown };
+  return res.json() as { id: string; personalBests: { criterionId: string; catchId: string; kind: string }[]; masterAngler: { eligible: boolean; programs: { programId: string }[] }; [key: string]: unknown };
 }
 
 async function newCriterion(user: TestUser, payload: Record<string, unknown>) {
@@ -321,5 +322,33 @@ describe('PUT replaces, PATCH merges: log entries and catches', () => {
     expect(required.json().errors).toEqual([{ pointer: '/speciesId', in: 'body', detail: 'is required and cannot be cleared with null' }]);
     const unknownSpecies = await patch(owner, catchUrl(entry.id, fish.id), { speciesId: MISSING_ID });
     expect(unknownSpecies.json()).toMatchObject({ status: 400, code: 'fishinglog.unknown_species' });
+  });
+});
+
+describe('Master Angler eligibility on the catch response', () => {
+  const ohio = { location: { latitude: 39.96, longitude: -83.0, waterBody: 'Alum Creek Lake', stateCode: 'US-OH' } };
+  const minnesota = { location: { latitude: 46.2345, longitude: -93.6543, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN' } };
+
+  it('a 44" muskie logged in Ohio is eligible for Fish Ohio; edited down to 38" it no longer is', async () => {
+    const angler = await createUser(t);
+    const entry = await newEntry(angler, ohio);
+    const fish = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: undefined, released: true });
+    expect(fish.masterAngler).toEqual({
+      eligible: true,
+      programs: [expect.objectContaining({ programId: FISH_OHIO, programName: 'Fish Ohio', state: 'US-OH', qualifiesBy: 'length', minLengthIn: 40 })],
+    });
+    const shorter = await patch(angler, catchUrl(entry.id, fish.id), { lengthCm: inches(38) });
+    expect(shorter.json().masterAngler).toEqual({ eligible: false, programs: [] });
+  });
+
+  it("the angler's home state counts: a 44\" muskie logged in Minnesota by an Ohioan is eligible for Fish Ohio", async () => {
+    const angler = await createUser(t);
+    const entry = await newEntry(angler, minnesota);
+    const before = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: undefined });
+    expect(before.masterAngler.programs.map((p: { programId: string }) => p.programId)).not.toContain(FISH_OHIO);
+    expect((await patch(angler, '/api/userprofile/me', { homeState: 'US-OH' })).statusCode).toBe(200);
+    const after = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: undefined });
+    expect(after.masterAngler).toMatchObject({ eligible: true });
+    expect(after.masterAngler.programs.map((p: { programId: string }) => p.programId)).toContain(FISH_OHIO);
   });
 });

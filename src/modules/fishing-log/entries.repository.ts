@@ -204,14 +204,21 @@ export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string
 export interface CatchWithEntry extends CatchWithSpecies {
   /** The visibility of its entry. */
   visibility: string;
-  entry: { id: string; ownerId: string; visibility: string; shareExactLocation: boolean; occurredAt: Date };
+  entry: { id: string; ownerId: string; visibility: string; shareExactLocation: boolean; occurredAt: Date; stateCode: string | null };
 }
 
 export async function findCatch(db: DbOrTx, id: string): Promise<CatchWithEntry | undefined> {
   const [row] = await db
     .select({
       ...catchSelection,
-      entry: { id: logEntries.id, ownerId: logEntries.ownerId, visibility: logEntries.visibility, shareExactLocation: logEntries.shareExactLocation, occurredAt: logEntries.occurredAt },
+      entry: {
+        id: logEntries.id,
+        ownerId: logEntries.ownerId,
+        visibility: logEntries.visibility,
+        shareExactLocation: logEntries.shareExactLocation,
+        occurredAt: logEntries.occurredAt,
+        stateCode: logEntries.stateCode,
+      },
     })
     .from(catches)
     .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))

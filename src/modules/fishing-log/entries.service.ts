@@ -11,6 +11,7 @@ import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
 import type { CatchRow, EntryRow } from './fishing-log.tables.js';
+import { eligiblePrograms } from './master-angler.port.js';
 import { ownsSession } from './sessions.repository.js';
 import { catchView, entryView, fullEntryView } from './views.js';
 
@@ -200,8 +201,14 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
     const entry = await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch');
     const row = await repo.insertCatch(tx, entry, await catchValues(tx, viewerId, input, entry.occurredAt));
     const personalBests = await evaluateNewCatch(tx, viewerId, row.id);
-    return { ...catchView(row, true), personalBests };
+    return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) };
   });
+}
+
+/** The Master Angler programs a catch is eligible for (its entry's state and the owner's home state). */
+async function masterAnglerOf(tx: DbOrTx, row: CatchRow, stateCode: string | null) {
+  const programs = await eligiblePrograms(tx, { ownerId: row.ownerId, speciesId: row.speciesId, lengthCm: row.lengthCm, weightKg: row.weightKg, stateCode });
+  return { eligible: programs.length > 0, programs };
 }
 
 /** The catch if it belongs to the entry of the path (another entry's catch is a 404 here). */
@@ -226,7 +233,8 @@ export async function updateCatch(db: Db, viewerId: string, entryId: string, cat
     const input = applyChange(change, CatchReplaceInput, () => catchAsInput(current));
     await repo.updateCatch(tx, catchId, await catchValues(tx, viewerId, input, current.entry.occurredAt));
     const personalBests = await evaluateChangedCatch(tx, viewerId, catchId);
-    return { ...catchView((await repo.findCatch(tx, catchId))!, true), personalBests };
+    const row = (await repo.findCatch(tx, catchId))!;
+    return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, row.entry.stateCode) };
   });
 }
 

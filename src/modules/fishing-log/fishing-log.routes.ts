@@ -161,7 +161,8 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         summary: 'Add a catch to your log entry',
         description:
           'Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only. ' +
-          'The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria).',
+          'The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria) and the Master Angler programs of the entry’s state ' +
+          'or your home state whose minimum it meets (`masterAngler`; submit with POST /api/regulations/master-angler/submissions).',
         params: EntryIdParams,
         body: CatchInput,
         response: { 201: Type.Ref('CatchCreated'), ...errorResponses(403, 404) },
@@ -196,7 +197,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         summary: 'Replace a catch',
         description:
           `Send the whole catch: \`count\` and \`caughtAt\` are required (a missing field is a 400 naming it); omitted optional fields become empty. ${catchAccess} ` +
-          'Personal bests are re-evaluated in the same transaction: `personalBests` lists those the change moved.',
+          'Personal bests are re-evaluated in the same transaction: `personalBests` lists those the change moved; `masterAngler` the programs it is eligible for.',
         params: CatchIdParams,
         body: CatchReplaceInput,
         response: { 200: Type.Ref('CatchUpdated'), ...errorResponses(403, 404) },

@@ -168,9 +168,32 @@ export const CatchView = Type.Object(
   { additionalProperties: false, $id: 'Catch' },
 );
 
+export const MasterAnglerEligibility = Type.Object(
+  {
+    eligible: Type.Boolean({ description: 'Whether the catch meets the minimum of a Master Angler program of its state or your home state' }),
+    programs: Type.Array(
+      Type.Object(
+        {
+          programId: Uuid,
+          programName: Type.String({ examples: ['Fish Ohio'] }),
+          state: Type.String({ description: 'The program’s state, ISO 3166-2', examples: ['US-OH'] }),
+          category: Type.String({ description: 'any, release or harvest' }),
+          qualifiesBy: Type.Union([Type.Literal('length'), Type.Literal('weight')]),
+          minLengthIn: Nullable(Type.Number({ description: 'inches' })),
+          minWeightLb: Nullable(Type.Number({ description: 'pounds' })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Submit with POST /api/regulations/master-angler/submissions' },
+    ),
+  },
+  { additionalProperties: false, description: 'Master Angler programs the catch is eligible for (detected, not submitted)' },
+);
+
 export const CatchCreated = Type.Object(
   {
     ...CatchView.properties,
+    masterAngler: MasterAnglerEligibility,
     personalBests: Type.Array(PersonalBestChangeSchema, { description: 'Personal bests this catch set (empty when none)' }),
   },
   { additionalProperties: false, $id: 'CatchCreated' },
@@ -179,6 +202,7 @@ export const CatchCreated = Type.Object(
 export const CatchUpdated = Type.Object(
   {
     ...CatchView.properties,
+    masterAngler: MasterAnglerEligibility,
     personalBests: Type.Array(PersonalBestChangeSchema, {
       description: 'Personal bests the change moved (empty when none): `new_best` when this catch now holds one, `fallback` when it lost one to the next best',
     }),
