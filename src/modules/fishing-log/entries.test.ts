@@ -304,6 +304,7 @@ describe('catches', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       personalBests: [],
+      masterAngler: { eligible: false, programs: [] },
     });
   });
 
