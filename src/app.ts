@@ -4,8 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv } from 'ajv';
 import cors from '@fastify/cors';
 import { Redis } from 'ioredis';
 import { Type } from 'typebox';
@@ -14,7 +13,8 @@ import { Authenticator, bearerToken } from './core/auth/authenticate.js';
 import { createIdentityProvider } from './core/auth/idp/index.js';
 import type { IdentityProvider } from './core/auth/idp/types.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
-import { isPlausibleDateTime, isValidDateTime } from './core/http/formats.js';
+import { createAjv } from './core/http/validation.js';
+import { registerMergePatch } from './core/http/merge-patch.js';
 import { registerBodyGuard } from './core/http/body-guard.js';
 import { registerRateLimits } from './core/http/rate-limit.js';
 import { decorateRoutesForOpenApi, registerOpenApi } from './core/http/openapi.js';
@@ -82,15 +82,6 @@ export interface BuildAppOptions {
   idp?: IdentityProvider;
   /** Clock of the authentication caches (tests move time instead of waiting). */
   now?: () => number;
-}
-
-function createAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
-  addFormats.default(ajv);
-  // Request date-times: RFC 3339, no leap second, from 1900; past-date-time also at most 24 h ahead (src/core/http/formats.ts).
-  ajv.addFormat('date-time', { type: 'string', validate: (value: string) => isValidDateTime(value) });
-  ajv.addFormat('past-date-time', { type: 'string', validate: (value: string) => isPlausibleDateTime(value) });
-  return ajv;
 }
 
 /** Adds the shared schemas not known yet (without compiling them: Ajv compiles on first use). */
@@ -201,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The API speaks JSON only: any other request body is a 415.
   app.removeContentTypeParser('text/plain');
+  registerMergePatch(app);
   for (const schema of sharedSchemas) app.addSchema(schema);
   registerErrorHandling(app, { bodyLimit: config.bodyLimitBytes });
   registerBodyGuard(app);

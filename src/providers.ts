@@ -1,5 +1,8 @@
 import { registerRelationships } from './core/access/visibility.js';
 import { relationships } from './modules/social/friends.service.js';
+import { registerMasterAnglerDetection } from './modules/fishing-log/master-angler.port.js';
+import { homeStateOf } from './modules/profiles/profiles.service.js';
+import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
 
 /**
  * Composition root of what the core needs from the modules, registered once at start-up (the
@@ -8,4 +11,8 @@ import { relationships } from './modules/social/friends.service.js';
  */
 export function registerModuleProviders(): void {
   registerRelationships(relationships);
+  // The regulations module reads the fishing log; the fishing log learns of Master Angler programs through this port.
+  registerMasterAnglerDetection(async (db, catchQuery) =>
+    masterAnglerEligibility(db, { ...catchQuery, homeState: await homeStateOf(db, catchQuery.ownerId) }),
+  );
 }

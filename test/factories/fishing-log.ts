@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { catches, fishingSessions, logEntries, type CatchRow, type EntryRow, type SessionRow } from '../../src/modules/fishing-log/fishing-log.tables.js';
-import { reevaluatePersonalBests, type PersonalBestChange } from '../../src/modules/personal-bests/personal-bests.service.js';
+import { evaluateChangedCatch, evaluateNewCatch, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/personal-bests/personal-bests.service.js';
 import { speciesId } from '../../src/modules/species/species.seeds.js';
 import type { TestApp } from '../harness.js';
 import type { TestUser } from './users.js';
@@ -78,7 +78,7 @@ export async function createCatch(t: TestApp, owner: Owner, entry: EntryRow | st
         ...catchValues(options),
       })
       .returning();
-    return { ...row!, changes: await reevaluatePersonalBests(tx, ownerId) };
+    return { ...row!, changes: await evaluateNewCatch(tx, ownerId, row!.id) };
   });
 }
 
@@ -88,14 +88,15 @@ export async function updateCatch(t: TestApp, owner: Owner, catchId: string, pat
       .update(catches)
       .set({ ...catchValues(patch), updatedAt: new Date() })
       .where(eq(catches.id, catchId));
-    return reevaluatePersonalBests(tx, ownerIdOf(owner));
+    return evaluateChangedCatch(tx, ownerIdOf(owner), catchId);
   });
 }
 
 export async function deleteCatch(t: TestApp, owner: Owner, catchId: string): Promise<PersonalBestChange[]> {
   return t.database.db.transaction(async (tx) => {
-    await tx.delete(catches).where(eq(catches.id, catchId));
-    return reevaluatePersonalBests(tx, ownerIdOf(owner));
+    return withCatchesRemoved(tx, ownerIdOf(owner), [catchId], async () => {
+      await tx.delete(catches).where(eq(catches.id, catchId));
+    });
   });
 }
 

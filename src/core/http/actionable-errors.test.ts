@@ -73,7 +73,7 @@ describe('actionable validation errors (HTTP)', () => {
   });
 
   it('a nullable enum lists null too', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: jo.headers, payload: { unitsPreference: 'furlongs' } });
+    const res = await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: jo.headers, payload: { unitsPreference: 'furlongs' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ pointer: '/unitsPreference', detail: expect.stringMatching(/^must be one of Imperial, Metric, imperial, metric$/) });
   });
@@ -107,10 +107,10 @@ describe('actionable validation errors (HTTP)', () => {
   });
 
   it('units: PascalCase answered, the older spelling still accepted', async () => {
-    const old = await t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: jo.headers, payload: { unitsPreference: 'metric' } });
+    const old = await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: jo.headers, payload: { unitsPreference: 'metric' } });
     expect(old.statusCode).toBe(200);
     expect(old.json().unitsPreference).toBe('Metric');
-    const pascal = await t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: jo.headers, payload: { unitsPreference: 'Imperial' } });
+    const pascal = await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: jo.headers, payload: { unitsPreference: 'Imperial' } });
     expect(pascal.json().unitsPreference).toBe('Imperial');
   });
 

@@ -24,7 +24,7 @@ const CONTEXT_TO_IN: Record<ValidationContext, FieldError['in']> = {
   headers: 'header',
 };
 
-interface AjvError {
+export interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
@@ -117,6 +117,12 @@ function fieldErrors(validation: AjvError[], context: ValidationContext | undefi
   return out;
 }
 
+/** The 400 of a failed schema validation (Ajv's errors), one `errors[]` item per field. */
+export function validationFailed(validation: AjvError[], context: ValidationContext | undefined): AppError {
+  const errors = fieldErrors(validation, context);
+  return new AppError(400, 'request.validation_failed', describe(errors), { errors });
+}
+
 /** The first MAX_FIELD_ERRORS items and how many were left out. */
 function capped(errors: FieldError[]): { errors: FieldError[]; omitted: number } {
   return { errors: errors.slice(0, MAX_FIELD_ERRORS), omitted: Math.max(0, errors.length - MAX_FIELD_ERRORS) };
@@ -149,7 +155,7 @@ function pgErrorOf(error: unknown): PgError | undefined {
 function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'request.unsupported_media_type', 'The request body must be sent with Content-Type: application/json.');
+      return new AppError(415, 'request.unsupported_media_type', 'The request body must be sent with Content-Type: application/json (PATCH also takes application/merge-patch+json).');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError(413, 'request.body_too_large', `The request body is larger than the limit of ${bodyLimit} bytes; send a smaller body.`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -288,8 +294,7 @@ export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit
     if (error instanceof AppError) {
       appError = error;
     } else if (error.validation) {
-      const errors = fieldErrors(error.validation as unknown as AjvError[], error.validationContext);
-      appError = new AppError(400, 'request.validation_failed', describe(errors), { errors });
+      appError = validationFailed(error.validation as unknown as AjvError[], error.validationContext);
     } else if (isDatabaseUnavailable(error)) {
       appError = databaseUnavailable();
     } else if (pgErrorOf(error)) {

@@ -113,7 +113,7 @@ describe('OpenAPI document for client generators', () => {
     const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(errors).toEqual([]);
     const warnings = problems.filter((p) => p.severity === 'warn').map((p) => `${p.ruleId} at ${p.location[0]?.pointer}`);
-    // Known and accepted: /health has no 4xx (operation-4xx-response), one parameter mixes range styles.
+    // Known and accepted: /health has no 4xx (operation-4xx-response).
     expect(warnings.length, warnings.join('\n')).toBeLessThanOrEqual(2);
   });
 

@@ -199,3 +199,51 @@ export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string
   const [row] = await db.select({ id: catches.id, ownerId: catches.ownerId, caughtAt: catches.caughtAt }).from(catches).where(eq(catches.id, id));
   return row;
 }
+
+/** A catch with the visibility of its entry (what the catch policy decides on). */
+export interface CatchWithEntry extends CatchWithSpecies {
+  /** The visibility of its entry. */
+  visibility: string;
+  entry: { id: string; ownerId: string; visibility: string; shareExactLocation: boolean; occurredAt: Date; stateCode: string | null };
+}
+
+export async function findCatch(db: DbOrTx, id: string): Promise<CatchWithEntry | undefined> {
+  const [row] = await db
+    .select({
+      ...catchSelection,
+      entry: {
+        id: logEntries.id,
+        ownerId: logEntries.ownerId,
+        visibility: logEntries.visibility,
+        shareExactLocation: logEntries.shareExactLocation,
+        occurredAt: logEntries.occurredAt,
+        stateCode: logEntries.stateCode,
+      },
+    })
+    .from(catches)
+    .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
+    .innerJoin(logEntries, eq(logEntries.id, catches.entryId))
+    .leftJoin(gearItems, eq(gearItems.id, catches.lureItemId))
+    .leftJoin(brands, eq(brands.id, gearItems.brandId))
+    .where(eq(catches.id, id));
+  return row ? { ...withLure(row), visibility: row.entry.visibility, entry: row.entry } : undefined;
+}
+
+/** Locks the catch row for a change; undefined when absent. */
+export async function lockCatch(tx: DbOrTx, id: string): Promise<CatchRow | undefined> {
+  const [row] = await tx.select().from(catches).where(eq(catches.id, id)).for('update');
+  return row;
+}
+
+export async function updateCatch(tx: DbOrTx, id: string, values: CatchValues): Promise<void> {
+  await tx.update(catches).set({ ...values, updatedAt: new Date() }).where(eq(catches.id, id));
+}
+
+export async function deleteCatch(tx: DbOrTx, id: string): Promise<void> {
+  await tx.delete(catches).where(eq(catches.id, id));
+}
+
+/** The ids and species of an entry's catches (which personal bests an entry change touches). */
+export async function catchKeysOfEntry(db: DbOrTx, entryId: string): Promise<{ id: string; speciesId: string }[]> {
+  return db.select({ id: catches.id, speciesId: catches.speciesId }).from(catches).where(eq(catches.entryId, entryId));
+}

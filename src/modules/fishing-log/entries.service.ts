@@ -1,13 +1,17 @@
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
+import { catchPolicy } from '../../core/access/policies/catches.js';
 import { entryPolicy } from '../../core/access/policies/entries.js';
 import { showsExactLocation } from '../../core/access/location.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
-import { lockPersonalBests, reevaluatePersonalBests } from '../personal-bests/personal-bests.service.js';
+import { evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
-import type { CatchInputType, EntriesQueryType, EntryInputType } from './fishing-log.schemas.js';
+import { CatchReplaceInput, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
+import type { CatchRow, EntryRow } from './fishing-log.tables.js';
+import { eligiblePrograms } from './master-angler.port.js';
 import { ownsSession } from './sessions.repository.js';
 import { catchView, entryView, fullEntryView } from './views.js';
 
@@ -92,13 +96,37 @@ async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string, act
   return authorize(entryPolicy, viewerId, action, await repo.findEntryForUpdate(tx, id), { db: tx }, () => FishingLogErrors.entryNotFound(id));
 }
 
-export async function updateEntry(db: Db, viewerId: string, id: string, input: EntryInputType) {
+/** An entry as a PUT body (for a merge patch): what the owner sent, in canonical form. */
+function entryAsInput(row: EntryRow): EntryReplaceType {
+  const given = (values: Record<string, unknown>) => (Object.values(values).some((v) => v !== null) ? values : null);
+  return {
+    title: row.title,
+    occurredAt: row.occurredAt.toISOString(),
+    timeZone: row.timeZone,
+    sessionId: row.sessionId,
+    location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody, stateCode: row.stateCode } : null,
+    weather: given({ airTemperatureC: row.airTemperatureC, sky: row.sky, windSpeedKmh: row.windSpeedKmh, windDirection: row.windDirection, pressureHpa: row.pressureHpa, moonPhase: row.moonPhase }),
+    water: given({ temperatureC: row.waterTemperatureC, clarity: row.waterClarity, depthM: row.waterDepthM }),
+    method: row.method,
+    notes: row.notes,
+    visibility: row.visibility,
+    shareExactLocation: row.shareExactLocation,
+  } as EntryReplaceType;
+}
+
+/** The species of an entry's catches: the personal-best criteria a change of the entry may touch. */
+const speciesOf = (keys: { speciesId: string }[]) => [...new Set(keys.map((k) => k.speciesId))];
+
+/** PUT (replace) or PATCH (merge patch) of an entry; its catches are kept. */
+export async function updateEntry(db: Db, viewerId: string, id: string, change: Change<EntryReplaceType>) {
   return db.transaction(async (tx) => {
     await lockPersonalBests(tx, viewerId);
-    await ownedEntryForUpdate(tx, viewerId, id);
+    const row = await ownedEntryForUpdate(tx, viewerId, id);
+    const input = applyChange(change, EntryReplaceInput, () => entryAsInput(row));
     await repo.updateEntry(tx, id, await entryValues(tx, viewerId, input));
     // Criteria may name a water body or state: the entry's catches may now match others.
-    await reevaluatePersonalBests(tx, viewerId);
+    const keys = await repo.catchKeysOfEntry(tx, id);
+    if (keys.length > 0) await reevaluatePersonalBests(tx, viewerId, { speciesIds: speciesOf(keys) });
     const entry = (await repo.findEntry(tx, id))!;
     return fullEntryView(viewerId, entry, await repo.catchesOfEntries(tx, [id]));
   });
@@ -109,8 +137,13 @@ export async function deleteEntry(db: Db, viewerId: string, id: string): Promise
     // The personal-best lock comes first: the deletion then cannot deadlock with a re-evaluation.
     await lockPersonalBests(tx, viewerId);
     await ownedEntryForUpdate(tx, viewerId, id, 'delete');
-    await repo.deleteEntry(tx, id);
-    await reevaluatePersonalBests(tx, viewerId);
+    const keys = await repo.catchKeysOfEntry(tx, id);
+    await withCatchesRemoved(
+      tx,
+      viewerId,
+      keys.map((k) => k.id),
+      () => repo.deleteEntry(tx, id),
+    );
   });
 }
 
@@ -120,31 +153,98 @@ export async function listCatches(db: Db, viewerId: string, entryId: string, pag
   return { total, items: items.map((c) => catchView(c, showsExactLocation(viewerId, entry), isOwner(viewerId, entry))) };
 }
 
+/** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
+async function catchValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
+  if (!(await repo.activeSpeciesExists(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
+  if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
+  if (input.gearSetupId) await assertOwnGearSetup(tx, ownerId, input.gearSetupId, '/gearSetupId');
+  return {
+    speciesId: input.speciesId,
+    lengthCm: input.lengthCm ?? null,
+    weightKg: input.weightKg ?? null,
+    count: input.count ?? 1,
+    released: input.released,
+    caughtAt: input.caughtAt ? new Date(input.caughtAt) : entryTime,
+    bait: input.bait ?? null,
+    lure: input.lure ?? null,
+    lureItemId: input.lureId ?? null,
+    gearSetupId: input.gearSetupId ?? null,
+    photoUrls: input.photoUrls ?? [],
+    notes: input.notes ?? null,
+    latitude: input.location?.latitude ?? null,
+    longitude: input.location?.longitude ?? null,
+  };
+}
+
+/** A catch as a PUT body (for a merge patch). */
+function catchAsInput(row: CatchRow): CatchReplaceType {
+  return {
+    speciesId: row.speciesId,
+    lengthCm: row.lengthCm,
+    weightKg: row.weightKg,
+    count: row.count,
+    released: row.released,
+    caughtAt: row.caughtAt.toISOString(),
+    bait: row.bait,
+    lure: row.lure,
+    lureId: row.lureItemId,
+    gearSetupId: row.gearSetupId,
+    photoUrls: row.photoUrls,
+    notes: row.notes,
+    location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+  } as CatchReplaceType;
+}
+
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
   return db.transaction(async (tx) => {
     await lockPersonalBests(tx, viewerId);
     const entry = await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch');
-    if (!(await repo.activeSpeciesExists(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
-    if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
-    if (input.gearSetupId) await assertOwnGearSetup(tx, viewerId, input.gearSetupId, '/gearSetupId');
-    const row = await repo.insertCatch(tx, entry, {
-      speciesId: input.speciesId,
-      lengthCm: input.lengthCm ?? null,
-      weightKg: input.weightKg ?? null,
-      count: input.count ?? 1,
-      released: input.released,
-      caughtAt: input.caughtAt ? new Date(input.caughtAt) : entry.occurredAt,
-      bait: input.bait ?? null,
-      lure: input.lure ?? null,
-      lureItemId: input.lureId ?? null,
-      gearSetupId: input.gearSetupId ?? null,
-      photoUrls: input.photoUrls ?? [],
-      notes: input.notes ?? null,
-      latitude: input.location?.latitude ?? null,
-      longitude: input.location?.longitude ?? null,
-    });
-    const personalBests = await reevaluatePersonalBests(tx, viewerId);
-    return { ...catchView(row, true), personalBests };
+    const row = await repo.insertCatch(tx, entry, await catchValues(tx, viewerId, input, entry.occurredAt));
+    const personalBests = await evaluateNewCatch(tx, viewerId, row.id);
+    return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) };
+  });
+}
+
+/** The Master Angler programs a catch is eligible for (its entry's state and the owner's home state). */
+async function masterAnglerOf(tx: DbOrTx, row: CatchRow, stateCode: string | null) {
+  const programs = await eligiblePrograms(tx, { ownerId: row.ownerId, speciesId: row.speciesId, lengthCm: row.lengthCm, weightKg: row.weightKg, stateCode });
+  return { eligible: programs.length > 0, programs };
+}
+
+/** The catch if it belongs to the entry of the path (another entry's catch is a 404 here). */
+async function catchOfEntry(db: DbOrTx, entryId: string, catchId: string): Promise<repo.CatchWithEntry | undefined> {
+  const row = await repo.findCatch(db, catchId);
+  return row && row.entryId === entryId ? row : undefined;
+}
+
+const catchNotFound = (entryId: string, catchId: string) => () => FishingLogErrors.catchNotFound(entryId, catchId);
+
+export async function getCatch(db: Db, viewerId: string, entryId: string, catchId: string) {
+  const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(db, entryId, catchId), { db }, catchNotFound(entryId, catchId));
+  return catchView(row, showsExactLocation(viewerId, row.entry), isOwner(viewerId, row));
+}
+
+/** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */
+export async function updateCatch(db: Db, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>) {
+  return db.transaction(async (tx) => {
+    await lockPersonalBests(tx, viewerId);
+    await repo.lockCatch(tx, catchId);
+    const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(tx, entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
+    const input = applyChange(change, CatchReplaceInput, () => catchAsInput(current));
+    await repo.updateCatch(tx, catchId, await catchValues(tx, viewerId, input, current.entry.occurredAt));
+    const personalBests = await evaluateChangedCatch(tx, viewerId, catchId);
+    const row = (await repo.findCatch(tx, catchId))!;
+    return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, row.entry.stateCode) };
+  });
+}
+
+/** Deletes a catch; a personal best it held falls back to the next best catch (or is withdrawn). */
+export async function deleteCatch(db: Db, viewerId: string, entryId: string, catchId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockPersonalBests(tx, viewerId);
+    await repo.lockCatch(tx, catchId);
+    await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(tx, entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
+    await withCatchesRemoved(tx, viewerId, [catchId], () => repo.deleteCatch(tx, catchId));
   });
 }
 

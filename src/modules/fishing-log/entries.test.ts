@@ -248,7 +248,7 @@ describe('PUT and DELETE /api/fishinglog/entries/{id}', () => {
       method: 'PUT',
       url: `/api/fishinglog/entries/${entry.id}`,
       headers: owner.headers,
-      payload: entryBody({ title: 'Renamed', visibility: 'Public', weather: null, notes: null }),
+      payload: entryBody({ title: 'Renamed', visibility: 'Public', shareExactLocation: false, weather: null, notes: null }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: entry.id, title: 'Renamed', visibility: 'Public', weather: null, notes: null, catchCount: 1 });
@@ -258,14 +258,14 @@ describe('PUT and DELETE /api/fishinglog/entries/{id}', () => {
   it('refuses everyone else, even viewers who can read it (403), and MISSING_ID entries (404)', async () => {
     const entry = await createEntry(owner, { visibility: 'Public' });
     for (const other of [friend, circleMember, stranger]) {
-      const put = await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${entry.id}`, headers: other.headers, payload: entryBody({ title: 'hijacked' }) });
+      const put = await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${entry.id}`, headers: other.headers, payload: entryBody({ title: 'hijacked', visibility: 'Public', shareExactLocation: false }) });
       expect(put.statusCode).toBe(403);
       expect(put.json().code).toBe('fishinglog.not_entry_owner');
       const del = await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: other.headers });
       expect(del.statusCode).toBe(403);
     }
     expect((await get(owner, `/api/fishinglog/entries/${entry.id}`)).json().title).toBe('Evening bite on Mille Lacs');
-    expect((await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${MISSING_ID}`, headers: owner.headers, payload: entryBody() })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/fishinglog/entries/${MISSING_ID}`, headers: owner.headers, payload: entryBody({ visibility: 'Private', shareExactLocation: false }) })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${MISSING_ID}`, headers: owner.headers })).statusCode).toBe(404);
   });
 
@@ -304,6 +304,7 @@ describe('catches', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       personalBests: [],
+      masterAngler: { eligible: false, programs: [] },
     });
   });
 

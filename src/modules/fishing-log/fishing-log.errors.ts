@@ -4,6 +4,8 @@ const field = (pointer: string, detail: string) => ({ errors: [{ pointer, in: 'b
 
 export const FishingLogErrors = {
   entryNotFound: (id: string) => new AppError(404, 'fishinglog.entry_not_found', `No log entry has id ${id}.`),
+  catchNotFound: (entryId: string, catchId: string) =>
+    new AppError(404, 'fishinglog.catch_not_found', `Log entry ${entryId} has no catch with id ${catchId}; list its catches with GET /api/fishinglog/entries/${entryId}/catches.`),
   sessionNotFound: (id: string) => new AppError(404, 'fishinglog.session_not_found', `No fishing session has id ${id}.`),
   unknownSession: () =>
     new AppError(400, 'fishinglog.unknown_session', 'sessionId does not name one of your fishing sessions; create it first (POST /api/fishinglog/sessions) or leave it out.', field('/sessionId', 'is not one of your sessions')),

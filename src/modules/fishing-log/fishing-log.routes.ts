@@ -3,17 +3,22 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as entries from './entries.service.js';
 import {
   CatchCreated,
   CatchesQuery,
+  CatchIdParams,
   CatchInput,
+  CatchReplaceInput,
+  CatchUpdated,
   CatchView,
   EntriesQuery,
   EntryFull,
   EntryIdParams,
   EntryInput,
+  EntryReplaceInput,
   EntrySummary,
   SessionFull,
   SessionInput,
@@ -24,7 +29,7 @@ import * as sessions from './sessions.service.js';
 
 export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
-  for (const schema of [CatchView, CatchCreated, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
+  for (const schema of [CatchView, CatchCreated, CatchUpdated, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
   const tags = ['fishing log'];
   const me = (request: Parameters<typeof principalOf>[0]) => principalOf(request).userId;
 
@@ -84,13 +89,34 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         tags,
         operationId: 'replaceEntry',
         summary: 'Replace a log entry (owner only)',
-        description: 'Send the whole entry, as for creation; catches are kept.',
+        description:
+          'Send the whole entry: `visibility` and `shareExactLocation` are required (a missing field is a 400 naming it, never a silent default); ' +
+          'omitted optional fields become null. Catches are kept. To change some fields only, use PATCH.',
         params: IdParams,
-        body: EntryInput,
+        body: EntryReplaceInput,
         response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.updateEntry(db, me(request), request.params.id, request.body),
+    async (request) => entries.updateEntry(db, me(request), request.params.id, { replace: request.body }),
+  );
+
+  app.patch(
+    '/api/fishinglog/entries/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateEntry',
+        summary: 'Change some fields of a log entry (owner only)',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change, nested objects ' +
+          '(location, weather, water) are merged, `null` clears an optional field and is a 400 naming a required one. The result must be a valid PUT body.',
+        params: IdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(EntryReplaceInput, { examples: [{ visibility: 'Friends', notes: null }, { location: { waterBody: 'Mille Lacs Lake' } }] }),
+        response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => entries.updateEntry(db, me(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(
@@ -135,13 +161,86 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         summary: 'Add a catch to your log entry',
         description:
           'Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only. ' +
-          'The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria).',
+          'The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria) and the Master Angler programs of the entry’s state ' +
+          'or your home state whose minimum it meets (`masterAngler`; submit with POST /api/regulations/master-angler/submissions).',
         params: EntryIdParams,
         body: CatchInput,
         response: { 201: Type.Ref('CatchCreated'), ...errorResponses(403, 404) },
       },
     },
     async (request, reply) => reply.code(201).send(await entries.addCatch(db, me(request), request.params.entryId, request.body)),
+  );
+
+  const catchAccess = 'Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry).';
+
+  app.get(
+    '/api/fishinglog/entries/:entryId/catches/:catchId',
+    {
+      schema: {
+        tags,
+        operationId: 'getCatch',
+        summary: 'One catch of a log entry',
+        description: 'Readable as far as the entry is visible to you (403 otherwise); 404 when the catch does not exist or belongs to another entry.',
+        params: CatchIdParams,
+        response: { 200: Type.Ref('Catch'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => entries.getCatch(db, me(request), request.params.entryId, request.params.catchId),
+  );
+
+  app.put(
+    '/api/fishinglog/entries/:entryId/catches/:catchId',
+    {
+      schema: {
+        tags,
+        operationId: 'replaceCatch',
+        summary: 'Replace a catch',
+        description:
+          `Send the whole catch: \`count\` and \`caughtAt\` are required (a missing field is a 400 naming it); omitted optional fields become empty. ${catchAccess} ` +
+          'Personal bests are re-evaluated in the same transaction: `personalBests` lists those the change moved; `masterAngler` the programs it is eligible for.',
+        params: CatchIdParams,
+        body: CatchReplaceInput,
+        response: { 200: Type.Ref('CatchUpdated'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => entries.updateCatch(db, me(request), request.params.entryId, request.params.catchId, { replace: request.body }),
+  );
+
+  app.patch(
+    '/api/fishinglog/entries/:entryId/catches/:catchId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateCatch',
+        summary: 'Change some fields of a catch',
+        description:
+          `JSON Merge Patch (RFC 7396, \`application/merge-patch+json\`; \`application/json\` accepted too): only the fields sent change; \`null\` clears an optional field and is a 400 naming a required one. ${catchAccess} ` +
+          'Personal bests are re-evaluated in the same transaction.',
+        params: CatchIdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(CatchReplaceInput, { examples: [{ lengthCm: 61.5, notes: null }, { released: true }] }),
+        response: { 200: Type.Ref('CatchUpdated'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => entries.updateCatch(db, me(request), request.params.entryId, request.params.catchId, { patch: request.body }),
+  );
+
+  app.delete(
+    '/api/fishinglog/entries/:entryId/catches/:catchId',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteCatch',
+        summary: 'Delete a catch (permanent)',
+        description: `${catchAccess} A personal best it held falls back to the next best catch, or is withdrawn when none qualifies, in the same transaction.`,
+        params: CatchIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await entries.deleteCatch(db, me(request), request.params.entryId, request.params.catchId);
+      return reply.code(204).send(null);
+    },
   );
 
   app.get(
@@ -182,5 +281,57 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       },
     },
     async (request) => sessions.getSession(db, me(request), request.params.id),
+  );
+
+  app.put(
+    '/api/fishinglog/sessions/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'replaceSession',
+        summary: 'Replace one of your fishing sessions',
+        description: 'Send the whole session (`startedAt` required); omitted optional fields become empty. Owner only: another user gets 403. Its entries stay linked.',
+        params: IdParams,
+        body: SessionInput,
+        response: { 200: Type.Ref('FishingSession'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => sessions.updateSession(db, me(request), request.params.id, { replace: request.body }),
+  );
+
+  app.patch(
+    '/api/fishinglog/sessions/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateSession',
+        summary: 'Change some fields of one of your fishing sessions',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one. Owner only.',
+        params: IdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(SessionInput, { examples: [{ endedAt: '2026-06-01T11:00:00.000Z', notes: null }] }),
+        response: { 200: Type.Ref('FishingSession'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => sessions.updateSession(db, me(request), request.params.id, { patch: request.body }),
+  );
+
+  app.delete(
+    '/api/fishinglog/sessions/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteSession',
+        summary: 'Delete one of your fishing sessions',
+        description: 'Owner only. Its log entries are kept, detached from the session (their `sessionId` becomes null).',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await sessions.deleteSession(db, me(request), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 };

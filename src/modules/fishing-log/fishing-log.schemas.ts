@@ -72,6 +72,17 @@ export const EntryInput = Type.Object(
 );
 export type EntryInputType = Static<typeof EntryInput>;
 
+/** PUT: the whole entry. What creation defaults (visibility, shareExactLocation) must be sent. */
+export const EntryReplaceInput = Type.Object(
+  {
+    ...EntryInput.properties,
+    visibility: VisibilitySchema,
+    shareExactLocation: Type.Boolean({ description: 'Show exact coordinates to other viewers (false: rounded to about 1 km)' }),
+  },
+  { additionalProperties: false, description: 'The whole entry: omitted optional fields become null; catches are kept' },
+);
+export type EntryReplaceType = Static<typeof EntryReplaceInput>;
+
 export const LocationView = Type.Object(
   {
     latitude: Type.Number(),
@@ -105,7 +116,7 @@ export const SpeciesRef = Type.Object({ id: Uuid, commonName: Type.String(), sci
 export const CatchInput = Type.Object(
   {
     speciesId: Uuid,
-    lengthCm: Type.Optional(Type.Number({ exclusiveMinimum: 0, minimum: 0.5, maximum: 600, description: 'Total length, centimetres (0.5–600)' })),
+    lengthCm: Type.Optional(Type.Number({ minimum: 0.5, maximum: 600, description: 'Total length, centimetres (0.5–600)' })),
     weightKg: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1500, description: 'Weight, kilograms (0.001–1500)' })),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: 'How many fish this record stands for' })),
     released: Type.Boolean({ description: 'true: released; false: kept' }),
@@ -121,6 +132,18 @@ export const CatchInput = Type.Object(
   { additionalProperties: false },
 );
 export type CatchInputType = Static<typeof CatchInput>;
+
+/** PUT: the whole catch. What creation defaults (count, caughtAt) must be sent. */
+export const CatchReplaceInput = Type.Object(
+  {
+    ...CatchInput.properties,
+    count: Type.Integer({ minimum: 1, maximum: 10_000, description: 'How many fish this record stands for' }),
+    caughtAt: PastTimestamp,
+  },
+  { additionalProperties: false, description: 'The whole catch: omitted optional fields become empty' },
+);
+export type CatchReplaceType = Static<typeof CatchReplaceInput>;
+export const CatchIdParams = Type.Object({ entryId: Uuid, catchId: Uuid }, { additionalProperties: false });
 
 export const CatchView = Type.Object(
   {
@@ -145,12 +168,46 @@ export const CatchView = Type.Object(
   { additionalProperties: false, $id: 'Catch' },
 );
 
+export const MasterAnglerEligibility = Type.Object(
+  {
+    eligible: Type.Boolean({ description: 'Whether the catch meets the minimum of a Master Angler program of its state or your home state' }),
+    programs: Type.Array(
+      Type.Object(
+        {
+          programId: Uuid,
+          programName: Type.String({ examples: ['Fish Ohio'] }),
+          state: Type.String({ description: 'The program’s state, ISO 3166-2', examples: ['US-OH'] }),
+          category: Type.String({ description: 'any, release or harvest' }),
+          qualifiesBy: Type.Union([Type.Literal('length'), Type.Literal('weight')]),
+          minLengthIn: Nullable(Type.Number({ description: 'inches' })),
+          minWeightLb: Nullable(Type.Number({ description: 'pounds' })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Submit with POST /api/regulations/master-angler/submissions' },
+    ),
+  },
+  { additionalProperties: false, description: 'Master Angler programs the catch is eligible for (detected, not submitted)' },
+);
+
 export const CatchCreated = Type.Object(
   {
     ...CatchView.properties,
+    masterAngler: MasterAnglerEligibility,
     personalBests: Type.Array(PersonalBestChangeSchema, { description: 'Personal bests this catch set (empty when none)' }),
   },
   { additionalProperties: false, $id: 'CatchCreated' },
+);
+
+export const CatchUpdated = Type.Object(
+  {
+    ...CatchView.properties,
+    masterAngler: MasterAnglerEligibility,
+    personalBests: Type.Array(PersonalBestChangeSchema, {
+      description: 'Personal bests the change moved (empty when none): `new_best` when this catch now holds one, `fallback` when it lost one to the next best',
+    }),
+  },
+  { additionalProperties: false, $id: 'CatchUpdated' },
 );
 
 const entryProperties = {

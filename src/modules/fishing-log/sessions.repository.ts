@@ -42,3 +42,17 @@ export async function entriesOfSession(db: DbOrTx, sessionId: string) {
     .where(eq(logEntries.sessionId, sessionId))
     .orderBy(asc(logEntries.occurredAt), asc(logEntries.id));
 }
+
+export async function lockSession(tx: DbOrTx, id: string): Promise<SessionRow | undefined> {
+  const [row] = await tx.select().from(s).where(eq(s.id, id)).for('update');
+  return row;
+}
+
+export async function updateSession(tx: DbOrTx, id: string, values: SessionValues): Promise<void> {
+  await tx.update(s).set({ ...values, updatedAt: new Date() }).where(eq(s.id, id));
+}
+
+/** Deletes the session; its entries stay, detached (the foreign key sets their session_id to null). */
+export async function deleteSession(tx: DbOrTx, id: string): Promise<void> {
+  await tx.delete(s).where(eq(s.id, id));
+}

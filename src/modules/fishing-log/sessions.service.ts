@@ -1,19 +1,21 @@
-import type { Db } from '../../core/db/client.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
 import { authorize } from '../../core/access/policy.js';
 import { sessionPolicy } from '../../core/access/policies/sessions.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertTimeZone } from './entries.service.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
-import type { SessionInputType } from './fishing-log.schemas.js';
+import { SessionInput, type SessionInputType } from './fishing-log.schemas.js';
+import type { SessionRow } from './fishing-log.tables.js';
 import * as repo from './sessions.repository.js';
 import { sessionView } from './views.js';
 
 /** Fishing sessions: private to their owner. */
 
-export async function createSession(db: Db, ownerId: string, input: SessionInputType) {
+function sessionValues(input: SessionInputType): repo.SessionValues {
   if (input.timeZone) assertTimeZone(input.timeZone, '/timeZone');
   if (input.endedAt && new Date(input.endedAt) < new Date(input.startedAt)) throw FishingLogErrors.endsBeforeStart();
-  const row = await repo.insertSession(db, ownerId, {
+  return {
     startedAt: new Date(input.startedAt),
     endedAt: input.endedAt ? new Date(input.endedAt) : null,
     timeZone: input.timeZone ?? null,
@@ -25,7 +27,25 @@ export async function createSession(db: Db, ownerId: string, input: SessionInput
     notes: input.notes ?? null,
     weatherSummary: input.weatherSummary ?? null,
     waterSummary: input.waterSummary ?? null,
-  });
+  };
+}
+
+/** A session as a PUT body (for a merge patch). */
+function sessionAsInput(row: SessionRow): SessionInputType {
+  return {
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    timeZone: row.timeZone ?? undefined,
+    location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody ?? undefined, stateCode: row.stateCode ?? undefined } : null,
+    participants: row.participants,
+    notes: row.notes ?? undefined,
+    weatherSummary: row.weatherSummary ?? undefined,
+    waterSummary: row.waterSummary ?? undefined,
+  };
+}
+
+export async function createSession(db: Db, ownerId: string, input: SessionInputType) {
+  const row = await repo.insertSession(db, ownerId, sessionValues(input));
   return { ...sessionView({ ...row, entryCount: 0 }), entries: [] };
 }
 
@@ -34,8 +54,30 @@ export async function listSessions(db: Db, ownerId: string, filters: { from?: st
   return { total, items: items.map(sessionView) };
 }
 
-export async function getSession(db: Db, viewerId: string, id: string) {
-  const session = await authorize(sessionPolicy, viewerId, 'read', await repo.findSession(db, id), { db }, () => FishingLogErrors.sessionNotFound(id));
+async function fullSession(db: DbOrTx, id: string, found?: Awaited<ReturnType<typeof repo.findSession>>) {
+  const session = found ?? (await repo.findSession(db, id))!;
   const entries = await repo.entriesOfSession(db, id);
   return { ...sessionView(session), entries: entries.map((e) => ({ id: e.id, title: e.title, occurredAt: e.occurredAt.toISOString() })) };
+}
+
+export async function getSession(db: Db, viewerId: string, id: string) {
+  const session = await authorize(sessionPolicy, viewerId, 'read', await repo.findSession(db, id), { db }, () => FishingLogErrors.sessionNotFound(id));
+  return fullSession(db, id, session);
+}
+
+/** PUT (replace) or PATCH (merge patch) of a session; its entries stay linked. */
+export async function updateSession(db: Db, viewerId: string, id: string, change: Change<SessionInputType>) {
+  return db.transaction(async (tx) => {
+    const row = await authorize(sessionPolicy, viewerId, 'update', await repo.lockSession(tx, id), { db: tx }, () => FishingLogErrors.sessionNotFound(id));
+    await repo.updateSession(tx, id, sessionValues(applyChange(change, SessionInput, () => sessionAsInput(row))));
+    return fullSession(tx, id);
+  });
+}
+
+/** Deletes a session; its entries are kept, detached. */
+export async function deleteSession(db: Db, viewerId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), { db: tx }, () => FishingLogErrors.sessionNotFound(id));
+    await repo.deleteSession(tx, id);
+  });
 }

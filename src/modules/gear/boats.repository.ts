@@ -17,6 +17,11 @@ export async function findBoat(db: DbOrTx, id: string): Promise<BoatRow | undefi
   return row;
 }
 
+export async function lockBoat(db: DbOrTx, id: string): Promise<BoatRow | undefined> {
+  const [row] = await db.select().from(boats).where(eq(boats.id, id)).for('update');
+  return row;
+}
+
 export async function insertBoat(db: DbOrTx, row: typeof boats.$inferInsert): Promise<BoatRow> {
   const [inserted] = await db.insert(boats).values(row).returning();
   return inserted!;

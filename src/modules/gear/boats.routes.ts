@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { Boat, BoatBody, BoatsQuery } from './boats.schemas.js';
 import * as service from './boats.service.js';
@@ -45,7 +46,25 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateBoat(db, owner(request), request.params.id, request.body),
+    async (request) => service.updateBoat(db, owner(request), request.params.id, { replace: request.body }),
+  );
+
+  app.patch(
+    '/api/gear/boats/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateBoat',
+        summary: 'Change some fields of one of your boats',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one (`name`). Owner only.',
+        params: IdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(BoatBody, { examples: [{ motor: 'Mercury 115 Pro XS', notes: null }] }),
+        response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.updateBoat(db, owner(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(

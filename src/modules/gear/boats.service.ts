@@ -1,11 +1,12 @@
 import { v7 as uuidv7 } from 'uuid';
 import { authorize } from '../../core/access/policy.js';
 import { boatPolicy } from '../../core/access/policies/boats.js';
-import type { Db } from '../../core/db/client.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { BoatErrors } from './boats.errors.js';
 import * as repo from './boats.repository.js';
-import type { BoatInput } from './boats.schemas.js';
+import { BoatBody, type BoatInput } from './boats.schemas.js';
 import type { BoatRow } from './boats.tables.js';
 
 /** A user's boats: only their owner sees or changes them (another user's boat is a 403). */
@@ -48,8 +49,15 @@ function values(input: BoatInput) {
   };
 }
 
-async function ownBoat(db: Db, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<BoatRow> {
-  return authorize(boatPolicy, ownerId, action, await repo.findBoat(db, id), { db }, () => BoatErrors.notFound(id));
+async function ownBoat(db: DbOrTx, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<BoatRow> {
+  const row = action === 'update' ? await repo.lockBoat(db, id) : await repo.findBoat(db, id);
+  return authorize(boatPolicy, ownerId, action, row, { db }, () => BoatErrors.notFound(id));
+}
+
+/** A boat as a PUT body (for a merge patch). */
+function boatAsInput(row: BoatRow): BoatInput {
+  const { id: _id, ownerId: _owner, createdAt: _created, updatedAt: _updated, ...fields } = row;
+  return fields as BoatInput;
 }
 
 export async function listBoats(db: Db, ownerId: string, page: Page) {
@@ -65,9 +73,12 @@ export async function createBoat(db: Db, ownerId: string, input: BoatInput) {
   return boatView(await repo.insertBoat(db, { id: uuidv7(), ownerId, ...values(input) }));
 }
 
-export async function updateBoat(db: Db, ownerId: string, id: string, input: BoatInput) {
-  await ownBoat(db, ownerId, id, 'update');
-  return boatView(await repo.updateBoat(db, id, values(input)));
+/** PUT (replace) or PATCH (merge patch) of a boat. */
+export async function updateBoat(db: Db, ownerId: string, id: string, change: Change<BoatInput>) {
+  return db.transaction(async (tx) => {
+    const current = await ownBoat(tx, ownerId, id, 'update');
+    return boatView(await repo.updateBoat(tx, id, values(applyChange(change, BoatBody, () => boatAsInput(current)))));
+  });
 }
 
 export async function deleteBoat(db: Db, ownerId: string, id: string): Promise<void> {

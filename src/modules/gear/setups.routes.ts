@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { catalogSchemas } from './gear.schemas.js';
 import { Setup, SetupBody, SetupsQuery } from './setups.schemas.js';
@@ -61,7 +62,26 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateSetup(db, owner(request), request.params.id, request.body),
+    async (request) => service.updateSetup(db, owner(request), request.params.id, { replace: request.body }),
+  );
+
+  app.patch(
+    '/api/gear/setups/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateGearSetup',
+        summary: 'Change some fields of one of your gear setups',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`lureIds`, an array, is replaced whole); ' +
+          `\`null\` clears an optional field and is a 400 naming a required one (\`name\`). Owner only. ${references}`,
+        params: IdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(SetupBody, { examples: [{ technique: 'Ned rig', notes: null }] }),
+        response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.updateSetup(db, owner(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(

@@ -2,12 +2,13 @@ import { v7 as uuidv7 } from 'uuid';
 import { allows, authorize } from '../../core/access/policy.js';
 import { setupPolicy } from '../../core/access/policies/setups.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { GearKind } from './gear.kinds.js';
 import { catalogItemsById, catalogItemStatus } from './gear.service.js';
 import { SetupErrors } from './setups.errors.js';
 import * as repo from './setups.repository.js';
-import type { SetupInput } from './setups.schemas.js';
+import { SetupBody, type SetupInput } from './setups.schemas.js';
 import type { SetupRow } from './setups.tables.js';
 
 /**
@@ -103,10 +104,17 @@ export async function createSetup(db: Db, ownerId: string, input: SetupInput) {
   });
 }
 
-export async function updateSetup(db: Db, ownerId: string, id: string, input: SetupInput) {
+/** A setup as a PUT body (for a merge patch). */
+function setupAsInput(row: SetupRow, lureIds: string[]): SetupInput {
+  return { name: row.name, rodId: row.rodId, reelId: row.reelId, lineId: row.lineId, lureIds, technique: row.technique, notes: row.notes };
+}
+
+/** PUT (replace) or PATCH (merge patch) of a setup. */
+export async function updateSetup(db: Db, ownerId: string, id: string, change: Change<SetupInput>) {
   return db.transaction(async (tx) => {
     const current = await ownSetup(tx, ownerId, id, 'update');
     const currentLures = await repo.setupLures(tx, [id]);
+    const input = applyChange(change, SetupBody, () => setupAsInput(current, currentLures.map((l) => l.lureId)));
     const kept = new Set([current.rodId, current.reelId, current.lineId, ...currentLures.map((l) => l.lureId)].filter((v): v is string => v !== null));
     await checkReferences(tx, input, { ids: kept });
     const row = await repo.updateSetup(tx, id, values(input));

@@ -180,12 +180,12 @@ describe('decisions on posts', () => {
   it('sends an edit of a post a moderator rejected back to review instead of publishing it', async () => {
     const id = await flagged();
     await reject(admin, 'post', id);
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${id}`, headers: author.headers, payload: { text: 'A perfectly polite text now' } });
+    const edit = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${id}`, headers: author.headers, payload: { text: 'A perfectly polite text now' } });
     expect(edit.json()).toMatchObject({ moderationStatus: 'PendingReview' });
     const item = (await pending(admin, '?pageSize=100')).json().find((i: { contentId: string }) => i.contentId === id);
     expect(item).toMatchObject({ heldBecause: 'edited_after_rejection', text: 'A perfectly polite text now' });
     await approve(admin, 'post', id);
-    const again = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${id}`, headers: author.headers, payload: { text: 'Polite and edited again' } });
+    const again = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${id}`, headers: author.headers, payload: { text: 'Polite and edited again' } });
     expect(again.json().moderationStatus).toBe('Published');
   });
 

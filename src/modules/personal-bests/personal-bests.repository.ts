@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import { visibleTo } from '../../core/access/visibility.js';
@@ -39,21 +39,57 @@ export interface BestCatch {
   value: number;
 }
 
+/** Which criteria an evaluation covers: all of the owner's, or only these ids or species. */
+export interface EvaluationScope {
+  criterionIds?: readonly string[];
+  speciesIds?: readonly string[];
+}
+
+const anyOf = (column: SQL, values: readonly string[]) => (values.length === 0 ? sql`false` : sql`${column} IN (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`);
+
+function inScope(scope: EvaluationScope | undefined): SQL {
+  const parts: SQL[] = [];
+  if (scope?.criterionIds) parts.push(anyOf(sql`cr.id`, scope.criterionIds));
+  if (scope?.speciesIds) parts.push(anyOf(sql`cr.species_id`, scope.speciesIds));
+  return parts.length === 0 ? sql`` : sql` AND ${sql.join(parts, sql` AND `)}`;
+}
+
+type BestRow = { criterion_id: string; catch_id: string; caught_at: Date | string; value: number };
+const toBest = (r: BestRow): BestCatch => ({ criterionId: r.criterion_id, catchId: r.catch_id, caughtAt: new Date(r.caught_at), value: Number(r.value) });
+
 /**
- * The best catch of each of the owner's criteria: the largest measure; a tie goes to the earliest
- * catch (then the smaller id). Served by catches (owner_id, species_id).
+ * The best catch of each of the owner's criteria (in `scope`): the largest measure; a tie goes to
+ * the earliest catch (then the smaller id). Served by catches (owner_id, species_id).
  */
-export async function bestCatches(tx: DbOrTx, ownerId: string): Promise<Map<string, BestCatch>> {
-  const result = await tx.execute<{ criterion_id: string; catch_id: string; caught_at: Date | string; value: number }>(sql`
+export async function bestCatches(tx: DbOrTx, ownerId: string, scope?: EvaluationScope): Promise<Map<string, BestCatch>> {
+  const result = await tx.execute<BestRow>(sql`
     SELECT DISTINCT ON (cr.id) cr.id AS criterion_id, c.id AS catch_id, c.caught_at, ${measured}::float8 AS value
     FROM ${pbCriteria} cr
     JOIN ${catches} c ON c.owner_id = cr.owner_id AND c.species_id = cr.species_id
     JOIN ${logEntries} e ON e.id = c.entry_id
-    WHERE cr.owner_id = ${ownerId} AND ${qualifies}
+    WHERE cr.owner_id = ${ownerId} AND ${qualifies}${inScope(scope)}
     ORDER BY cr.id, ${measured} DESC, c.caught_at ASC, c.id ASC`);
-  return new Map(
-    result.rows.map((r) => [r.criterion_id, { criterionId: r.criterion_id, catchId: r.catch_id, caughtAt: new Date(r.caught_at), value: Number(r.value) }]),
-  );
+  return new Map(result.rows.map((r) => [r.criterion_id, toBest(r)]));
+}
+
+/** The criteria one catch counts for, with its measure for each (primary-key lookups, no scan of the log). */
+export async function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<BestCatch[]> {
+  const result = await tx.execute<BestRow>(sql`
+    SELECT cr.id AS criterion_id, c.id AS catch_id, c.caught_at, ${measured}::float8 AS value
+    FROM ${catches} c
+    JOIN ${logEntries} e ON e.id = c.entry_id
+    JOIN ${pbCriteria} cr ON cr.owner_id = c.owner_id AND cr.species_id = c.species_id
+    WHERE c.id = ${catchId} AND ${qualifies}`);
+  return result.rows.map(toBest);
+}
+
+/** The criteria whose best in force is one of these catches. */
+export async function criteriaHeldBy(tx: DbOrTx, catchIds: readonly string[]): Promise<string[]> {
+  const rows = await tx
+    .select({ criterionId: personalBests.criterionId })
+    .from(personalBests)
+    .where(and(inArray(personalBests.catchId, [...catchIds]), eq(personalBests.status, 'current')));
+  return rows.map((r) => r.criterionId);
 }
 
 export interface CurrentRow {
@@ -67,7 +103,7 @@ export interface CurrentRow {
   catchValue: number | null;
 }
 
-export async function currentRows(tx: DbOrTx, ownerId: string): Promise<Map<string, CurrentRow>> {
+export async function currentRows(tx: DbOrTx, ownerId: string, scope?: EvaluationScope): Promise<Map<string, CurrentRow>> {
   const result = await tx.execute<{
     id: string;
     criterion_id: string;
@@ -82,7 +118,7 @@ export async function currentRows(tx: DbOrTx, ownerId: string): Promise<Map<stri
         WHERE c.id = pb.catch_id AND ${qualifies}) AS catch_value
     FROM ${personalBests} pb
     JOIN ${pbCriteria} cr ON cr.id = pb.criterion_id
-    WHERE pb.owner_id = ${ownerId} AND pb.status = 'current'`);
+    WHERE pb.owner_id = ${ownerId} AND pb.status = 'current'${inScope(scope)}`);
   return new Map(
     result.rows.map((r) => [
       r.criterion_id,

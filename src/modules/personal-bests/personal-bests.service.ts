@@ -37,21 +37,22 @@ export async function lockPersonalBests(tx: DbOrTx, ownerId: string): Promise<vo
   await repo.lockOwner(tx, ownerId);
 }
 
+/** Whether catch `a` is a better best than `b`: larger; on a tie, caught earlier (then the smaller id). */
+function beats(a: repo.BestCatch, b: repo.BestCatch): boolean {
+  if (a.value !== b.value) return a.value > b.value;
+  if (a.caughtAt.getTime() !== b.caughtAt.getTime()) return a.caughtAt < b.caughtAt;
+  return a.catchId < b.catchId;
+}
+
 /**
- * Re-evaluates every criterion of `ownerId` against their catches, inside the caller's
- * transaction (call it after a catch was added, changed or deleted), and returns the criteria
- * whose best catch changed. Takes a per-user transaction-scoped advisory lock, so concurrent
- * changes of one user's catches and ultimate choice are applied one after the other.
- * The ultimate flag follows its criterion to the new best; it is dropped when no catch qualifies
- * any more.
+ * Brings the best in force of each of `criterionIds` to `bests` (the best catch of each; absent:
+ * none qualifies), given the rows in force now, and returns the criteria whose best catch changed.
+ * The ultimate flag follows its criterion to the new best; it is dropped when no catch qualifies.
  */
-export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string): Promise<PersonalBestChange[]> {
-  await repo.lockOwner(tx, ownerId);
-  const [bests, currents] = await Promise.all([repo.bestCatches(tx, ownerId), repo.currentRows(tx, ownerId)]);
+async function settle(tx: DbOrTx, ownerId: string, criterionIds: string[], bests: Map<string, repo.BestCatch>, currents: Map<string, repo.CurrentRow>): Promise<PersonalBestChange[]> {
   const now = new Date();
   const changes: PersonalBestChange[] = [];
-  const criterionIds = [...new Set([...bests.keys(), ...currents.keys()])].sort();
-  for (const criterionId of criterionIds) {
+  for (const criterionId of [...new Set(criterionIds)].sort()) {
     const best = bests.get(criterionId);
     const current = currents.get(criterionId);
     if (!best) {
@@ -88,6 +89,72 @@ export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string): Prom
     });
   }
   return changes;
+}
+
+/**
+ * Re-evaluates the criteria of `ownerId` in `scope` (all of them without one) by a scan of their
+ * catches, inside the caller's transaction, and returns the criteria whose best catch changed.
+ * For what a new catch cannot decide alone: a best in force changed or deleted, an entry's water
+ * or state changed, a new criterion. Takes the per-user transaction-scoped advisory lock, so
+ * concurrent changes of one user's catches and ultimate choice are applied one after the other.
+ */
+export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string, scope?: repo.EvaluationScope): Promise<PersonalBestChange[]> {
+  await repo.lockOwner(tx, ownerId);
+  const [bests, currents] = await Promise.all([repo.bestCatches(tx, ownerId, scope), repo.currentRows(tx, ownerId, scope)]);
+  return settle(tx, ownerId, [...bests.keys(), ...currents.keys()], bests, currents);
+}
+
+/**
+ * A catch that is not the best in force of any criterion (new, or changed): compared with the best
+ * in force of each criterion it counts for, without scanning the owner's log. A best in force whose
+ * snapshot no longer matches its catch (not expected: every change re-evaluates) is rescanned.
+ */
+async function compareWithBests(tx: DbOrTx, ownerId: string, catchId: string, skip: readonly string[] = []): Promise<PersonalBestChange[]> {
+  const candidates = (await repo.criteriaOfCatch(tx, catchId)).filter((c) => !skip.includes(c.criterionId));
+  if (candidates.length === 0) return [];
+  const criterionIds = candidates.map((c) => c.criterionId);
+  const currents = await repo.currentRows(tx, ownerId, { criterionIds });
+  const stale = criterionIds.filter((id) => {
+    const current = currents.get(id);
+    return current !== undefined && (current.catchId === null || current.catchValue !== current.value);
+  });
+  const bests = new Map<string, repo.BestCatch>();
+  for (const candidate of candidates) {
+    const current = currents.get(candidate.criterionId);
+    if (stale.includes(candidate.criterionId)) continue;
+    const held = current && current.catchId ? { criterionId: current.criterionId, catchId: current.catchId, value: current.value, caughtAt: current.caughtAt } : undefined;
+    bests.set(candidate.criterionId, held && !beats(candidate, held) ? held : candidate);
+  }
+  const changes = await settle(tx, ownerId, [...bests.keys()], bests, currents);
+  return stale.length === 0 ? changes : [...changes, ...(await reevaluatePersonalBests(tx, ownerId, { criterionIds: stale }))];
+}
+
+/** After a catch was added (in the caller's transaction): the personal bests it set. */
+export async function evaluateNewCatch(tx: DbOrTx, ownerId: string, catchId: string): Promise<PersonalBestChange[]> {
+  await repo.lockOwner(tx, ownerId);
+  return compareWithBests(tx, ownerId, catchId);
+}
+
+/**
+ * After a catch was changed: the criteria whose best in force it is are rescanned (it may have
+ * dropped below the next best or stopped matching); for the others it is compared like a new catch.
+ */
+export async function evaluateChangedCatch(tx: DbOrTx, ownerId: string, catchId: string): Promise<PersonalBestChange[]> {
+  await repo.lockOwner(tx, ownerId);
+  const held = await repo.criteriaHeldBy(tx, [catchId]);
+  const rescanned = held.length === 0 ? [] : await reevaluatePersonalBests(tx, ownerId, { criterionIds: held });
+  return [...rescanned, ...(await compareWithBests(tx, ownerId, catchId, held))];
+}
+
+/**
+ * Deletes catches through `remove` and re-evaluates the criteria whose best in force was one of
+ * them (the next best takes over, or the best is withdrawn), in the caller's transaction.
+ */
+export async function withCatchesRemoved(tx: DbOrTx, ownerId: string, catchIds: readonly string[], remove: () => Promise<void>): Promise<PersonalBestChange[]> {
+  await repo.lockOwner(tx, ownerId);
+  const held = catchIds.length === 0 ? [] : await repo.criteriaHeldBy(tx, catchIds);
+  await remove();
+  return held.length === 0 ? [] : reevaluatePersonalBests(tx, ownerId, { criterionIds: held });
 }
 
 // ---- views ------------------------------------------------------------------------------------

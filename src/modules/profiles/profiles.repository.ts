@@ -26,6 +26,11 @@ export type ProfilePatch = Partial<
 >;
 
 /** Creates the profile row on first change (lazily) or changes only the given fields. */
+/** Serialises changes of one user's profile until the end of the transaction (a profile row may not exist yet). */
+export async function lockUser(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+}
+
 export async function upsertProfile(db: DbOrTx, userId: string, patch: ProfilePatch): Promise<void> {
   const now = new Date();
   await db

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { errorResponses } from '../../core/http/schemas.js';
-import { OwnProfile, UpdateProfileBody, UserIdParams, UserProfile } from './profiles.schemas.js';
+import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
+import { OwnProfile, ReplaceProfileBody, UserIdParams, UserProfile } from './profiles.schemas.js';
 import * as service from './profiles.service.js';
 
 export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -26,21 +27,42 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
     async (request) => service.getOwnProfile(db, principalOf(request).userId),
   );
 
+  const consentNote =
+    '`researchConsent` sets the research consent the fishing log applies to DNR research (one source of truth). An unknown species is a 400 naming `favouriteSpeciesId`.';
+
   app.put(
     '/api/userprofile/me',
     {
       schema: {
         tags,
-        operationId: 'updateMyProfile',
-        summary: 'Update your profile',
+        operationId: 'replaceMyProfile',
+        summary: 'Replace your profile',
         description:
-          'Changes only the fields sent (null clears an optional text or the favourite species). `researchConsent` sets the research consent the fishing log applies to DNR research (one source of truth). ' +
-          'An unknown species is a 400 naming `favouriteSpeciesId`.',
-        body: UpdateProfileBody,
+          'Send the whole profile: `visibility` and `unitsPreference` are required (a missing field is a 400 naming it); omitted optional fields become null (an omitted `researchConsent` stays). ' +
+          consentNote,
+        body: ReplaceProfileBody,
         response: { 200: Type.Ref('OwnProfile') },
       },
     },
-    async (request) => service.updateOwnProfile(db, principalOf(request).userId, request.body),
+    async (request) => service.updateOwnProfile(db, principalOf(request).userId, { replace: request.body }),
+  );
+
+  app.patch(
+    '/api/userprofile/me',
+    {
+      schema: {
+        tags,
+        operationId: 'updateMyProfile',
+        summary: 'Change some fields of your profile',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one. ' +
+          consentNote,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(ReplaceProfileBody, { examples: [{ bio: 'Walleye nut from Duluth', homeRegion: null }, { visibility: 'Friends' }] }),
+        response: { 200: Type.Ref('OwnProfile') },
+      },
+    },
+    async (request) => service.updateOwnProfile(db, principalOf(request).userId, { patch: request.body }),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { VISIBILITIES } from '../../core/access/visibility-levels.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
@@ -69,7 +69,8 @@ export const OwnProfile = Type.Object(
 const text = (maxLength: number, description: string) =>
   Nullable(Type.String({ minLength: 1, maxLength, pattern: '\\S', description: `${description} (trimmed; null clears it)` }));
 
-export const UpdateProfileBody = Type.Object(
+/** PUT: the whole profile. Visibility and units are required; omitted texts, state and species become null. */
+export const ReplaceProfileBody = Type.Object(
   {
     displayName: Type.Optional(text(60, 'Name shown instead of the username')),
     bio: Type.Optional(text(1000, 'About you')),
@@ -79,14 +80,20 @@ export const UpdateProfileBody = Type.Object(
       Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) URL of your picture; null clears it' })),
     ),
     favouriteSpeciesId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'Id of a species (GET /api/fish-species); null clears it' }))),
-    unitsPreference: Type.Optional(UnitsEnum.input),
-    visibility: Type.Optional(ProfileVisibilitySchema),
-    researchConsent: Type.Optional(ConsentLevelSchema),
+    unitsPreference: UnitsEnum.input,
+    visibility: ProfileVisibilitySchema,
+    researchConsent: Type.Optional(
+      Type.Union(
+        CONSENT_LEVELS.map((l) => Type.Literal(l)),
+        { description: 'Research consent for DNR: None, Anonymized, Identified. Omitted: unchanged (the fishing log’s one consent, shown here).' },
+      ),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'Only the fields you send change; send null to clear an optional text. researchConsent changes the one research consent the fishing log uses.',
+    description: 'The whole profile: omitted optional fields become null (researchConsent, omitted, stays as it is). To change some fields only, use PATCH.',
   },
 );
+export type ReplaceProfileInput = Static<typeof ReplaceProfileBody>;
 
 export const UserIdParams = Type.Object({ userId: Uuid }, { additionalProperties: false });

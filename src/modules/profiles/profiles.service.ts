@@ -2,10 +2,11 @@ import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { profilePolicy } from '../../core/access/policies/profiles.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { getResearchConsent, setResearchConsent, type ConsentLevel, type ResearchConsent } from '../fishing-log/research-consent.service.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
+import { getResearchConsent, setResearchConsent, type ResearchConsent } from '../fishing-log/research-consent.service.js';
 import { ProfileErrors } from './profiles.errors.js';
 import * as repo from './profiles.repository.js';
-import { UnitsEnum } from './profiles.schemas.js';
+import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profiles.schemas.js';
 
 /**
  * Profiles: one per user, created lazily (a user without a row has the defaults). Another user's
@@ -14,19 +15,6 @@ import { UnitsEnum } from './profiles.schemas.js';
  */
 
 export const PROFILE_DEFAULTS = { unitsPreference: 'imperial', visibility: 'Public' } as const;
-
-export interface ProfileUpdate {
-  displayName?: string | null;
-  bio?: string | null;
-  homeState?: string | null;
-  homeRegion?: string | null;
-  avatarUrl?: string | null;
-  favouriteSpeciesId?: string | null;
-  /** Either spelling: Imperial/Metric or the older imperial/metric. */
-  unitsPreference?: string;
-  visibility?: 'Public' | 'Private' | 'Friends' | 'Circle';
-  researchConsent?: ConsentLevel;
-}
 
 function publicView({ user, profile, favouriteSpecies }: repo.UserWithProfile) {
   return {
@@ -60,30 +48,54 @@ async function loadOwn(db: DbOrTx, userId: string) {
   return ownView(row, await getResearchConsent(db, userId));
 }
 
+/** A user's home state (ISO 3166-2, upper case), null when not set: for the Master Angler detection. */
+export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | null> {
+  return (await repo.findUserWithProfile(db, userId))?.profile?.homeState ?? null;
+}
+
 export async function getOwnProfile(db: Db, userId: string) {
   return loadOwn(db, userId);
 }
 
 const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());
 
-export async function updateOwnProfile(db: Db, userId: string, input: ProfileUpdate) {
-  if (input.favouriteSpeciesId && !(await repo.activeSpeciesExists(db, input.favouriteSpeciesId))) {
-    throw ProfileErrors.unknownSpecies(input.favouriteSpeciesId);
-  }
-  const patch: repo.ProfilePatch = {};
-  if (input.displayName !== undefined) patch.displayName = trimmed(input.displayName);
-  if (input.bio !== undefined) patch.bio = trimmed(input.bio);
-  if (input.homeState !== undefined) patch.homeState = input.homeState === null ? null : input.homeState.toUpperCase();
-  if (input.homeRegion !== undefined) patch.homeRegion = trimmed(input.homeRegion);
-  if (input.avatarUrl !== undefined) patch.avatarUrl = input.avatarUrl;
-  if (input.favouriteSpeciesId !== undefined) patch.favouriteSpeciesId = input.favouriteSpeciesId;
-  if (input.unitsPreference !== undefined) patch.unitsPreference = UnitsEnum.fromApi(input.unitsPreference);
-  if (input.visibility !== undefined) patch.visibility = input.visibility;
+/** The own profile as a PUT body (for a merge patch). */
+function profileAsInput({ profile }: repo.UserWithProfile, consent: ResearchConsent): ReplaceProfileInput {
+  return {
+    displayName: profile?.displayName ?? null,
+    bio: profile?.bio ?? null,
+    homeState: profile?.homeState ?? null,
+    homeRegion: profile?.homeRegion ?? null,
+    avatarUrl: profile?.avatarUrl ?? null,
+    favouriteSpeciesId: profile?.favouriteSpeciesId ?? null,
+    unitsPreference: UnitsEnum.toApi(profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference),
+    visibility: profile?.visibility ?? PROFILE_DEFAULTS.visibility,
+    researchConsent: consent.level,
+  } as unknown as ReplaceProfileInput;
+}
+
+/** PUT (replace) or PATCH (merge patch) of the caller's profile. */
+export async function updateOwnProfile(db: Db, userId: string, change: Change<ReplaceProfileInput>) {
   return db.transaction(async (tx) => {
-    if (Object.keys(patch).length > 0) await repo.upsertProfile(tx, userId, patch);
-    if (input.researchConsent !== undefined && (await getResearchConsent(tx, userId)).level !== input.researchConsent) {
-      await setResearchConsent(tx, userId, input.researchConsent);
-    }
+    await repo.lockUser(tx, userId);
+    const row = await repo.findUserWithProfile(tx, userId);
+    if (!row) throw ProfileErrors.userNotFound(userId);
+    const consent = await getResearchConsent(tx, userId);
+    const input = applyChange(change, ReplaceProfileBody, () => profileAsInput(row, consent));
+    const speciesId = input.favouriteSpeciesId ?? null;
+    // A species chosen before it was retired stays; a newly chosen one must be active.
+    if (speciesId && speciesId !== row.profile?.favouriteSpeciesId && !(await repo.activeSpeciesExists(tx, speciesId))) throw ProfileErrors.unknownSpecies(speciesId);
+    await repo.upsertProfile(tx, userId, {
+      displayName: trimmed(input.displayName) ?? null,
+      bio: trimmed(input.bio) ?? null,
+      homeState: input.homeState ? input.homeState.toUpperCase() : null,
+      homeRegion: trimmed(input.homeRegion) ?? null,
+      avatarUrl: input.avatarUrl ?? null,
+      favouriteSpeciesId: speciesId,
+      unitsPreference: UnitsEnum.fromApi(input.unitsPreference),
+      visibility: input.visibility,
+    });
+    if (input.researchConsent !== undefined && consent.level !== input.researchConsent) await setResearchConsent(tx, userId, input.researchConsent);
     return loadOwn(tx, userId);
   });
 }

@@ -16,7 +16,7 @@ async function post(user: TestUser, url: string) {
 }
 
 async function putProfile(user: TestUser, payload: Record<string, unknown>) {
-  return t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: user.headers, payload });
+  return t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: user.headers, payload });
 }
 
 beforeAll(async () => {

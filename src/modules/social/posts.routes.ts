@@ -3,9 +3,10 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as likes from './likes.service.js';
-import { CreatePostBody, FeedQuery, LikeState, LinkedCatch, LinkedEntry, Post, UpdatePostBody, UserRef } from './posts.schemas.js';
+import { CreatePostBody, FeedQuery, LikeState, LinkedCatch, LinkedEntry, Post, ReplacePostBody, UserRef } from './posts.schemas.js';
 import * as service from './posts.service.js';
 
 export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -62,20 +63,41 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     async (request) => service.getPost(db, principalOf(request).userId, request.params.id),
   );
 
+  const edited = 'Author only. A change of text or photos is moderated again (as on creation); after a moderator rejected the post, an edit goes back to review.';
+
   app.put(
     '/api/social/posts/:id',
     {
       schema: {
         tags,
-        operationId: 'updatePost',
-        summary: 'Update your post',
-        description: 'Author only. A change of text or photos is moderated again (as on creation); after a moderator rejected the post, an edit goes back to review.',
+        operationId: 'replacePost',
+        summary: 'Replace your post',
+        description: `Send the whole post: \`text\` and \`visibility\` are required (a missing field is a 400 naming it); omitted photos and links become none. ${edited}`,
         params: IdParams,
-        body: UpdatePostBody,
+        body: ReplacePostBody,
         response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updatePost(db, principalOf(request).userId, request.params.id, request.body, request.log),
+    async (request) => service.updatePost(db, principalOf(request).userId, request.params.id, { replace: request.body }, request.log),
+  );
+
+  app.patch(
+    '/api/social/posts/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updatePost',
+        summary: 'Change some fields of your post',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears a link and is a 400 naming a required field. ' +
+          `Linking an entry removes a linked catch and the other way round. ${edited}`,
+        params: IdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(ReplacePostBody, { examples: [{ visibility: 'Friends' }, { text: 'Edited: it was a 24-inch walleye', catchId: null }] }),
+        response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.updatePost(db, principalOf(request).userId, request.params.id, { patch: request.body }, request.log),
   );
 
   app.delete(

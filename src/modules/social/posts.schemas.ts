@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
@@ -77,16 +77,18 @@ export const CreatePostBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const UpdatePostBody = Type.Object(
+/** PUT: the whole post. Text and visibility are required; omitted photos are none, omitted links none. */
+export const ReplacePostBody = Type.Object(
   {
-    text: Type.Optional(postFields.text),
+    text: postFields.text,
     photoUrls: Type.Optional(postFields.photoUrls),
-    visibility: Type.Optional(postFields.visibility),
+    visibility: postFields.visibility,
     logEntryId: Type.Optional(postFields.logEntryId),
     catchId: Type.Optional(postFields.catchId),
   },
-  { additionalProperties: false, minProperties: 1, description: 'Fields to change; omitted ones keep their value. Linking an entry removes a linked catch and the other way round; null removes the link.' },
+  { additionalProperties: false, description: 'The whole post: omitted photoUrls become none, omitted links none. To change some fields only, use PATCH.' },
 );
+export type ReplacePostInput = Static<typeof ReplacePostBody>;
 
 export const FeedQuery = listQuery({
   authorId: Type.Optional({ ...Uuid, description: "Only this author's posts" }),

@@ -4,6 +4,8 @@ import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
+import { ReplacePostBody, type ReplacePostInput } from './posts.schemas.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
 import type { ContentStatus } from '../moderation/index.js';
 import { PostErrors } from './posts.errors.js';
@@ -139,11 +141,19 @@ export async function createPost(db: Db, authorId: string, input: PostInput & { 
   return viewOf(db, authorId, id);
 }
 
-export async function updatePost(db: Db, viewerId: string, postId: string, input: PostInput, log?: Log): Promise<PostView> {
+/** PUT (replace) or PATCH (merge patch) of a post. In a patch, a link sent replaces the other kind. */
+export async function updatePost(db: Db, viewerId: string, postId: string, change: Change<ReplacePostInput>, log?: Log): Promise<PostView> {
   const current = await authorize(postPolicy, viewerId, 'update', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
+  const input = applyChange(linkSwitched(change), ReplacePostBody, () => ({
+    text: current.text,
+    photoUrls: current.photoUrls,
+    visibility: current.visibility,
+    logEntryId: current.logEntryId,
+    catchId: current.catchId,
+  }));
   await checkLinks(db, viewerId, input);
-  const text = input.text ?? current.text;
-  const photoUrls = input.photoUrls ?? current.photoUrls;
+  const { text } = input;
+  const photoUrls = input.photoUrls ?? [];
   const contentChanged = text !== current.text || photoUrls.length !== current.photoUrls.length || photoUrls.some((u, i) => u !== current.photoUrls[i]);
   const verdict = contentChanged
     ? await moderateContent(db, { contentType: 'post', contentId: postId, text, imageUrls: photoUrls, previouslyRejectedByModerator: current.moderatorRejected }, log)
@@ -151,26 +161,27 @@ export async function updatePost(db: Db, viewerId: string, postId: string, input
   await db.transaction(async (tx) => {
     const locked = await repo.findPost(tx, postId, { forUpdate: true });
     if (!locked) throw PostErrors.notFound(postId);
-    const links =
-      input.logEntryId !== undefined && input.logEntryId !== null
-        ? { logEntryId: input.logEntryId, catchId: null }
-        : input.catchId !== undefined && input.catchId !== null
-          ? { catchId: input.catchId, logEntryId: null }
-          : {
-              ...(input.logEntryId === null ? { logEntryId: null } : {}),
-              ...(input.catchId === null ? { catchId: null } : {}),
-            };
     await repo.updatePost(tx, postId, {
       text,
       photoUrls,
-      ...(input.visibility ? { visibility: input.visibility } : {}),
-      ...links,
+      visibility: input.visibility,
+      logEntryId: input.logEntryId ?? null,
+      catchId: input.catchId ?? null,
       ...(verdict ? { status: verdict.status, moderationReason: verdict.reason, moderatedAt: new Date() } : {}),
       updatedAt: new Date(),
     });
     if (verdict) await applyVerdict(tx, verdict, { postId });
   });
   return viewOf(db, viewerId, postId);
+}
+
+/** A patch that links an entry unlinks the catch, and the other way round (a post links one of them). */
+function linkSwitched(change: Change<ReplacePostInput>): Change<ReplacePostInput> {
+  if (!('patch' in change)) return change;
+  const patch = { ...change.patch };
+  if (patch.logEntryId != null && !('catchId' in patch)) patch.catchId = null;
+  if (patch.catchId != null && !('logEntryId' in patch)) patch.logEntryId = null;
+  return { patch };
 }
 
 export async function deletePost(db: Db, viewerId: string, postId: string): Promise<void> {

@@ -236,18 +236,18 @@ describe('links to the fishing log', () => {
   it('switches and removes links on update', async () => {
     const mine = await morning(author, 'Public');
     const post = await createPost(t, author, { text: 'links', logEntryId: mine.entryId });
-    const switched = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { catchId: mine.catchId } });
+    const switched = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { catchId: mine.catchId } });
     expect(switched.json()).toMatchObject({ linkedEntry: null, linkedCatch: { id: mine.catchId } });
-    const removed = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { catchId: null } });
+    const removed = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { catchId: null } });
     expect(removed.json()).toMatchObject({ linkedEntry: null, linkedCatch: null });
   });
 });
 
-describe('PUT /api/social/posts/{id}', () => {
+describe('PATCH /api/social/posts/{id}', () => {
   it('lets the author change visibility without moderating again', async () => {
     const post = await createPost(t, author, { text: 'Change who sees me', visibility: 'Private' });
     expect((await get(friend, `/api/social/posts/${post.id}`)).statusCode).toBe(403);
-    const res = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { visibility: 'Friends' } });
+    const res = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { visibility: 'Friends' } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ visibility: 'Friends', moderationStatus: 'Published', text: 'Change who sees me' });
     expect((await get(friend, `/api/social/posts/${post.id}`)).statusCode).toBe(200);
@@ -255,10 +255,10 @@ describe('PUT /api/social/posts/{id}', () => {
 
   it('moderates a new text again: a flagged edit hides the post from others until reviewed', async () => {
     const post = await createPost(t, author, { text: 'Nice day' });
-    const res = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { text: 'Nice day, you asshole' } });
+    const res = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { text: 'Nice day, you asshole' } });
     expect(res.json()).toMatchObject({ moderationStatus: 'PendingReview', text: 'Nice day, you asshole' });
     expect((await get(stranger, `/api/social/posts/${post.id}`)).statusCode).toBe(403);
-    const clean = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { text: 'Nice day after all' } });
+    const clean = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${post.id}`, headers: author.headers, payload: { text: 'Nice day after all' } });
     expect(clean.json()).toMatchObject({ moderationStatus: 'Published' });
     expect((await get(stranger, `/api/social/posts/${post.id}`)).statusCode).toBe(200);
     const queued = await t.database.pool.query('SELECT count(*)::int AS n FROM moderation_queue WHERE post_id = $1', [post.id]);
@@ -266,13 +266,13 @@ describe('PUT /api/social/posts/{id}', () => {
   });
 
   it('is for the author only (403), answers 404 and refuses empty or bad bodies (400)', async () => {
-    const forbidden = await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, headers: friend.headers, payload: { text: 'hijack' } });
+    const forbidden = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${posts.Public}`, headers: friend.headers, payload: { text: 'hijack' } });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json().code).toBe('social.not_post_author');
-    expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${MISSING_ID}`, headers: author.headers, payload: { text: 'x' } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, headers: author.headers, payload: {} })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, headers: author.headers, payload: { likeCount: 99 } })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/social/posts/${posts.Public}`, payload: { text: 'x' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${MISSING_ID}`, headers: author.headers, payload: { text: 'x' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${posts.Public}`, headers: author.headers, payload: {} })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${posts.Public}`, headers: author.headers, payload: { likeCount: 99 } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${posts.Public}`, payload: { text: 'x' } })).statusCode).toBe(401);
   });
 });
 

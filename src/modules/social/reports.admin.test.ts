@@ -82,7 +82,7 @@ describe('GET /api/admin/reports', () => {
         isolated.app.inject({ method: 'POST', url: `/api/social/${kind}/${id}/report`, headers: carla.headers, payload: { reason } });
       const first = (await filed('posts', post.id, 'Spam')).json();
       const second = (await filed('users', rude.userId, 'Impersonation')).json();
-      await isolated.app.inject({ method: 'PUT', url: `/api/social/posts/${post.id}`, headers: rude.headers, payload: { text: 'Edited to hide it' } });
+      await isolated.app.inject({ method: 'PATCH', url: `/api/social/posts/${post.id}`, headers: rude.headers, payload: { text: 'Edited to hide it' } });
       const before = await auditCount(isolated);
       const res = await isolated.app.inject({ method: 'GET', url: '/api/admin/reports', headers: boss.headers });
       expect(res.statusCode).toBe(200);

@@ -34,7 +34,7 @@ describe('user search', () => {
   });
 
   it('matches a username prefix case-insensitively, by username, with only id, username, display name and visibility', async () => {
-    await t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: pat.headers, payload: { displayName: 'Pat the Walleye Guy' } });
+    await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: pat.headers, payload: { displayName: 'Pat the Walleye Guy' } });
     const res = await search(jo, 'username=WALL');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
@@ -52,7 +52,7 @@ describe('user search', () => {
   });
 
   it('hides the display name of a profile the caller may not see, and says it is not visible', async () => {
-    await t.app.inject({ method: 'PUT', url: '/api/userprofile/me', headers: pat.headers, payload: { visibility: 'Friends' } });
+    await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: pat.headers, payload: { visibility: 'Friends' } });
     expect((await search(jo, 'username=walleye_p')).json()).toEqual([{ userId: pat.userId, username: 'Walleye_Pat', displayName: null, profileVisible: false }]);
     await t.app.inject({ method: 'POST', url: `/api/social/friends/${pat.userId}`, headers: friend.headers });
     await t.app.inject({ method: 'POST', url: `/api/social/friends/${friend.userId}`, headers: pat.headers });

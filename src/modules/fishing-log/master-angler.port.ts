@@ -1,0 +1,40 @@
+import type { DbOrTx } from '../../core/db/client.js';
+
+/**
+ * Master Angler eligibility of a logged catch. The regulations module owns the programs and reads
+ * the fishing log, so the fishing log cannot import it: the composition root (src/providers.ts)
+ * registers the detection here at start-up. Without one registered, no catch is eligible.
+ */
+
+export interface EligibleProgram {
+  programId: string;
+  programName: string;
+  /** The program's state, ISO 3166-2. */
+  state: string;
+  category: string;
+  qualifiesBy: 'length' | 'weight';
+  minLengthIn: number | null;
+  minWeightLb: number | null;
+}
+
+export interface EligibilityQuery {
+  ownerId: string;
+  speciesId: string;
+  lengthCm: number | null;
+  weightKg: number | null;
+  /** The state the catch was logged in (its entry's), if known. */
+  stateCode: string | null;
+}
+
+export type MasterAnglerDetection = (db: DbOrTx, query: EligibilityQuery) => Promise<EligibleProgram[]>;
+
+let detection: MasterAnglerDetection | undefined;
+
+export function registerMasterAnglerDetection(detect: MasterAnglerDetection): void {
+  detection = detect;
+}
+
+/** The programs a catch meets the minimum of (its state's and its owner's home state's). */
+export async function eligiblePrograms(db: DbOrTx, query: EligibilityQuery): Promise<EligibleProgram[]> {
+  return detection ? detection(db, query) : [];
+}
