@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
-import { listQuery } from '../../core/http/pagination.js';
+import { feedQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const MAX_POST_LENGTH = 5000;
@@ -88,7 +88,7 @@ export const UpdatePostBody = Type.Object(
   { additionalProperties: false, minProperties: 1, description: 'Fields to change; omitted ones keep their value. Linking an entry removes a linked catch and the other way round; null removes the link.' },
 );
 
-export const FeedQuery = listQuery({
+export const FeedQuery = feedQuery({
   authorId: Type.Optional({ ...Uuid, description: "Only this author's posts" }),
 });
 
