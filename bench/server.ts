@@ -76,7 +76,8 @@ process.on('message', (message: { id: number; kind: string; [k: string]: unknown
       } else if (message.kind === 'capture') {
         const request = { method: 'GET' as const, url: message.url as string, headers: message.headers as Record<string, string> };
         // Requests of an earlier load may still be running: wait until the pool is idle.
-        while (database.pool.waitingCount > 0 || database.pool.idleCount < database.pool.totalCount) await new Promise((r) => setTimeout(r, 50));
+        // (one connection is the principal-change listener, never idle)
+        while (database.pool.waitingCount > 0 || database.pool.totalCount - database.pool.idleCount > 1) await new Promise((r) => setTimeout(r, 50));
         await app.inject(request); // warm: caches filled, as under load
         recording = [];
         const res = await app.inject(request);
