@@ -297,6 +297,7 @@ export async function compare(server: BenchServer, key: string, path: string, he
   await load(server, bare, { seconds: 2, connections });
   const s = await load(server, service, { headers, connections });
   const b = await load(server, bare, { connections });
+  if (b.rps === 0) throw new Error(`${path}: the bare route answered nothing`);
   return { service: s, bare: b, ratio: s.rps / b.rps, p99Ratio: s.p99 / Math.max(1, b.p99), statements: captured.statements };
 }
 

@@ -48,6 +48,11 @@ const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEV
 const database = await openDatabase(config, { processName: 'fishlog-bench-service', poolSize: POOL_SIZE });
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });
+let inFlightRequests = 0;
+app.server.on('request', (_req, res) => {
+  inFlightRequests++;
+  res.once('close', () => inFlightRequests--);
+});
 
 const barePool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE, application_name: 'fishlog-bench-bare' });
 const routes = new Map<string, Captured[][]>();
@@ -75,9 +80,8 @@ process.on('message', (message: { id: number; kind: string; [k: string]: unknown
         process.send!({ id: message.id, result: (res.json() as { id_token: string }).id_token });
       } else if (message.kind === 'capture') {
         const request = { method: 'GET' as const, url: message.url as string, headers: message.headers as Record<string, string> };
-        // Requests of an earlier load may still be running: wait until the pool is idle.
-        // (one connection is the principal-change listener, never idle)
-        while (database.pool.waitingCount > 0 || database.pool.totalCount - database.pool.idleCount > 1) await new Promise((r) => setTimeout(r, 50));
+        // Requests of an earlier load may still be running: wait until none is in flight.
+        while (inFlightRequests > 0) await new Promise((r) => setTimeout(r, 50));
         await app.inject(request); // warm: caches filled, as under load
         recording = [];
         const res = await app.inject(request);

@@ -164,6 +164,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
       logger.child({ ...bindings, traceId: traceOf(rawRequest as never).traceId }, childOptions),
     return503OnClosing: true,
+    // One line per request (below), not Fastify's two objects with serialized req/res.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     // Query strings and paths are text and need type coercion; JSON bodies must not be coerced
     // (coercion would turn `null` into "" in a string-or-null field). Unknown properties are a
@@ -187,6 +189,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   configureAuditKey(loadAuditKey(config));
   const metrics = createMetrics(database.pool);
   app.decorate('metrics', metrics);
+  // Request log: at info one short line per request (a string: no per-request objects to
+  // serialize); at debug the full request and response as Fastify logs them.
+  app.addHook('onResponse', (request, reply, done) => {
+    if ((request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('debug')) request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+    done();
+  });
   const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics };
   app.addHook('onClose', async () => {
     await authenticator.close();
