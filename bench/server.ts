@@ -81,7 +81,8 @@ process.on('message', (message: { id: number; kind: string; [k: string]: unknown
       } else if (message.kind === 'capture') {
         const request = { method: 'GET' as const, url: message.url as string, headers: message.headers as Record<string, string> };
         // Requests of an earlier load may still be running: wait until none is in flight.
-        while (inFlightRequests > 0) await new Promise((r) => setTimeout(r, 50));
+        // (and stays so: requests still in the sockets' buffers arrive a little later)
+        for (let quiet = 0; quiet < 10; quiet = inFlightRequests > 0 ? 0 : quiet + 1) await new Promise((r) => setTimeout(r, 50));
         await app.inject(request); // warm: caches filled, as under load
         recording = [];
         const res = await app.inject(request);

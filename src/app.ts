@@ -159,13 +159,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     },
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request (the onResponse hook below), not Fastify's two objects with serialized req/res.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     // Every log line of a request carries its W3C trace id beside the request id.
     childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
       logger.child({ ...bindings, traceId: traceOf(rawRequest as never).traceId }, childOptions),
     return503OnClosing: true,
-    // One line per request (below), not Fastify's two objects with serialized req/res.
-    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     // Query strings and paths are text and need type coercion; JSON bodies must not be coerced
     // (coercion would turn `null` into "" in a string-or-null field). Unknown properties are a
