@@ -154,7 +154,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     },
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request (the onResponse hook below), not Fastify's two objects with serialized req/res.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     // Every log line of a request carries its W3C trace id beside the request id.
     childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
       logger.child({ ...bindings, traceId: traceOf(rawRequest as never).traceId }, childOptions),
@@ -182,6 +183,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   configureAuditKey(loadAuditKey(config));
   const metrics = createMetrics(database.pool);
   app.decorate('metrics', metrics);
+  // Request log: at info one short line per request (a string: no per-request objects to
+  // serialize); at debug the full request and response as Fastify logs them.
+  app.addHook('onResponse', (request, reply, done) => {
+    // (A disabled logger, `logger: false`, has no isLevelEnabled: a throw here would skip the hooks after it.)
+    if ((request.log as unknown as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('debug')) request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+    done();
+  });
   const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now };
   app.addHook('onClose', async () => {
     await authenticator.close();

@@ -64,6 +64,9 @@ export interface LocalIdpConfig {
   clientId: string;
   /** log2 of scrypt's N for new password hashes (OWASP: 17). */
   scryptCost: number;
+  /** Password hashes computed at once (each holds 128 MiB at N=2^17), and callers allowed to wait. */
+  hashConcurrency: number;
+  hashQueue: number;
   /** Encrypts signing keys at rest when set. */
   keySecret: string | undefined;
 }
@@ -183,6 +186,8 @@ function idpConfig(env: Env): LocalIdpConfig | CognitoIdpConfig {
       poolId: pattern(env, 'IDP_LOCAL_POOL_ID', 'local_fishlog', /^[\w-]{1,55}$/, 'letters, digits, _ and - (1-55 characters)')!,
       clientId: pattern(env, 'IDP_LOCAL_CLIENT_ID', 'fishlog-local-client', /^[\w-]{1,128}$/, 'letters, digits, _ and - (1-128 characters)')!,
       scryptCost: integer(env, 'FISHLOG_SCRYPT_COST', 17, 10, 20),
+      hashConcurrency: integer(env, 'FISHLOG_HASH_CONCURRENCY', 1, 1, 16),
+      hashQueue: integer(env, 'FISHLOG_HASH_QUEUE', 16, 0, 1000),
       keySecret,
     };
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import { AuthErrors } from './auth.errors.js';
@@ -58,8 +59,10 @@ function issuedBefore(claims: IdentityClaims, validAfterSeconds: number): boolea
  * - An unknown identity gets its User row on first sight (one upsert: no duplicates).
  */
 export class Authenticator {
-  private readonly tokens = new Map<string, IdentityClaims>();
-  private readonly principals = new Map<string, CachedPrincipal>();
+  // Bounded LRU caches (lru-cache): verified tokens by hash, principals by sub, sub by user id.
+  private readonly tokens = new LRUCache<string, IdentityClaims>({ max: MAX_CACHED_TOKENS });
+  private readonly principals = new LRUCache<string, CachedPrincipal>({ max: MAX_CACHED_TOKENS });
+  private readonly subOfUser = new LRUCache<string, string>({ max: MAX_CACHED_TOKENS });
   private listener: pg.PoolClient | undefined;
   private closed = false;
 
@@ -104,9 +107,18 @@ export class Authenticator {
     if (ban) throw AuthErrors.banned(ban);
   }
 
-  /** Drops what is cached about a user (after a change to them). */
-  invalidate(sub: string): void {
-    this.principals.delete(sub);
+  /**
+   * Drops what is cached about a user (after a change to them: role, disabled, banned), named by
+   * its user id or its identity-provider `sub`. Other processes learn it from NOTIFY
+   * (`notifyPrincipalChanged`), which calls this in each of them.
+   */
+  invalidate(userIdOrSub: string): void {
+    this.principals.delete(userIdOrSub);
+    const sub = this.subOfUser.get(userIdOrSub);
+    if (sub !== undefined) {
+      this.principals.delete(sub);
+      this.subOfUser.delete(userIdOrSub);
+    }
   }
 
   private async verify(token: string): Promise<IdentityClaims> {
@@ -116,21 +128,8 @@ export class Authenticator {
     if (cached && cached.exp > now) return cached;
     if (cached) this.tokens.delete(key);
     const claims = await this.idp.verifyIdToken(token);
-    if (this.tokens.size >= MAX_CACHED_TOKENS) this.evictTokens(now);
     this.tokens.set(key, claims);
     return claims;
-  }
-
-  private evictTokens(now: number): void {
-    for (const [key, claims] of this.tokens) if (claims.exp <= now) this.tokens.delete(key);
-    // Still full: drop the oldest half (Map keeps insertion order).
-    if (this.tokens.size >= MAX_CACHED_TOKENS) {
-      let n = this.tokens.size / 2;
-      for (const key of this.tokens.keys()) {
-        if (n-- <= 0) break;
-        this.tokens.delete(key);
-      }
-    }
   }
 
   private async principalFor(claims: IdentityClaims): Promise<Principal> {
@@ -146,6 +145,7 @@ export class Authenticator {
     if (!user.isActive) throw AuthErrors.accountDeactivated();
     const principal: Principal = { userId: user.id, sub: user.sub, username: user.username, email: user.email, role: user.role, ban: user.ban };
     this.principals.set(claims.sub, { principal, until: checkedAt + PRINCIPAL_TTL_MS, validAfterSeconds });
+    this.subOfUser.set(user.id, claims.sub);
     return principal;
   }
 

@@ -8,6 +8,7 @@ import type { DbOrTx } from '../db/client.js';
  */
 export const PRINCIPAL_CHANNEL = 'fishlog_principal';
 
-export async function notifyPrincipalChanged(db: DbOrTx, sub: string): Promise<void> {
-  await db.execute(sql`SELECT pg_notify(${PRINCIPAL_CHANNEL}, ${sub})`);
+/** `who`: the user's id or its identity-provider sub (every process's cache answers to both). */
+export async function notifyPrincipalChanged(db: DbOrTx, who: string): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${PRINCIPAL_CHANNEL}, ${who})`);
 }

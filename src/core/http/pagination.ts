@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './problem.js';
 import { Type, type Static, type TProperties, type TObject } from 'typebox';
 
 /**
@@ -84,5 +85,105 @@ export async function paginate<T>(
   const page = toPage(query);
   const { items, total, exact } = await fetch(page);
   setPaginationHeaders(request, reply, page, total, { exact: exact ?? true, pageLength: items.length });
+  return items;
+}
+
+/*
+ * Feeds (lists that grow with the whole site) page by key instead of by offset: each page ends
+ * with a `next` link carrying an opaque `cursor` (the sort key of the page's last row), and the
+ * next page starts strictly after it. A page costs the same at row 10 as at row 10,000,000, and
+ * rows inserted meanwhile neither repeat nor skip rows. Feeds send no X-Total-Count (counting
+ * them would cost more than the page). `page` keeps working for the first MAX_FEED_OFFSET rows.
+ */
+
+/** How far `page`/`pageSize` reach into a feed; beyond, follow the cursor of the next link. */
+export const MAX_FEED_OFFSET = 10_000;
+
+/** The sort key of a feed row: its time in microseconds since the epoch (exact) and its id. */
+export interface FeedKey {
+  micros: string;
+  id: string;
+}
+
+export interface FeedPage {
+  limit: number;
+  offset: number;
+  /** Rows strictly after this key (newest first: older, or as old with a smaller id). */
+  after: FeedKey | undefined;
+}
+
+export const feedProperties = {
+  ...pageProperties,
+  cursor: Type.Optional(
+    Type.String({
+    minLength: 1,
+    maxLength: 128,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'Where the page starts: copy it from the `next` link of the previous page (opaque). Not combined with `page`.',
+    examples: ['djE6MTc2MDAwMDAwMDAwMDAwMDowMTk4ZjJkMC0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwMDA'],
+    }),
+  ),
+};
+
+/** A feed's querystring: page/pageSize or cursor, plus the feed's own filters. */
+export function feedQuery<P extends TProperties>(filters: P): TObject<typeof pageProperties & { cursor: typeof feedProperties.cursor } & P> {
+  return Type.Object({ ...feedProperties, ...filters }, { additionalProperties: false }) as never;
+}
+
+export const feedHeaders = {
+  link: { type: 'string', description: 'RFC 8288 links: `first`, and `next` (with a `cursor`) while the page is full. Feeds send no X-Total-Count.' },
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function encodeCursor(key: FeedKey): string {
+  return Buffer.from(`v1:${key.micros}:${key.id}`, 'utf8').toString('base64url');
+}
+
+const invalidCursor = () =>
+  new AppError(400, 'pagination.invalid_cursor', 'The cursor is not one this API handed out; start again from the first page and follow the `next` link of the Link header.', {
+    errors: [{ pointer: '/cursor', in: 'query', detail: 'not a cursor from a next link' }],
+  });
+
+export function decodeCursor(cursor: string): FeedKey {
+  const match = /^v1:(-?\d{1,18}):(.+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match || !UUID.test(match[2]!)) throw invalidCursor();
+  return { micros: match[1]!, id: match[2]! };
+}
+
+/** The page of a feed request; 400 for a cursor that is not ours, with `page` > 1, or `page` past MAX_FEED_OFFSET. */
+export function toFeedPage(query: { page?: number; pageSize?: number; cursor?: string }): FeedPage {
+  const page = toPage(query);
+  if (query.cursor !== undefined) {
+    if (page.page > 1)
+      throw new AppError(400, 'pagination.cursor_with_page', 'Send either `cursor` (from a next link) or `page`, not both.', { errors: [{ pointer: '/page', in: 'query', detail: 'not allowed with cursor' }] });
+    return { limit: page.limit, offset: 0, after: decodeCursor(query.cursor) };
+  }
+  if (page.offset + page.limit > MAX_FEED_OFFSET)
+    throw new AppError(400, 'pagination.too_deep', `Pages reach the first ${MAX_FEED_OFFSET} rows of a feed; to go further, follow the \`next\` link (it carries a cursor).`, {
+      errors: [{ pointer: '/page', in: 'query', detail: `page × pageSize must be at most ${MAX_FEED_OFFSET}` }],
+    });
+  return { limit: page.limit, offset: page.offset, after: undefined };
+}
+
+/** Runs a feed page, sets the Link header (first; next with a cursor while the page is full), returns the items. */
+export async function paginateFeed<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: { page?: number; pageSize?: number; cursor?: string },
+  fetch: (page: FeedPage) => Promise<{ items: T[]; last: FeedKey | undefined }>,
+): Promise<T[]> {
+  const page = toFeedPage(query);
+  const { items, last } = await fetch(page);
+  const url = new URL(request.url, 'http://localhost');
+  url.searchParams.delete('page');
+  url.searchParams.delete('cursor');
+  url.searchParams.set('pageSize', String(page.limit));
+  const links = [`<${url.pathname}${url.search}>; rel="first"`];
+  if (last && items.length === page.limit) {
+    url.searchParams.set('cursor', encodeCursor(last));
+    links.push(`<${url.pathname}${url.search}>; rel="next"`);
+  }
+  reply.header('link', links.join(', '));
   return items;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser } from '../../../test/factories.js';
+import { configureHashing, hashPassword } from '../../core/auth/idp/local/passwords.js';
 
 /** Bursts of parallel requests against login and refresh: exact counts. */
 
@@ -81,5 +82,32 @@ describe('refresh-token reuse within the grace window', () => {
     expect(late.json().code).toBe('auth.refresh_token_reused');
     const successor = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.json().refresh_token } });
     expect(successor.json().code).toBe('auth.refresh_token_invalid');
+  });
+});
+
+describe('password hashing queue', () => {
+  it('answers 503 with Retry-After (problem+json) when the hashing queue is full, and logs in again once it drains', async () => {
+    const user = await createUser(t);
+    configureHashing({ concurrency: 1, queue: 0 });
+    try {
+      // One hash at OWASP cost holds the only slot for a few hundred milliseconds.
+      const busy = hashPassword('occupies-the-slot', 17);
+      const refused = await loginAs(user.username, user.password, '198.51.100.30');
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('2');
+      expect(refused.headers['content-type']).toContain('application/problem+json');
+      expect(refused.json()).toMatchObject({ status: 503, code: 'auth.busy' });
+      expect(refused.json().detail).toContain('try again');
+      await busy;
+      expect((await loginAs(user.username, user.password, '198.51.100.30')).statusCode).toBe(200);
+    } finally {
+      configureHashing({ concurrency: 1, queue: 16 });
+    }
+  });
+
+  it('queues concurrent logins instead of refusing them while the queue has room', async () => {
+    const user = await createUser(t);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => loginAs(user.username, user.password, `198.51.100.${40 + i}`)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
   });
 });

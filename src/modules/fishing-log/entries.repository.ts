@@ -4,6 +4,8 @@ import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
+import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
+import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
 import { gearItems } from '../gear/index.js';
 import { fishSpecies } from '../species/index.js';
@@ -23,6 +25,7 @@ export interface EntryFilters {
 }
 
 const e = logEntries;
+// Exactly the order of the (…, occurred_at DESC NULLS LAST, id DESC NULLS LAST) indexes, so each branch is read in index order.
 const ORDER = sql`${e.occurredAt} DESC NULLS LAST, ${e.id} DESC NULLS LAST`;
 
 /** Coordinates as the viewer sees them (the location rule of core/access). */
@@ -59,30 +62,17 @@ function branches(viewerId: string, filters: EntryFilters): SQL[] {
 
 /**
  * The list query: one index-served, ordered, limited SELECT per visibility branch, merged by
- * UNION ALL (each branch returns at most offset+limit ids), then the page. Exported for the
- * EXPLAIN test.
+ * UNION ALL (each branch returns at most offset+limit ids, after the cursor key when given),
+ * then the page with each row's key (for the next cursor). Exported for the EXPLAIN test.
  */
-export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: { limit: number; offset: number }): SQL {
-  const where = filterConditions(viewerId, filters);
+export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: FeedPage): SQL {
+  const after = afterKeySql(e.occurredAt, e.id, page.after);
+  const where = [...filterConditions(viewerId, filters), ...(after ? [after] : [])];
   const parts = branches(viewerId, filters).map(
     (branch) => sql`(SELECT ${e.id} AS id, ${e.occurredAt} AS occurred_at FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} ORDER BY ${ORDER} LIMIT ${page.offset + page.limit})`,
   );
-  if (parts.length === 0) return sql`SELECT NULL::uuid AS id WHERE false`;
-  return sql`SELECT v.id FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
-}
-
-/**
- * Counting a million visible entries on every page view costs more than the page itself: totals
- * are exact up to COUNT_CAP and reported as a lower bound beyond (X-Total-Count-Exact: false).
- */
-export const COUNT_CAP = 10_000;
-
-export function visibleEntryCountQuery(viewerId: string, filters: EntryFilters): SQL {
-  const where = filterConditions(viewerId, filters);
-  const counts = branches(viewerId, filters).map(
-    (branch) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} LIMIT ${COUNT_CAP + 1}) capped)`,
-  );
-  return counts.length === 0 ? sql`SELECT 0::int AS n` : sql`SELECT (${sql.join(counts, sql` + `)})::int AS n`;
+  if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
+  return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
 }
 
 export interface EntryWithOwner extends EntryRow {
@@ -106,13 +96,11 @@ export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWith
   return ids.map((id) => byId.get(id)).filter((r): r is EntryWithOwner => r !== undefined);
 }
 
-export async function listVisible(db: DbOrTx, viewerId: string, filters: EntryFilters, page: { limit: number; offset: number }) {
-  const [idRows, countRows] = await Promise.all([
-    db.execute<{ id: string }>(visibleEntryIdsQuery(viewerId, filters, page)),
-    db.execute<{ n: number }>(visibleEntryCountQuery(viewerId, filters)),
-  ]);
-  const counted = Number(countRows.rows[0]?.n ?? 0);
-  return { items: await entriesByIds(db, idRows.rows.map((r) => r.id)), total: Math.min(counted, COUNT_CAP), exact: counted <= COUNT_CAP };
+/** A page of the feed and the key of its last row (no count: see core/http/pagination.ts). */
+export async function listVisible(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage) {
+  const { rows } = await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(viewerId, filters, page));
+  const lastRow = rows.at(-1);
+  return { items: await entriesByIds(db, rows.map((r) => r.id)), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
 
 export async function findEntry(db: DbOrTx, id: string): Promise<EntryWithOwner | undefined> {

@@ -4,7 +4,7 @@ import { catchPolicy } from '../../core/access/policies/catches.js';
 import { entryPolicy } from '../../core/access/policies/entries.js';
 import { showsExactLocation } from '../../core/access/location.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
-import type { Page } from '../../core/http/pagination.js';
+import type { FeedPage, Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
 import { evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
@@ -69,9 +69,9 @@ export function toFilters(viewerId: string, query: EntriesQueryType): repo.Entry
   };
 }
 
-export async function listEntries(db: Db, viewerId: string, query: EntriesQueryType, page: Page) {
-  const { items, total, exact } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
-  return { total, exact, items: items.map((row) => entryView(viewerId, row)) };
+export async function listEntries(db: Db, viewerId: string, query: EntriesQueryType, page: FeedPage) {
+  const { items, last } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
+  return { last, items: items.map((row) => entryView(viewerId, row)) };
 }
 
 /** The entry if the viewer may see it: 404 when absent, 403 when not shared with them. */

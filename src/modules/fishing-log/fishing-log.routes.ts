@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
-import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { feedHeaders, paginate, paginateFeed, paginationHeaders } from '../../core/http/pagination.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as entries from './entries.service.js';
@@ -44,12 +44,14 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
           'Your own entries, Public ones, Friends entries of your friends and Circle entries of users who put you in their circle. ' +
           'Filters: `mine`, `ownerId`, `speciesId` (entries with a catch of that species), `from`/`to` (occurredAt, inclusive), `visibility`, ' +
           'and a bounding box (`minLat`, `maxLat`, `minLng`, `maxLng`, all four) matched against the coordinates you are shown. ' +
-          "Other anglers' coordinates are rounded to 0.01° (about 1 km) unless they share the exact location.",
+          "Other anglers' coordinates are rounded to 0.01° (about 1 km) unless they share the exact location. " +
+          'Paging: the `next` link of the Link header carries a `cursor` (keyset pagination: stable while entries are added); `page` reaches the first 10,000 rows. ' +
+          'No X-Total-Count: counting a feed costs more than its page.',
         querystring: EntriesQuery,
-        response: { 200: { ...Type.Array(Type.Ref('LogEntrySummary')), headers: paginationHeaders } },
+        response: { 200: { ...Type.Array(Type.Ref('LogEntrySummary')), headers: feedHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => entries.listEntries(db, me(request), request.query, page)),
+    async (request, reply) => paginateFeed(request, reply, request.query, (page) => entries.listEntries(db, me(request), request.query, page)),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
-import { listQuery } from '../../core/http/pagination.js';
+import { feedQuery, listQuery } from '../../core/http/pagination.js';
 import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PersonalBestChangeSchema } from '../personal-bests/index.js';
 
@@ -233,7 +233,7 @@ const entryProperties = {
 export const EntrySummary = Type.Object(entryProperties, { additionalProperties: false, $id: 'LogEntrySummary' });
 export const EntryFull = Type.Object({ ...entryProperties, catches: Type.Array(Type.Ref('Catch')) }, { additionalProperties: false, $id: 'LogEntry' });
 
-export const EntriesQuery = listQuery({
+export const EntriesQuery = feedQuery({
   mine: Type.Optional(Type.Boolean({ description: 'Only your own entries' })),
   ownerId: Type.Optional(Uuid),
   speciesId: Type.Optional(Uuid),

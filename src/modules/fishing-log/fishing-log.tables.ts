@@ -63,9 +63,8 @@ export const logEntries = pgTable(
     // One index per branch of the visibility UNION, each in list order (newest first).
     index('fishing_log_entries_owner_time_idx').on(t.ownerId, t.occurredAt.desc(), t.id.desc()),
     index('fishing_log_entries_owner_visibility_time_idx').on(t.ownerId, t.visibility, t.occurredAt.desc(), t.id.desc()),
-    index('fishing_log_entries_public_time_idx')
-      .on(t.occurredAt.desc(), t.id.desc())
-      .where(sql`visibility = 'Public'`),
+    // The Public and Friends branches use covering partial indexes (occurred_at DESC, id DESC)
+    // INCLUDE (owner_id), created in drizzle/*_perf_sql.sql (drizzle-kit cannot say INCLUDE).
     index('fishing_log_entries_session_idx').on(t.sessionId),
   ],
 );

@@ -3,4 +3,3 @@
  * reads other modules compute over them (personal bests, post links), never to write; the list cap.
  */
 export { catches, logEntries } from './fishing-log.tables.js';
-export { COUNT_CAP } from './entries.repository.js';

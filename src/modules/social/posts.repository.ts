@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { COUNT_CAP } from '../fishing-log/index.js';
+import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
+import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import type { ContentStatus } from '../moderation/index.js';
 import { fishSpecies } from '../species/index.js';
@@ -75,35 +76,31 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
 }
 
 /**
- * The feed: ids of the posts `viewerId` may see, newest first. Each way of seeing a post is its
- * own branch (the viewer's own posts in any status; others' published posts that are public,
- * from friends, or from owners whose circle holds the viewer), each served by an index in feed
- * order; the branches run as one UNION ALL. The total is exact up to COUNT_CAP and a lower bound
- * beyond (`exact: false`): the public branch alone grows with the whole site, and counting it
- * on every feed request would cost more than the page (as for fishing-log entries).
+ * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
+ * Each way of seeing a post is its own branch (the viewer's own posts in any status; others'
+ * published posts that are public, from friends, or from owners whose circle holds the viewer),
+ * each served by an index in feed order; the branches run as one UNION ALL. No count: see
+ * core/http/pagination.ts.
  */
 export async function feedPage(
   db: DbOrTx,
   viewerId: string,
   filter: { authorId?: string | undefined },
-  page: { limit: number; offset: number },
-): Promise<{ ids: string[]; total: number; exact: boolean }> {
+  page: FeedPage,
+): Promise<{ ids: string[]; last: FeedKey | undefined }> {
   const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
-  const author = filter.authorId ? sql` AND ${posts.authorId} = ${filter.authorId}` : sql``;
-  const branches: SQL[] = [sql`${own}${author}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${author}`)];
+  const after = afterKeySql(posts.createdAt, posts.id, page.after);
+  const extra = sql`${filter.authorId ? sql` AND ${posts.authorId} = ${filter.authorId}` : sql``}${after ? sql` AND ${after}` : sql``}`;
+  const branches: SQL[] = [sql`${own}${extra}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${extra}`)];
   const window = page.offset + page.limit;
   const selects = branches.map(
     (where) => sql`(SELECT ${posts.id} AS id, ${posts.createdAt} AS created_at FROM ${posts} WHERE ${where}
                     ORDER BY ${posts.createdAt} DESC NULLS LAST, ${posts.id} DESC NULLS LAST LIMIT ${window})`,
   );
-  const counts = branches.map((where) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${posts} WHERE ${where} LIMIT ${COUNT_CAP + 1}) capped)`);
-  const [pageResult, countResult] = await Promise.all([
-    db.execute<{ id: string }>(sql`SELECT id FROM (${sql.join(selects, sql` UNION ALL `)}) feed
-                                   ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST LIMIT ${page.limit} OFFSET ${page.offset}`),
-    db.execute<{ n: number }>(sql`SELECT (${sql.join(counts, sql` + `)})::int AS n`),
-  ]);
-  const counted = Number(countResult.rows[0]?.n ?? 0);
-  return { ids: pageResult.rows.map((r) => r.id), total: Math.min(counted, COUNT_CAP), exact: counted <= COUNT_CAP };
+  const { rows } = await db.execute<{ id: string; key: string }>(sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
+                                   ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`);
+  const lastRow = rows.at(-1);
+  return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
 
 export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Promise<Set<string>> {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
-import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { feedHeaders, paginateFeed } from '../../core/http/pagination.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as likes from './likes.service.js';
@@ -22,13 +22,14 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         operationId: 'listPosts',
         summary: 'The feed: posts you may see, newest first',
         description:
-          'Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author.',
+          'Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author. ' +
+          'Paging: the `next` link of the Link header carries a `cursor` (keyset pagination); `page` reaches the first 10,000 rows. No X-Total-Count: counting a feed costs more than its page.',
         querystring: FeedQuery,
-        response: { 200: { ...Type.Array(Type.Ref('Post')), headers: paginationHeaders } },
+        response: { 200: { ...Type.Array(Type.Ref('Post')), headers: feedHeaders } },
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listFeed(db, principalOf(request).userId, { authorId: request.query.authorId }, page)),
+      paginateFeed(request, reply, request.query, (page) => service.listFeed(db, principalOf(request).userId, { authorId: request.query.authorId }, page)),
   );
 
   app.post(

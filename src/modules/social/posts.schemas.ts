@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
-import { listQuery } from '../../core/http/pagination.js';
+import { feedQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const MAX_POST_LENGTH = 5000;
@@ -90,7 +90,7 @@ export const ReplacePostBody = Type.Object(
 );
 export type ReplacePostInput = Static<typeof ReplacePostBody>;
 
-export const FeedQuery = listQuery({
+export const FeedQuery = feedQuery({
   authorId: Type.Optional({ ...Uuid, description: "Only this author's posts" }),
 });
 

@@ -3,7 +3,7 @@ import { allows, authorize } from '../../core/access/policy.js';
 import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import type { Page } from '../../core/http/pagination.js';
+import type { FeedPage } from '../../core/http/pagination.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import { ReplacePostBody, type ReplacePostInput } from './posts.schemas.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
@@ -105,12 +105,12 @@ async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promi
   }
 }
 
-export async function listFeed(db: Db, viewerId: string, filter: { authorId?: string | undefined }, page: Page) {
-  const { ids, total, exact } = await repo.feedPage(db, viewerId, filter, page);
+export async function listFeed(db: Db, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage) {
+  const { ids, last } = await repo.feedPage(db, viewerId, filter, page);
   const rows = await repo.postsByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
-  return { items: await postViews(db, viewerId, ordered), total, exact };
+  return { items: await postViews(db, viewerId, ordered), last };
 }
 
 export async function getPost(db: Db, viewerId: string, postId: string): Promise<PostView> {

@@ -36,9 +36,8 @@ export const posts = pgTable(
     index('posts_author_visibility_time_idx')
       .on(t.authorId, t.visibility, t.createdAt.desc(), t.id.desc())
       .where(sql`status = 'Published'`),
-    index('posts_public_time_idx')
-      .on(t.createdAt.desc(), t.id.desc())
-      .where(sql`visibility = 'Public' AND status = 'Published'`),
+    // The Public branch uses a covering partial index (created_at DESC, id DESC) INCLUDE
+    // (author_id), created in drizzle/*_perf_sql.sql (drizzle-kit cannot say INCLUDE).
     index('posts_log_entry_idx').on(t.logEntryId).where(sql`log_entry_id IS NOT NULL`),
     index('posts_catch_idx').on(t.catchId).where(sql`catch_id IS NOT NULL`),
   ],

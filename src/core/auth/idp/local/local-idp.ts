@@ -9,7 +9,7 @@ import { mapJoseError } from '../jwt-errors.js';
 import { REFRESH_LIFETIME_SECONDS, TOKEN_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
 import { KeyStore } from './keys.js';
 import { idpUsers, refreshTokens } from './local.tables.js';
-import { burnPasswordCheck, verifyPassword } from './passwords.js';
+import { burnPasswordCheck, configureHashing, verifyPassword } from './passwords.js';
 
 /**
  * The embedded identity provider, shaped like a Cognito user pool: Cognito's id and access
@@ -72,6 +72,7 @@ export class LocalIdentityProvider implements IdentityProvider {
     private readonly config: LocalIdpConfig,
   ) {
     this.issuer = localIssuer(config.poolId);
+    configureHashing({ concurrency: config.hashConcurrency, queue: config.hashQueue });
     this.keys = new KeyStore(db, config.keySecret);
   }
 

@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { AppError } from '../../../http/problem.js';
 
 /**
  * Password hashing with scrypt at OWASP's parameters (N=2^17, r=8, p=1), stored as
@@ -7,10 +9,33 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+/**
+ * One scrypt at N=2^17 holds 128 MiB while it runs: hashing is a queue with a bounded number of
+ * hashes at once (FISHLOG_HASH_CONCURRENCY, default 1) and of waiters (FISHLOG_HASH_QUEUE,
+ * default 16). A caller beyond that gets a 503 with Retry-After instead of more memory.
+ */
+export const HASHING = { concurrency: 1, queue: 16, retryAfterSeconds: 2 };
+let limit: LimitFunction = pLimit(HASHING.concurrency);
+
+export function configureHashing(options: { concurrency: number; queue: number }): void {
+  if (options.concurrency !== HASHING.concurrency) limit = pLimit(options.concurrency);
+  HASHING.concurrency = options.concurrency;
+  HASHING.queue = options.queue;
+}
+
+export const hashingBusy = () =>
+  new AppError(503, 'auth.busy', `Too many sign-ins are being checked at this moment; try again in ${HASHING.retryAfterSeconds} s.`, {
+    headers: { 'retry-after': String(HASHING.retryAfterSeconds) },
   });
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  if (limit.activeCount >= HASHING.concurrency && limit.pendingCount >= HASHING.queue) return Promise.reject(hashingBusy());
+  return limit(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+      }),
+  );
 }
 
 function options(log2N: number, r: number, p: number): ScryptOptions {

@@ -1,0 +1,329 @@
+/**
+ * Shared pieces of the benches (`npm run bench -- <name>`, see bench/run.ts).
+ *
+ * - One embedded PostgreSQL cluster for all benches (its own data folder, not the tests'), one
+ *   throw-away database per data set and run (`BENCH_RUN_ID`); the 1M set is seeded once per run.
+ * - The service runs in a child process (bench/server.ts: `buildApp` in-process there, behind a
+ *   real HTTP listener), next to a bare Fastify reference route per target that runs the SQL the
+ *   service ran for that request (captured from `pg`, not re-typed). autocannon runs here.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { acquireEmbeddedCluster, type EmbeddedCluster } from '../src/core/db/embedded.js';
+import { prepareDatabase } from '../src/core/db/prepare.js';
+
+export interface Figure {
+  /** What is measured, e.g. "feed throughput, service ÷ bare". */
+  name: string;
+  value: number;
+  /** The goal as written, e.g. "≥ 0.9". */
+  goal: string;
+  ok: boolean;
+  unit?: string;
+}
+
+export interface BenchResult {
+  name: string;
+  figures: Figure[];
+  /** Raw measurements (throughput, latencies, RSS) behind the figures. */
+  details?: Record<string, unknown>;
+}
+
+export function atLeast(name: string, value: number, goal: number, unit = ''): Figure {
+  return { name, value: round(value), goal: `≥ ${goal}${unit ? ` ${unit}` : ''}`, ok: value >= goal, ...(unit ? { unit } : {}) };
+}
+
+export function atMost(name: string, value: number, goal: number, unit = ''): Figure {
+  return { name, value: round(value), goal: `≤ ${goal}${unit ? ` ${unit}` : ''}`, ok: value <= goal, ...(unit ? { unit } : {}) };
+}
+
+export function round(value: number): number {
+  return Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 1000) / 1000;
+}
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+export const here = path.dirname(fileURLToPath(import.meta.url));
+export const RUN_ID = (process.env.BENCH_RUN_ID ??= `${process.pid}`);
+
+let cluster: EmbeddedCluster | undefined;
+
+/** The benches' embedded cluster (started once, in its own data folder). */
+export async function benchCluster(): Promise<EmbeddedCluster> {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  cluster ??= await acquireEmbeddedCluster({ dataDir: path.join(os.tmpdir(), `fishlog-bench-${uid}`), processName: 'fishlog-bench' });
+  return cluster;
+}
+
+export async function releaseCluster(): Promise<void> {
+  await cluster?.release();
+  cluster = undefined;
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: (await benchCluster()).url('postgres') });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh migrated database `fishlog_bench_<label>_<run>`, or the existing one of this run. */
+export async function benchDatabase(label: string, seed: (pool: pg.Pool) => Promise<void>): Promise<string> {
+  const name = `fishlog_bench_${label}_${RUN_ID}`;
+  const url = (await benchCluster()).url(name);
+  const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+  if (exists && (await isSeeded(url))) {
+    // Reused (same BENCH_RUN_ID): bring it to the current migrations (new indexes build on the data).
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    await prepareDatabase(pool, () => undefined).finally(() => pool.end());
+    return url;
+  }
+  if (exists) await admin((c) => c.query(`DROP DATABASE ${name} WITH (FORCE)`));
+  await admin(async (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${await templateDatabase()}`));
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  try {
+    const started = Date.now();
+    await seed(pool);
+    await pool.query(`CREATE TABLE bench_seeded (at timestamptz NOT NULL DEFAULT now())`);
+    await pool.query(`INSERT INTO bench_seeded DEFAULT VALUES`);
+    log(`seeded ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await pool.end();
+  }
+  return url;
+}
+
+/** A migrated, reference-seeded database kept between runs (migrations applied when new). */
+async function templateDatabase(): Promise<string> {
+  const name = 'fishlog_bench_template';
+  const started = Date.now();
+  await admin(async (c) => {
+    if ((await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0) await c.query(`CREATE DATABASE ${name}`);
+  });
+  const pool = new pg.Pool({ connectionString: (await benchCluster()).url(name), max: 2 });
+  try {
+    await prepareDatabase(pool, () => undefined);
+  } finally {
+    await pool.end();
+  }
+  log(`template ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return name;
+}
+
+async function isSeeded(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(`SELECT to_regclass('bench_seeded') IS NOT NULL AS ok`)).rows[0].ok as boolean;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops this run's databases (run.ts calls it once at the end). */
+export async function dropRunDatabases(): Promise<void> {
+  await admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`fishlog_bench_%_${RUN_ID}`]);
+    for (const row of rows) await c.query(`DROP DATABASE ${pg.escapeIdentifier(row.datname)} WITH (FORCE)`);
+  });
+}
+
+export function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Fixed uuids for the seeded viewers (log in as `bench_viewer_<friends>` / `bench-password-1`). */
+export const PASSWORD = 'bench-password-1';
+
+/**
+ * The feed data set: 10,000 anglers, `entries` log entries spread over them (10% Public,
+ * 10% Friends, 10% Circle, the rest Private), one catch per 4 entries, posts (one per 10
+ * entries), and three viewers with 0, 50 and 500 friends (each also in 10 circles).
+ * Everything by `INSERT … SELECT generate_series` in a handful of statements.
+ */
+export async function seedFeed(pool: pg.Pool, entries: number, createViewer: (username: string) => Promise<void>): Promise<void> {
+  for (const friends of [0, 50, 500]) await createViewer(`bench_viewer_${friends}`);
+  await pool.query(`INSERT INTO users (id, sub, username) SELECT gen_random_uuid(), 'bench-' || g, 'bench_angler_' || lpad(g::text, 5, '0') FROM generate_series(1, 10000) g`);
+  for (const friends of [0, 50, 500]) {
+    const viewer = `bench_viewer_${friends}`;
+    await pool.query(
+      `WITH v AS (SELECT id FROM users WHERE username = $1),
+            f AS (SELECT id FROM users WHERE username LIKE 'bench_angler_%' ORDER BY md5(username || $1) LIMIT $2)
+       INSERT INTO friend_links (user_id, friend_id) SELECT v.id, f.id FROM v, f UNION ALL SELECT f.id, v.id FROM v, f`,
+      [viewer, friends],
+    );
+    await pool.query(
+      `INSERT INTO circle_members (owner_id, member_id)
+       SELECT u.id, v.id FROM users u, (SELECT id FROM users WHERE username = $1) v WHERE u.username LIKE 'bench_angler_%' ORDER BY md5(u.username) LIMIT 10`,
+      [viewer],
+    );
+  }
+  await pool.query(`
+    CREATE TEMP TABLE bench_anglers AS SELECT array_agg(id ORDER BY username) AS ids FROM users WHERE username LIKE 'bench_angler_%'`);
+  await pool.query(`
+    INSERT INTO fishing_log_entries (id, owner_id, title, occurred_at, time_zone, latitude, longitude, water_body, visibility, created_at, updated_at)
+    SELECT gen_random_uuid(), a.ids[1 + (g::bigint * 7919) % 10000], 'trip ' || g, now() - (g * 37 || ' seconds')::interval, 'America/Chicago',
+           44 + random() * 5, -95 + random() * 5, 'Lake ' || (g % 500),
+           CASE g % 10 WHEN 0 THEN 'Public' WHEN 1 THEN 'Friends' WHEN 2 THEN 'Circle' ELSE 'Private' END, now(), now()
+    FROM generate_series(1, ${entries}) g, bench_anglers a`);
+  await pool.query(`
+    INSERT INTO catches (id, entry_id, owner_id, species_id, length_cm, released, caught_at)
+    SELECT gen_random_uuid(), e.id, e.owner_id, (SELECT id FROM fish_species ORDER BY id LIMIT 1), 30 + random() * 40, true, e.occurred_at
+    FROM fishing_log_entries e WHERE e.title LIKE '%0' OR e.title LIKE '%4'`);
+  await pool.query(`
+    INSERT INTO posts (id, author_id, text, visibility, status, created_at, updated_at)
+    SELECT gen_random_uuid(), a.ids[1 + (g::bigint * 7919) % 10000], 'post ' || g, CASE g % 4 WHEN 0 THEN 'Public' WHEN 1 THEN 'Friends' WHEN 2 THEN 'Circle' ELSE 'Private' END,
+           'Published', now() - (g * 370 || ' seconds')::interval, now()
+    FROM generate_series(1, ${Math.max(1000, Math.floor(entries / 10))}) g, bench_anglers a`);
+  // Steady state: autovacuum keeps the visibility map current, which index-only scans rely on.
+  await pool.query('VACUUM ANALYZE');
+}
+
+/** The bench server child (bench/server.ts) and what it can do. */
+export class BenchServer {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly servicePort: number,
+    readonly barePort: number,
+  ) {}
+
+  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
+    const child = fork(path.join(here, 'server.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const ready = await new Promise<{ servicePort: number; barePort: number }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { servicePort: number; barePort: number }));
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+    return new BenchServer(child, ready.servicePort, ready.barePort);
+  }
+
+  private seq = 0;
+  private call<T>(command: Record<string, unknown>): Promise<T> {
+    const id = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { id?: number; result?: T; error?: string }) => {
+        if (m.id !== id) return;
+        this.child.off('message', onMessage);
+        if (m.error) reject(new Error(m.error));
+        else resolve(m.result as T);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ ...command, id });
+    });
+  }
+
+  /** Logs in through the service; returns the Authorization header. */
+  async login(username: string): Promise<Record<string, string>> {
+    const token = await this.call<string>({ kind: 'login', username, password: PASSWORD });
+    return { authorization: `Bearer ${token}` };
+  }
+
+  /**
+   * Sends one request to the service while recording the SQL it runs, and mounts a bare route
+   * `/bare/<key>` running exactly that SQL (concurrent queries stay concurrent). Returns the
+   * captured statements (for the report).
+   */
+  async capture(key: string, request: { url: string; headers?: Record<string, string> }): Promise<{ statements: string[]; status: number }> {
+    return this.call({ kind: 'capture', key, ...request });
+  }
+
+  /** Resident set size of the server process, in MB. */
+  async rssMb(): Promise<number> {
+    const status = await fs.readFile(`/proc/${this.child.pid}/status`, 'utf8').catch(() => '');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  maxRssMb: number;
+  non2xx: number;
+}
+
+/** autocannon against one URL, sampling the server's RSS meanwhile. */
+export async function load(server: BenchServer, url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string>; method?: string; body?: string; allowNon2xx?: boolean } = {}): Promise<Load> {
+  let maxRss = await server.rssMb();
+  const sampler = setInterval(() => void server.rssMb().then((mb) => (maxRss = Math.max(maxRss, mb))), 200);
+  try {
+    const result = await autocannon({
+      url,
+      connections: options.connections ?? 50,
+      duration: options.seconds ?? SECONDS,
+      headers: { 'content-type': 'application/json', ...options.headers },
+      ...(options.method ? { method: options.method as 'POST' } : {}),
+      ...(options.body ? { body: options.body } : {}),
+    });
+    if (!options.allowNon2xx && (result.non2xx > 0 || result.errors > 0)) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, maxRssMb: round(maxRss), non2xx: result.non2xx };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/**
+ * Service and its bare reference for one target, each loaded alone after a warm-up: the
+ * throughput ratio and both latency distributions.
+ */
+export async function compare(server: BenchServer, key: string, path: string, headers: Record<string, string>, connections = 50) {
+  const captured = await server.capture(key, { url: path, headers });
+  if (captured.status !== 200) throw new Error(`${path}: ${captured.status}`);
+  const service = `http://127.0.0.1:${server.servicePort}${path}`;
+  const bare = `http://127.0.0.1:${server.barePort}/bare/${key}`;
+  await load(server, service, { headers, seconds: 2, connections });
+  await load(server, bare, { seconds: 2, connections });
+  const s = await load(server, service, { headers, connections });
+  const b = await load(server, bare, { connections });
+  if (b.rps === 0) throw new Error(`${path}: the bare route answered nothing`);
+  return { service: s, bare: b, ratio: s.rps / b.rps, p99Ratio: s.p99 / Math.max(1, b.p99), statements: captured.statements };
+}
+
+export function printResult(result: BenchResult): void {
+  console.log(`\n${result.name}`);
+  console.table(result.figures.map((f) => ({ figure: f.name, value: f.value, goal: f.goal, ok: f.ok ? 'yes' : 'NO' })));
+}
+
+export async function writeResult(result: BenchResult): Promise<void> {
+  const dir = path.join(here, 'results');
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, `${result.name}.json`), `${JSON.stringify({ ...result, at: new Date().toISOString(), cpus: os.cpus().length, node: process.version }, null, 2)}\n`);
+}
+
+/** A user of the embedded identity provider with its User row (OWASP hashing cost). */
+export function viewerCreator(pool: pg.Pool): (username: string) => Promise<void> {
+  return async (username) => {
+    const { createDb } = await import('../src/core/db/client.js');
+    const { createIdpUser } = await import('../src/core/auth/idp/local/local-users.js');
+    const { upsertFromClaims } = await import('../src/modules/users/users.repository.js');
+    const db = createDb(pool);
+    const idp = await createIdpUser(db, 17, { username, email: `${username}@example.com`, password: PASSWORD });
+    await upsertFromClaims(db, { sub: idp.sub, username, email: `${username}@example.com` });
+  };
+}
+
+/** The 1M-entry and 10k-entry feed data sets of this run (each seeded once per run). */
+export const feedDatabase = (size: '1m' | '10k') =>
+  benchDatabase(`feed_${size}`, (pool) => seedFeed(pool, size === '1m' ? Number(process.env.BENCH_ENTRIES ?? 1_000_000) : 10_000, viewerCreator(pool)));
