@@ -8,13 +8,9 @@
  *
  * Not part of `npm test`: numbers depend on the machine.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { benchConfig } from './bench-config.js';
 import { createIdpUser } from '../src/core/auth/idp/local/local-users.js';
 import { openDatabase } from '../src/core/db/client.js';
 import { prepareDatabase } from '../src/core/db/prepare.js';
@@ -26,26 +22,7 @@ const entries = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-const dataDir = process.env.DATABASE_URL ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-bench-'));
-let databaseUrl = process.env.DATABASE_URL;
-if (databaseUrl) {
-  // A throw-away database on the given server.
-  const name = `fishlog_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
-const config = loadConfig({
-  ...process.env,
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  FISHLOG_SCRYPT_COST: '10',
-  ...(dataDir ? { FISHLOG_DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl! }),
-});
+const { config, cleanup } = await benchConfig('fishlog-bench');
 const database = await openDatabase(config, { processName: 'fishlog-bench', poolSize: 10 });
 try {
   await prepareDatabase(database.pool, () => undefined);
@@ -104,5 +81,5 @@ try {
   await app.close();
 } finally {
   await database.close();
-  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  await cleanup();
 }

@@ -59,6 +59,7 @@ import { eventsAdminRoutes } from './modules/events/events.admin.routes.js';
 import { clubsRoutes } from './modules/clubs/clubs.routes.js';
 import { clubsAdminRoutes } from './modules/clubs/clubs.admin.routes.js';
 import { spotsAdminRoutes } from './modules/spots/spots.admin.routes.js';
+import { auditLogsAdminRoutes } from './modules/audit-logs/audit-logs.admin.routes.js';
 import { version } from './paths.js';
 import type { AppDeps } from './core/app-deps.js';
 import { registerModuleProviders } from './providers.js';
@@ -213,7 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'traceparent'],
-    exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
+    exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'x-next-cursor', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
     maxAge: 600,
   });
 
@@ -302,6 +303,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(eventsAdminRoutes, { deps });
   await app.register(clubsRoutes, { deps });
   await app.register(clubsAdminRoutes, { deps });
+  await app.register(auditLogsAdminRoutes, { deps });
 
   return app;
 }

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { asc, desc, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { auditLog, type AuditRow } from './audit.tables.js';
+import { auditLog, type AuditOutcome, type AuditRow } from './audit.tables.js';
 
 /**
  * The audit log writer. Call it inside the transaction of the change it records. Rows are
@@ -40,6 +40,8 @@ export interface AuditEntry {
   reason?: string | null;
   before?: unknown;
   after?: unknown;
+  /** `failure` records a refused or failed attempt; the default is `success`. */
+  outcome?: AuditOutcome;
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|private.?key|api.?key|hash|credential/i;
@@ -71,7 +73,8 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-type Hashable = Omit<AuditRow, 'id' | 'hash'>;
+/** What a row's HMAC covers. */
+export type Hashable = Omit<AuditRow, 'id' | 'hash'>;
 
 let configuredKey: Buffer | undefined;
 
@@ -102,7 +105,9 @@ function auditKey(): Buffer {
   return configuredKey;
 }
 
+/** The hashed content. `outcome` joins it only when not `success`, so rows from before the column still verify. */
 function content(row: Hashable): string {
+  const outcome = row.outcome === 'success' ? [] : [row.outcome];
   return canonical([
     row.prevHash,
     row.occurredAt.toISOString(),
@@ -117,6 +122,7 @@ function content(row: Hashable): string {
     row.ipAddress,
     row.userAgent,
     row.requestId,
+    ...outcome,
   ]);
 }
 
@@ -128,6 +134,12 @@ export function rowHash(row: Hashable, key: Buffer = auditKey()): string {
 /** The unkeyed hash of rows written before the chain was keyed. */
 function legacyRowHash(row: Hashable): string {
   return createHash('sha256').update(content(row)).digest('hex');
+}
+
+/** How a row's hash matches its content: under the key, as a pre-key (legacy) plain hash, or not at all. */
+export function hashKind(row: Hashable & { hash: string }, key: Buffer = auditKey()): 'keyed' | 'legacy' | 'mismatch' {
+  if (rowHash(row, key) === row.hash) return 'keyed';
+  return legacyRowHash(row) === row.hash ? 'legacy' : 'mismatch';
 }
 
 export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
@@ -147,6 +159,7 @@ export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: Audi
     ipAddress: context.ipAddress ?? null,
     userAgent: context.userAgent ?? null,
     requestId: context.requestId ?? null,
+    outcome: entry.outcome ?? 'success',
     prevHash: last?.hash ?? GENESIS_HASH,
   };
   const [inserted] = await tx
