@@ -60,6 +60,7 @@ import { clubsRoutes } from './modules/clubs/clubs.routes.js';
 import { clubsAdminRoutes } from './modules/clubs/clubs.admin.routes.js';
 import { spotsAdminRoutes } from './modules/spots/spots.admin.routes.js';
 import { auditLogsAdminRoutes } from './modules/audit-logs/audit-logs.admin.routes.js';
+import { registerSystemSettings } from './modules/settings/settings.admin.routes.js';
 import { version } from './paths.js';
 import type { AppDeps } from './core/app-deps.js';
 import { registerModuleProviders } from './providers.js';
@@ -247,6 +248,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
+  // Maintenance mode and the body-size limit of the system settings: hooks on every route.
+  await registerSystemSettings(app, deps);
   await app.register(healthRoutes, { deps });
   app.get(
     '/metrics',

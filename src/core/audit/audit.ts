@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadKey } from '../crypto/keys.js';
 import path from 'node:path';
 import { asc, desc, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -80,19 +81,7 @@ let configuredKey: Buffer | undefined;
 
 /** The HMAC key: the configured secret, else the data folder's key file (created once, 0600). */
 export function loadAuditKey(config: { auditKey?: string | undefined; dataDir: string }): Buffer {
-  if (config.auditKey) return Buffer.from(config.auditKey, 'utf8');
-  const file = path.join(config.dataDir, 'audit.key');
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
-  } catch {
-    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-    try {
-      writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // another process made it first
-    }
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
-  }
+  return loadKey(config.auditKey, config.dataDir, 'audit.key');
 }
 
 /** Sets the key of this process (server and CLI start-up). */
