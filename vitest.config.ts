@@ -12,6 +12,6 @@ export default defineConfig({
     teardownTimeout: 60_000,
     restoreMocks: true,
     // The audit chain's HMAC key (else a key file in ./data would be created).
-    env: { FISHLOG_AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789' },
+    env: { FISHLOG_AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789', FISHLOG_SETTINGS_KEY: 'test-settings-key-0123456789abcdef01234567' },
   },
 });

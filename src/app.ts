@@ -59,6 +59,8 @@ import { eventsAdminRoutes } from './modules/events/events.admin.routes.js';
 import { clubsRoutes } from './modules/clubs/clubs.routes.js';
 import { clubsAdminRoutes } from './modules/clubs/clubs.admin.routes.js';
 import { spotsAdminRoutes } from './modules/spots/spots.admin.routes.js';
+import { auditLogsAdminRoutes } from './modules/audit-logs/audit-logs.admin.routes.js';
+import { registerSystemSettings } from './modules/settings/settings.admin.routes.js';
 import { version } from './paths.js';
 import type { AppDeps } from './core/app-deps.js';
 import { registerModuleProviders } from './providers.js';
@@ -218,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'traceparent'],
-    exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
+    exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'x-next-cursor', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
     maxAge: 600,
   });
 
@@ -252,6 +254,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
+  // Maintenance mode and the body-size limit of the system settings: hooks on every route.
+  await registerSystemSettings(app, deps);
   await app.register(healthRoutes, { deps });
   app.get(
     '/metrics',
@@ -312,6 +316,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bansAdminRoutes, { deps });
   await app.register(usersAdminRoutes, { deps });
   await app.register(dashboardAdminRoutes, { deps });
+  await app.register(auditLogsAdminRoutes, { deps });
 
   return app;
 }

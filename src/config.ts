@@ -41,6 +41,8 @@ export interface Config {
   metricsPort: number;
   /** Key of the audit chain's HMAC (else a key file in the data folder). */
   auditKey: string | undefined;
+  /** Key that encrypts sensitive system settings at rest (else `settings.key` in the data folder). */
+  settingsKey: string | undefined;
   /** Lets moderation settings use an http (not https) base URL: the API key would travel in clear text. */
   moderationAllowHttp: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     metricsPort: integer(env, 'METRICS_PORT', 0, 0, 65535),
     auditKey: secret(env, 'FISHLOG_AUDIT_KEY', 32),
+    settingsKey: secret(env, 'FISHLOG_SETTINGS_KEY', 32),
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
     idp: idpConfig(env),
     payments: paymentsConfig(env),

@@ -4,13 +4,14 @@ import { brandsSeed } from './modules/brands/brands.seeds.js';
 import { gearSeed } from './modules/gear/gear.seeds.js';
 import { regulationsSeed } from './modules/regulations/regulations.seeds.js';
 import { speciesSeed } from './modules/species/species.seeds.js';
+import { settingsSeed } from './modules/settings/settings.seeds.js';
 import { tournamentsDemoSeed } from './modules/tournaments/tournaments.seeds.js';
 
 /**
  * Every module's reference-data seeds, in the order they are applied (a seed that refers to
  * another module's data comes after it). Modules add theirs here.
  */
-export const seeds: readonly Seed[] = [speciesSeed, brandsSeed, gearSeed, regulationsSeed];
+export const seeds: readonly Seed[] = [speciesSeed, brandsSeed, gearSeed, regulationsSeed, settingsSeed];
 
 /**
  * Demonstration data, applied only by `fishlog seed --demo` (never on start): sample records of

@@ -74,7 +74,12 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // Cheaper password hashing keeps the suite fast; production uses OWASP's cost (17).
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_SCRYPT_COST: '10', ...overrides });
+  // The run's keys (vitest.config.ts): every app of the run, and the template's seeds, chain the
+  // audit log with the same key, and no key file is written into the working folder.
+  const keys = Object.fromEntries(
+    (['FISHLOG_AUDIT_KEY', 'FISHLOG_SETTINGS_KEY'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
+  );
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_SCRYPT_COST: '10', ...keys, ...overrides });
 }
 
 export interface TestApp {

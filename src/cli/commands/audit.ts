@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { configureAuditKey, loadAuditKey, readCheckpoint, verifyAuditChain, writeCheckpoint } from '../../core/audit/audit.js';
-import { CliError, withDatabase, type CliIo } from '../context.js';
+import { createReadStream } from 'node:fs';
+import { readExport, verifyExport } from '../../modules/audit-logs/audit-export.js';
+import { CliError, cliConfig, withDatabase, type CliIo } from '../context.js';
 
 /**
  * `fishlog audit verify`: the triggers stop changes through SQL, but someone with enough
@@ -14,10 +16,14 @@ export function registerAudit(program: Command, io: CliIo): void {
     .command('verify')
     .description(
       'Check the HMAC chain of the audit log against the checkpoint of the last run; exits 1 at the first altered, inserted, removed or ' +
-        'recomputed entry, or when the newest entries were deleted. On success it advances the checkpoint and prints the head: keep a copy elsewhere.',
+        'recomputed entry, or when the newest entries were deleted. On success it advances the checkpoint and prints the head: keep a copy elsewhere. ' +
+        'With --file, checks an export (GET /api/admin/audit-logs/export, CSV or NDJSON) offline instead, without a database. ' +
+        'Either way it needs the key the log was written with: FISHLOG_AUDIT_KEY, else audit.key in FISHLOG_DATA_DIR.',
     )
     .option('--checkpoint <file>', 'checkpoint file (default: audit.checkpoint in FISHLOG_DATA_DIR)')
-    .action(async (options: { checkpoint?: string }) => {
+    .option('--file <export>', 'verify this export file (CSV or NDJSON) instead of the database')
+    .action(async (options: { checkpoint?: string; file?: string }) => {
+      if (options.file) return verifyFile(io, options.file);
       await withDatabase(io, async (database, config) => {
         const key = loadAuditKey(config);
         configureAuditKey(key);
@@ -35,4 +41,31 @@ export function registerAudit(program: Command, io: CliIo): void {
         if (report.head) io.out(`head: #${report.head.id} ${report.head.hash} (saved to ${file}; compare with your external copy)\n`);
       });
     });
+}
+
+/** `fishlog audit verify --file`: recomputes the chain of an export offline. */
+async function verifyFile(io: CliIo, file: string): Promise<void> {
+  const key = loadAuditKey(cliConfig(io));
+  const input = createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => {
+    input.once('open', () => resolve());
+    input.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as Error).message}`, 2);
+  }
+  const report = await verifyExport(readExport(input), key);
+  if (report.brokenAt) {
+    const { line, id, reason } = report.brokenAt;
+    throw new CliError(`export BROKEN at line ${line}${id === null ? '' : ` (entry ${id})`}: ${reason} (${report.checked} entries before it are intact)`, 1);
+  }
+  if (!report.first || !report.last) {
+    io.out(`export holds no entries: nothing to verify\n`);
+    return;
+  }
+  const legacy = report.legacy ? ` (${report.legacy} from before the chain was keyed)` : '';
+  io.out(`export intact: ${report.checked} entries checked${legacy}, #${report.first.id} to #${report.last.id}\n`);
+  io.out(`joins the chain at prevHash ${report.first.prevHash}${report.first.id === 1 ? ' (the genesis)' : ` (the hash of entry ${report.first.id - 1})`}; ends at ${report.last.hash}\n`);
 }

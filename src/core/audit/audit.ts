@@ -1,9 +1,10 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadKey } from '../crypto/keys.js';
 import path from 'node:path';
 import { asc, desc, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { auditLog, type AuditRow } from './audit.tables.js';
+import { auditLog, type AuditOutcome, type AuditRow } from './audit.tables.js';
 
 /**
  * The audit log writer. Call it inside the transaction of the change it records. Rows are
@@ -40,6 +41,8 @@ export interface AuditEntry {
   reason?: string | null;
   before?: unknown;
   after?: unknown;
+  /** `failure` records a refused or failed attempt; the default is `success`. */
+  outcome?: AuditOutcome;
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|private.?key|api.?key|hash|credential/i;
@@ -71,25 +74,14 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-type Hashable = Omit<AuditRow, 'id' | 'hash'>;
+/** What a row's HMAC covers. */
+export type Hashable = Omit<AuditRow, 'id' | 'hash'>;
 
 let configuredKey: Buffer | undefined;
 
 /** The HMAC key: the configured secret, else the data folder's key file (created once, 0600). */
 export function loadAuditKey(config: { auditKey?: string | undefined; dataDir: string }): Buffer {
-  if (config.auditKey) return Buffer.from(config.auditKey, 'utf8');
-  const file = path.join(config.dataDir, 'audit.key');
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
-  } catch {
-    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-    try {
-      writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // another process made it first
-    }
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
-  }
+  return loadKey(config.auditKey, config.dataDir, 'audit.key');
 }
 
 /** Sets the key of this process (server and CLI start-up). */
@@ -102,7 +94,9 @@ function auditKey(): Buffer {
   return configuredKey;
 }
 
+/** The hashed content. `outcome` joins it only when not `success`, so rows from before the column still verify. */
 function content(row: Hashable): string {
+  const outcome = row.outcome === 'success' ? [] : [row.outcome];
   return canonical([
     row.prevHash,
     row.occurredAt.toISOString(),
@@ -117,6 +111,7 @@ function content(row: Hashable): string {
     row.ipAddress,
     row.userAgent,
     row.requestId,
+    ...outcome,
   ]);
 }
 
@@ -128,6 +123,12 @@ export function rowHash(row: Hashable, key: Buffer = auditKey()): string {
 /** The unkeyed hash of rows written before the chain was keyed. */
 function legacyRowHash(row: Hashable): string {
   return createHash('sha256').update(content(row)).digest('hex');
+}
+
+/** How a row's hash matches its content: under the key, as a pre-key (legacy) plain hash, or not at all. */
+export function hashKind(row: Hashable & { hash: string }, key: Buffer = auditKey()): 'keyed' | 'legacy' | 'mismatch' {
+  if (rowHash(row, key) === row.hash) return 'keyed';
+  return legacyRowHash(row) === row.hash ? 'legacy' : 'mismatch';
 }
 
 export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
@@ -147,6 +148,7 @@ export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: Audi
     ipAddress: context.ipAddress ?? null,
     userAgent: context.userAgent ?? null,
     requestId: context.requestId ?? null,
+    outcome: entry.outcome ?? 'success',
     prevHash: last?.hash ?? GENESIS_HASH,
   };
   const [inserted] = await tx

@@ -26,3 +26,4 @@ export * from '../../modules/spots/spots.tables.js';
 export * from '../../modules/fishing-reports/fishing-reports.tables.js';
 export * from '../../modules/events/events.tables.js';
 export * from '../../modules/clubs/clubs.tables.js';
+export * from '../../modules/settings/settings.tables.js';

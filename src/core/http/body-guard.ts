@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { MAX_BODY_DEPTH, MAX_OBJECT_PROPERTIES, truncateEcho } from './limits.js';
 import { AppError } from './problem.js';
@@ -57,5 +58,34 @@ export function registerBodyGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined || request.body === null || typeof request.body !== 'object') return;
     checkBodyShape(request.body, request.routeOptions.schema?.body as SchemaNode | undefined);
+  });
+}
+
+function bodyTooLarge(limit: number): AppError {
+  return new AppError(413, 'request.body_too_large', `The request body is larger than the limit of ${limit} bytes (system setting MaxFileUploadSize); send a smaller body.`);
+}
+
+/**
+ * A body-size limit that may change while the server runs (the system setting
+ * MaxFileUploadSize): `limit()` is read per request; undefined leaves only the server's
+ * FISHLOG_BODY_LIMIT, which stays the ceiling. A declared Content-Length over the limit is
+ * refused before reading; a chunked body is counted as it arrives.
+ */
+export function registerBodyLimit(app: FastifyInstance, limit: () => number | undefined): void {
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const max = limit();
+    if (max === undefined || !Number.isFinite(max)) return payload;
+    if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return payload; // no body
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) throw bodyTooLarge(max);
+    let received = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        done(received > max ? bodyTooLarge(max) : null, chunk);
+      },
+    });
+    payload.on('error', (error) => counted.destroy(error));
+    return payload.pipe(counted);
   });
 }

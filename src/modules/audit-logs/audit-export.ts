@@ -1,0 +1,233 @@
+import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { GENESIS_HASH, hashKind, type Hashable } from '../../core/audit/audit.js';
+import type { AuditRow } from '../../core/audit/audit.tables.js';
+
+/**
+ * The export format of the audit log: every column the chain's HMAC covers plus `id`, `prevHash`
+ * and `hash`, with the stored values (actorType `user|system`, outcome `success|failure`), so
+ * that `fishlog audit verify --file` can recompute each link offline, given FISHLOG_AUDIT_KEY.
+ * CSV: a header line, every non-null string quoted (an empty quoted field is "", an unquoted
+ * empty field is null), `before`/`after` as JSON text. NDJSON: one JSON object a line.
+ */
+
+export const EXPORT_COLUMNS = [
+  'id',
+  'occurredAt',
+  'actorType',
+  'actorUserId',
+  'action',
+  'targetType',
+  'targetId',
+  'reason',
+  'before',
+  'after',
+  'ipAddress',
+  'userAgent',
+  'requestId',
+  'outcome',
+  'prevHash',
+  'hash',
+] as const;
+
+export interface ExportRecord {
+  id: number;
+  occurredAt: string;
+  actorType: string;
+  actorUserId: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  reason: string | null;
+  before: unknown;
+  after: unknown;
+  ipAddress: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  outcome: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** A database row (as node-postgres returns it, camel-cased by the query) → an export record. */
+export function toRecord(row: AuditRow): ExportRecord {
+  return {
+    id: Number(row.id),
+    occurredAt: new Date(row.occurredAt).toISOString(),
+    actorType: row.actorType,
+    actorUserId: row.actorUserId,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    reason: row.reason,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    requestId: row.requestId,
+    outcome: row.outcome,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  };
+}
+
+/** Object stream of AuditRow → text stream of the format. */
+export function exportFormatter(format: 'csv' | 'ndjson'): Transform {
+  if (format === 'ndjson') {
+    return new Transform({
+      writableObjectMode: true,
+      transform(row: AuditRow, _encoding, done) {
+        done(null, `${JSON.stringify(toRecord(row))}\n`);
+      },
+    });
+  }
+  const line = (cells: unknown[]) => stringify([cells], { quoted_string: true });
+  let headerSent = false;
+  const HEADER = `${EXPORT_COLUMNS.join(',')}\n`;
+  return new Transform({
+    writableObjectMode: true,
+    transform(row: AuditRow, _encoding, done) {
+      const record = toRecord(row);
+      const cells = EXPORT_COLUMNS.map((column) => {
+        const value = record[column];
+        return (column === 'before' || column === 'after') && value !== null ? JSON.stringify(value) : value;
+      });
+      const header = headerSent ? '' : HEADER;
+      headerSent = true;
+      done(null, header + line(cells));
+    },
+    flush(done) {
+      done(null, headerSent ? '' : HEADER);
+    },
+  });
+}
+
+/** A record read back from a file → the hashed content and the hash. */
+export function fromRecord(record: ExportRecord): Hashable & { hash: string } {
+  return {
+    occurredAt: new Date(record.occurredAt),
+    actorType: record.actorType as Hashable['actorType'],
+    actorUserId: record.actorUserId,
+    action: record.action,
+    targetType: record.targetType,
+    targetId: record.targetId,
+    reason: record.reason,
+    before: record.before,
+    after: record.after,
+    ipAddress: record.ipAddress,
+    userAgent: record.userAgent,
+    requestId: record.requestId,
+    outcome: record.outcome as Hashable['outcome'],
+    prevHash: record.prevHash,
+    hash: record.hash,
+  };
+}
+
+export interface ExportVerification {
+  checked: number;
+  legacy: number;
+  first?: { id: number; prevHash: string };
+  last?: { id: number; hash: string };
+  brokenAt?: { line: number; id: number | null; reason: string };
+}
+
+/**
+ * Recomputes the chain of an export: each record's HMAC under `key`, and that each record links
+ * to the one before it. The first record's prevHash is where the export joins the full chain
+ * (64 zeros when it starts at entry 1): compare it with the entry before it in the database or
+ * in an earlier export.
+ */
+export async function verifyExport(records: AsyncIterable<{ line: number; record: ExportRecord | Error }>, key: Buffer): Promise<ExportVerification> {
+  const report: ExportVerification = { checked: 0, legacy: 0 };
+  let previous: ExportRecord | undefined;
+  let keyed = false;
+  for await (const { line, record } of records) {
+    const broken = (id: number | null, reason: string): ExportVerification => ({ ...report, brokenAt: { line, id, reason } });
+    if (record instanceof Error) return broken(null, `it cannot be read: ${record.message}`);
+    if (previous === undefined) {
+      report.first = { id: record.id, prevHash: record.prevHash };
+      if (record.id === 1 && record.prevHash !== GENESIS_HASH) return broken(record.id, 'the first entry of the log must link to the genesis hash (64 zeros)');
+    } else {
+      if (record.id !== previous.id + 1) return broken(record.id, `entry ${previous.id + 1} is missing (ids jump from ${previous.id} to ${record.id})`);
+      if (record.prevHash !== previous.hash) return broken(record.id, 'its prevHash does not match the previous entry’s hash (an entry was removed, inserted or reordered)');
+    }
+    let kind: ReturnType<typeof hashKind>;
+    try {
+      kind = hashKind(fromRecord(record), key);
+    } catch (error) {
+      return broken(record.id, `its fields are malformed (${(error as Error).message})`);
+    }
+    if (kind === 'keyed') keyed = true;
+    else if (kind === 'legacy' && !keyed) report.legacy++;
+    else return broken(record.id, 'its content does not match its HMAC (the entry was altered, or the key is not the one the log was written with)');
+    report.checked++;
+    report.last = { id: record.id, hash: record.hash };
+    previous = record;
+  }
+  return report;
+}
+
+/** Reads an export (CSV or NDJSON, told apart by its first character) as records with their line numbers. */
+export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<{ line: number; record: ExportRecord | Error }> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let format: 'csv' | 'ndjson' | undefined;
+  let header: string[] | undefined;
+  let lineNumber = 0;
+  let pending = '';
+  let pendingStart = 0;
+  for await (const text of lines) {
+    lineNumber++;
+    if (format === undefined) {
+      if (text.trim() === '') continue;
+      format = text.trimStart().startsWith('{') ? 'ndjson' : 'csv';
+    }
+    if (format === 'ndjson') {
+      if (text.trim() === '') continue;
+      try {
+        yield { line: lineNumber, record: JSON.parse(text) as ExportRecord };
+      } catch (error) {
+        yield { line: lineNumber, record: error as Error };
+      }
+      continue;
+    }
+    // CSV: a quoted field may span lines; gather until the quotes balance.
+    if (pending === '') pendingStart = lineNumber;
+    pending = pending === '' ? text : `${pending}\n${text}`;
+    if ((pending.match(/"/g)?.length ?? 0) % 2 === 1) continue;
+    const source = pending;
+    pending = '';
+    if (source.trim() === '') continue;
+    let cells: Array<string | null> | undefined;
+    try {
+      [cells] = parse(source, { cast: (value, context) => (context.quoting ? value : value === '' ? null : value) }) as Array<Array<string | null>>;
+    } catch (error) {
+      yield { line: pendingStart, record: error as Error };
+      continue;
+    }
+    if (!cells) continue;
+    if (!header) {
+      header = cells.map(String);
+      const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
+      if (missing.length > 0) yield { line: pendingStart, record: new Error(`the header lacks ${missing.join(', ')}`) };
+      continue;
+    }
+    try {
+      const row = cells;
+      const raw = Object.fromEntries(header.map((name, i) => [name, row[i] ?? null]));
+      yield {
+        line: pendingStart,
+        record: {
+          ...(raw as unknown as ExportRecord),
+          id: Number(raw.id),
+          before: raw.before === null ? null : (JSON.parse(raw.before!) as unknown),
+          after: raw.after === null ? null : (JSON.parse(raw.after!) as unknown),
+        },
+      };
+    } catch (error) {
+      yield { line: pendingStart, record: error as Error };
+    }
+  }
+  if (pending !== '') yield { line: pendingStart, record: new Error('the file ends inside a quoted field') };
+}

@@ -1,0 +1,232 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { auditEntries, createStaff, type Staff, type TestUser } from '../../../test/factories.js';
+import { recordAudit } from '../../core/audit/audit.js';
+import { systemAuditContext } from '../../core/audit/context.js';
+import { main } from '../../cli/index.js';
+
+let t: TestApp;
+let staff: Staff;
+let exporters: Staff;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-audit-export-'));
+
+beforeAll(async () => {
+  // The app writes with the key the CLI verifies with (the harness's config would use a key file otherwise).
+  t = await createTestApp({ env: { FISHLOG_AUDIT_KEY: process.env.FISHLOG_AUDIT_KEY! } });
+  staff = await createStaff(t, 'AuditLogs.View');
+  exporters = await createStaff(t, 'AuditLogs.Export');
+  // A known set of entries to filter on.
+  await t.database.db.transaction(async (tx) => {
+    for (let i = 0; i < 7; i++) {
+      await recordAudit(tx, { actor: { type: 'user', userId: staff.admin.userId }, ipAddress: '203.0.113.9' }, {
+        action: 'testkit.widget_changed',
+        targetType: 'widget',
+        targetId: `w${i}`,
+        reason: i % 2 === 0 ? `spam wave number ${i}` : `routine cleanup ${i}`,
+        after: { n: i, note: 'line\nbreak, "quoted"' },
+      });
+    }
+    await recordAudit(tx, systemAuditContext('test'), { action: 'testkit.login_refused', reason: 'wrong password,\nthird "try"', outcome: 'failure' });
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (url: string, user: TestUser | null) => t.app.inject({ method: 'GET', url, ...(user ? { headers: user.headers } : {}) });
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(args, { out: (s) => (out += s), err: (s) => (err += s), env: { FISHLOG_AUDIT_KEY: process.env.FISHLOG_AUDIT_KEY!, FISHLOG_DATA_DIR: dir } });
+  return { code, out, err };
+}
+
+describe('who may read the audit log (AuditLogs.View)', () => {
+  const urls = ['/api/admin/audit-logs', '/api/admin/audit-logs/statistics'];
+
+  it('needs a token (401)', async () => {
+    for (const url of urls) expect((await get(url, null)).statusCode, url).toBe(401);
+  });
+
+  it('refuses Standard, a Moderator without the grant and an Admin denied it (403 naming the permission)', async () => {
+    for (const user of [staff.standard, staff.moderator, staff.deniedAdmin]) {
+      for (const url of urls) {
+        const res = await get(url, user);
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'access.permission_denied' });
+        expect(res.json().detail).toContain('AuditLogs.View');
+      }
+    }
+  });
+
+  it('lets the Owner, an Admin and a granted Moderator in, and records each read', async () => {
+    for (const user of [staff.owner, staff.admin, staff.grantedModerator]) {
+      const before = (await auditEntries(t, 'audit_logs.listed')).length;
+      const res = await get('/api/admin/audit-logs?limit=1', user);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toHaveLength(1);
+      const reads = await auditEntries(t, 'audit_logs.listed');
+      expect(reads).toHaveLength(before + 1);
+      expect(reads.at(-1)).toMatchObject({ actor_user_id: user.userId, target_type: 'audit_log' });
+      expect((await get('/api/admin/audit-logs/statistics', user)).statusCode).toBe(200);
+    }
+  });
+});
+
+describe('GET /api/admin/audit-logs', () => {
+  it('filters by action, actor, target, outcome and reason text, with the chain fields', async () => {
+    const byAction = await get('/api/admin/audit-logs?action=testkit.widget_changed&limit=100', staff.owner);
+    expect(byAction.json()).toHaveLength(7);
+    expect(byAction.json()[0]).toMatchObject({
+      action: 'testkit.widget_changed',
+      actorType: 'User',
+      actorUserId: staff.admin.userId,
+      actorUsername: staff.admin.username,
+      targetType: 'widget',
+      targetId: 'w6',
+      outcome: 'Success',
+      ipAddress: '203.0.113.9',
+      after: { n: 6 },
+    });
+    expect(byAction.json()[0].hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(byAction.json()[0].prevHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const spam = await get('/api/admin/audit-logs?q=spam%20wave', staff.owner);
+    expect(spam.json().map((e: { targetId: string }) => e.targetId)).toEqual(['w6', 'w4', 'w2', 'w0']);
+    const notSpam = await get('/api/admin/audit-logs?actionPrefix=testkit.&q=routine%20-spam', staff.owner);
+    expect(notSpam.json().map((e: { targetId: string }) => e.targetId)).toEqual(['w5', 'w3', 'w1']);
+
+    const target = await get('/api/admin/audit-logs?targetType=widget&targetId=w3', staff.owner);
+    expect(target.json()).toHaveLength(1);
+    expect(target.json()[0].reason).toBe('routine cleanup 3');
+
+    const failures = await get('/api/admin/audit-logs?outcome=Failure', staff.owner);
+    expect(failures.json()).toEqual([expect.objectContaining({ action: 'testkit.login_refused', outcome: 'Failure', actorType: 'System', actorUserId: null })]);
+
+    const actor = await get(`/api/admin/audit-logs?actorId=${staff.admin.userId}&actionPrefix=testkit.`, staff.owner);
+    expect(actor.json()).toHaveLength(7);
+    const system = await get('/api/admin/audit-logs?actorType=System&actionPrefix=testkit.', staff.owner);
+    expect(system.json()).toHaveLength(1);
+
+    const future = await get(`/api/admin/audit-logs?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`, staff.owner);
+    expect(future.json()).toEqual([]);
+    const past = await get(`/api/admin/audit-logs?to=2000-01-01T00:00:00Z`, staff.owner);
+    expect(past.json()).toEqual([]);
+  });
+
+  it('pages with a keyset cursor: no entry twice, none left out, stable while new entries arrive', async () => {
+    const seen: string[] = [];
+    let url: string | undefined = '/api/admin/audit-logs?action=testkit.widget_changed&limit=3';
+    let pages = 0;
+    while (url) {
+      const res = await get(url, staff.admin);
+      expect(res.statusCode).toBe(200);
+      seen.push(...res.json().map((e: { targetId: string }) => e.targetId));
+      const cursor = res.headers['x-next-cursor'] as string | undefined;
+      if (cursor) expect(res.headers.link).toContain(`cursor=${cursor}`);
+      url = cursor ? `/api/admin/audit-logs?action=testkit.widget_changed&limit=3&cursor=${cursor}` : undefined;
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(['w6', 'w5', 'w4', 'w3', 'w2', 'w1', 'w0']);
+  });
+
+  it('refuses a forged cursor and an empty period with a 400 saying what to do', async () => {
+    const forged = await get('/api/admin/audit-logs?cursor=bm90LWEtY3Vyc29y', staff.owner);
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ code: 'audit_logs.invalid_cursor' });
+    const empty = await get('/api/admin/audit-logs?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', staff.owner);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ code: 'audit_logs.invalid_range' });
+  });
+});
+
+describe('GET /api/admin/audit-logs/statistics', () => {
+  it('counts actors, actions and entries per day, zero-filled', async () => {
+    const to = new Date(Date.now() + 86_400_000);
+    const from = new Date(to.getTime() - 3 * 86_400_000);
+    const res = await get(`/api/admin/audit-logs/statistics?from=${from.toISOString()}&to=${to.toISOString()}&top=50`, staff.admin);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.mostCommonActions).toContainEqual({ action: 'testkit.widget_changed', count: 7 });
+    expect(body.mostActiveActors.find((a: { userId: string }) => a.userId === staff.admin.userId)).toMatchObject({ username: staff.admin.username, role: 'Admin' });
+    expect(body.perDay.length).toBeGreaterThanOrEqual(3);
+    expect(body.perDay.reduce((sum: number, d: { count: number }) => sum + d.count, 0)).toBe(body.total);
+    expect(body.perDay.some((d: { count: number }) => d.count === 0)).toBe(true);
+    const tooLong = await get('/api/admin/audit-logs/statistics?from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z', staff.admin);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().code).toBe('audit_logs.range_too_long');
+  });
+});
+
+describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
+  it('refuses callers without the permission, and a View grant is not enough', async () => {
+    expect((await get('/api/admin/audit-logs/export?format=csv', null)).statusCode).toBe(401);
+    for (const user of [exporters.standard, exporters.moderator, exporters.deniedAdmin, staff.grantedModerator]) {
+      const res = await get('/api/admin/audit-logs/export?format=ndjson', user);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().detail).toContain('AuditLogs.Export');
+    }
+    for (const user of [exporters.owner, exporters.admin, exporters.grantedModerator]) {
+      expect((await get('/api/admin/audit-logs/export?format=ndjson', user)).statusCode).toBe(200);
+    }
+  });
+
+  for (const format of ['ndjson', 'csv'] as const) {
+    it(`exports every entry as ${format}, records the export, and the file verifies offline; a tampered line does not`, async () => {
+      const total = Number((await t.database.pool.query('SELECT count(*) AS n FROM audit_log')).rows[0].n);
+      const res = await get(`/api/admin/audit-logs/export?format=${format}`, exporters.admin);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain(format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+      const lines = res.body.trimEnd().split('\n');
+      if (format === 'ndjson') {
+        expect(lines).toHaveLength(total);
+        expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, prevHash: '0'.repeat(64) });
+      } else {
+        expect(lines[0]).toBe('id,occurredAt,actorType,actorUserId,action,targetType,targetId,reason,before,after,ipAddress,userAgent,requestId,outcome,prevHash,hash');
+        // A header, and one reason's quoted line break spans two lines.
+        expect(lines).toHaveLength(total + 2);
+      }
+      expect(Number(res.headers['x-audit-last-id']) - Number(res.headers['x-audit-first-id']) + 1).toBe(total);
+      const exported = (await auditEntries(t, 'audit_logs.exported')).at(-1)!;
+      expect(exported).toMatchObject({ actor_user_id: exporters.admin.userId, after: expect.objectContaining({ format, firstId: 1, lastId: total }) });
+
+      const file = path.join(dir, `export.${format}`);
+      writeFileSync(file, res.body);
+      const ok = await cli(['audit', 'verify', '--file', file]);
+      expect(ok.err).toBe('');
+      expect(ok.code).toBe(0);
+      expect(ok.out).toContain(`export intact: ${total} entries checked, #1 to #${total}`);
+
+      const tampered = path.join(dir, `tampered.${format}`);
+      writeFileSync(tampered, readFileSync(file, 'utf8').replace('routine cleanup 3', 'routine cleanup 4'));
+      const bad = await cli(['audit', 'verify', '--file', tampered]);
+      expect(bad.code).toBe(1);
+      expect(bad.err).toMatch(/export BROKEN at line \d+ \(entry \d+\): its content does not match its HMAC/);
+
+      const wrongKey = await main(['audit', 'verify', '--file', file], { out: () => undefined, err: () => undefined, env: { FISHLOG_AUDIT_KEY: 'another-key-0123456789abcdef0123456789', FISHLOG_DATA_DIR: dir } });
+      expect(wrongKey).toBe(1);
+    });
+  }
+
+  it('exports a period as a contiguous piece of the chain, and a removed line shows', async () => {
+    const first = (await t.database.pool.query("SELECT occurred_at FROM audit_log WHERE action = 'testkit.widget_changed' ORDER BY id LIMIT 1")).rows[0].occurred_at as Date;
+    const res = await get(`/api/admin/audit-logs/export?format=ndjson&from=${first.toISOString()}`, exporters.owner);
+    const lines = res.body.trimEnd().split('\n');
+    const records = lines.map((l) => JSON.parse(l) as { id: number; prevHash: string; hash: string });
+    expect(records[0]!.id).toBeGreaterThan(1);
+    for (let i = 1; i < records.length; i++) expect(records[i]!.prevHash).toBe(records[i - 1]!.hash);
+    const file = path.join(dir, 'period.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    expect((await cli(['audit', 'verify', '--file', file])).code).toBe(0);
+    writeFileSync(file, `${lines.filter((_, i) => i !== 2).join('\n')}\n`);
+    const bad = await cli(['audit', 'verify', '--file', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('is missing');
+  });
+});

@@ -1,0 +1,134 @@
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import QueryStream from 'pg-query-stream';
+import type pg from 'pg';
+import { roleName } from '../../core/access/roles.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { AuditRow } from '../../core/audit/audit.tables.js';
+import type { Db } from '../../core/db/client.js';
+import { exportFormatter } from './audit-export.js';
+import { AuditLogErrors } from './audit-logs.errors.js';
+import * as repo from './audit-logs.repository.js';
+import type { AuditExportQueryType, AuditLogQueryType } from './audit-logs.schemas.js';
+
+/**
+ * Reading the audit log: a filtered list with keyset pagination, statistics, and a streamed
+ * export that carries the chain hashes. Every read is itself audit-logged.
+ */
+
+const DAY_MS = 86_400_000;
+export const MAX_STATISTICS_DAYS = 366;
+const CURSOR_PREFIX = 'a1:';
+
+export function encodeCursor(id: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1) throw AuditLogErrors.badCursor();
+  return id;
+}
+
+const pascal = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+const lower = (value: string | undefined) => value?.toLowerCase();
+
+function checkRange(from: Date | undefined, to: Date | undefined): void {
+  if (from && to && from >= to) throw AuditLogErrors.badRange(from.toISOString(), to.toISOString());
+}
+
+function view(entry: AuditRow, actorUsername: string | null) {
+  return {
+    ...entry,
+    id: Number(entry.id),
+    actorType: pascal(entry.actorType) as 'User' | 'System',
+    outcome: pascal(entry.outcome) as 'Success' | 'Failure',
+    actorUsername,
+  };
+}
+
+export async function listAuditLogs(db: Db, context: AuditContext, query: AuditLogQueryType) {
+  const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const filters: repo.AuditFilters = {
+    action: query.action,
+    actionPrefix: query.actionPrefix,
+    actorId: query.actorId,
+    actorType: lower(query.actorType) as 'user' | 'system' | undefined,
+    targetType: query.targetType,
+    targetId: query.targetId,
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+    outcome: lower(query.outcome) as 'success' | 'failure' | undefined,
+    q: query.q,
+  };
+  checkRange(filters.from, filters.to);
+  const rows = await repo.listEntries(db, filters, beforeId, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const nextCursor = rows.length > query.limit ? encodeCursor(Number(page[page.length - 1]!.entry.id)) : null;
+  await db.transaction((tx) =>
+    recordAudit(tx, context, { action: 'audit_logs.listed', targetType: 'audit_log', after: { filters: query, returned: page.length } }),
+  );
+  return { items: page.map((row) => view(row.entry, row.actorUsername)), nextCursor };
+}
+
+export async function auditStatistics(db: Db, context: AuditContext, query: { from?: string | undefined; to?: string | undefined; top: number }) {
+  const to = query.to === undefined ? new Date() : new Date(query.to);
+  const from = query.from === undefined ? new Date(to.getTime() - 30 * DAY_MS) : new Date(query.from);
+  checkRange(from, to);
+  const days = Math.ceil((to.getTime() - from.getTime()) / DAY_MS);
+  if (days > MAX_STATISTICS_DAYS) throw AuditLogErrors.rangeTooLong(days, MAX_STATISTICS_DAYS);
+  const stats = await repo.statistics(db, from, to, query.top);
+  await db.transaction((tx) =>
+    recordAudit(tx, context, { action: 'audit_logs.statistics_viewed', targetType: 'audit_log', after: { from: from.toISOString(), to: to.toISOString() } }),
+  );
+  return {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    total: stats.total,
+    mostActiveActors: stats.actors.map((a) => ({ userId: a.userId!, username: a.username, role: a.role === null ? null : roleName(a.role), count: a.count })),
+    mostCommonActions: stats.actions,
+    perDay: stats.perDay.map((d) => ({ day: d.day, count: Number(d.count) })),
+  };
+}
+
+export interface AuditExport {
+  stream: Readable;
+  firstId: number | null;
+  lastId: number | null;
+}
+
+/**
+ * Streams the entries of [from, to) from a server-side cursor (pg-query-stream, 500 rows a
+ * fetch) through the formatter: memory stays flat whatever the range. The export is recorded
+ * in the audit log before the first byte (it is not part of its own export).
+ */
+export async function exportAuditLog(db: Db, pool: pg.Pool, context: AuditContext, query: AuditExportQueryType): Promise<AuditExport> {
+  const to = query.to === undefined ? new Date() : new Date(query.to);
+  const from = query.from === undefined ? undefined : new Date(query.from);
+  checkRange(from, to);
+  const bounds = await repo.exportBounds(db, from, to);
+  await db.transaction((tx) =>
+    recordAudit(tx, context, {
+      action: 'audit_logs.exported',
+      targetType: 'audit_log',
+      after: { format: query.format, from: from?.toISOString() ?? null, to: to.toISOString(), firstId: bounds?.firstId ?? null, lastId: bounds?.lastId ?? null },
+    }),
+  );
+  const formatter = exportFormatter(query.format);
+  if (!bounds) {
+    formatter.end();
+    return { stream: formatter, firstId: null, lastId: null };
+  }
+  const client = await pool.connect();
+  let released = false;
+  const release = (error?: Error | null) => {
+    if (released) return;
+    released = true;
+    // A cursor abandoned mid-way (client gone) leaves the connection busy: close it instead.
+    client.release(error ? true : undefined);
+  };
+  const rows = client.query(new QueryStream(repo.EXPORT_SQL, [bounds.firstId, bounds.lastId], { batchSize: 500 }));
+  const out = new PassThrough();
+  pipeline(rows, formatter, out, (error) => release(error));
+  return { stream: out, firstId: bounds.firstId, lastId: bounds.lastId };
+}
