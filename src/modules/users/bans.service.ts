@@ -1,5 +1,6 @@
 import { banPolicy, userBanPolicy } from '../../core/access/policies/bans.js';
 import { authorize } from '../../core/access/policy.js';
+import { Role } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
@@ -101,6 +102,11 @@ export async function banUser(
     const target = await authorize(userBanPolicy, actor, 'ban', await users.findByIdForUpdate(tx, userId), { db: tx }, () => UserErrors.notFound(userId));
     const current = await repo.banInForce(tx, userId, now);
     if (current) throw BanErrors.alreadyBanned(current.id, current.endsAt);
+    if (target.role === Role.Admin) {
+      // Banning removes an Admin as surely as a demotion: the last one who can sign in stays.
+      await users.lockRoleChanges(tx);
+      if ((await users.lockIdsWhoCanSignIn(tx, Role.Admin)).every((id) => id === userId)) throw UserErrors.lastAdminBan();
+    }
     const endsAt = input.durationDays === null ? null : new Date(now.getTime() + input.durationDays * 86_400_000);
     const ban = await repo.insertBan(tx, { userId, bannedBy: actor.userId, reason, startsAt: now, endsAt });
     await notifyPrincipalChanged(tx, target.sub);

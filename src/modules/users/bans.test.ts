@@ -26,6 +26,7 @@ afterAll(async () => {
 });
 
 const post = (by: TestUser | undefined, url: string, payload: object) => t.app.inject({ method: 'POST', url, payload, ...(by ? { headers: by.headers } : {}) });
+const post2 = (app: TestApp, by: TestUser, url: string, payload: object) => app.app.inject({ method: 'POST', url, payload, headers: by.headers });
 const get = (by: TestUser | undefined, url: string) => t.app.inject({ method: 'GET', url, ...(by ? { headers: by.headers } : {}) });
 
 describe('banning a user', () => {
@@ -123,6 +124,30 @@ describe('banning a user', () => {
     // The Owner bans an Admin, an Admin a Moderator.
     expect((await post(staff.owner, `/api/admin/users/${otherAdmin.userId}/bans`, { reason: 'Abuse of power', durationDays: 1 })).statusCode).toBe(201);
     expect((await post(staff.admin, `/api/admin/users/${otherModerator.userId}/bans`, { reason: 'Abuse of power', durationDays: 1 })).statusCode).toBe(201);
+  });
+
+  it('keeps the last Admin who can sign in: banning them is a 409, and a banned Admin does not count for demotions', async () => {
+    const own = await createTestApp();
+    try {
+      const owner = await createUser(own, { role: 'Owner' });
+      const admin = await createUser(own, { role: 'Admin' });
+      const last = await post2(own, owner, `/api/admin/users/${admin.userId}/bans`, { reason: 'Testing the rule', durationDays: 1 });
+      expect(last.statusCode).toBe(409);
+      expect(last.json()).toMatchObject({ code: 'users.last_admin', detail: expect.stringContaining('promote another user to Admin first') });
+      const second = await createUser(own, { role: 'Admin' });
+      expect((await post2(own, owner, `/api/admin/users/${admin.userId}/bans`, { reason: 'Abuse of power', durationDays: 1 })).statusCode).toBe(201);
+      // The banned Admin cannot sign in: the other one is now the last.
+      const demote = await own.app.inject({
+        method: 'PUT',
+        url: `/api/admin/employees/${second.userId}/role`,
+        headers: owner.headers,
+        payload: { role: 'Moderator', reason: 'Reorganisation' },
+      });
+      expect(demote.statusCode).toBe(409);
+      expect(demote.json().code).toBe('users.last_admin');
+    } finally {
+      await own.close();
+    }
   });
 
   it('404 for an unknown user', async () => {

@@ -45,7 +45,7 @@ export async function lockRoleChanges(db: DbOrTx): Promise<void> {
 
 /**
  * Locks the users of `role` who can sign in and returns their ids (for "last admin" checks):
- * active (not deactivated) and, with the embedded identity provider, enabled and confirmed
+ * active (not deactivated), not banned and, with the embedded identity provider, enabled and confirmed
  * there. (With Cognito the local pool is empty and the provider's state is not known here.)
  */
 export async function lockIdsWhoCanSignIn(db: DbOrTx, role: number): Promise<string[]> {
@@ -54,6 +54,8 @@ export async function lockIdsWhoCanSignIn(db: DbOrTx, role: number): Promise<str
     WHERE u.role = ${role} AND u.is_active
       AND (NOT EXISTS (SELECT 1 FROM idp.users)
            OR EXISTS (SELECT 1 FROM idp.users i WHERE i.sub::text = u.sub AND i.enabled AND i.status = 'CONFIRMED'))
+      AND NOT EXISTS (SELECT 1 FROM user_bans b WHERE b.user_id = u.id AND b.lifted_at IS NULL
+                        AND (b.ends_at IS NULL OR b.ends_at > now()))
     FOR UPDATE OF u`);
   return result.rows.map((r) => r.id);
 }
