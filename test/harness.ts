@@ -79,7 +79,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   const keys = Object.fromEntries(
     (['FISHLOG_AUDIT_KEY', 'FISHLOG_SETTINGS_KEY'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
   );
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_SCRYPT_COST: '10', ...keys, ...overrides });
+  // Tests create dozens of users at once (each signs in): a long sign-in queue instead of the
+  // production's 503 after 16 waiters (src/modules/auth tests set their own queue to test that).
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_SCRYPT_COST: '10', FISHLOG_HASH_QUEUE: '1000', ...keys, ...overrides });
 }
 
 export interface TestApp {

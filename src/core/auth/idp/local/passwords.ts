@@ -12,7 +12,8 @@ const KEY_LENGTH = 32;
 /**
  * One scrypt at N=2^17 holds 128 MiB while it runs: hashing is a queue with a bounded number of
  * hashes at once (FISHLOG_HASH_CONCURRENCY, default 1) and of waiters (FISHLOG_HASH_QUEUE,
- * default 16). A caller beyond that gets a 503 with Retry-After instead of more memory.
+ * default 16). A sign-in beyond that gets a 503 with Retry-After instead of more memory; setting a
+ * password (an operator's or the user's own, far rarer) waits its turn in the same queue.
  */
 export const HASHING = { concurrency: 1, queue: 16, retryAfterSeconds: 2 };
 let limit: LimitFunction = pLimit(HASHING.concurrency);
@@ -28,8 +29,8 @@ export const hashingBusy = () =>
     headers: { 'retry-after': String(HASHING.retryAfterSeconds) },
   });
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  if (limit.activeCount >= HASHING.concurrency && limit.pendingCount >= HASHING.queue) return Promise.reject(hashingBusy());
+function derive(password: string, salt: Buffer, options: ScryptOptions, refuseWhenBusy: boolean): Promise<Buffer> {
+  if (refuseWhenBusy && limit.activeCount >= HASHING.concurrency && limit.pendingCount >= HASHING.queue) return Promise.reject(hashingBusy());
   return limit(
     () =>
       new Promise<Buffer>((resolve, reject) => {
@@ -45,7 +46,7 @@ function options(log2N: number, r: number, p: number): ScryptOptions {
 
 export async function hashPassword(password: string, log2N: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, options(log2N, 8, 1));
+  const key = await derive(password, salt, options(log2N, 8, 1), false);
   return ['scrypt', log2N, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -53,13 +54,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), options(Number(n), Number(r), Number(p)));
+  const key = await derive(password, Buffer.from(salt, 'base64url'), options(Number(n), Number(r), Number(p)), true);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 /** Spends the same time as a real verification, so unknown users are not told apart by timing. */
 export async function burnPasswordCheck(log2N: number): Promise<void> {
-  await derive('no-such-user', randomBytes(16), options(log2N, 8, 1));
+  await derive('no-such-user', randomBytes(16), options(log2N, 8, 1), true);
 }
 
 export const PASSWORD_RULES = 'at least 8 characters, at most 256';
