@@ -69,6 +69,8 @@ import { bansRoutes } from './modules/users/bans.routes.js';
 import { bansAdminRoutes } from './modules/users/bans.admin.routes.js';
 import { usersAdminRoutes } from './modules/users/users.admin.routes.js';
 import { dashboardAdminRoutes } from './modules/dashboard/dashboard.admin.routes.js';
+import { announcementsRoutes } from './modules/announcements/announcements.routes.js';
+import { announcementsAdminRoutes } from './modules/announcements/announcements.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -316,6 +318,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bansAdminRoutes, { deps });
   await app.register(usersAdminRoutes, { deps });
   await app.register(dashboardAdminRoutes, { deps });
+  await app.register(announcementsRoutes, { deps });
+  await app.register(announcementsAdminRoutes, { deps });
   await app.register(auditLogsAdminRoutes, { deps });
 
   return app;

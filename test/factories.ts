@@ -8,3 +8,4 @@ export * from './factories/social.js';
 export * from './factories/fishing-log.js';
 export * from './factories/gear.js';
 export * from './factories/bans.js';
+export * from './factories/announcements.js';

@@ -39,6 +39,13 @@ export function makeRoutesPublic(scope: FastifyInstance): void {
 /** Throws 403 unless the principal passes the route's access level. */
 export async function enforceAccess(db: Db, principal: Principal, level: AccessLevel): Promise<Record<string, unknown> | null> {
   if (level === 'public' || level === 'authenticated') return null;
+  if (typeof level === 'object' && 'anyPermission' in level) {
+    // Any one of the permissions lets the caller in (e.g. reading announcements: Create, Edit or Delete).
+    const decisions = await Promise.all(level.anyPermission.map(async (p) => resolvePermission(principal.role, p, await grantInForce(db, principal.userId, p))));
+    const allowed = decisions.find((d) => d.allowed);
+    if (allowed?.allowed) return allowed.restrictions;
+    throw new AppError(403, 'access.permission_denied', `Requires any of the permissions ${level.anyPermission.join(', ')}; ask the Owner to grant one.`);
+  }
   const decision =
     level === 'admin' || level === 'owner'
       ? resolveLevel(principal.role, level)

@@ -10,7 +10,7 @@ import { Role, roleName, roleValue, type RoleName } from './roles.js';
  *   granted; Standard, DNR and Researcher never.
  */
 
-export type AccessLevel = 'public' | 'authenticated' | 'admin' | 'owner' | { permission: Permission } | { roles: RoleName[] };
+export type AccessLevel = 'public' | 'authenticated' | 'admin' | 'owner' | { permission: Permission } | { anyPermission: Permission[] } | { roles: RoleName[] };
 
 /** The grant in force for one user and permission: the newest history row, if any. */
 export interface GrantInForce {
@@ -72,6 +72,7 @@ export function describeLevel(level: AccessLevel): string {
   if (level === 'authenticated') return 'Any signed-in user (Authorization: Bearer <id_token>).';
   if (level === 'admin') return 'Admin-only: Admin and Owner.';
   if (level === 'owner') return 'Owner-only.';
+  if ('anyPermission' in level) return `Permission-required: any of ${level.anyPermission.map(permissionLabel).join(', ')} (each: Owner always; Admin unless explicitly denied; Moderator only when granted).`;
   if ('roles' in level) return `Role-restricted: ${level.roles.join(', ')} only (no other role passes, not even Owner or Admin).`;
   return `Permission-required: ${permissionLabel(level.permission)} (Owner always; Admin unless explicitly denied${
     ADMIN_NEEDS_GRANT.has(PERMISSION_ALIASES[level.permission] ?? level.permission) ? ', but this one needs an explicit grant' : ''

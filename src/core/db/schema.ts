@@ -27,3 +27,4 @@ export * from '../../modules/fishing-reports/fishing-reports.tables.js';
 export * from '../../modules/events/events.tables.js';
 export * from '../../modules/clubs/clubs.tables.js';
 export * from '../../modules/settings/settings.tables.js';
+export * from '../../modules/announcements/announcements.tables.js';
