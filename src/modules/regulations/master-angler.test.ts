@@ -34,6 +34,19 @@ describe('GET /api/regulations/master-angler/{stateId}', () => {
     expect((await inject('GET', '/api/regulations/master-angler/TX', angler)).json()).toMatchObject({ status: 404, code: 'regulations.jurisdiction_not_found' });
     expect((await inject('GET', '/api/regulations/master-angler/MN', null)).statusCode).toBe(401);
   });
+  it('the MN, MI and IA programs carry their award levels and how they measure (reference data with sources)', async () => {
+    const program = async (state: string) => (await inject('GET', `/api/regulations/master-angler/${state}`, angler)).json().programs[0];
+    const levels = (p: { awardLevels: Array<{ name: string; speciesCount: number }> }) => p.awardLevels.map((l) => [l.name, l.speciesCount]);
+    const mn = await program('MN');
+    expect(mn).toMatchObject({ name: 'Minnesota Master Angler', measurement: 'either' });
+    expect(levels(mn)).toEqual([['Master Angler', 1], ['Expert Angler', 3], ['Grand Master Angler', 5]]);
+    const mi = await program('MI');
+    expect(mi).toMatchObject({ name: 'Michigan Master Angler', measurement: 'length', lengthIncrementIn: 0.125 });
+    expect(levels(mi)).toEqual([['Master Angler', 1]]);
+    const ia = await program('IA');
+    expect(ia).toMatchObject({ name: 'Iowa Master Angler Award', measurement: 'length', lengthIncrementIn: 0.25 });
+    expect(levels(ia)).toEqual([['Master Angler', 1], ['Silver Master Angler', 5], ['Gold Master Angler', 10]]);
+  });
 });
 
 describe('eligibility detection (for the fishing log)', () => {

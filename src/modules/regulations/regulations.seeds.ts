@@ -72,6 +72,8 @@ interface RuleData {
   sourceUrl: string;
 }
 interface ProgramData {
+  /** The name the program was first seeded under, when it has been renamed since: it keeps the program's id. */
+  key?: string;
   jurisdiction: string;
   name: string;
   url: string;
@@ -187,7 +189,7 @@ async function run(tx: Tx): Promise<void> {
   // Each seeded version's range ends the day before the next one starts.
   for (const chain of chains.values()) await reclose(tx, chain);
   for (const p of data.programs) {
-    const id = programId(p.jurisdiction, p.name);
+    const id = programId(p.jurisdiction, p.key ?? p.name);
     const [edited] = await tx.select({ id: maPrograms.id, createdBy: maPrograms.createdBy, updatedBy: maPrograms.updatedBy }).from(maPrograms).where(eq(maPrograms.id, id));
     if (edited && (edited.createdBy !== null || edited.updatedBy !== null)) continue; // an administrator's program: leave it
     const values = {
@@ -217,7 +219,7 @@ async function run(tx: Tx): Promise<void> {
 
 export const regulationsSeed: Seed = {
   name: 'regulations.reference',
-  version: 2,
+  version: 3,
   description: 'State fishing rules (MN, WI, MI, OH; 2025 license year), special waters and Master Angler programs',
   run: ({ tx }) => run(tx),
 };
