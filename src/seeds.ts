@@ -1,5 +1,7 @@
 import type { Seed } from './core/db/seeds.js';
 import { chartersDemoSeed } from './modules/charters/charters.seeds.js';
+import { clubsDemoSeed } from './modules/clubs/clubs.seeds.js';
+import { eventsDemoSeed } from './modules/events/events.seeds.js';
 import { brandsSeed } from './modules/brands/brands.seeds.js';
 import { gearSeed } from './modules/gear/gear.seeds.js';
 import { regulationsSeed } from './modules/regulations/regulations.seeds.js';
@@ -15,7 +17,7 @@ export const seeds: readonly Seed[] = [speciesSeed, brandsSeed, gearSeed, regula
 
 /**
  * Demonstration data, applied only by `fishlog seed --demo` (never on start): sample records of
- * the modules (a verified organizer with a tournament, a captain with a listing, public ramps…)
+ * the modules (a verified organizer with a tournament, a captain with a listing, a sample event and club)
  * so a new installation has something to look at. Modules add theirs here; each is idempotent.
  */
-export const demoSeeds: readonly Seed[] = [chartersDemoSeed, tournamentsDemoSeed];
+export const demoSeeds: readonly Seed[] = [chartersDemoSeed, tournamentsDemoSeed, eventsDemoSeed, clubsDemoSeed];
