@@ -3,6 +3,8 @@ import { relationships } from './modules/social/friends.service.js';
 import { registerMasterAnglerDetection } from './modules/fishing-log/master-angler.port.js';
 import { homeStateOf } from './modules/profiles/profiles.service.js';
 import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
+import { onPaymentSettled } from './modules/payments/payments.service.js';
+import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
 
 /**
  * Composition root of what the core needs from the modules, registered once at start-up (the
@@ -15,4 +17,6 @@ export function registerModuleProviders(): void {
   registerMasterAnglerDetection(async (db, catchQuery) =>
     masterAnglerEligibility(db, { ...catchQuery, homeState: await homeStateOf(db, catchQuery.ownerId) }),
   );
+  // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
+  onPaymentSettled('tournament_registration', settleEntryFee);
 }

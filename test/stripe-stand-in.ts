@@ -61,7 +61,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         });
         return;
       }
-      send(response, 200, { id, object: 'payment_intent', amount, currency: params.get('currency'), status: 'succeeded', metadata: { paymentId: params.get('metadata[paymentId]') } });
+      // `pm_processing`: the stand-in answers `processing`, as Stripe does for payments it settles later (bank debits).
+      const status = params.get('payment_method') === 'pm_processing' ? 'processing' : 'succeeded';
+      send(response, 200, { id, object: 'payment_intent', amount, currency: params.get('currency'), status, metadata: { paymentId: params.get('metadata[paymentId]') } });
       return;
     }
     if (request.method === 'POST' && path === '/v1/refunds') {

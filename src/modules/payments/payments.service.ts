@@ -321,8 +321,11 @@ export class PaymentsService {
       if (update?.target === 'payment') {
         const row = await repo.findPaymentByRef(tx, 'stripe', update.providerRef);
         if (row && row.status === 'Pending') {
-          const after = await repo.updatePayment(tx, row.id, { status: update.outcome.status, failureReason: update.outcome.status === 'Failed' ? update.outcome.failureReason : null });
+          const failureReason = update.outcome.status === 'Failed' ? update.outcome.failureReason : null;
+          const after = await repo.updatePayment(tx, row.id, { status: update.outcome.status, failureReason });
           await recordAudit(tx, context, { action: 'payments.charged', targetType: 'payment', targetId: row.id, before: snapshot(row), after: snapshot(after) });
+          const status = update.outcome.status;
+          if (status !== 'Pending') await settlementListeners.get(row.relatedType)?.(tx, { paymentId: row.id, relatedType: row.relatedType, relatedId: row.relatedId, status, failureReason });
         }
       } else if (update?.target === 'refund') {
         const refund = await repo.lockRefundByRef(tx, update.providerRef);
@@ -343,6 +346,28 @@ export function createPaymentsService(db: Db, config: Config['payments']): Payme
     return new PaymentsService(db, new StripeProvider(client), { client, webhookSecret: config.stripeWebhookSecret });
   }
   return new PaymentsService(db, new LocalLedgerProvider());
+}
+
+/** A payment's final outcome reported by the provider after the charge answered Pending. */
+export interface PaymentSettlement {
+  paymentId: string;
+  relatedType: string;
+  relatedId: string;
+  status: 'Succeeded' | 'Failed';
+  failureReason: string | null;
+}
+/** Runs in the transaction that records the outcome (so the module's record and the payment agree). */
+export type SettlementListener = (tx: DbOrTx, settlement: PaymentSettlement) => Promise<void>;
+
+const settlementListeners = new Map<string, SettlementListener>();
+
+/**
+ * A module that pays for its records through this service learns of payments settled later
+ * (webhooks) by the type of the record paid for (`related.type`). Registered once at start-up by
+ * the composition root (src/providers.ts); the payments module never imports the payer's module.
+ */
+export function onPaymentSettled(relatedType: string, listener: SettlementListener): void {
+  settlementListeners.set(relatedType, listener);
 }
 
 const services = new WeakMap<Database, PaymentsService>();

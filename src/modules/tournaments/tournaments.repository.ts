@@ -357,11 +357,12 @@ export async function feesOf(db: DbOrTx, registrationIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.registrationId, r]));
 }
 
-export async function setFee(db: DbOrTx, registrationId: string, values: { status: FeePaymentRow['status']; externalPaymentId?: string }): Promise<FeePaymentRow | undefined> {
+/** Sets a registration's fee; with `onlyFrom`, only while the fee is in that status (else unchanged, `undefined`). */
+export async function setFee(db: DbOrTx, registrationId: string, values: { status: FeePaymentRow['status']; externalPaymentId?: string }, onlyFrom?: FeePaymentRow['status']): Promise<FeePaymentRow | undefined> {
   const [row] = await db
     .update(tournamentFeePayments)
     .set({ ...values, updatedAt: new Date() })
-    .where(eq(tournamentFeePayments.registrationId, registrationId))
+    .where(and(eq(tournamentFeePayments.registrationId, registrationId), onlyFrom ? eq(tournamentFeePayments.status, onlyFrom) : undefined))
     .returning();
   return row;
 }

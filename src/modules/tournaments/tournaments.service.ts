@@ -5,7 +5,7 @@ import { authorize, isOwner, type PolicyContext, type Viewer } from '../../core/
 import type { AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import type { PaymentsService } from '../payments/payments.service.js';
+import type { PaymentSettlement, PaymentsService } from '../payments/payments.service.js';
 import { getOwnProfile } from '../profiles/profiles.service.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { foreignKeyViolation, TournamentErrors, uniqueViolation } from './tournaments.errors.js';
@@ -429,7 +429,24 @@ async function chargeFee(deps: TournamentsDeps, viewer: Viewer, context: AuditCo
     });
     throw TournamentErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
   }
-  return repo.setFee(deps.db, fee.registrationId, { status: payment.status === 'Pending' ? 'Pending' : 'Paid', externalPaymentId: payment.id });
+  // A payment still Pending is settled later by the provider's webhook (settleEntryFee), which may even come first.
+  const settled = await repo.setFee(deps.db, fee.registrationId, { status: payment.status === 'Pending' ? 'Pending' : 'Paid', externalPaymentId: payment.id }, 'Pending');
+  return settled ?? (await repo.feesOf(deps.db, [fee.registrationId])).get(fee.registrationId);
+}
+
+/**
+ * The payments service reports the outcome of an entry fee that was still Pending at the provider
+ * (a Stripe webhook), in its transaction: paid, or declined — then the registration is cancelled,
+ * which gives its place back. A fee no longer Pending is left as it is.
+ */
+export async function settleEntryFee(tx: DbOrTx, settlement: PaymentSettlement): Promise<void> {
+  const registrationId = settlement.relatedId;
+  if (settlement.status === 'Succeeded') {
+    await repo.setFee(tx, registrationId, { status: 'Paid', externalPaymentId: settlement.paymentId }, 'Pending');
+    return;
+  }
+  const declined = await repo.setFee(tx, registrationId, { status: 'Declined', externalPaymentId: settlement.paymentId }, 'Pending');
+  if (declined) await repo.updateRegistration(tx, registrationId, { status: 'Cancelled', cancelledAt: new Date() });
 }
 
 async function displayName(db: Db, viewer: Viewer, given: string | undefined): Promise<string> {
