@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
@@ -142,9 +142,13 @@ export async function findEntryForUpdate(db: DbOrTx, id: string): Promise<EntryR
   return row;
 }
 
-export async function insertEntry(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryRow> {
-  const [row] = await db.insert(logEntries).values({ id: uuidv7(), ownerId, ...values }).returning();
-  return row!;
+/** A new entry as `entriesByIds` shows it (owner name, no catches yet), in one statement. */
+export async function insertEntryWithOwner(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryWithOwner> {
+  const [row] = await db
+    .insert(logEntries)
+    .values({ id: uuidv7(), ownerId, ...values })
+    .returning({ ...getTableColumns(logEntries), ownerUsername: sql<string>`(SELECT ${users.username} FROM ${users} WHERE ${users.id} = ${logEntries.ownerId})` });
+  return { ...row!, catchCount: 0 };
 }
 
 export async function updateEntry(db: DbOrTx, id: string, values: EntryValues): Promise<EntryRow> {
@@ -208,17 +212,27 @@ export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: nu
 
 export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
 
-export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues): Promise<CatchWithSpecies> {
+/** Inserts a catch; with its species known and no catalog lure, in one round trip (no read back). */
+export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues, species?: CatchWithSpecies['species']): Promise<CatchWithSpecies> {
   const id = uuidv7();
+  if (species && !values.lureItemId) {
+    const [inserted] = await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values }).returning();
+    return { ...inserted!, species, lureItem: null };
+  }
   await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values });
   const [row] = await catchesFrom(db).where(eq(catches.id, id));
   return withLure(row!);
 }
 
-export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
-  const rows = await db.select({ id: fishSpecies.id }).from(fishSpecies).where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
-  return rows.length > 0;
+/** An active species (as a catch shows it), or undefined. */
+export async function activeSpecies(db: DbOrTx, speciesId: string): Promise<CatchWithSpecies['species'] | undefined> {
+  const [row] = await db
+    .select({ id: fishSpecies.id, commonName: fishSpecies.commonName, scientificName: fishSpecies.scientificName })
+    .from(fishSpecies)
+    .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
+  return row;
 }
+
 
 export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
   const [row] = await db.select({ id: catches.id, ownerId: catches.ownerId, caughtAt: catches.caughtAt }).from(catches).where(eq(catches.id, id));
