@@ -3,11 +3,12 @@
  *
  * - One embedded PostgreSQL cluster for all benches (its own data folder, not the tests'), one
  *   throw-away database per data set and run (`BENCH_RUN_ID`); the 1M set is seeded once per run.
- * - The service runs in a child process (bench/server.ts: `buildApp` in-process there, behind a
- *   real HTTP listener), next to a bare Fastify reference route per target that runs the SQL the
- *   service ran for that request (captured from `pg`, not re-typed). autocannon runs here.
+ * - The service runs in a child process from the build (bench/server.js under plain `node`, on
+ *   `dist/`: `npm run build` once per run; `buildApp` in-process there, behind a real HTTP
+ *   listener), next to a bare Fastify reference route per target that runs the SQL the service
+ *   ran for that request (captured from `pg`, not re-typed). autocannon runs here.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -186,7 +187,18 @@ export async function seedFeed(pool: pg.Pool, entries: number, createViewer: (us
   await pool.query('VACUUM ANALYZE');
 }
 
-/** The bench server child (bench/server.ts) and what it can do. */
+let built = false;
+
+/** `npm run build` once per bench run: the server child runs the compiled service (dist/). */
+export function buildOnce(): void {
+  if (built || process.env.BENCH_SKIP_BUILD) return;
+  const started = Date.now();
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: path.join(here, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  built = true;
+  log(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The bench server child (bench/server.js on the build) and what it can do. */
 export class BenchServer {
   private constructor(
     private readonly child: ChildProcess,
@@ -195,8 +207,9 @@ export class BenchServer {
   ) {}
 
   static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
-    const child = fork(path.join(here, 'server.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+    buildOnce();
+    const child = fork(path.join(here, 'server.js'), [], {
+      execArgv: [],
       env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

@@ -2,11 +2,11 @@
  * P6: `node dist/main.js` (built once here) on an existing data folder, from spawn to the first
  * 200 of GET /health, including starting the embedded PostgreSQL; the best and worst of 3.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { atMost, here, type BenchResult } from './lib.js';
+import { atMost, buildOnce, here, type BenchResult } from './lib.js';
 
 async function startOnce(dataDir: string): Promise<number> {
   const started = performance.now();
@@ -33,7 +33,7 @@ async function startOnce(dataDir: string): Promise<number> {
 }
 
 export default async function run(): Promise<BenchResult> {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: path.join(here, '..'), stdio: 'inherit' });
+  buildOnce();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-restart-'));
   try {
     const fresh = await startOnce(dataDir);

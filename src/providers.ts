@@ -15,7 +15,7 @@ export function registerModuleProviders(): void {
   registerRelationships(relationships);
   // The regulations module reads the fishing log; the fishing log learns of Master Angler programs through this port.
   registerMasterAnglerDetection(async (db, catchQuery) =>
-    masterAnglerEligibility(db, { ...catchQuery, homeState: await homeStateOf(db, catchQuery.ownerId) }),
+    masterAnglerEligibility(db, { ...catchQuery, homeState: () => homeStateOf(db, catchQuery.ownerId) }),
   );
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);

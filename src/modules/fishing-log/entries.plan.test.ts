@@ -2,6 +2,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser } from '../../../test/factories.js';
+import { placeholder } from '../../core/db/prepared.js';
 import { speciesId } from '../species/species.seeds.js';
 import { visibleEntryIdsQuery, type EntryFilters } from './entries.repository.js';
 
@@ -118,6 +119,27 @@ describe('entry list query plans', () => {
       client.release();
     }
   });
+  it('keeps to these indexes in the generic plan of the prepared feed statement (viewer and cursor as parameters)', async () => {
+    const client = await t.database.pool.connect();
+    const values: Record<string, string> = { viewer: viewer.userId, micros: after.micros, afterId: after.id };
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      for (const cursor of [undefined, { micros: placeholder('micros'), id: placeholder('afterId') }]) {
+        const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(visibleEntryIdsQuery(placeholder('viewer'), {}, { limit: 20, offset: 0, after: cursor }));
+        await client.query(`PREPARE feed_generic AS ${sql}`);
+        const args = params.map((p) => client.escapeLiteral(values[(p as { name: string }).name]!));
+        const { rows } = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE feed_generic(${args.join(', ')})`);
+        await client.query('DEALLOCATE feed_generic');
+        const nodes = scans((rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+        expect(nodes.filter((n) => n.startsWith('Seq Scan on fishing_log_entries')), nodes.join('; ')).toEqual([]);
+        expect(nodes).toContain('Index Only Scan on fishing_log_entries using fishing_log_entries_public_time_idx');
+      }
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      client.release();
+    }
+  });
+
   it('answers the first page through the API, newest first, without a total', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/fishinglog/entries', headers: viewer.headers });
     expect(res.statusCode).toBe(200);

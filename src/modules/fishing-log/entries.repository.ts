@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
+import { anyUuid, placeholder, preparedStatements } from '../../core/db/prepared.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
 import { gearItems } from '../gear/index.js';
@@ -68,11 +69,35 @@ function branches(viewerId: string, filters: EntryFilters): SQL[] {
 export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: FeedPage): SQL {
   const after = afterKeySql(e.occurredAt, e.id, page.after);
   const where = [...filterConditions(viewerId, filters), ...(after ? [after] : [])];
+  // Limits as literals (validated integers): the planner costs each branch for the rows it really
+  // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
   const parts = branches(viewerId, filters).map(
-    (branch) => sql`(SELECT ${e.id} AS id, ${e.occurredAt} AS occurred_at FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} ORDER BY ${ORDER} LIMIT ${page.offset + page.limit})`,
+    (branch) => sql`(SELECT ${e.id} AS id, ${e.occurredAt} AS occurred_at FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} ORDER BY ${ORDER} LIMIT ${sql.raw(String(page.offset + page.limit))})`,
   );
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
-  return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+  return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
+}
+
+/**
+ * The unfiltered feed (what an app shows first, and every next page through its cursor) as a
+ * prepared statement per page size and cursor presence; parameters: viewer, cursor key.
+ */
+const feedStatement = preparedStatements((db: DbOrTx, variant: `${number}` | `${number}:after`) => {
+  const [limit, after] = variant.split(':');
+  const page: FeedPage = { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined };
+  const query = visibleEntryIdsQuery(placeholder('viewer'), {}, page);
+  return db
+    .select({ id: sql<string>`feed.id`.as('id'), key: sql<string>`feed.key`.as('key') })
+    .from(sql`(${query}) feed`)
+    .prepare(`entries_feed_${limit}${after ? '_after' : ''}`);
+});
+
+async function feedIds(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
+  if (page.offset === 0 && Object.keys(filters).length === 0) {
+    const statement = feedStatement(db, page.after ? `${page.limit}:after` : `${page.limit}`);
+    return statement.execute({ viewer: viewerId, micros: page.after?.micros, afterId: page.after?.id });
+  }
+  return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(viewerId, filters, page))).rows;
 }
 
 export interface EntryWithOwner extends EntryRow {
@@ -80,10 +105,8 @@ export interface EntryWithOwner extends EntryRow {
   catchCount: number;
 }
 
-/** Full rows for ids, with owner name and catch count, in one query. */
-export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWithOwner[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
+const entriesByIdsStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
+  db
     .select({
       entry: logEntries,
       ownerUsername: users.username,
@@ -91,14 +114,21 @@ export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWith
     })
     .from(logEntries)
     .innerJoin(users, eq(users.id, logEntries.ownerId))
-    .where(inArray(logEntries.id, ids));
+    .where(anyUuid(logEntries.id, 'ids'))
+    .prepare('entries_by_ids'),
+);
+
+/** Full rows for ids, with owner name and catch count, in one (prepared) query. */
+export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWithOwner[]> {
+  if (ids.length === 0) return [];
+  const rows = await entriesByIdsStatement(db, 'all').execute({ ids });
   const byId = new Map(rows.map((r) => [r.entry.id, { ...r.entry, ownerUsername: r.ownerUsername, catchCount: r.catchCount }]));
   return ids.map((id) => byId.get(id)).filter((r): r is EntryWithOwner => r !== undefined);
 }
 
 /** A page of the feed and the key of its last row (no count: see core/http/pagination.ts). */
 export async function listVisible(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage) {
-  const { rows } = await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(viewerId, filters, page));
+  const rows = await feedIds(db, viewerId, filters, page);
   const lastRow = rows.at(-1);
   return { items: await entriesByIds(db, rows.map((r) => r.id)), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
@@ -112,9 +142,13 @@ export async function findEntryForUpdate(db: DbOrTx, id: string): Promise<EntryR
   return row;
 }
 
-export async function insertEntry(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryRow> {
-  const [row] = await db.insert(logEntries).values({ id: uuidv7(), ownerId, ...values }).returning();
-  return row!;
+/** A new entry as `entriesByIds` shows it (owner name, no catches yet), in one statement. */
+export async function insertEntryWithOwner(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryWithOwner> {
+  const [row] = await db
+    .insert(logEntries)
+    .values({ id: uuidv7(), ownerId, ...values })
+    .returning({ ...getTableColumns(logEntries), ownerUsername: sql<string>`(SELECT ${users.username} FROM ${users} WHERE ${users.id} = ${logEntries.ownerId})` });
+  return { ...row!, catchCount: 0 };
 }
 
 export async function updateEntry(db: DbOrTx, id: string, values: EntryValues): Promise<EntryRow> {
@@ -155,9 +189,16 @@ function catchesFrom(db: DbOrTx) {
     .leftJoin(brands, eq(brands.id, gearItems.brandId));
 }
 
+const catchesOfEntriesStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
+  catchesFrom(db)
+    .where(anyUuid(catches.entryId, 'entryIds'))
+    .orderBy(asc(catches.entryId), asc(catches.caughtAt), asc(catches.id))
+    .prepare('entries_catches_of'),
+);
+
 export async function catchesOfEntries(db: DbOrTx, entryIds: string[]): Promise<CatchWithSpecies[]> {
   if (entryIds.length === 0) return [];
-  const rows = await catchesFrom(db).where(inArray(catches.entryId, entryIds)).orderBy(asc(catches.entryId), asc(catches.caughtAt), asc(catches.id));
+  const rows = await catchesOfEntriesStatement(db, 'all').execute({ entryIds });
   return rows.map(withLure);
 }
 
@@ -171,17 +212,27 @@ export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: nu
 
 export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
 
-export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues): Promise<CatchWithSpecies> {
+/** Inserts a catch; with its species known and no catalog lure, in one round trip (no read back). */
+export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues, species?: CatchWithSpecies['species']): Promise<CatchWithSpecies> {
   const id = uuidv7();
+  if (species && !values.lureItemId) {
+    const [inserted] = await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values }).returning();
+    return { ...inserted!, species, lureItem: null };
+  }
   await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values });
   const [row] = await catchesFrom(db).where(eq(catches.id, id));
   return withLure(row!);
 }
 
-export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
-  const rows = await db.select({ id: fishSpecies.id }).from(fishSpecies).where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
-  return rows.length > 0;
+/** An active species (as a catch shows it), or undefined. */
+export async function activeSpecies(db: DbOrTx, speciesId: string): Promise<CatchWithSpecies['species'] | undefined> {
+  const [row] = await db
+    .select({ id: fishSpecies.id, commonName: fishSpecies.commonName, scientificName: fishSpecies.scientificName })
+    .from(fishSpecies)
+    .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
+  return row;
 }
+
 
 export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
   const [row] = await db.select({ id: catches.id, ownerId: catches.ownerId, caughtAt: catches.caughtAt }).from(catches).where(eq(catches.id, id));

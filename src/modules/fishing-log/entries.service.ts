@@ -84,12 +84,10 @@ export async function getEntry(db: Db, viewerId: string, id: string) {
   return fullEntryView(viewerId, entry, await repo.catchesOfEntries(db, [entry.id]));
 }
 
+/** One statement (with a session: its check first; the session's foreign key guards the rest). */
 export async function createEntry(db: Db, ownerId: string, input: EntryInputType) {
-  return db.transaction(async (tx) => {
-    const row = await repo.insertEntry(tx, ownerId, await entryValues(tx, ownerId, input));
-    const entry = (await repo.findEntry(tx, row.id))!;
-    return fullEntryView(ownerId, entry, []);
-  });
+  const entry = await repo.insertEntryWithOwner(db, ownerId, await entryValues(db, ownerId, input));
+  return fullEntryView(ownerId, entry, []);
 }
 
 async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string, action: 'update' | 'delete' | 'addCatch' = 'update') {
@@ -155,7 +153,16 @@ export async function listCatches(db: Db, viewerId: string, entryId: string, pag
 
 /** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
 async function catchValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
-  if (!(await repo.activeSpeciesExists(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
+  return (await checkedCatch(tx, ownerId, input, entryTime)).values;
+}
+
+async function checkedCatch(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<{ values: repo.CatchValues; species: NonNullable<Awaited<ReturnType<typeof repo.activeSpecies>>> }> {
+  const species = await repo.activeSpecies(tx, input.speciesId);
+  if (!species) throw FishingLogErrors.unknownSpecies();
+  return { species, values: await referencedValues(tx, ownerId, input, entryTime) };
+}
+
+async function referencedValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
   if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
   if (input.gearSetupId) await assertOwnGearSetup(tx, ownerId, input.gearSetupId, '/gearSetupId');
   return {
@@ -199,7 +206,8 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
   return db.transaction(async (tx) => {
     await lockPersonalBests(tx, viewerId);
     const entry = await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch');
-    const row = await repo.insertCatch(tx, entry, await catchValues(tx, viewerId, input, entry.occurredAt));
+    const { values, species } = await checkedCatch(tx, viewerId, input, entry.occurredAt);
+    const row = await repo.insertCatch(tx, entry, values, species);
     const personalBests = await evaluateNewCatch(tx, viewerId, row.id);
     return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) };
   });

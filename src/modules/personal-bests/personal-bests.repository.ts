@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, PgTransaction } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import { visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
@@ -11,9 +11,15 @@ import type { Measure } from './personal-bests.schemas.js';
 /** Key of the per-user advisory lock that serialises personal-best changes ("PBES"). */
 const LOCK_NAMESPACE = 0x50424553;
 
-/** Serialises every personal-best change of one user until the end of the transaction. */
+/** The owners whose lock a transaction holds already (it is held until the transaction ends). */
+const lockedIn = new WeakMap<object, Set<string>>();
+
+/** Serialises every personal-best change of one user until the end of the transaction (one round trip per transaction and user). */
 export async function lockOwner(tx: DbOrTx, ownerId: string): Promise<void> {
+  const held = tx instanceof PgTransaction ? (lockedIn.get(tx) ?? new Set<string>()) : undefined;
+  if (held?.has(ownerId)) return;
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${ownerId}))`);
+  if (held) lockedIn.set(tx, held.add(ownerId));
 }
 
 // ---- evaluation -------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db/client.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { researchConsents } from '../fishing-log/index.js';
 import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';
 import { userProfiles } from './profiles.tables.js';
@@ -16,6 +17,35 @@ export async function findUserWithProfile(db: DbOrTx, userId: string) {
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
     .leftJoin(fishSpecies, eq(fishSpecies.id, userProfiles.favouriteSpeciesId))
     .where(eq(users.id, userId));
+  return row;
+}
+
+function prepareOwnProfile(db: Db) {
+  return db
+    .select({
+      user: users,
+      profile: userProfiles,
+      favouriteSpecies: { id: fishSpecies.id, commonName: fishSpecies.commonName },
+      consent: { level: researchConsents.level, givenAt: researchConsents.givenAt },
+    })
+    .from(users)
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .leftJoin(fishSpecies, eq(fishSpecies.id, userProfiles.favouriteSpeciesId))
+    .leftJoin(researchConsents, eq(researchConsents.userId, users.id))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('profiles_own');
+}
+const ownProfileStatements = new WeakMap<Db, ReturnType<typeof prepareOwnProfile>>();
+
+/**
+ * GET /api/userprofile/me in one prepared statement (named, so PostgreSQL plans it once per
+ * connection and Drizzle builds it once per process): the user, their profile, favourite species
+ * and research consent (null when never chosen).
+ */
+export async function findOwnProfile(db: Db, userId: string) {
+  let statement = ownProfileStatements.get(db);
+  if (!statement) ownProfileStatements.set(db, (statement = prepareOwnProfile(db)));
+  const [row] = await statement.execute({ userId });
   return row;
 }
 

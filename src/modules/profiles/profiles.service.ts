@@ -54,7 +54,9 @@ export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | 
 }
 
 export async function getOwnProfile(db: Db, userId: string) {
-  return loadOwn(db, userId);
+  const row = await repo.findOwnProfile(db, userId);
+  if (!row) throw ProfileErrors.userNotFound(userId);
+  return ownView(row, row.consent ? { level: row.consent.level, givenAt: row.consent.givenAt.toISOString() } : { level: 'None', givenAt: null });
 }
 
 const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());

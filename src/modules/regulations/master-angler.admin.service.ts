@@ -5,7 +5,7 @@ import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
 import type { FieldError } from '../../core/http/problem.js';
 import type { Page } from '../../core/http/pagination.js';
 import { speciesRefs } from '../species/species.service.js';
-import { programsWithSpecies, programView } from './master-angler.service.js';
+import { forgetMasterAnglerCatalog, programsWithSpecies, programView } from './master-angler.service.js';
 import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as repo from './regulations.repository.js';
@@ -171,6 +171,7 @@ export async function createProgram(db: Db, context: AuditContext, input: Progra
     await writeRevision(tx, context, program!, input.reason, 'regulations.ma_program_created', null);
     return program!.id;
   });
+  forgetMasterAnglerCatalog(); // at once here; other processes hear the trigger's NOTIFY
   return adminProgram(db, id);
 }
 
@@ -203,6 +204,7 @@ export async function updateProgram(db: Db, context: AuditContext, id: string, i
     if (species) await syncSpecies(tx, id, species, actor, reason);
     await writeRevision(tx, context, updated!, reason, 'regulations.ma_program_updated', { revision: row.revision, ...before });
   });
+  forgetMasterAnglerCatalog();
   return adminProgram(db, id);
 }
 

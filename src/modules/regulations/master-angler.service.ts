@@ -1,16 +1,27 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { masterAnglerCatchPolicy, masterAnglerSubmissionPolicy } from '../../core/access/policies/master-angler.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { listenChannel, type ChannelListener } from '../../core/db/listen.js';
 import type { Page } from '../../core/http/pagination.js';
 import { speciesRefs } from '../species/species.service.js';
 import type { CatchSource, LoggedCatch } from './catch-source.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as repo from './regulations.repository.js';
 import { normaliseStateCode } from './regulations.service.js';
-import { maSubmissionEvents, maSubmissions, type ProgramRow, type ProgramSpeciesRow, type SubmissionRow, type SubmissionStatus } from './regulations.tables.js';
+import {
+  maPrograms,
+  maProgramSpecies,
+  maSubmissionEvents,
+  maSubmissions,
+  regJurisdictions,
+  type ProgramRow,
+  type ProgramSpeciesRow,
+  type SubmissionRow,
+  type SubmissionStatus,
+} from './regulations.tables.js';
 import { cmToInches, localDate } from './rules.js';
 
 /** Master Angler programs, eligibility detection, submissions and award progress. */
@@ -77,27 +88,95 @@ export interface EligibilityInput {
   weightKg: number | null;
   /** The catch's state (ISO 3166-2) and the angler's home state (either form), if known. */
   stateCode?: string | null;
-  homeState?: string | null;
+  /** The home state, or how to read it (read only when a program lists the species). */
+  homeState?: string | null | (() => Promise<string | null>);
+}
+
+/** An active minimum of an active program of an active jurisdiction. */
+interface CatalogMinimum {
+  program: ProgramRow;
+  minimum: ProgramSpeciesRow;
+  /** The jurisdiction's code (ISO 3166-2). */
+  state: string;
+}
+
+/**
+ * The Master Angler minimums by species, for the eligibility check of every catch write: read in
+ * one query and kept while this process listens on `fishlog_master_angler` (a trigger on programs,
+ * minimums and jurisdictions notifies every process at commit; this process's own admin changes
+ * also drop it at once, see `forgetMasterAnglerCatalog`). Without a listener (CLI) nothing is kept.
+ */
+export const MASTER_ANGLER_CHANNEL = 'fishlog_master_angler';
+let catalog: Promise<Map<string, CatalogMinimum[]>> | undefined;
+let generation = 0;
+let listeners = 0;
+
+async function loadCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
+  const rows = await db
+    .select({ program: maPrograms, minimum: maProgramSpecies, state: regJurisdictions.code })
+    .from(maProgramSpecies)
+    .innerJoin(maPrograms, eq(maPrograms.id, maProgramSpecies.programId))
+    .innerJoin(regJurisdictions, eq(regJurisdictions.id, maPrograms.jurisdictionId))
+    .where(and(eq(maProgramSpecies.isActive, true), eq(maPrograms.isActive, true), eq(regJurisdictions.isActive, true)))
+    .orderBy(asc(maPrograms.name), asc(maProgramSpecies.id));
+  const bySpecies = new Map<string, CatalogMinimum[]>();
+  for (const row of rows) bySpecies.set(row.minimum.speciesId, [...(bySpecies.get(row.minimum.speciesId) ?? []), row]);
+  return bySpecies;
+}
+
+function cachedCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
+  if (listeners === 0) return loadCatalog(db);
+  if (catalog) return catalog;
+  const loadedIn = generation;
+  const loading = loadCatalog(db);
+  catalog = loading;
+  // A change heard while loading may not be in what was read: keep it for this call only.
+  void loading.then(
+    () => {
+      if (generation !== loadedIn && catalog === loading) catalog = undefined;
+    },
+    () => {
+      if (catalog === loading) catalog = undefined;
+    },
+  );
+  return loading;
+}
+
+/** Drops the cached minimums (after a change of programs, minimums or jurisdictions). */
+export function forgetMasterAnglerCatalog(): void {
+  generation++;
+  catalog = undefined;
+}
+
+/** Keeps the minimums cached while listening for their changes (the server; close() on shutdown). */
+export function listenForMasterAnglerChanges(pool: Parameters<typeof listenChannel>[0], log?: Parameters<typeof listenChannel>[3]): ChannelListener {
+  const listener = listenChannel(pool, MASTER_ANGLER_CHANNEL, { onNotify: forgetMasterAnglerCatalog, onGap: forgetMasterAnglerCatalog }, log);
+  listeners++;
+  return {
+    ready: listener.ready,
+    async close() {
+      listeners--;
+      forgetMasterAnglerCatalog();
+      await listener.close();
+    },
+  };
 }
 
 /**
  * Programs of the catch's state and the angler's home state whose minimum the catch meets. For the
- * fishing log to call when a catch is logged (the catch response then says it is eligible).
+ * fishing log to call when a catch is logged (the catch response then says it is eligible). No
+ * query when no program lists the species (the minimums are cached, see above).
  */
 export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInput) {
-  const codes = [...new Set([input.stateCode, input.homeState].filter((c): c is string => !!c).map(normaliseStateCode))];
-  const jurisdictions = (await Promise.all(codes.map((c) => repo.jurisdictionByCode(db, c)))).filter((j) => j?.isActive);
-  const programs = await repo.programsOf(db, jurisdictions.map((j) => j!.id));
-  const minimums = await repo.programSpecies(db, programs.map((p) => p.id));
+  const candidates = (await cachedCatalog(db)).get(input.speciesId) ?? [];
+  if (candidates.length === 0) return [];
+  const homeState = typeof input.homeState === 'function' ? await input.homeState() : input.homeState;
+  const codes = new Set([input.stateCode, homeState].filter((c): c is string => !!c).map(normaliseStateCode));
   const out: Array<{ programId: string; programName: string; state: string; category: string; qualifiesBy: 'length' | 'weight'; minLengthIn: number | null; minWeightLb: number | null }> = [];
-  for (const program of programs) {
-    for (const minimum of minimums.filter((m) => m.programId === program.id && m.speciesId === input.speciesId)) {
-      const by = qualifies(program, minimum, input);
-      if (by) {
-        const state = jurisdictions.find((j) => j!.id === program.jurisdictionId)!.code;
-        out.push({ programId: program.id, programName: program.name, state, category: minimum.category, qualifiesBy: by, minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
-      }
-    }
+  for (const { program, minimum, state } of candidates) {
+    if (!codes.has(state)) continue;
+    const by = qualifies(program, minimum, input);
+    if (by) out.push({ programId: program.id, programName: program.name, state, category: minimum.category, qualifiesBy: by, minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
   }
   return out;
 }

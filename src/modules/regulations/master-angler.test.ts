@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
 import { createLoggedCatch, FISH_OHIO, inches, LAKE_OF_THE_WOODS_CLOSURE, MN, PLACES, SPECIES } from '../../../test/factories/regulations.js';
@@ -56,6 +57,41 @@ describe('eligibility detection (for the fishing log)', () => {
     ]);
     expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(38), weightKg: null, stateCode: 'US-OH' })).toEqual([]);
     expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-MN', homeState: 'OH' })).toHaveLength(1);
+  });
+});
+
+describe('the cached minimums (catch writes check them)', () => {
+  const muskie38 = { speciesId: SPECIES.muskie, lengthCm: inches(38), weightKg: null, stateCode: 'US-OH' };
+  const statementsOf = async (work: () => Promise<unknown>) => {
+    const statements: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      statements.push(String((args[0] as { text?: string }).text ?? args[0]));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      await work();
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    return statements;
+  };
+
+  it('are read once, then follow changes: at once after an admin change here, on NOTIFY after a change by another process', async () => {
+    await masterAnglerEligibility(t.database.db, muskie38);
+    expect(await statementsOf(() => masterAnglerEligibility(t.database.db, muskie38))).toEqual([]);
+    // Another process (here: plain SQL on the owner's connection) lowers the minimum: the trigger notifies.
+    await t.database.owner.pool.query(`UPDATE ma_program_species SET min_length_in = 36 WHERE program_id = $1 AND species_id = $2`, [FISH_OHIO, SPECIES.muskie]);
+    await vi.waitFor(async () => expect(await masterAnglerEligibility(t.database.db, muskie38)).toHaveLength(1), { timeout: 5000, interval: 20 });
+    // An administrator deactivates the program through the API: gone from the next check at once.
+    const off = await inject('POST', `/api/admin/regulations/programs/${FISH_OHIO}/deactivate`, staff.admin, { reason: 'Season review' });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await masterAnglerEligibility(t.database.db, muskie38)).toEqual([]);
+    const on = await inject('POST', `/api/admin/regulations/programs/${FISH_OHIO}/reactivate`, staff.admin, { reason: 'Season review done' });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(await masterAnglerEligibility(t.database.db, muskie38)).toHaveLength(1);
+    await t.database.owner.pool.query(`UPDATE ma_program_species SET min_length_in = 40 WHERE program_id = $1 AND species_id = $2`, [FISH_OHIO, SPECIES.muskie]);
+    await vi.waitFor(async () => expect(await masterAnglerEligibility(t.database.db, muskie38)).toEqual([]), { timeout: 5000, interval: 20 });
   });
 });
 

@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { pointCount, polygonText, ringArea, validateBoundary, type Boundary } from './geo.js';
+import { forgetMasterAnglerCatalog } from './master-angler.service.js';
 import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import { reclose } from './rule-versions.js';
@@ -24,7 +25,7 @@ export type AdminTarget = keyof typeof ADMIN_TARGETS;
 /** Deactivation instead of deletion (and back), with the reason in the row and the audit log. */
 export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string) {
   const { table, type, label, notFound } = ADMIN_TARGETS[target];
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     // A rule's version chain changes: the license year's lock first, as for a new version.
     const [version] = target === 'rule-sets' ? await tx.select().from(regRuleSets).where(eq(regRuleSets.id, id)) : [];
     if (version) await adminRepo.lockLicenseYear(tx, version.licenseYearId);
@@ -40,6 +41,8 @@ export async function setActive(db: Db, context: AuditContext, target: AdminTarg
     await recordAudit(tx, context, { action: `regulations.${type}_${active ? 'reactivated' : 'deactivated'}`, targetType: type, targetId: id, reason, before: { isActive: !active }, after: { isActive: active } });
     return { id, isActive: active, deactivationReason: active ? null : reason };
   });
+  forgetMasterAnglerCatalog(); // programs and jurisdictions decide eligibility (other processes: NOTIFY)
+  return result;
 }
 
 export interface ZoneInput {

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
+import { anyUuid, placeholder, preparedStatements } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import type { ContentStatus } from '../moderation/index.js';
@@ -47,9 +48,13 @@ export async function findPost(db: DbOrTx, id: string, options: { forUpdate?: bo
   return row;
 }
 
+const postsByIdsStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
+  db.select(withAuthor).from(posts).innerJoin(users, eq(users.id, posts.authorId)).where(anyUuid(posts.id, 'ids')).prepare('posts_by_ids'),
+);
+
 export async function postsByIds(db: DbOrTx, ids: string[]): Promise<PostWithAuthor[]> {
   if (ids.length === 0) return [];
-  return db.select(withAuthor).from(posts).innerJoin(users, eq(users.id, posts.authorId)).where(inArray(posts.id, ids));
+  return postsByIdsStatement(db, 'all').execute({ ids });
 }
 
 export async function updatePost(db: DbOrTx, id: string, patch: Partial<typeof posts.$inferInsert>): Promise<void> {
@@ -82,33 +87,63 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
  * each served by an index in feed order; the branches run as one UNION ALL. No count: see
  * core/http/pagination.ts.
  */
+function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage): SQL {
+  const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
+  const after = afterKeySql(posts.createdAt, posts.id, page.after);
+  const extra = sql`${filter.authorId ? sql` AND ${posts.authorId} = ${filter.authorId}` : sql``}${after ? sql` AND ${after}` : sql``}`;
+  const branches: SQL[] = [sql`${own}${extra}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${extra}`)];
+  // Limits as literals (validated integers), as in the entries feed: plans costed for the rows read.
+  const window = sql.raw(String(page.offset + page.limit));
+  const selects = branches.map(
+    (where) => sql`(SELECT ${posts.id} AS id, ${posts.createdAt} AS created_at FROM ${posts} WHERE ${where}
+                    ORDER BY ${posts.createdAt} DESC NULLS LAST, ${posts.id} DESC NULLS LAST LIMIT ${window})`,
+  );
+  return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
+             ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
+}
+
+/** The unfiltered feed, first page or after a cursor, prepared per page size (see core/db/prepared.ts). */
+const feedStatement = preparedStatements((db: DbOrTx, variant: `${number}` | `${number}:after`) => {
+  const [limit, after] = variant.split(':');
+  const page: FeedPage = { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined };
+  return db
+    .select({ id: sql<string>`page.id`.as('id'), key: sql<string>`page.key`.as('key') })
+    .from(sql`(${feedQuery(placeholder('viewer'), {}, page)}) page`)
+    .prepare(`posts_feed_${limit}${after ? '_after' : ''}`);
+});
+
+/**
+ * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
+ * Each way of seeing a post is its own branch (the viewer's own posts in any status; others'
+ * published posts that are public, from friends, or from owners whose circle holds the viewer),
+ * each served by an index in feed order; the branches run as one UNION ALL. No count: see
+ * core/http/pagination.ts.
+ */
 export async function feedPage(
   db: DbOrTx,
   viewerId: string,
   filter: { authorId?: string | undefined },
   page: FeedPage,
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
-  const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
-  const after = afterKeySql(posts.createdAt, posts.id, page.after);
-  const extra = sql`${filter.authorId ? sql` AND ${posts.authorId} = ${filter.authorId}` : sql``}${after ? sql` AND ${after}` : sql``}`;
-  const branches: SQL[] = [sql`${own}${extra}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${extra}`)];
-  const window = page.offset + page.limit;
-  const selects = branches.map(
-    (where) => sql`(SELECT ${posts.id} AS id, ${posts.createdAt} AS created_at FROM ${posts} WHERE ${where}
-                    ORDER BY ${posts.createdAt} DESC NULLS LAST, ${posts.id} DESC NULLS LAST LIMIT ${window})`,
-  );
-  const { rows } = await db.execute<{ id: string; key: string }>(sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
-                                   ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`);
+  const rows =
+    page.offset === 0 && !filter.authorId
+      ? await feedStatement(db, page.after ? `${page.limit}:after` : `${page.limit}`).execute({ viewer: viewerId, micros: page.after?.micros, afterId: page.after?.id })
+      : (await db.execute<{ id: string; key: string }>(feedQuery(viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
 
-export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Promise<Set<string>> {
-  if (postIds.length === 0) return new Set();
-  const rows = await db
+const likedByStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
+  db
     .select({ postId: postLikes.postId })
     .from(postLikes)
-    .where(and(eq(postLikes.userId, userId), inArray(postLikes.postId, postIds)));
+    .where(and(eq(postLikes.userId, sql.placeholder('userId')), anyUuid(postLikes.postId, 'postIds')))
+    .prepare('posts_liked_by'),
+);
+
+export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Promise<Set<string>> {
+  if (postIds.length === 0) return new Set();
+  const rows = await likedByStatement(db, 'all').execute({ userId, postIds });
   return new Set(rows.map((r) => r.postId));
 }
 

@@ -1,48 +1,46 @@
 /**
- * The bench server (a child of the bench runner, see lib.ts `BenchServer`): the service built
- * in-process with `buildApp` (logging at info, as in production, to /dev/null) on one port, and a
+ * The bench server (a child of the bench runner, see lib.ts `BenchServer`), plain JavaScript run by
+ * `node` on the build (`dist/`, made by `npm run build` when the bench starts): no TypeScript
+ * loader in the process, so its RSS is the service's. The service is built in-process with
+ * `buildApp` (logging at info, as in production, to /dev/null) on one port, and a
  * bare Fastify app on another whose `/bare/:key` routes replay the SQL captured from one service
  * request through their own `pg` pool of the same size (no auth, no Drizzle, no schemas).
  */
 import Fastify from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/core/db/client.js';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config.js';
+import { openDatabase } from '../dist/core/db/client.js';
 
 const POOL_SIZE = 10;
 
-interface Captured {
-  text: string;
-  values: unknown[] | undefined;
-  rowMode: string | undefined;
-  name: string | undefined;
-  /** Queries with the same group were in flight together. */
-  group: number;
-}
+/**
+ * @typedef {{ text: string; values: unknown[] | undefined; rowMode: string | undefined; name: string | undefined; group: number }} Captured
+ * (queries with the same group were in flight together)
+ */
 
-let recording: Captured[] | undefined;
+/** @type {Captured[] | undefined} */
+let recording;
 let inFlight = 0;
 let group = 0;
 const originalQuery = pg.Client.prototype.query;
 // Records what the service sends to PostgreSQL while a capture is on.
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+pg.Client.prototype.query = function (...args) {
   const config = args[0];
   if (recording && config && typeof config === 'object' && 'text' in config) {
-    const q = config as { text: string; values?: unknown[]; rowMode?: string; name?: string };
     if (inFlight === 0) group++;
-    recording.push({ text: q.text, values: q.values ?? (Array.isArray(args[1]) ? (args[1] as unknown[]) : undefined), rowMode: q.rowMode, name: q.name, group });
+    recording.push({ text: config.text, values: config.values ?? (Array.isArray(args[1]) ? args[1] : undefined), rowMode: config.rowMode, name: config.name, group });
     inFlight++;
-    const result = (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-    if (result && typeof (result as Promise<unknown>).finally === 'function') void (result as Promise<unknown>).finally(() => inFlight--).catch(() => undefined);
+    const result = originalQuery.apply(this, args);
+    if (result && typeof result.finally === 'function') void result.finally(() => inFlight--).catch(() => undefined);
     else inFlight--;
     return result;
   } else if (recording && typeof config === 'string') {
     if (inFlight === 0) group++;
-    recording.push({ text: config, values: Array.isArray(args[1]) ? (args[1] as unknown[]) : undefined, rowMode: undefined, name: undefined, group });
+    recording.push({ text: config, values: Array.isArray(args[1]) ? args[1] : undefined, rowMode: undefined, name: undefined, group });
   }
-  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof pg.Client.prototype.query;
+  return originalQuery.apply(this, args);
+};
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_USER_PER_MINUTE: '1000000' });
 const database = await openDatabase(config, { processName: 'fishlog-bench-service', poolSize: POOL_SIZE });
@@ -55,31 +53,32 @@ app.server.on('request', (_req, res) => {
 });
 
 const barePool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE, application_name: 'fishlog-bench-bare' });
-const routes = new Map<string, Captured[][]>();
+/** @type {Map<string, Captured[][]>} */
+const routes = new Map();
 const bare = Fastify({ logger: false });
-bare.get<{ Params: { key: string } }>('/bare/:key', async (request, reply) => {
+bare.get('/bare/:key', async (request, reply) => {
   const groups = routes.get(request.params.key);
   if (!groups) return reply.code(404).send();
-  let last: pg.QueryResult | undefined;
+  let last;
   for (const queries of groups) {
-    const results = await Promise.all(queries.map((q) => barePool.query({ text: q.text, ...(q.values ? { values: q.values } : {}), ...(q.rowMode ? { rowMode: 'array' as const } : {}), ...(q.name ? { name: q.name } : {}) })));
+    const results = await Promise.all(queries.map((q) => barePool.query({ text: q.text, ...(q.values ? { values: q.values } : {}), ...(q.rowMode ? { rowMode: 'array' } : {}), ...(q.name ? { name: q.name } : {}) })));
     last = results.at(-1);
   }
   return reply.header('content-type', 'application/json').send(JSON.stringify(last?.rows ?? []));
 });
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
-const port = (server: { address(): unknown }) => (server.address() as { port: number }).port;
+const port = (server) => server.address().port;
 
-process.on('message', (message: { id: number; kind: string; [k: string]: unknown }) => {
+process.on('message', (message) => {
   void (async () => {
     try {
       if (message.kind === 'login') {
         const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: message.username, password: message.password } });
         if (res.statusCode !== 200) throw new Error(`login ${message.username}: ${res.statusCode} ${res.body}`);
-        process.send!({ id: message.id, result: (res.json() as { id_token: string }).id_token });
+        process.send({ id: message.id, result: res.json().id_token });
       } else if (message.kind === 'capture') {
-        const request = { method: 'GET' as const, url: message.url as string, headers: message.headers as Record<string, string> };
+        const request = { method: 'GET', url: message.url, headers: message.headers };
         // Requests of an earlier load may still be running: wait until none is in flight.
         // (and stays so: requests still in the sockets' buffers arrive a little later)
         for (let quiet = 0; quiet < 10; quiet = inFlightRequests > 0 ? 0 : quiet + 1) await new Promise((r) => setTimeout(r, 50));
@@ -89,13 +88,14 @@ process.on('message', (message: { id: number; kind: string; [k: string]: unknown
         const captured = recording;
         recording = undefined;
         if (captured.some((q) => /^(BEGIN|COMMIT|ROLLBACK)/i.test(q.text))) throw new Error(`${request.url}: a transaction cannot be replayed by the bare route`);
-        const byGroup = new Map<number, Captured[]>();
+        /** @type {Map<number, Captured[]>} */
+        const byGroup = new Map();
         for (const q of captured) byGroup.set(q.group, [...(byGroup.get(q.group) ?? []), q]);
-        routes.set(message.key as string, [...byGroup.values()]);
-        process.send!({ id: message.id, result: { status: res.statusCode, statements: captured.map((q) => q.text) } });
+        routes.set(message.key, [...byGroup.values()]);
+        process.send({ id: message.id, result: { status: res.statusCode, statements: captured.map((q) => q.text) } });
       }
     } catch (error) {
-      process.send!({ id: message.id, error: (error as Error).message });
+      process.send({ id: message.id, error: error.message });
     }
   })();
 });
@@ -108,4 +108,4 @@ const shutdown = async () => {
   process.exit(0);
 };
 process.once('SIGTERM', () => void shutdown());
-process.send!({ servicePort: port(app.server), barePort: port(bare.server) });
+process.send({ servicePort: port(app.server), barePort: port(bare.server) });
