@@ -14,9 +14,13 @@ import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
 export function registerModuleProviders(): void {
   registerRelationships(relationships);
   // The regulations module reads the fishing log; the fishing log learns of Master Angler programs through this port.
-  registerMasterAnglerDetection(async (db, catchQuery) =>
-    masterAnglerEligibility(db, { ...catchQuery, homeState: () => homeStateOf(db, catchQuery.ownerId) }),
-  );
+  registerMasterAnglerDetection(async (db, ownerId, catches) => {
+    let home: Promise<string | null> | undefined;
+    const homeState = () => (home ??= homeStateOf(db, ownerId)); // read once, and only when a program lists a species
+    const found = [];
+    for (const item of catches) found.push(await masterAnglerEligibility(db, { ...item, homeState }));
+    return found;
+  });
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
 }

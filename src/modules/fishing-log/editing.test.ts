@@ -351,4 +351,28 @@ describe('Master Angler eligibility on the catch response', () => {
     expect(after.masterAngler).toMatchObject({ eligible: true });
     expect(after.masterAngler.programs.map((p: { programId: string }) => p.programId)).toContain(FISH_OHIO);
   });
+
+  it('reads show it to the owner (the catch, the entry\'s catch list, the entry) and to nobody else', async () => {
+    const angler = await createUser(t);
+    const other = await createUser(t);
+    const entry = await newEntry(angler, { ...ohio, visibility: 'Public' });
+    const big = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: undefined });
+    const small = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(30), weightKg: undefined });
+    const eligible = { eligible: true, programs: [expect.objectContaining({ programId: FISH_OHIO, qualifiesBy: 'length', minLengthIn: 40 })] };
+    const notEligible = { eligible: false, programs: [] };
+    const one = await send(angler, 'GET', catchUrl(entry.id, big.id));
+    expect(one.json().masterAngler).toEqual(eligible);
+    const list = await send(angler, 'GET', `/api/fishinglog/entries/${entry.id}/catches`);
+    const byId = new Map(list.json().map((c: { id: string; masterAngler: unknown }) => [c.id, c.masterAngler]));
+    expect(byId.get(big.id)).toEqual(eligible);
+    expect(byId.get(small.id)).toEqual(notEligible);
+    const full = await send(angler, 'GET', `/api/fishinglog/entries/${entry.id}`);
+    expect(full.json().catches.map((c: { masterAngler: unknown }) => c.masterAngler)).toEqual(expect.arrayContaining([eligible, notEligible]));
+    // Another angler reads the public entry and its catches, without the owner's prompt.
+    const seen = await send(other, 'GET', catchUrl(entry.id, big.id));
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json()).not.toHaveProperty('masterAngler');
+    expect((await send(other, 'GET', `/api/fishinglog/entries/${entry.id}/catches`)).json().every((c: object) => !('masterAngler' in c))).toBe(true);
+    expect((await send(other, 'GET', `/api/fishinglog/entries/${entry.id}`)).json().catches.every((c: object) => !('masterAngler' in c))).toBe(true);
+  });
 });

@@ -2,7 +2,7 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy } from '../../core/access/policies/catches.js';
 import { entryPolicy } from '../../core/access/policies/entries.js';
-import { showsExactLocation } from '../../core/access/location.js';
+import { showsExactLocation, type LocatedRecord } from '../../core/access/location.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
@@ -11,7 +11,7 @@ import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
 import type { CatchRow, EntryRow } from './fishing-log.tables.js';
-import { eligiblePrograms } from './master-angler.port.js';
+import { eligibleProgramsOfCatches } from './master-angler.port.js';
 import { ownsSession } from './sessions.repository.js';
 import { catchView, entryView, fullEntryView } from './views.js';
 
@@ -81,7 +81,8 @@ export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Pr
 
 export async function getEntry(db: Db, viewerId: string, id: string) {
   const entry = await visibleEntry(db, viewerId, id);
-  return fullEntryView(viewerId, entry, await repo.catchesOfEntries(db, [entry.id]));
+  const rows = await repo.catchesOfEntries(db, [entry.id]);
+  return { ...fullEntryView(viewerId, entry, rows), catches: await catchViews(db, viewerId, entry, rows) };
 }
 
 /** One statement (with a session: its check first; the session's foreign key guards the rest). */
@@ -148,7 +149,7 @@ export async function deleteEntry(db: Db, viewerId: string, id: string): Promise
 export async function listCatches(db: Db, viewerId: string, entryId: string, page: Page) {
   const entry = await visibleEntry(db, viewerId, entryId);
   const { items, total } = await repo.catchesPage(db, entryId, page);
-  return { total, items: items.map((c) => catchView(c, showsExactLocation(viewerId, entry), isOwner(viewerId, entry))) };
+  return { total, items: await catchViews(db, viewerId, entry, items) };
 }
 
 /** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
@@ -215,8 +216,26 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
 
 /** The Master Angler programs a catch is eligible for (its entry's state and the owner's home state). */
 async function masterAnglerOf(tx: DbOrTx, row: CatchRow, stateCode: string | null) {
-  const programs = await eligiblePrograms(tx, { ownerId: row.ownerId, speciesId: row.speciesId, lengthCm: row.lengthCm, weightKg: row.weightKg, stateCode });
-  return { eligible: programs.length > 0, programs };
+  return (await masterAnglerOfMany(tx, row.ownerId, [row], stateCode))[0]!;
+}
+
+/** The same for an owner's catches of one entry at once (the home state is read once at most). */
+async function masterAnglerOfMany(db: DbOrTx, ownerId: string, rows: readonly CatchRow[], stateCode: string | null) {
+  const found = await eligibleProgramsOfCatches(
+    db,
+    ownerId,
+    rows.map((r) => ({ speciesId: r.speciesId, lengthCm: r.lengthCm, weightKg: r.weightKg, stateCode })),
+  );
+  return found.map((programs) => ({ eligible: programs.length > 0, programs }));
+}
+
+/** Catch views, with the Master Angler eligibility for the owner (a prompt to submit: others never see it). */
+async function catchViews(db: DbOrTx, viewerId: string, entry: LocatedRecord & { stateCode: string | null }, rows: repo.CatchWithSpecies[]) {
+  const owner = isOwner(viewerId, entry);
+  const views = rows.map((c) => catchView(c, showsExactLocation(viewerId, entry), owner));
+  if (!owner) return views;
+  const eligibility = await masterAnglerOfMany(db, viewerId, rows, entry.stateCode);
+  return views.map((view, i) => ({ ...view, masterAngler: eligibility[i]! }));
 }
 
 /** The catch if it belongs to the entry of the path (another entry's catch is a 404 here). */
@@ -229,7 +248,7 @@ const catchNotFound = (entryId: string, catchId: string) => () => FishingLogErro
 
 export async function getCatch(db: Db, viewerId: string, entryId: string, catchId: string) {
   const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(db, entryId, catchId), { db }, catchNotFound(entryId, catchId));
-  return catchView(row, showsExactLocation(viewerId, row.entry), isOwner(viewerId, row));
+  return (await catchViews(db, viewerId, row.entry, [row]))[0]!;
 }
 
 /** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */

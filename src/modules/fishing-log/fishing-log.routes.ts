@@ -145,7 +145,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         tags,
         operationId: 'listCatches',
         summary: 'Catches of a log entry',
-        description: 'Readable as far as the entry is visible to you.',
+        description: 'Readable as far as the entry is visible to you. Your own catches carry `masterAngler` (the programs whose minimum each meets); others’ never do.',
         params: EntryIdParams,
         querystring: CatchesQuery,
         response: { 200: { ...Type.Array(Type.Ref('Catch')), headers: paginationHeaders }, ...errorResponses(403, 404) },
@@ -182,7 +182,9 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         tags,
         operationId: 'getCatch',
         summary: 'One catch of a log entry',
-        description: 'Readable as far as the entry is visible to you (403 otherwise); 404 when the catch does not exist or belongs to another entry.',
+        description:
+          'Readable as far as the entry is visible to you (403 otherwise); 404 when the catch does not exist or belongs to another entry. ' +
+          'Your own catch carries `masterAngler` (the Master Angler programs whose minimum it meets); another angler’s never does.',
         params: CatchIdParams,
         response: { 200: Type.Ref('Catch'), ...errorResponses(403, 404) },
       },

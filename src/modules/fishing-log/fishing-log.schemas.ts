@@ -145,29 +145,6 @@ export const CatchReplaceInput = Type.Object(
 export type CatchReplaceType = Static<typeof CatchReplaceInput>;
 export const CatchIdParams = Type.Object({ entryId: Uuid, catchId: Uuid }, { additionalProperties: false });
 
-export const CatchView = Type.Object(
-  {
-    id: Uuid,
-    entryId: Uuid,
-    species: SpeciesRef,
-    lengthCm: Nullable(Type.Number({ description: 'cm' })),
-    weightKg: Nullable(Type.Number({ description: 'kg' })),
-    count: Type.Integer(),
-    released: Type.Boolean(),
-    caughtAt: Timestamp,
-    bait: Nullable(Type.String()),
-    lure: Nullable(Type.String()),
-    lureItem: Nullable(Type.Object({ id: Uuid, name: Type.String(), brand: Type.String() }, { additionalProperties: false, description: 'The catalog lure' })),
-    gearSetupId: Type.Union([Uuid, Type.Null()], { description: 'Your gear setup (shown to the owner only)' }),
-    photoUrls: Type.Array(Type.String()),
-    notes: Nullable(Type.String()),
-    location: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number(), precision: Type.Union([Type.Literal('exact'), Type.Literal('approximate')]) }, { additionalProperties: false })),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  },
-  { additionalProperties: false, $id: 'Catch' },
-);
-
 export const MasterAnglerEligibility = Type.Object(
   {
     eligible: Type.Boolean({ description: 'Whether the catch meets the minimum of a Master Angler program of its state or your home state' }),
@@ -187,7 +164,31 @@ export const MasterAnglerEligibility = Type.Object(
       { description: 'Submit with POST /api/regulations/master-angler/submissions' },
     ),
   },
-  { additionalProperties: false, description: 'Master Angler programs the catch is eligible for (detected, not submitted)' },
+  { additionalProperties: false, description: 'Master Angler programs the catch is eligible for (detected, not submitted). On catch reads, shown to the catch’s owner only.' },
+);
+
+export const CatchView = Type.Object(
+  {
+    id: Uuid,
+    entryId: Uuid,
+    species: SpeciesRef,
+    lengthCm: Nullable(Type.Number({ description: 'cm' })),
+    weightKg: Nullable(Type.Number({ description: 'kg' })),
+    count: Type.Integer(),
+    released: Type.Boolean(),
+    caughtAt: Timestamp,
+    bait: Nullable(Type.String()),
+    lure: Nullable(Type.String()),
+    lureItem: Nullable(Type.Object({ id: Uuid, name: Type.String(), brand: Type.String() }, { additionalProperties: false, description: 'The catalog lure' })),
+    gearSetupId: Type.Union([Uuid, Type.Null()], { description: 'Your gear setup (shown to the owner only)' }),
+    photoUrls: Type.Array(Type.String()),
+    notes: Nullable(Type.String()),
+    location: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number(), precision: Type.Union([Type.Literal('exact'), Type.Literal('approximate')]) }, { additionalProperties: false })),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    masterAngler: Type.Optional(MasterAnglerEligibility),
+  },
+  { additionalProperties: false, $id: 'Catch' },
 );
 
 export const CatchCreated = Type.Object(

@@ -26,7 +26,11 @@ export interface EligibilityQuery {
   stateCode: string | null;
 }
 
-export type MasterAnglerDetection = (db: DbOrTx, query: EligibilityQuery) => Promise<EligibleProgram[]>;
+/** A catch of the owner's, as the detection reads it. */
+export type EligibilityItem = Omit<EligibilityQuery, 'ownerId'>;
+
+/** The programs each catch of one owner meets the minimum of, in the order given. */
+export type MasterAnglerDetection = (db: DbOrTx, ownerId: string, catches: readonly EligibilityItem[]) => Promise<EligibleProgram[][]>;
 
 let detection: MasterAnglerDetection | undefined;
 
@@ -36,5 +40,12 @@ export function registerMasterAnglerDetection(detect: MasterAnglerDetection): vo
 
 /** The programs a catch meets the minimum of (its state's and its owner's home state's). */
 export async function eligiblePrograms(db: DbOrTx, query: EligibilityQuery): Promise<EligibleProgram[]> {
-  return detection ? detection(db, query) : [];
+  const { ownerId, ...item } = query;
+  return (await eligibleProgramsOfCatches(db, ownerId, [item]))[0]!;
+}
+
+/** The same for several catches of one owner at once (a list view): the owner's home state is read once at most. */
+export async function eligibleProgramsOfCatches(db: DbOrTx, ownerId: string, catches: readonly EligibilityItem[]): Promise<EligibleProgram[][]> {
+  if (!detection || catches.length === 0) return catches.map(() => []);
+  return detection(db, ownerId, catches);
 }
