@@ -71,6 +71,8 @@ import { usersAdminRoutes } from './modules/users/users.admin.routes.js';
 import { dashboardAdminRoutes } from './modules/dashboard/dashboard.admin.routes.js';
 import { announcementsRoutes } from './modules/announcements/announcements.routes.js';
 import { announcementsAdminRoutes } from './modules/announcements/announcements.admin.routes.js';
+import { lookupsRoutes } from './modules/lookups/lookups.routes.js';
+import { lookupsAdminRoutes } from './modules/lookups/lookups.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -320,6 +322,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardAdminRoutes, { deps });
   await app.register(announcementsRoutes, { deps });
   await app.register(announcementsAdminRoutes, { deps });
+  await app.register(lookupsRoutes, { deps });
+  await app.register(lookupsAdminRoutes, { deps });
   await app.register(auditLogsAdminRoutes, { deps });
 
   return app;

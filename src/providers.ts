@@ -4,6 +4,9 @@ import { registerMasterAnglerDetection } from './modules/fishing-log/master-angl
 import { homeStateOf } from './modules/profiles/profiles.service.js';
 import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
 import { onPaymentSettled } from './modules/payments/payments.service.js';
+import { registerLookupUsage } from './modules/lookups/index.js';
+import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
+import { eventsByType } from './modules/events/events.service.js';
 import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
 
 /**
@@ -23,4 +26,8 @@ export function registerModuleProviders(): void {
   });
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
+  // The lookups' usage statistics: the modules whose fields use a vocabulary count their records.
+  registerLookupUsage('WaterClarity', reportsByClarity);
+  registerLookupUsage('Sky', reportsBySky);
+  registerLookupUsage('EventType', eventsByType);
 }

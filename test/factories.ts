@@ -9,3 +9,4 @@ export * from './factories/fishing-log.js';
 export * from './factories/gear.js';
 export * from './factories/bans.js';
 export * from './factories/announcements.js';
+export * from './factories/lookups.js';

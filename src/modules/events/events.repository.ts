@@ -4,7 +4,7 @@ import { featuredAt } from '../../core/db/featured.js';
 import { distanceFrom, withinRadius, type Near } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
 import { users } from '../users/index.js';
-import { eventRegistrations, events, type EventRow, type EventStatus, type EventType } from './events.tables.js';
+import { eventRegistrations, events, type EventRow, type EventStatus } from './events.tables.js';
 
 export type EventWithCreator = EventRow & { creatorUsername: string };
 const selection = { event: events, creatorUsername: users.username };
@@ -22,7 +22,7 @@ export async function findEvent(db: DbOrTx, id: string, options: { lock?: boolea
 }
 
 export interface EventFilter {
-  type?: EventType | undefined;
+  type?: string | undefined;
   from: Date;
   to?: Date | undefined;
   state?: string | undefined;
@@ -96,4 +96,14 @@ export async function unregister(db: DbOrTx, eventId: string, userId: string): P
   if (deleted.length === 0) return false;
   await db.update(events).set({ registeredCount: sql`${events.registeredCount} - 1` }).where(eq(events.id, eventId));
   return true;
+}
+
+/** Events per type, for the lookups' usage statistics. */
+export async function countByType(db: DbOrTx, codes: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ code: events.type, n: sql<number>`count(*)::int` })
+    .from(events)
+    .where(sql`${events.type} = ANY(${sql.param([...codes])}::text[])`)
+    .groupBy(events.type);
+  return new Map(rows.map((r) => [r.code, r.n]));
 }

@@ -2,9 +2,10 @@ import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM } from '../../core/db/geo.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { EVENT_STATUSES, EVENT_TYPES } from './events.tables.js';
+import { LookupCode } from '../lookups/index.js';
+import { EVENT_STATUSES } from './events.tables.js';
 
-const EventType = literals(EVENT_TYPES, 'Expo, SwapMeet, Seminar, Tournament or Other');
+const EventType = LookupCode('EventType', 'The kind of event (Expo, SwapMeet, Seminar, Tournament, Other, and what administrators add)', 'SwapMeet');
 
 export const CreateEventBody = Type.Object(
   {

@@ -9,7 +9,8 @@ import type { Page } from '../../core/http/pagination.js';
 import { EventErrors } from './events.errors.js';
 import * as repo from './events.repository.js';
 import type { CreateEventInput, EventsQueryType } from './events.schemas.js';
-import type { EventStatus, EventType } from './events.tables.js';
+import { assertLookupValues } from '../lookups/index.js';
+import type { EventStatus } from './events.tables.js';
 
 /**
  * Community events: proposed by any angler (PendingApproval), approved or rejected by an
@@ -78,7 +79,7 @@ export function eventValues(creatorId: string, input: CreateEventInput, now: Dat
     creatorId,
     title: input.title.trim(),
     description: input.description ?? null,
-    type: input.type as EventType,
+    type: input.type,
     startsAt,
     endsAt,
     venueName: input.venueName,
@@ -94,6 +95,7 @@ export function eventValues(creatorId: string, input: CreateEventInput, now: Dat
 }
 
 export async function createEvent(db: Db, viewer: Viewer, input: CreateEventInput, now = new Date()) {
+  await assertLookupValues(db, [{ category: 'EventType', code: input.type, pointer: '/type' }]);
   const row = await repo.insertEvent(db, eventValues(viewer.userId, input, now));
   return getEvent(db, viewer, row.id, now);
 }
@@ -106,10 +108,11 @@ export async function getEvent(db: DbOrTx, viewer: Viewer, id: string, now = new
 export async function listEvents(db: Db, viewer: Viewer, query: EventsQueryType, page: Page, now = new Date()) {
   const near = nearFromQuery(query, 50);
   if (near === 'incomplete') throw EventErrors.nearIncomplete();
+  await assertLookupValues(db, [{ category: 'EventType', code: query.type, pointer: '/type', in: 'query', allowInactive: true }]);
   const { items, total } = await repo.listPublicEvents(
     db,
     {
-      type: query.type as EventType | undefined,
+      type: query.type,
       from: query.from ? new Date(query.from) : now,
       to: query.to ? new Date(query.to) : undefined,
       state: query.state?.toUpperCase(),
@@ -181,3 +184,6 @@ export async function featureEvent(db: Db, context: AuditContext, viewer: Viewer
   const window = input ? featureWindow(input, now) : { featuredFrom: null, featuredUntil: null };
   return adminChange(db, context, viewer, id, input ? 'events.featured' : 'events.unfeatured', input?.reason ?? null, () => window, now);
 }
+
+/** How many events have each type (the lookups module's usage statistics). */
+export const eventsByType = (db: DbOrTx, codes: readonly string[]) => repo.countByType(db, codes);

@@ -4,8 +4,6 @@ import { deactivation, timestamps } from '../../core/db/columns.js';
 import { featuring } from '../../core/db/featured.js';
 import { users } from '../users/index.js';
 
-export const EVENT_TYPES = ['Expo', 'SwapMeet', 'Seminar', 'Tournament', 'Other'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENT_STATUSES = ['PendingApproval', 'Approved', 'Rejected'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -24,7 +22,8 @@ export const events = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     title: text().notNull(),
     description: text(),
-    type: text({ enum: EVENT_TYPES }).notNull(),
+    /** An EventType lookup value (checked on write by the lookups module). */
+    type: text().notNull(),
     startsAt: timestamp({ withTimezone: true }).notNull(),
     endsAt: timestamp({ withTimezone: true }).notNull(),
     venueName: text().notNull(),

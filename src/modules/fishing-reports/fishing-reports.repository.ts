@@ -76,3 +76,14 @@ export async function setHelpful(db: DbOrTx, reportId: string, userId: string, h
     .returning({ helpfulCount: fishingReports.helpfulCount });
   return { changed, helpfulCount: row!.helpfulCount };
 }
+
+/** Reports per value of a lookup-backed condition (`clarity` or `sky`), for the lookups' usage statistics. */
+export async function countByCondition(db: DbOrTx, field: 'clarity' | 'sky', codes: readonly string[]): Promise<Map<string, number>> {
+  const column = fishingReports[field];
+  const rows = await db
+    .select({ code: column, n: sql<number>`count(*)::int` })
+    .from(fishingReports)
+    .where(sql`${column} = ANY(${sql.param([...codes])}::text[])`)
+    .groupBy(column);
+  return new Map(rows.map((r) => [r.code!, r.n]));
+}

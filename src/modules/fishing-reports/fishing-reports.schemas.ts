@@ -3,14 +3,15 @@ import { MAX_RADIUS_KM, ShownLocation } from '../../core/db/geo.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CONTENT_STATUSES } from '../moderation/index.js';
-import { BITES, CLARITIES, SKIES, WIND_DIRECTIONS } from './fishing-reports.tables.js';
+import { LookupCode } from '../lookups/index.js';
+import { BITES, WIND_DIRECTIONS } from './fishing-reports.tables.js';
 
 const Bite = literals(BITES, 'How the species bit: Hot, Good, Fair, Slow, None');
 
 const ConditionsProperties = {
   waterTempC: Type.Optional(Nullable(Type.Number({ minimum: -5, maximum: 45, description: 'Water temperature, °C', examples: [18.5] }))),
-  clarity: Type.Optional(Nullable(literals(CLARITIES, 'Water clarity'))),
-  sky: Type.Optional(Nullable(literals(SKIES, 'Weather'))),
+  clarity: Type.Optional(Nullable(LookupCode('WaterClarity', 'Water clarity', 'Clear'))),
+  sky: Type.Optional(Nullable(LookupCode('Sky', 'Weather', 'PartlyCloudy'))),
   windKmh: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 250, description: 'Wind speed, km/h', examples: [12] }))),
   windDirection: Type.Optional(Nullable(literals(WIND_DIRECTIONS, 'Where the wind came from'))),
 };
@@ -54,8 +55,8 @@ const reportProperties = {
   conditions: Type.Object(
     {
       waterTempC: Nullable(Type.Number()),
-      clarity: Nullable(literals(CLARITIES)),
-      sky: Nullable(literals(SKIES)),
+      clarity: Nullable(Type.String({ description: 'A WaterClarity lookup value (GET /api/lookups/WaterClarity)' })),
+      sky: Nullable(Type.String({ description: 'A Sky lookup value (GET /api/lookups/Sky)' })),
       windKmh: Nullable(Type.Number()),
       windDirection: Nullable(literals(WIND_DIRECTIONS)),
     },

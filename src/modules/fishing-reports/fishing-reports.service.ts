@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import { shownLocation, snapToGrid, toKm, type Near } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
 import { moderateContent, recordVerdictRules, type ContentStatus } from '../moderation/moderation.service.js';
+import { assertLookupValues } from '../lookups/index.js';
 import { assertReferenceableSpecies, speciesRefs } from '../species/species.service.js';
 import { FishingReportErrors } from './fishing-reports.errors.js';
 import * as repo from './fishing-reports.repository.js';
@@ -77,6 +78,10 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
   const duplicate = ids.findIndex((id, index) => ids.indexOf(id) !== index);
   if (duplicate >= 0) throw FishingReportErrors.duplicateSpecies(duplicate);
   await assertReferenceableSpecies(db, ids, '/species');
+  await assertLookupValues(db, [
+    { category: 'WaterClarity', code: input.conditions?.clarity, pointer: '/conditions/clarity' },
+    { category: 'Sky', code: input.conditions?.sky, pointer: '/conditions/sky' },
+  ]);
   const id = uuidv7();
   const exact = input.exactLocation ?? false;
   const shown = exact ? { lat: input.lat, lon: input.lon } : snapToGrid(input.lat, input.lon);
@@ -96,8 +101,8 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
       exactLocation: exact,
       fishedOn: input.fishedOn,
       waterTempC: c.waterTempC ?? null,
-      clarity: (c.clarity ?? null) as never,
-      sky: (c.sky ?? null) as never,
+      clarity: c.clarity ?? null,
+      sky: c.sky ?? null,
       windKmh: c.windKmh ?? null,
       windDirection: (c.windDirection ?? null) as never,
       species: species as never,
@@ -160,3 +165,7 @@ export async function decide(db: Db, context: AuditContext, viewer: Viewer, id: 
     return { ...view!, moderationReason: decision === 'reject' ? reason : null };
   });
 }
+
+/** How many reports hold each water clarity / sky value (the lookups module's usage statistics). */
+export const reportsByClarity = (db: DbOrTx, codes: readonly string[]) => repo.countByCondition(db, 'clarity', codes);
+export const reportsBySky = (db: DbOrTx, codes: readonly string[]) => repo.countByCondition(db, 'sky', codes);

@@ -4,8 +4,6 @@ import { timestamps } from '../../core/db/columns.js';
 import { CONTENT_STATUSES } from '../moderation/index.js';
 import { users } from '../users/index.js';
 
-export const CLARITIES = ['Clear', 'Stained', 'Murky', 'Muddy'] as const;
-export const SKIES = ['Sunny', 'PartlyCloudy', 'Overcast', 'Rain', 'Snow', 'Fog', 'Storm'] as const;
 export const WIND_DIRECTIONS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export const BITES = ['Hot', 'Good', 'Fair', 'Slow', 'None'] as const;
 
@@ -36,8 +34,10 @@ export const fishingReports = pgTable(
     exactLocation: boolean().notNull().default(false),
     fishedOn: date({ mode: 'string' }).notNull(),
     waterTempC: numeric({ precision: 4, scale: 1, mode: 'number' }),
-    clarity: text({ enum: CLARITIES }),
-    sky: text({ enum: SKIES }),
+    /** A WaterClarity lookup value (checked on write by the lookups module). */
+    clarity: text(),
+    /** A Sky lookup value. */
+    sky: text(),
     windKmh: numeric({ precision: 5, scale: 1, mode: 'number' }),
     windDirection: text({ enum: WIND_DIRECTIONS }),
     species: jsonb().$type<ReportSpecies[]>().notNull().default(sql`'[]'::jsonb`),

@@ -84,7 +84,10 @@ describe('POST /api/reports', () => {
     const future = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2999-01-01', text: 'x' });
     expect(future.json()).toMatchObject({ code: 'reports.date_in_future', errors: [{ pointer: '/fishedOn' }] });
     const bad = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 95, lon: -93, fishedOn: 'yesterday', text: 'x', conditions: { clarity: 'Green' } });
-    expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/lat', '/fishedOn', '/conditions/clarity']));
+    expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/lat', '/fishedOn']));
+    // Clarity is a lookup value, checked once the body is well formed.
+    const clarity = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2026-06-01', text: 'x', conditions: { clarity: 'Green' } });
+    expect(clarity.json()).toMatchObject({ status: 400, code: 'lookups.unknown_value', errors: [{ pointer: '/conditions/clarity' }] });
     expect((await call('POST', '/api/reports', null, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2026-06-01', text: 'x' })).statusCode).toBe(401);
   });
 });

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../core/app-deps.js';
+import type { ChannelListener } from '../../core/db/listen.js';
+import { errorResponses } from '../../core/http/schemas.js';
+import { CategoryParams, LookupValue } from './lookups.schemas.js';
+import * as service from './lookups.service.js';
+
+/** /api/lookups/{category}: a vocabulary's active values, for clients to offer. */
+export const lookupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const db = deps.database.db;
+  // The values stay cached while this server hears their changes (every write that uses one checks it).
+  let listener: ChannelListener | undefined;
+  app.addHook('onReady', async () => {
+    listener = service.listenForLookupChanges(deps.database.pool, app.log);
+    await listener.ready;
+  });
+  app.addHook('onClose', async () => listener?.close());
+  app.addSchema(LookupValue);
+
+  app.get(
+    '/api/lookups/:category',
+    {
+      schema: {
+        tags: ['lookups'],
+        operationId: 'listLookupValues',
+        summary: 'The active values of a vocabulary',
+        description:
+          'E.g. `WaterClarity`, `Sky`, `EventType`: what the fields that use the category accept, in display order (`sortOrder`, then code). ' +
+          'Deactivated values are left out (old records keep them). 404 `lookups.unknown_category` for a category without values.',
+        params: CategoryParams,
+        response: { 200: Type.Array(Type.Ref('LookupValue'), { maxItems: 1000 }), ...errorResponses(404) },
+      },
+    },
+    async (request) => service.activeValues(db, request.params.category),
+  );
+};

@@ -1,0 +1,244 @@
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
+import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
+import { listenChannel, type ChannelListener } from '../../core/db/listen.js';
+import type { Page } from '../../core/http/pagination.js';
+import type { FieldError } from '../../core/http/problem.js';
+import { LookupErrors } from './lookups.errors.js';
+import * as repo from './lookups.repository.js';
+import type { CreateLookupValueBodyType, UpdateLookupValueBodyType } from './lookups.schemas.js';
+import type { LookupValueRow } from './lookups.tables.js';
+
+/**
+ * Lookup values: administrators keep the vocabularies (`Lookups.Manage`, every change audit-logged
+ * with its reason); the modules check the fields that use them (`assertLookupValues`) against the
+ * active values, which every process caches while it hears their changes (NOTIFY from a trigger).
+ */
+
+// ---------- the cache the modules' checks read ----------
+
+export const LOOKUPS_CHANNEL = 'fishlog_lookups';
+let cache: Promise<Map<string, LookupValueRow[]>> | undefined;
+let generation = 0;
+let listeners = 0;
+
+async function loadAll(db: DbOrTx, categories?: readonly string[]): Promise<Map<string, LookupValueRow[]>> {
+  const rows = categories ? await repo.valuesOf(db, categories) : await repo.allValues(db);
+  const byCategory = new Map<string, LookupValueRow[]>();
+  for (const row of rows) byCategory.set(row.category, [...(byCategory.get(row.category) ?? []), row]);
+  return byCategory;
+}
+
+/** The values of these categories: from the cache while a listener keeps it true, else read now. */
+function valuesByCategory(db: DbOrTx, categories: readonly string[]): Promise<Map<string, LookupValueRow[]>> {
+  if (listeners === 0) return loadAll(db, categories);
+  if (cache) return cache;
+  const loadedIn = generation;
+  const loading = loadAll(db);
+  cache = loading;
+  // A change heard while loading may not be in what was read: keep it for this call only.
+  void loading.then(
+    () => {
+      if (generation !== loadedIn && cache === loading) cache = undefined;
+    },
+    () => {
+      if (cache === loading) cache = undefined;
+    },
+  );
+  return loading;
+}
+
+/** Drops the cached values (after a change; also on NOTIFY from other processes). */
+export function forgetLookups(): void {
+  generation++;
+  cache = undefined;
+}
+
+/** Keeps the values cached while listening for their changes (the server; close() on shutdown). */
+export function listenForLookupChanges(pool: Parameters<typeof listenChannel>[0], log?: Parameters<typeof listenChannel>[3]): ChannelListener {
+  const listener = listenChannel(pool, LOOKUPS_CHANNEL, { onNotify: forgetLookups, onGap: forgetLookups }, log);
+  listeners++;
+  return {
+    ready: listener.ready,
+    async close() {
+      listeners--;
+      forgetLookups();
+      await listener.close();
+    },
+  };
+}
+
+/** A field of a request that must hold an active value of a category (null/undefined: nothing to check). */
+export interface LookupCheck {
+  category: string;
+  code: string | null | undefined;
+  /** JSON pointer of the field, e.g. `/conditions/clarity`. */
+  pointer: string;
+  in?: FieldError['in'];
+  /** A filter over old records: a deactivated value is fine too. */
+  allowInactive?: boolean;
+}
+
+/**
+ * Refuses (400 `lookups.unknown_value`, one error per field, each listing the values allowed) any
+ * field whose code is not an active value of its category. A deactivated value stays on the records
+ * that have it; only new writes are refused.
+ */
+export async function assertLookupValues(db: DbOrTx, checks: readonly LookupCheck[]): Promise<void> {
+  const given = checks.filter((c): c is LookupCheck & { code: string } => typeof c.code === 'string');
+  if (given.length === 0) return;
+  const values = await valuesByCategory(db, [...new Set(given.map((c) => c.category))]);
+  const errors: FieldError[] = [];
+  for (const check of given) {
+    const known = values.get(check.category) ?? [];
+    const value = known.find((v) => v.code === check.code);
+    if (value?.isActive || (value && check.allowInactive)) continue;
+    const allowed = known.filter((v) => v.isActive).map((v) => v.code);
+    const why = value ? `${check.code} is no longer in use (deactivated)` : `${check.code} is not a ${check.category} value`;
+    errors.push({ pointer: check.pointer, in: check.in ?? 'body', detail: `${why}; use one of ${allowed.join(', ')} (GET /api/lookups/${check.category})` });
+  }
+  if (errors.length) throw LookupErrors.unknownValues(errors);
+}
+
+// ---------- usage statistics, counted by the modules that use a category ----------
+
+/** How many records use each of `codes` (missing codes: none). */
+export type LookupUsageCounter = (db: DbOrTx, codes: readonly string[]) => Promise<Map<string, number>>;
+const usageCounters = new Map<string, Set<LookupUsageCounter>>();
+
+/** A module that validates a field against a category tells how to count its records (src/providers.ts; registering again is harmless). */
+export function registerLookupUsage(category: string, counter: LookupUsageCounter): void {
+  usageCounters.set(category, (usageCounters.get(category) ?? new Set()).add(counter));
+}
+
+/** Records per value, one count per module using each category on the page (no query per value). */
+async function usageOf(db: DbOrTx, rows: readonly LookupValueRow[]): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>();
+  const byCategory = new Map<string, LookupValueRow[]>();
+  for (const row of rows) byCategory.set(row.category, [...(byCategory.get(row.category) ?? []), row]);
+  for (const [category, values] of byCategory) {
+    const counters = usageCounters.get(category);
+    if (!counters) {
+      for (const v of values) out.set(v.id, null);
+      continue;
+    }
+    const codes = values.map((v) => v.code);
+    const counts = await Promise.all([...counters].map((count) => count(db, codes)));
+    for (const v of values) out.set(v.id, counts.reduce((sum, c) => sum + (c.get(v.code) ?? 0), 0));
+  }
+  return out;
+}
+
+// ---------- views ----------
+
+function adminView(row: LookupValueRow, records: number | null) {
+  return {
+    id: row.id,
+    category: row.category,
+    code: row.code,
+    label: row.label,
+    description: row.description,
+    sortOrder: row.sortOrder,
+    isActive: row.isActive,
+    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
+    deactivationReason: row.deactivationReason,
+    usage: { records, validated: usageCounters.has(row.category) },
+    createdBy: row.createdBy,
+    updatedBy: row.updatedBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function adminViews(db: DbOrTx, rows: readonly LookupValueRow[]) {
+  const usage = await usageOf(db, rows);
+  return rows.map((row) => adminView(row, usage.get(row.id) ?? null));
+}
+
+const publicView = (row: LookupValueRow) => ({ code: row.code, label: row.label, description: row.description, sortOrder: row.sortOrder });
+
+// ---------- reads ----------
+
+/** A category's active values in their order (what a client fills a choice with); 404 for a category without values. */
+export async function activeValues(db: Db, category: string) {
+  const values = (await valuesByCategory(db, [category])).get(category);
+  if (!values?.length) throw LookupErrors.unknownCategory(category);
+  return values.filter((v) => v.isActive).map(publicView);
+}
+
+export async function listCategories(db: Db) {
+  const rows = await repo.categories(db);
+  return rows.map((r) => ({ category: r.category, values: r.values, activeValues: r.active, validated: usageCounters.has(r.category) }));
+}
+
+export async function listValues(db: Db, filters: repo.ValueFilters, page: Page) {
+  const { items, total } = await repo.list(db, filters, page);
+  return { items: await adminViews(db, items), total };
+}
+
+export async function getValue(db: Db, id: string) {
+  const row = await repo.find(db, id);
+  if (!row) throw LookupErrors.notFound(id);
+  return (await adminViews(db, [row]))[0]!;
+}
+
+// ---------- changes ----------
+
+const content = (row: LookupValueRow) => ({ category: row.category, code: row.code, label: row.label, description: row.description, sortOrder: row.sortOrder });
+
+export async function createValue(db: Db, context: AuditContext, body: CreateLookupValueBodyType) {
+  const actor = context.actor.userId ?? null;
+  const view = await db.transaction(async (tx) => {
+    const row = await repo.insert(tx, {
+      category: body.category,
+      code: body.code,
+      label: body.label,
+      description: body.description ?? null,
+      sortOrder: body.sortOrder ?? 0,
+      createdBy: actor,
+      updatedBy: actor,
+    });
+    if (!row) throw LookupErrors.duplicateCode(body.category, body.code);
+    await recordAudit(tx, context, { action: 'lookups.created', targetType: 'lookup_value', targetId: row.id, reason: body.reason, after: content(row) });
+    return (await adminViews(tx, [row]))[0]!;
+  });
+  forgetLookups();
+  return view;
+}
+
+/** Changes the label, description or order; the category and code never change (400 saying so). */
+export async function updateValue(db: Db, context: AuditContext, id: string, body: UpdateLookupValueBodyType) {
+  const actor = context.actor.userId ?? null;
+  const view = await db.transaction(async (tx) => {
+    const current = await repo.find(tx, id, true);
+    if (!current) throw LookupErrors.notFound(id);
+    const immutable = (['category', 'code'] as const).filter((k) => body[k] !== undefined && body[k] !== current[k]);
+    if (immutable.length) throw LookupErrors.immutable(immutable);
+    const row = await repo.update(tx, id, {
+      ...(body.label !== undefined ? { label: body.label } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.sortOrder !== undefined ? { sortOrder: body.sortOrder } : {}),
+      updatedBy: actor,
+    });
+    await recordAudit(tx, context, { action: 'lookups.updated', targetType: 'lookup_value', targetId: id, reason: body.reason, before: content(current), after: content(row) });
+    return (await adminViews(tx, [row]))[0]!;
+  });
+  forgetLookups();
+  return view;
+}
+
+const lifecycle: Lifecycle<LookupValueRow, ReturnType<typeof adminView>> = {
+  lock: (tx, id) => repo.find(tx, id, true),
+  update: async (tx, id, values, actorId) => void (await repo.update(tx, id, { ...values, updatedBy: actorId })),
+  view: async (tx, id) => (await adminViews(tx, [(await repo.find(tx, id))!]))[0]!,
+  notFound: LookupErrors.notFound,
+  alreadyActive: LookupErrors.alreadyActive,
+  alreadyInactive: LookupErrors.alreadyInactive,
+  audit: { targetType: 'lookup_value', deactivated: 'lookups.deactivated', reactivated: 'lookups.reactivated' },
+};
+
+export async function setValueActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  const view = await setActive(db, context, lifecycle, id, active, reason);
+  forgetLookups();
+  return view;
+}
