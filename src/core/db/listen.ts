@@ -26,14 +26,17 @@ export function listenChannel(
     next.on('notification', (message) => {
       if (message.channel === channel) handlers.onNotify(message.payload ?? '');
     });
-    next.on('error', (error) => {
+    const lost = (error: unknown) => {
       if (client !== next) return;
       log.warn({ err: error }, `listener of ${channel} lost its connection; reconnecting`);
       client = undefined;
       handlers.onGap();
       void next.end().catch(() => undefined);
       if (!closed) setTimeout(() => void connect(), 1000).unref();
-    });
+    };
+    next.on('error', lost);
+    // A server that goes away may end the connection without an error.
+    next.on('end', () => lost(new Error('connection ended')));
     try {
       await next.connect();
       await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);

@@ -168,7 +168,9 @@ export function listenForMasterAnglerChanges(pool: Parameters<typeof listenChann
  * query when no program lists the species (the minimums are cached, see above).
  */
 export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInput) {
-  const candidates = (await cachedCatalog(db)).get(input.speciesId) ?? [];
+  // A load shared with another transaction that failed: read it here instead.
+  const minimums = await cachedCatalog(db).catch(() => loadCatalog(db));
+  const candidates = minimums.get(input.speciesId) ?? [];
   if (candidates.length === 0) return [];
   const homeState = typeof input.homeState === 'function' ? await input.homeState() : input.homeState;
   const codes = new Set([input.stateCode, homeState].filter((c): c is string => !!c).map(normaliseStateCode));
