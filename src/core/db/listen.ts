@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { DbOrTx } from './client.js';
 
 export interface ChannelListener {
   /** Settles once the first attempt to listen is over (listening, or retrying in the background). */
@@ -58,6 +59,62 @@ export function listenChannel(
       const current = client;
       client = undefined;
       await current?.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A value read from the database and kept in memory while this process listens on `channel` (a
+ * trigger notifies at commit, whoever changes the rows: API, seeds, CLI, SQL). Without a listener
+ * (the CLI, a script) every `get` reads anew. A load shared between callers that fails is read
+ * again by each of them, in their own transaction.
+ */
+export interface ChannelCache<T> {
+  get(db: DbOrTx): Promise<T>;
+  /** Drops what is kept (after this process's own change; also on NOTIFY and on a gap). */
+  forget(): void;
+  /** Keeps the value cached while listening for its changes (the server; close() on shutdown). */
+  listen(pool: pg.Pool, log?: { warn: (obj: object, msg: string) => void }): ChannelListener;
+}
+
+export function channelCache<T>(channel: string, load: (db: DbOrTx) => Promise<T>): ChannelCache<T> {
+  let cached: Promise<T> | undefined;
+  let generation = 0;
+  let listeners = 0;
+  const forget = () => {
+    generation++;
+    cached = undefined;
+  };
+  const shared = (db: DbOrTx): Promise<T> => {
+    if (cached) return cached;
+    const loadedIn = generation;
+    const loading = load(db);
+    cached = loading;
+    // A change heard while loading may not be in what was read: keep it for this call only.
+    void loading.then(
+      () => {
+        if (generation !== loadedIn && cached === loading) cached = undefined;
+      },
+      () => {
+        if (cached === loading) cached = undefined;
+      },
+    );
+    return loading;
+  };
+  return {
+    get: (db) => (listeners === 0 ? load(db) : shared(db).catch(() => load(db))),
+    forget,
+    listen(pool, log) {
+      const listener = listenChannel(pool, channel, { onNotify: forget, onGap: forget }, log);
+      listeners++;
+      return {
+        ready: listener.ready,
+        async close() {
+          listeners--;
+          forget();
+          await listener.close();
+        },
+      };
     },
   };
 }

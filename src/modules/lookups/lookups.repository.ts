@@ -37,16 +37,6 @@ export async function allValues(db: DbOrTx): Promise<LookupValueRow[]> {
   return db.select().from(lookupValues).orderBy(...order);
 }
 
-/** Every value of the categories given (active and not), in their order: what the caches hold. */
-export async function valuesOf(db: DbOrTx, categories: readonly string[]): Promise<LookupValueRow[]> {
-  if (categories.length === 0) return [];
-  return db
-    .select()
-    .from(lookupValues)
-    .where(sql`${lookupValues.category} = ANY(${sql.param([...categories])}::text[])`)
-    .orderBy(...order);
-}
-
 export async function categories(db: DbOrTx): Promise<Array<{ category: string; values: number; active: number }>> {
   return db
     .select({ category: lookupValues.category, values: sql<number>`count(*)::int`, active: sql<number>`count(*) FILTER (WHERE ${lookupValues.isActive})::int` })

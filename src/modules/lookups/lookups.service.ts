@@ -1,7 +1,7 @@
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { listenChannel, type ChannelListener } from '../../core/db/listen.js';
+import { channelCache } from '../../core/db/listen.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { FieldError } from '../../core/http/problem.js';
 import { LookupErrors } from './lookups.errors.js';
@@ -18,55 +18,23 @@ import type { LookupValueRow } from './lookups.tables.js';
 // ---------- the cache the modules' checks read ----------
 
 export const LOOKUPS_CHANNEL = 'fishlog_lookups';
-let cache: Promise<Map<string, LookupValueRow[]>> | undefined;
-let generation = 0;
-let listeners = 0;
 
-async function loadAll(db: DbOrTx, categories?: readonly string[]): Promise<Map<string, LookupValueRow[]>> {
-  const rows = categories ? await repo.valuesOf(db, categories) : await repo.allValues(db);
+/** Every value of every category (a few hundred rows at most), by category. */
+async function loadAll(db: DbOrTx): Promise<Map<string, LookupValueRow[]>> {
   const byCategory = new Map<string, LookupValueRow[]>();
-  for (const row of rows) byCategory.set(row.category, [...(byCategory.get(row.category) ?? []), row]);
+  for (const row of await repo.allValues(db)) byCategory.set(row.category, [...(byCategory.get(row.category) ?? []), row]);
   return byCategory;
 }
 
-/** The values of these categories: from the cache while a listener keeps it true, else read now. */
-function valuesByCategory(db: DbOrTx, categories: readonly string[]): Promise<Map<string, LookupValueRow[]>> {
-  if (listeners === 0) return loadAll(db, categories);
-  if (cache) return cache;
-  const loadedIn = generation;
-  const loading = loadAll(db);
-  cache = loading;
-  // A change heard while loading may not be in what was read: keep it for this call only.
-  void loading.then(
-    () => {
-      if (generation !== loadedIn && cache === loading) cache = undefined;
-    },
-    () => {
-      if (cache === loading) cache = undefined;
-    },
-  );
-  return loading;
-}
+const values = channelCache(LOOKUPS_CHANNEL, loadAll);
 
 /** Drops the cached values (after a change; also on NOTIFY from other processes). */
-export function forgetLookups(): void {
-  generation++;
-  cache = undefined;
-}
+export const forgetLookups = values.forget;
 
 /** Keeps the values cached while listening for their changes (the server; close() on shutdown). */
-export function listenForLookupChanges(pool: Parameters<typeof listenChannel>[0], log?: Parameters<typeof listenChannel>[3]): ChannelListener {
-  const listener = listenChannel(pool, LOOKUPS_CHANNEL, { onNotify: forgetLookups, onGap: forgetLookups }, log);
-  listeners++;
-  return {
-    ready: listener.ready,
-    async close() {
-      listeners--;
-      forgetLookups();
-      await listener.close();
-    },
-  };
-}
+export const listenForLookupChanges = values.listen;
+
+const valuesByCategory = (db: DbOrTx) => values.get(db);
 
 /** A field of a request that must hold an active value of a category (null/undefined: nothing to check). */
 export interface LookupCheck {
@@ -87,10 +55,10 @@ export interface LookupCheck {
 export async function assertLookupValues(db: DbOrTx, checks: readonly LookupCheck[]): Promise<void> {
   const given = checks.filter((c): c is LookupCheck & { code: string } => typeof c.code === 'string');
   if (given.length === 0) return;
-  const values = await valuesByCategory(db, [...new Set(given.map((c) => c.category))]);
+  const byCategory = await valuesByCategory(db);
   const errors: FieldError[] = [];
   for (const check of given) {
-    const known = values.get(check.category) ?? [];
+    const known = byCategory.get(check.category) ?? [];
     const value = known.find((v) => v.code === check.code);
     if (value?.isActive || (value && check.allowInactive)) continue;
     const allowed = known.filter((v) => v.isActive).map((v) => v.code);
@@ -161,9 +129,9 @@ const publicView = (row: LookupValueRow) => ({ code: row.code, label: row.label,
 
 /** A category's active values in their order (what a client fills a choice with); 404 for a category without values. */
 export async function activeValues(db: Db, category: string) {
-  const values = (await valuesByCategory(db, [category])).get(category);
-  if (!values?.length) throw LookupErrors.unknownCategory(category);
-  return values.filter((v) => v.isActive).map(publicView);
+  const found = (await valuesByCategory(db)).get(category);
+  if (!found?.length) throw LookupErrors.unknownCategory(category);
+  return found.filter((v) => v.isActive).map(publicView);
 }
 
 export async function listCategories(db: Db) {

@@ -4,7 +4,7 @@ import { masterAnglerCatchPolicy, masterAnglerSubmissionPolicy } from '../../cor
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { listenChannel, type ChannelListener } from '../../core/db/listen.js';
+import { channelCache } from '../../core/db/listen.js';
 import type { Page } from '../../core/http/pagination.js';
 import { speciesRefs } from '../species/species.service.js';
 import type { CatchSource, LoggedCatch } from './catch-source.js';
@@ -107,9 +107,6 @@ interface CatalogMinimum {
  * also drop it at once, see `forgetMasterAnglerCatalog`). Without a listener (CLI) nothing is kept.
  */
 export const MASTER_ANGLER_CHANNEL = 'fishlog_master_angler';
-let catalog: Promise<Map<string, CatalogMinimum[]>> | undefined;
-let generation = 0;
-let listeners = 0;
 
 async function loadCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
   const rows = await db
@@ -124,43 +121,13 @@ async function loadCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
   return bySpecies;
 }
 
-function cachedCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
-  if (listeners === 0) return loadCatalog(db);
-  if (catalog) return catalog;
-  const loadedIn = generation;
-  const loading = loadCatalog(db);
-  catalog = loading;
-  // A change heard while loading may not be in what was read: keep it for this call only.
-  void loading.then(
-    () => {
-      if (generation !== loadedIn && catalog === loading) catalog = undefined;
-    },
-    () => {
-      if (catalog === loading) catalog = undefined;
-    },
-  );
-  return loading;
-}
+const catalog = channelCache(MASTER_ANGLER_CHANNEL, loadCatalog);
 
 /** Drops the cached minimums (after a change of programs, minimums or jurisdictions). */
-export function forgetMasterAnglerCatalog(): void {
-  generation++;
-  catalog = undefined;
-}
+export const forgetMasterAnglerCatalog = catalog.forget;
 
 /** Keeps the minimums cached while listening for their changes (the server; close() on shutdown). */
-export function listenForMasterAnglerChanges(pool: Parameters<typeof listenChannel>[0], log?: Parameters<typeof listenChannel>[3]): ChannelListener {
-  const listener = listenChannel(pool, MASTER_ANGLER_CHANNEL, { onNotify: forgetMasterAnglerCatalog, onGap: forgetMasterAnglerCatalog }, log);
-  listeners++;
-  return {
-    ready: listener.ready,
-    async close() {
-      listeners--;
-      forgetMasterAnglerCatalog();
-      await listener.close();
-    },
-  };
-}
+export const listenForMasterAnglerChanges = catalog.listen;
 
 /**
  * Programs of the catch's state and the angler's home state whose minimum the catch meets. For the
@@ -168,8 +135,7 @@ export function listenForMasterAnglerChanges(pool: Parameters<typeof listenChann
  * query when no program lists the species (the minimums are cached, see above).
  */
 export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInput) {
-  // A load shared with another transaction that failed: read it here instead.
-  const minimums = await cachedCatalog(db).catch(() => loadCatalog(db));
+  const minimums = await catalog.get(db);
   const candidates = minimums.get(input.speciesId) ?? [];
   if (candidates.length === 0) return [];
   const homeState = typeof input.homeState === 'function' ? await input.homeState() : input.homeState;
