@@ -12,6 +12,7 @@ import * as repo from './regulations.repository.js';
 import { normaliseStateCode } from './regulations.service.js';
 import { maSubmissionEvents, maSubmissions, type ProgramRow, type ProgramSpeciesRow, type SubmissionRow, type SubmissionStatus } from './regulations.tables.js';
 import { cmToInches, localDate } from './rules.js';
+import { CategoryEnum, MeasurementEnum } from './regulations.schemas.js';
 
 /** Master Angler programs, eligibility detection, submissions and award progress. */
 
@@ -30,7 +31,7 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
     name: program.name,
     url: program.url,
     sourceYear: program.sourceYear,
-    measurement: program.measurement,
+    measurement: MeasurementEnum.toApi(program.measurement),
     lengthIncrementIn: program.lengthIncrementIn,
     rules: program.rules,
     awardLevels: program.awardLevels,
@@ -38,7 +39,7 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
     species: species.map((s) => ({
       speciesId: s.speciesId,
       commonName: names.get(s.speciesId)?.commonName ?? '',
-      category: s.category,
+      category: CategoryEnum.toApi(s.category),
       minLengthIn: s.minLengthIn,
       minLengthCm: s.minLengthIn === null ? null : Math.round(s.minLengthIn * 25.4) / 10,
       minWeightLb: s.minWeightLb,
@@ -89,13 +90,13 @@ export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInpu
   const jurisdictions = (await Promise.all(codes.map((c) => repo.jurisdictionByCode(db, c)))).filter((j) => j?.isActive);
   const programs = await repo.programsOf(db, jurisdictions.map((j) => j!.id));
   const minimums = await repo.programSpecies(db, programs.map((p) => p.id));
-  const out: Array<{ programId: string; programName: string; state: string; category: string; qualifiesBy: 'length' | 'weight'; minLengthIn: number | null; minWeightLb: number | null }> = [];
+  const out: Array<{ programId: string; programName: string; state: string; category: string; qualifiesBy: 'Length' | 'Weight'; minLengthIn: number | null; minWeightLb: number | null }> = [];
   for (const program of programs) {
     for (const minimum of minimums.filter((m) => m.programId === program.id && m.speciesId === input.speciesId)) {
       const by = qualifies(program, minimum, input);
       if (by) {
         const state = jurisdictions.find((j) => j!.id === program.jurisdictionId)!.code;
-        out.push({ programId: program.id, programName: program.name, state, category: minimum.category, qualifiesBy: by, minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
+        out.push({ programId: program.id, programName: program.name, state, category: CategoryEnum.toApi(minimum.category), qualifiesBy: by === 'length' ? 'Length' : 'Weight', minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
       }
     }
   }
@@ -120,7 +121,7 @@ function submissionView(row: SubmissionRow, events: Event[], programName: string
     catchId: row.catchId,
     species: { id: row.speciesId, commonName },
     programYear: row.programYear,
-    category: row.category,
+    category: CategoryEnum.toApi(row.category),
     lengthCm: row.lengthCm,
     weightKg: row.weightKg,
     caughtAt: row.caughtAt.toISOString(),

@@ -69,11 +69,11 @@ describe('admin lists (Regulations.View)', () => {
     const res = await inject('GET', url, view.grantedModerator);
     expect(res.statusCode).toBe(200);
     const lotw = res.json().find((z: { id: string }) => z.id === LAKE_OF_THE_WOODS);
-    expect(lotw).toMatchObject({ jurisdictionCode: 'US-MN', kind: 'water_body', name: 'Lake of the Woods (Minnesota waters)', isActive: true, pointCount: 9 });
+    expect(lotw).toMatchObject({ jurisdictionCode: 'US-MN', kind: 'WaterBody', name: 'Lake of the Woods (Minnesota waters)', isActive: true, pointCount: 9 });
     expect(lotw.usage.ruleSets).toBeGreaterThan(0);
     expect(lotw).not.toHaveProperty('geojson');
     const states = (await inject('GET', '/api/admin/regulations/zones?kind=state&q=ohio', view.admin)).json();
-    expect(states).toEqual([expect.objectContaining({ kind: 'state', name: 'Ohio', jurisdictionCode: 'US-OH', usage: { ruleSets: 0, emergencyOrders: 0 } })]);
+    expect(states).toEqual([expect.objectContaining({ kind: 'State', name: 'Ohio', jurisdictionCode: 'US-OH', usage: { ruleSets: 0, emergencyOrders: 0 } })]);
   });
 
   it('rule sets: filter by jurisdiction, species, license year and active; the seeded Lake Erie versions are chained', async () => {
