@@ -29,8 +29,8 @@ function round(value: number): number {
 export function pointFor(latitude: number | null, longitude: number | null, exact: boolean) {
   if (latitude === null || longitude === null) return null;
   return exact
-    ? { latitude, longitude, precision: 'exact' as const }
-    : { latitude: round(latitude), longitude: round(longitude), precision: 'approximate' as const };
+    ? { latitude, longitude, precision: 'Exact' as const }
+    : { latitude: round(latitude), longitude: round(longitude), precision: 'Approximate' as const };
 }
 
 /** The coordinate `column` as `viewerId` may see it, in SQL (owner and share columns of the record). */

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DATE_TIME_RULE, PAST_DATE_TIME_RULE } from './formats.js';
+import { pascalCase } from './enums.js';
+import { DATE_TIME_RULE, PAST_DATE_RULE, PAST_DATE_TIME_RULE } from './formats.js';
 import { MAX_FIELD_ERRORS, truncateEcho } from './limits.js';
 import { AppError, PROBLEM_CONTENT_TYPE, problemType, statusTitle, type FieldError, type ProblemBody } from './problem.js';
 
@@ -61,12 +62,21 @@ function withEnumsCollapsed(validation: AjvError[]): AjvError[] {
       done.add(path);
       const allowed = [...consts.map((e) => e.params.allowedValue), ...atPath.filter((e) => e.keyword === 'enum').flatMap((e) => (e.params.allowedValues as unknown[]) ?? [])];
       if (atPath.some((e) => e.keyword === 'type' && e.params.type === 'null')) allowed.push(null);
-      out.push({ instancePath: path, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] }, message: 'is not an allowed value' });
+      out.push({ instancePath: path, keyword: 'enum', params: { allowedValues: withoutOlderSpellings([...new Set(allowed)]) }, message: 'is not an allowed value' });
       continue;
     }
     out.push(error);
   }
   return out;
+}
+
+/**
+ * An enum that still accepts an older spelling of its values (`pending-incoming` besides
+ * `PendingIncoming`, see enums.ts) names only the current ones in its error.
+ */
+function withoutOlderSpellings(allowed: unknown[]): unknown[] {
+  const current = new Set(allowed);
+  return allowed.filter((v) => typeof v !== 'string' || pascalCase(v) === v || !current.has(pascalCase(v)));
 }
 
 /**
@@ -108,6 +118,8 @@ function fieldErrors(validation: AjvError[], context: ValidationContext | undefi
       detail = DATE_TIME_RULE;
     } else if (error.keyword === 'format' && error.params.format === 'past-date-time') {
       detail = PAST_DATE_TIME_RULE;
+    } else if (error.keyword === 'format' && error.params.format === 'past-date') {
+      detail = PAST_DATE_RULE;
     }
     const key = `${pointer}|${detail}`;
     if (seen.has(key)) continue;

@@ -3,7 +3,9 @@
  * - `date-time`: RFC 3339 with a time zone, no leap second (`…T23:59:60Z`: PostgreSQL and JavaScript
  *   cannot store it), from 1900-01-01 to the end of 9999 (tournament dates, trips, filters);
  * - `past-date-time`: the same, and at most 24 hours after now — for what has happened (an entry's
- *   occurredAt, a session's start and end, a catch's caughtAt).
+ *   occurredAt, a session's start and end, a catch's caughtAt);
+ * - `past-date`: a calendar date YYYY-MM-DD from 1900-01-01 to at most the (UTC) day 24 hours from now —
+ *   the day something happened (a fishing report's fishedOn).
  */
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
@@ -16,6 +18,20 @@ export const DATE_TIME_RULE = 'must be an ISO 8601 date-time with a time zone (e
 /** The detail for the `past-date-time` format. */
 export const PAST_DATE_TIME_RULE =
   'must be an ISO 8601 date-time with a time zone (e.g. 2026-06-01T05:30:00Z), from 1900-01-01 to at most 24 hours from now (no leap second :60)';
+
+/** The detail for the `past-date` format. */
+export const PAST_DATE_RULE = 'must be a calendar date YYYY-MM-DD (e.g. 2026-06-01), from 1900-01-01 to at most 24 hours from now';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The `past-date` format: a real calendar date from 1900-01-01 to the UTC day 24 hours after `now`. */
+export function isPlausibleDate(value: string, now: number = Date.now()): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const instant = dateTimeInstant(`${value}T00:00:00Z`);
+  if (instant === undefined || instant < EARLIEST_DATE_TIME) return false;
+  return value <= new Date(now + FUTURE_ALLOWANCE_MS).toISOString().slice(0, 10);
+}
 
 /** The `date-time` format: a valid, storable instant from 1900 on. */
 export function isValidDateTime(value: string): boolean {

@@ -12,6 +12,14 @@ export const PastTimestamp = Type.String({
   examples: ['2026-06-01T05:30:00.000Z'],
 });
 
+/** The day something happened: a calendar date from 1900-01-01 to at most 24 hours from now (the format `past-date`). */
+export const PastDate = Type.String({
+  format: 'past-date',
+  maxLength: 10,
+  description: 'Calendar date YYYY-MM-DD of something that happened: from 1900-01-01 to at most 24 hours from now',
+  examples: ['2026-06-01'],
+});
+
 /** ISO 3166-2 state/province code (any case; services store it upper case): entries, criteria, profiles. */
 export const StateCode = Type.String({
   pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$',

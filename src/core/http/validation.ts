@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { isPlausibleDateTime, isValidDateTime } from './formats.js';
+import { isPlausibleDate, isPlausibleDateTime, isValidDateTime } from './formats.js';
 
 /**
  * The Ajv configuration of request validation, in one place: the route validators (src/app.ts)
@@ -12,5 +12,6 @@ export function createAjv(coerce: boolean): Ajv {
   // Request date-times: RFC 3339, no leap second, from 1900; past-date-time also at most 24 h ahead (src/core/http/formats.ts).
   ajv.addFormat('date-time', { type: 'string', validate: (value: string) => isValidDateTime(value) });
   ajv.addFormat('past-date-time', { type: 'string', validate: (value: string) => isPlausibleDateTime(value) });
+  ajv.addFormat('past-date', { type: 'string', validate: (value: string) => isPlausibleDate(value) });
   return ajv;
 }

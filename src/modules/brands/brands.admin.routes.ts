@@ -5,7 +5,7 @@ import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { AdminBrand, AdminBrandsQuery, CreateBrandBody, UpdateBrandBody } from './brands.schemas.js';
+import { AdminBrand, AdminBrandsQuery, brandFilterFromApi, CreateBrandBody, UpdateBrandBody } from './brands.schemas.js';
 import * as admin from './brands.admin.service.js';
 
 /** /api/admin/brands: managing brands, permission Brands.Manage, audit-logged. */
@@ -28,7 +28,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: { ...Type.Array(Type.Ref('AdminBrand')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListBrands(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListBrands(db, brandFilterFromApi(request.query), page)),
   );
 
   app.get(

@@ -8,6 +8,7 @@ import { countryName } from './brands.countries.js';
 import { BrandErrors } from './brands.errors.js';
 import * as repo from './brands.repository.js';
 import type { CreateBrandInput, UpdateBrandInput } from './brands.schemas.js';
+import { GearKindEnum } from '../gear/index.js';
 import { brandView, publicUsage, requireBrand } from './brands.service.js';
 import type { BrandRow } from './brands.tables.js';
 
@@ -51,7 +52,7 @@ export async function createBrand(db: Db, context: AuditContext, input: CreateBr
       country: input.country,
       website: input.website ?? null,
       description: input.description ?? null,
-      gearKinds: input.gearKinds ?? [],
+      gearKinds: [...new Set((input.gearKinds ?? []).map((k) => GearKindEnum.fromApi(k)))],
       createdBy: actor,
       updatedBy: actor,
     });
@@ -69,7 +70,8 @@ export async function updateBrand(db: Db, context: AuditContext, id: string, inp
       const clash = await repo.findBrandByName(tx, input.name);
       if (clash) throw BrandErrors.duplicate(clash.name, clash.id);
     }
-    const { reason, ...fields } = input;
+    const { reason, ...sent } = input;
+    const fields = { ...sent, gearKinds: sent.gearKinds && [...new Set(sent.gearKinds.map((k) => GearKindEnum.fromApi(k)))] };
     const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<BrandRow>;
     const row = await repo.updateBrand(tx, id, { ...changes, updatedBy: context.actor.userId ?? null });
     if (row.name !== current.name) await refreshBrandSearchText(tx, id);

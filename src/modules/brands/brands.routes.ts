@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { Brand, BrandDetail, BrandsQuery } from './brands.schemas.js';
+import { Brand, BrandDetail, brandFilterFromApi, BrandsQuery } from './brands.schemas.js';
 import * as service from './brands.service.js';
 
 export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -24,7 +24,7 @@ export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: { ...Type.Array(Type.Ref('Brand')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listBrands(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listBrands(db, brandFilterFromApi(request.query), page)),
   );
 
   app.get(

@@ -1,12 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { GEAR_KINDS } from '../gear/index.js';
+import { ActivityFilterEnum } from '../../core/http/enums.js';
+import { GEAR_KINDS, GearKindEnum } from '../gear/index.js';
 
-export const GearKindSchema = Type.Union(
-  GEAR_KINDS.map((k) => Type.Literal(k)),
-  { description: 'A kind of catalog gear' },
-);
+export const GearKindSchema = GearKindEnum.output;
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code', examples: ['US', 'JP'] });
 
@@ -59,12 +57,12 @@ export const AdminBrand = Type.Object(
 const filters = {
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Name search; tolerates typos' })),
   country: Type.Optional(CountryCode),
-  kind: Type.Optional(GearKindSchema),
+  kind: Type.Optional(GearKindEnum.input),
 };
 export const BrandsQuery = listQuery(filters);
 export const AdminBrandsQuery = listQuery({
   ...filters,
-  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('all')], { description: 'Which brands to list (default all)' })),
+  status: Type.Optional(ActivityFilterEnum.input),
 });
 
 const Website = Type.String({ maxLength: 300, pattern: '^https?://[^\\s/$.?#][^\\s]*$', description: 'http(s) URL', examples: ['https://www.example.com'] });
@@ -75,7 +73,7 @@ export const CreateBrandBody = Type.Object(
     country: CountryCode,
     website: Type.Optional(Nullable(Website)),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    gearKinds: Type.Optional(Type.Array(GearKindSchema, { uniqueItems: true, maxItems: GEAR_KINDS.length })),
+    gearKinds: Type.Optional(Type.Array(GearKindEnum.input, { uniqueItems: true, maxItems: GEAR_KINDS.length * 2 })),
   },
   { additionalProperties: false },
 );
@@ -94,3 +92,8 @@ export const UpdateBrandBody = Type.Object(
 );
 export type UpdateBrandInput = Static<typeof UpdateBrandBody>;
 
+
+/** A list query as sent (either spelling of kind and status) → the stored filter values. */
+export function brandFilterFromApi<Q extends { kind?: string | undefined; status?: string | undefined }>(query: Q) {
+  return { ...query, kind: GearKindEnum.fromApi(query.kind), status: ActivityFilterEnum.fromApi(query.status) };
+}

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { brandUsage, type BrandUsage } from '../gear/gear.service.js';
-import type { GearKind } from '../gear/index.js';
+import { GearKindEnum, type GearKind } from '../gear/index.js';
 import { countryName } from './brands.countries.js';
 import { BrandErrors } from './brands.errors.js';
 import * as repo from './brands.repository.js';
@@ -17,7 +17,7 @@ export function brandView(row: BrandRow) {
     countryName: countryName(row.country) ?? row.country,
     website: row.website,
     description: row.description,
-    gearKinds: row.gearKinds as GearKind[],
+    gearKinds: (row.gearKinds as GearKind[]).map(GearKindEnum.toApi),
     isActive: row.isActive,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -42,7 +42,7 @@ describe('GET /api/brands', () => {
       countryName: 'Japan',
       website: 'https://fish.shimano.com',
       description: expect.any(String),
-      gearKinds: expect.arrayContaining(['rod', 'reel']),
+      gearKinds: expect.arrayContaining(['Rod', 'Reel']),
       isActive: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
@@ -57,9 +57,10 @@ describe('GET /api/brands', () => {
     expect(names((await call('GET', '/api/brands?q=st%20croix', standard)).json())[0]).toBe('St. Croix');
     const swedish = names((await call('GET', '/api/brands?country=SE', standard)).json());
     expect(swedish).toEqual(['Abu Garcia', 'Grundéns']);
-    const lines = (await call('GET', '/api/brands?kind=line&pageSize=100', standard)).json();
+    const lines = (await call('GET', '/api/brands?kind=Line&pageSize=100', standard)).json();
+    expect(names((await call('GET', '/api/brands?kind=line&pageSize=100', standard)).json())).toEqual(names(lines)); // the older spelling
     expect(names(lines)).toEqual(expect.arrayContaining(['Berkley', 'Seaguar', 'PowerPro']));
-    expect(lines.every((b: { gearKinds: string[] }) => b.gearKinds.includes('line'))).toBe(true);
+    expect(lines.every((b: { gearKinds: string[] }) => b.gearKinds.includes('Line'))).toBe(true);
     expect((await call('GET', '/api/brands?country=Japan', standard)).statusCode).toBe(400);
     expect((await call('GET', '/api/brands?kind=boat', standard)).statusCode).toBe(400);
     expect((await call('GET', '/api/brands', null)).statusCode).toBe(401);
@@ -118,6 +119,7 @@ describe('who may manage brands (Brands.Manage)', () => {
     for (const user of [owner, admin, grantedModerator]) expect((await call('GET', `/api/admin/brands/${target}`, user)).statusCode).toBe(200);
     const created = await call('POST', '/api/admin/brands', grantedModerator, { name: 'Tica', country: 'TW', gearKinds: ['rod', 'reel'] });
     expect(created.statusCode).toBe(201);
+    expect(created.json().gearKinds).toEqual(['Rod', 'Reel']); // the older spelling is accepted, the new one answered
   });
 });
 

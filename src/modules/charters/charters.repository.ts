@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { users } from '../users/index.js';
 import { charterBookings, charterCaptains, charterListings, charterSlots, HOLDING_STATES, type BookingRow, type CaptainRow, type ListingRow, type SlotRow } from './charters.tables.js';
-import type { BookingsFilter, ListingsFilter } from './charters.schemas.js';
+import { BookingRoleEnum, type BookingsFilter, type ListingsFilter } from './charters.schemas.js';
 
 // Captains
 
@@ -176,7 +176,7 @@ export async function findBooking(db: DbOrTx, id: string, lock = false): Promise
 }
 
 export async function listBookings(db: DbOrTx, userId: string, filter: BookingsFilter, page: Page) {
-  const where: SQL[] = [filter.as === 'captain' ? eq(charterBookings.captainId, userId) : eq(charterBookings.customerId, userId)];
+  const where: SQL[] = [BookingRoleEnum.fromApi(filter.as) === 'captain' ? eq(charterBookings.captainId, userId) : eq(charterBookings.customerId, userId)];
   if (filter.state) where.push(eq(charterBookings.state, filter.state));
   if (filter.listingId) where.push(eq(charterBookings.listingId, filter.listingId));
   const condition = and(...where);

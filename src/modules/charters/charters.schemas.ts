@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { pascalEnum } from '../../core/http/enums.js';
 
 const DateOnly = Type.String({ format: 'date', description: 'Calendar date (YYYY-MM-DD)', examples: ['2027-05-31'] });
 const LocalDateTime = Type.String({
@@ -22,6 +23,11 @@ const APPLICATION_EXAMPLE = {
   insurancePolicyNumber: 'EMI-2026-0042',
   insuranceExpiresOn: '2027-01-31',
 };
+
+/** Who cancelled a booking: Customer, Captain or Weather (answered only). */
+export const CanceledByEnum = pascalEnum(['customer', 'captain', 'weather'] as const, 'Who cancelled: Customer, Captain, or Weather (the captain, for the weather).');
+/** Which bookings to list: Customer (default) or Captain; `customer`, `captain` are still accepted. */
+export const BookingRoleEnum = pascalEnum(['customer', 'captain'] as const, 'Customer (default): trips you booked; Captain: bookings of your listings.');
 
 export const CaptainApplication = Type.Object(
   {
@@ -229,7 +235,7 @@ export const Booking = Type.Object(
     paymentId: Nullable(Uuid),
     refundedCents: Type.Integer(),
     declineReason: Nullable(Type.String()),
-    canceledBy: Nullable(Type.Union([Type.Literal('customer'), Type.Literal('captain'), Type.Literal('weather')])),
+    canceledBy: Nullable(CanceledByEnum.output),
     canceledByUserId: Nullable(Uuid),
     cancelReason: Nullable(Type.String()),
     createdAt: Timestamp,
@@ -270,7 +276,7 @@ export const Booking = Type.Object(
 );
 
 export const BookingsQuery = listQuery({
-  as: Type.Union([Type.Literal('customer'), Type.Literal('captain')], { default: 'customer', description: 'customer: trips you booked; captain: bookings of your listings' }),
+  as: Type.Optional(BookingRoleEnum.input),
   state: Type.Optional(Type.Union(STATES)),
   listingId: Type.Optional(Uuid),
 });

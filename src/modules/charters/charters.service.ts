@@ -7,7 +7,7 @@ import type { Page } from '../../core/http/pagination.js';
 import { idempotent, type PaymentsService } from '../payments/payments.service.js';
 import { CharterErrors } from './charters.errors.js';
 import * as repo from './charters.repository.js';
-import type { BookInput, BookingsFilter, CaptainApplicationInput, ListingInput, ListingPatchInput, ListingsFilter } from './charters.schemas.js';
+import { CanceledByEnum, type BookInput, type BookingsFilter, type CaptainApplicationInput, type ListingInput, type ListingPatchInput, type ListingsFilter } from './charters.schemas.js';
 import { OUPV_MAX_PASSENGERS, type BookingRow, type CaptainRow, type TripType } from './charters.tables.js';
 import { formatInZone, isTimeZone, zonedToUtc } from './charters.time.js';
 
@@ -248,7 +248,7 @@ function bookingView(found: repo.BookingWithTitle) {
     paymentId: b.paymentId,
     refundedCents: b.refundedCents,
     declineReason: b.declineReason,
-    canceledBy: b.canceledBy,
+    canceledBy: b.canceledBy && CanceledByEnum.toApi(b.canceledBy),
     canceledByUserId: b.canceledByUserId,
     cancelReason: b.cancelReason,
     createdAt: b.createdAt.toISOString(),

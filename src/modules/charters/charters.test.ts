@@ -311,7 +311,7 @@ describe('bookings', () => {
     };
     const b1 = await make(early!.id);
     const c1 = await call('POST', `/api/charter/bookings/${b1.id}/cancel`, customer, { reason: 'Change of plans' });
-    expect(c1.json()).toMatchObject({ state: 'Canceled', canceledBy: 'customer', canceledByUserId: customer.userId, cancelReason: 'Change of plans', refundedCents: 9_000 });
+    expect(c1.json()).toMatchObject({ state: 'Canceled', canceledBy: 'Customer', canceledByUserId: customer.userId, cancelReason: 'Change of plans', refundedCents: 9_000 });
     const b2 = await make(late!.id);
     const c2 = await call('POST', `/api/charter/bookings/${b2.id}/cancel`, customer, { reason: 'Sick' });
     expect(c2.json()).toMatchObject({ state: 'Canceled', refundedCents: 4_500 });
@@ -319,7 +319,7 @@ describe('bookings', () => {
     const b3 = await make(weather!.id);
     expect((await call('POST', `/api/charter/bookings/${b3.id}/cancel-for-weather`, customer, { reason: 'Wind' })).statusCode).toBe(403);
     const c3 = await call('POST', `/api/charter/bookings/${b3.id}/cancel-for-weather`, captain, { reason: 'Small craft advisory' });
-    expect(c3.json()).toMatchObject({ state: 'Canceled', canceledBy: 'weather', canceledByUserId: captain.userId, refundedCents: 9_000 });
+    expect(c3.json()).toMatchObject({ state: 'Canceled', canceledBy: 'Weather', canceledByUserId: captain.userId, refundedCents: 9_000 });
     expect((await call('POST', `/api/charter/bookings/${b3.id}/cancel`, other, { reason: 'x'.repeat(3) })).statusCode).toBe(403);
     expect((await call('POST', `/api/charter/bookings/${b3.id}/cancel`, customer, { reason: 'again' })).json().code).toBe('charters.invalid_state');
     expect((await auditEntries(t, 'payments.refunded')).filter((a) => String(a.reason).startsWith('Booking canceled')).length).toBeGreaterThanOrEqual(3);

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { Growth, GrowthQuery, Overview, Popular, PopularQuery, Revenue, RevenueQuery } from './dashboard.schemas.js';
 import * as service from './dashboard.service.js';
+import { IntervalEnum } from '../../core/http/enums.js';
 
 /** The administration dashboard (Admin and Owner, as the spec's admin routes without a named permission). */
 export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -40,7 +41,7 @@ export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 200: Growth, ...errorResponses(400) },
       },
     },
-    async (request) => service.userGrowth(deps, new Date(request.query.from), new Date(request.query.to), request.query.interval ?? 'day'),
+    async (request) => service.userGrowth(deps, new Date(request.query.from), new Date(request.query.to), IntervalEnum.fromApi(request.query.interval ?? 'Day')),
   );
 
   app.get(
@@ -58,7 +59,7 @@ export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
     },
     async (request) => {
       const q = request.query;
-      return service.revenue(deps, new Date(q.from), new Date(q.to), q.interval ?? 'month', q.currency ?? 'USD', q.kind);
+      return service.revenue(deps, new Date(q.from), new Date(q.to), IntervalEnum.fromApi(q.interval ?? 'Month'), q.currency ?? 'USD', q.kind);
     },
   );
 

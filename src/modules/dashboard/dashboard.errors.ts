@@ -1,3 +1,4 @@
+import { pascalCase } from '../../core/http/enums.js';
 import { AppError } from '../../core/http/problem.js';
 
 export const DashboardErrors = {
@@ -7,7 +8,7 @@ export const DashboardErrors = {
     new AppError(
       400,
       'dashboard.range_too_large',
-      `The range spans ${periods} ${interval}s; at most ${max} per request with interval=${interval}. Narrow from/to or use a longer interval.`,
+      `The range spans ${periods} ${interval}s; at most ${max} per request with interval=${pascalCase(interval)}. Narrow from/to or use a longer interval.`,
       { errors: [{ pointer: '/to', in: 'query', detail: `at most ${max} ${interval}s after from` }] },
     ),
 };

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ROLES } from '../../core/access/roles.js';
+import { IntervalEnum } from '../../core/http/enums.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PAYMENT_KINDS, type PaymentKind } from '../payments/index.js';
 
@@ -14,7 +15,7 @@ const Money = {
 };
 const CurrencyMoney = Type.Object({ currency: Type.String({ examples: ['USD'] }), ...Money }, { additionalProperties: false });
 const KindSchema = Type.Unsafe<PaymentKind>({ type: 'string', enum: [...PAYMENT_KINDS], description: 'Payment kind' });
-const IntervalSchema = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], { description: 'UTC day, ISO week (from Monday) or month' });
+const IntervalSchema = IntervalEnum.output;
 
 export const Overview = Type.Object(
   {
@@ -56,7 +57,7 @@ const rangeQuery = {
   to: Type.String({ format: 'date-time', description: 'End (exclusive)', examples: ['2026-06-01T00:00:00Z'] }),
 };
 
-export const GrowthQuery = Type.Object({ ...rangeQuery, interval: Type.Optional(IntervalSchema) }, { additionalProperties: false });
+export const GrowthQuery = Type.Object({ ...rangeQuery, interval: Type.Optional(IntervalEnum.input) }, { additionalProperties: false });
 
 export const Growth = Type.Object(
   {
@@ -75,7 +76,7 @@ export const Growth = Type.Object(
       {
         from: '2026-05-01T00:00:00.000Z',
         to: '2026-05-03T00:00:00.000Z',
-        interval: 'day',
+        interval: 'Day',
         totals: { newUsers: 7 },
         periods: [
           { periodStart: '2026-05-01T00:00:00.000Z', newUsers: 7, activeUsers: 42 },
@@ -89,7 +90,7 @@ export const Growth = Type.Object(
 export const RevenueQuery = Type.Object(
   {
     ...rangeQuery,
-    interval: Type.Optional(IntervalSchema),
+    interval: Type.Optional(IntervalEnum.input),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code (upper case)', examples: ['USD'] })),
     kind: Type.Optional(KindSchema),
   },

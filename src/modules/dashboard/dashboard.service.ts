@@ -9,6 +9,7 @@ import { busiestTournaments, pendingTournamentWork } from '../tournaments/stats.
 import { userGrowth as usersPerPeriod, usersOverview } from '../users/stats.service.js';
 import { DashboardErrors } from './dashboard.errors.js';
 import { periodStarts, type Interval } from './dashboard.repository.js';
+import { IntervalEnum } from '../../core/http/enums.js';
 
 /**
  * The administration dashboard: figures read from the modules that own them, through their public
@@ -98,7 +99,7 @@ export async function userGrowth(deps: AppDeps, from: Date, to: Date, interval: 
   return {
     from: from.toISOString(),
     to: to.toISOString(),
-    interval,
+    interval: IntervalEnum.toApi(interval),
     totals: { newUsers: periods.reduce((n, p) => n + p.newUsers, 0) },
     periods,
   };
@@ -121,7 +122,7 @@ export async function revenue(deps: AppDeps, from: Date, to: Date, interval: Int
   return {
     from: from.toISOString(),
     to: to.toISOString(),
-    interval,
+    interval: IntervalEnum.toApi(interval),
     currency,
     totals,
     periods: [...periods.values()].map((p) => ({ ...p, byKind: [...p.byKind.entries()].map(([k, money]) => ({ kind: k, ...money })) })),

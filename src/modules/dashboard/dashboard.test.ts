@@ -108,7 +108,7 @@ describe('GET /api/admin/dashboard/analytics/user-growth', () => {
     const res = await get(staff.admin, `/api/admin/dashboard/analytics/user-growth?${range(now - 10 * DAY, now + 60_000)}&interval=day`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.interval).toBe('day');
+    expect(body.interval).toBe('Day'); // interval=day, the older spelling, is still accepted
     expect(body.periods).toHaveLength(11);
     const today = new Date(now).toISOString().slice(0, 10);
     expect(body.periods.at(-1).periodStart).toBe(`${today}T00:00:00.000Z`);
@@ -132,7 +132,7 @@ describe('GET /api/admin/dashboard/analytics/user-growth', () => {
     const large = await get(staff.admin, '/api/admin/dashboard/analytics/user-growth?from=2020-01-01T00:00:00Z&to=2025-01-01T00:00:00Z&interval=day');
     expect(large.statusCode).toBe(400);
     expect(large.json().code).toBe('dashboard.range_too_large');
-    expect(large.json().detail).toContain('at most 400 per request with interval=day');
+    expect(large.json().detail).toContain('at most 400 per request with interval=Day');
     expect((await get(staff.admin, '/api/admin/dashboard/analytics/user-growth?from=2020-01-01T00:00:00Z&to=2025-01-01T00:00:00Z&interval=month')).statusCode).toBe(200);
     expect((await get(staff.admin, '/api/admin/dashboard/analytics/user-growth?from=nope&to=2025-01-01T00:00:00Z')).json().code).toBe('request.validation_failed');
   });
@@ -150,7 +150,7 @@ describe('GET /api/admin/dashboard/analytics/revenue', () => {
     const before = await get(staff.admin, url);
     expect(before.statusCode).toBe(200);
     const body = before.json();
-    expect(body).toMatchObject({ interval: 'day', currency: 'USD' });
+    expect(body).toMatchObject({ interval: 'Day', currency: 'USD' });
     expect(body.periods).toHaveLength(3);
     expect(body.periods[0]).toMatchObject({ payments: 0, grossCents: 0, netCents: 0 });
     expect(body.periods[0].byKind.map((k: { kind: string }) => k.kind)).toEqual(['CharterDeposit', 'CharterBalance', 'TournamentFee']);
@@ -169,7 +169,7 @@ describe('GET /api/admin/dashboard/analytics/revenue', () => {
     expect(cad.periods.every((p: { byKind: Array<{ kind: string }> }) => p.byKind.length === 1 && p.byKind[0]!.kind === 'TournamentFee')).toBe(true);
     const tooLarge = await get(staff.admin, `/api/admin/dashboard/analytics/revenue?from=2010-01-01T00:00:00Z&to=2025-01-01T00:00:00Z&interval=month`);
     expect(tooLarge.statusCode).toBe(400);
-    expect(tooLarge.json().detail).toContain('at most 120 per request with interval=month');
+    expect(tooLarge.json().detail).toContain('at most 120 per request with interval=Month');
   });
 });
 

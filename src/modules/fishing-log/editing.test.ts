@@ -81,11 +81,11 @@ describe('GET/PUT/PATCH/DELETE /api/fishinglog/entries/{entryId}/catches/{catchI
 
     const own = await send(owner, 'GET', catchUrl(entry.id, fish.id));
     expect(own.statusCode).toBe(200);
-    expect(own.json()).toMatchObject({ id: fish.id, entryId: entry.id, lengthCm: 60, weightKg: 2.5, location: { latitude: 46.234567, longitude: -93.654321, precision: 'exact' } });
+    expect(own.json()).toMatchObject({ id: fish.id, entryId: entry.id, lengthCm: 60, weightKg: 2.5, location: { latitude: 46.234567, longitude: -93.654321, precision: 'Exact' } });
 
     const seen = await send(friend, 'GET', catchUrl(entry.id, fish.id));
     expect(seen.statusCode).toBe(200);
-    expect(seen.json()).toMatchObject({ id: fish.id, gearSetupId: null, location: { latitude: 46.23, longitude: -93.65, precision: 'approximate' } });
+    expect(seen.json()).toMatchObject({ id: fish.id, gearSetupId: null, location: { latitude: 46.23, longitude: -93.65, precision: 'Approximate' } });
 
     for (const user of [stranger, admin]) {
       const refused = await send(user, 'GET', catchUrl(entry.id, fish.id));
@@ -153,7 +153,7 @@ describe('personal bests follow edits and deletions of catches', () => {
     const pb = await newCriterion(angler, { speciesId: PIKE, measure: 'length' });
     const entry = await newEntry(angler);
     const big = await newCatch(angler, entry.id, { speciesId: PIKE, lengthCm: 100 });
-    expect(big.personalBests).toEqual([expect.objectContaining({ criterionId: pb.id, catchId: big.id, kind: 'new_best' })]);
+    expect(big.personalBests).toEqual([expect.objectContaining({ criterionId: pb.id, catchId: big.id, kind: 'NewBest' })]);
     const mid = await newCatch(angler, entry.id, { speciesId: PIKE, lengthCm: 90 });
     expect(mid.personalBests).toEqual([]);
     const small = await newCatch(angler, entry.id, { speciesId: PIKE, lengthCm: 80 });
@@ -162,13 +162,13 @@ describe('personal bests follow edits and deletions of catches', () => {
 
     const edited = await patch(angler, catchUrl(entry.id, big.id), { lengthCm: 70 });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json().personalBests).toEqual([expect.objectContaining({ criterionId: pb.id, catchId: mid.id, previousCatchId: big.id, kind: 'fallback' })]);
+    expect(edited.json().personalBests).toEqual([expect.objectContaining({ criterionId: pb.id, catchId: mid.id, previousCatchId: big.id, kind: 'Fallback' })]);
     expect(await criterion(angler, pb.id)).toMatchObject({ currentBest: { catchId: mid.id, value: 90 } });
     expect(await ultimate(angler)).toMatchObject({ catch: { id: mid.id }, value: 90 });
 
     // Edited back up, it beats the others again (a catch that is not the best is compared incrementally).
     const back = await patch(angler, catchUrl(entry.id, big.id), { lengthCm: 101 });
-    expect(back.json().personalBests).toEqual([expect.objectContaining({ catchId: big.id, previousCatchId: mid.id, kind: 'new_best' })]);
+    expect(back.json().personalBests).toEqual([expect.objectContaining({ catchId: big.id, previousCatchId: mid.id, kind: 'NewBest' })]);
 
     expect((await send(angler, 'DELETE', catchUrl(entry.id, big.id))).statusCode).toBe(204);
     expect(await criterion(angler, pb.id)).toMatchObject({ currentBest: { catchId: mid.id, value: 90 } });
@@ -335,7 +335,7 @@ describe('Master Angler eligibility on the catch response', () => {
     const fish = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: undefined, released: true });
     expect(fish.masterAngler).toEqual({
       eligible: true,
-      programs: [expect.objectContaining({ programId: FISH_OHIO, programName: 'Fish Ohio', state: 'US-OH', qualifiesBy: 'length', minLengthIn: 40 })],
+      programs: [expect.objectContaining({ programId: FISH_OHIO, programName: 'Fish Ohio', state: 'US-OH', qualifiesBy: 'Length', minLengthIn: 40 })],
     });
     const shorter = await patch(angler, catchUrl(entry.id, fish.id), { lengthCm: inches(38) });
     expect(shorter.json().masterAngler).toEqual({ eligible: false, programs: [] });
@@ -358,7 +358,7 @@ describe('Master Angler eligibility on the catch response', () => {
     const entry = await newEntry(angler, { ...ohio, visibility: 'Public' });
     const big = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: undefined });
     const small = await newCatch(angler, entry.id, { speciesId: SPECIES.muskie, lengthCm: inches(30), weightKg: undefined });
-    const eligible = { eligible: true, programs: [expect.objectContaining({ programId: FISH_OHIO, qualifiesBy: 'length', minLengthIn: 40 })] };
+    const eligible = { eligible: true, programs: [expect.objectContaining({ programId: FISH_OHIO, qualifiesBy: 'Length', minLengthIn: 40 })] };
     const notEligible = { eligible: false, programs: [] };
     const one = await send(angler, 'GET', catchUrl(entry.id, big.id));
     expect(one.json().masterAngler).toEqual(eligible);

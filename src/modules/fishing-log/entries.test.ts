@@ -69,7 +69,7 @@ describe('POST /api/fishinglog/entries', () => {
       title: 'Evening bite on Mille Lacs',
       occurredAt: '2026-06-02T00:30:00.000Z',
       timeZone: 'America/Chicago',
-      location: { latitude: 46.234567, longitude: -93.654321, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'exact' },
+      location: { latitude: 46.234567, longitude: -93.654321, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'Exact' },
       weather: { airTemperatureC: 21.5, sky: 'partly-cloudy', windSpeedKmh: 12, windDirection: 'SW', pressureHpa: 1012.3, moonPhase: 'waxing-gibbous' },
       water: { temperatureC: 17.2, clarity: 'lightly-stained', depthM: 6.5 },
       method: 'boat',
@@ -178,14 +178,14 @@ describe('location privacy', () => {
     const hidden = await createEntry(owner, { visibility: 'Public' });
     await addCatch(owner, hidden.id, { location: { latitude: 46.2411111, longitude: -93.6588888 } });
     const seen = (await get(stranger, `/api/fishinglog/entries/${hidden.id}`)).json();
-    expect(seen.location).toEqual({ latitude: 46.23, longitude: -93.65, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'approximate' });
-    expect(seen.catches[0].location).toEqual({ latitude: 46.24, longitude: -93.66, precision: 'approximate' });
+    expect(seen.location).toEqual({ latitude: 46.23, longitude: -93.65, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'Approximate' });
+    expect(seen.catches[0].location).toEqual({ latitude: 46.24, longitude: -93.66, precision: 'Approximate' });
     expect(JSON.stringify(seen)).not.toContain('46.234567');
     const mine = (await get(owner, `/api/fishinglog/entries/${hidden.id}`)).json();
-    expect(mine.location).toMatchObject({ latitude: 46.234567, precision: 'exact' });
+    expect(mine.location).toMatchObject({ latitude: 46.234567, precision: 'Exact' });
 
     const shared = await createEntry(owner, { visibility: 'Public', shareExactLocation: true });
-    expect((await get(stranger, `/api/fishinglog/entries/${shared.id}`)).json().location).toMatchObject({ latitude: 46.234567, precision: 'exact' });
+    expect((await get(stranger, `/api/fishinglog/entries/${shared.id}`)).json().location).toMatchObject({ latitude: 46.234567, precision: 'Exact' });
   });
 
   it('matches a bounding box against the coordinates the viewer is shown', async () => {
@@ -316,12 +316,12 @@ describe('catches', () => {
     const entry = await createEntry(angler);
     const first = await addCatch(angler, entry.id, { weightKg: 2.1 });
     expect(first.json().personalBests).toEqual([
-      { criterionId: criterion.json().id, personalBestId: expect.any(String), catchId: first.json().id, previousCatchId: null, kind: 'new_best' },
+      { criterionId: criterion.json().id, personalBestId: expect.any(String), catchId: first.json().id, previousCatchId: null, kind: 'NewBest' },
     ]);
     const smaller = await addCatch(angler, entry.id, { weightKg: 1.2 });
     expect(smaller.json().personalBests).toEqual([]);
     const bigger = await addCatch(angler, entry.id, { weightKg: 3.4 });
-    expect(bigger.json().personalBests).toEqual([expect.objectContaining({ catchId: bigger.json().id, previousCatchId: first.json().id, kind: 'new_best' })]);
+    expect(bigger.json().personalBests).toEqual([expect.objectContaining({ catchId: bigger.json().id, previousCatchId: first.json().id, kind: 'NewBest' })]);
     // Deleting the entry withdraws the bests its catches held.
     await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: angler.headers });
     const bests = await t.app.inject({ method: 'GET', url: '/api/personalbest/me', headers: angler.headers });
@@ -359,7 +359,7 @@ describe('catches', () => {
     const entry = await createEntry(angler, { location: { latitude: 46, longitude: -93, stateCode: 'us-mn' } });
     expect(entry.location.stateCode).toBe('US-MN');
     const res = await addCatch(angler, entry.id, { lengthCm: 61 });
-    expect(res.json().personalBests).toEqual([expect.objectContaining({ criterionId: criterion.json().id, kind: 'new_best' })]);
+    expect(res.json().personalBests).toEqual([expect.objectContaining({ criterionId: criterion.json().id, kind: 'NewBest' })]);
   });
 
   it('lets only the owner add catches', async () => {
@@ -413,7 +413,7 @@ describe('sessions', () => {
     });
     expect(created.statusCode).toBe(201);
     const session = created.json();
-    expect(session).toMatchObject({ participants: ['Dad', 'Uncle Ray'], entryCount: 0, entries: [], location: { waterBody: 'Mille Lacs Lake', precision: 'exact' } });
+    expect(session).toMatchObject({ participants: ['Dad', 'Uncle Ray'], entryCount: 0, entries: [], location: { waterBody: 'Mille Lacs Lake', precision: 'Exact' } });
     const entry = await createEntry(owner, { sessionId: session.id });
     expect(entry.sessionId).toBe(session.id);
     const full = await get(owner, `/api/fishinglog/sessions/${session.id}`);

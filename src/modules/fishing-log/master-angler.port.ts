@@ -12,7 +12,7 @@ export interface EligibleProgram {
   /** The program's state, ISO 3166-2. */
   state: string;
   category: string;
-  qualifiesBy: 'length' | 'weight';
+  qualifiesBy: 'Length' | 'Weight';
   minLengthIn: number | null;
   minWeightLb: number | null;
 }

@@ -73,7 +73,7 @@ export function sessionView(row: SessionRow & { entryCount: number }) {
     timeZone: row.timeZone,
     location:
       row.latitude !== null && row.longitude !== null
-        ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody, stateCode: row.stateCode, precision: 'exact' as const }
+        ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody, stateCode: row.stateCode, precision: 'Exact' as const }
         : null,
     participants: row.participants,
     notes: row.notes,

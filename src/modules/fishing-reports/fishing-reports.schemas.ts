@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM, ShownLocation } from '../../core/db/geo.js';
 import { listQuery } from '../../core/http/pagination.js';
-import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { literals, Nullable, PastDate, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CONTENT_STATUSES } from '../moderation/index.js';
 import { LookupCode } from '../lookups/index.js';
 import { BITES, WIND_DIRECTIONS } from './fishing-reports.tables.js';
@@ -34,7 +34,7 @@ export const CreateFishingReportBody = Type.Object(
     lat: Type.Number({ minimum: -90, maximum: 90 }),
     lon: Type.Number({ minimum: -180, maximum: 180 }),
     exactLocation: Type.Optional(Type.Boolean({ description: 'Show the exact point to everyone (default false: rounded to ~1 km)', default: false })),
-    fishedOn: Type.String({ format: 'date', maxLength: 10, description: 'The day fished (not in the future)', examples: ['2026-06-01'] }),
+    fishedOn: Type.String({ ...PastDate, description: 'The day fished: from 1900-01-01, not in the future' }),
     conditions: Type.Optional(Type.Object(ConditionsProperties, { additionalProperties: false })),
     species: Type.Optional(
       Type.Array(Type.Object({ speciesId: Uuid, bite: Bite }, { additionalProperties: false }), { maxItems: 20, description: 'Species (GET /api/fish-species) and how they bit' }),
@@ -77,7 +77,7 @@ const reportExample = {
   author: { userId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', username: 'jo' },
   waterBody: 'Mille Lacs Lake',
   stateCode: 'US-MN',
-  location: { lat: 46.23, lon: -93.65, precision: 'approximate' },
+  location: { lat: 46.23, lon: -93.65, precision: 'Approximate' },
   fishedOn: '2026-06-01',
   conditions: { waterTempC: 18.5, clarity: 'Clear', sky: 'PartlyCloudy', windKmh: 12, windDirection: 'NW' },
   species: [{ speciesId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23', commonName: 'Walleye', bite: 'Good' }],

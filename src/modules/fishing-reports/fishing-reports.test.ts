@@ -49,7 +49,7 @@ describe('POST /api/reports', () => {
       author: { userId: jo.userId, username: jo.username },
       waterBody: 'Mille Lacs Lake',
       stateCode: 'US-MN',
-      location: { lat: 46.23456, lon: -93.65432, precision: 'exact' },
+      location: { lat: 46.23456, lon: -93.65432, precision: 'Exact' },
       fishedOn: '2026-06-01',
       conditions: { waterTempC: 18.5, clarity: 'Clear', sky: 'PartlyCloudy', windKmh: 12, windDirection: 'NW' },
       species: [{ speciesId: walleye, commonName: 'Walleye', bite: 'Good' }],
@@ -62,7 +62,7 @@ describe('POST /api/reports', () => {
       updatedAt: expect.any(String),
     });
     const seen = await call('GET', `/api/reports/${report.id}`, sam);
-    expect(seen.json().location).toEqual({ lat: 46.23, lon: -93.65, precision: 'approximate' });
+    expect(seen.json().location).toEqual({ lat: 46.23, lon: -93.65, precision: 'Approximate' });
     expect(JSON.stringify(seen.json())).not.toContain('46.23456');
     const calls = await t.database.pool.query('SELECT content_type, outcome FROM moderation_calls WHERE content_id = $1', [report.id]);
     expect(calls.rows).toEqual([{ content_type: 'fishing_report', outcome: 'clean' }]);
@@ -70,7 +70,7 @@ describe('POST /api/reports', () => {
 
   it('shows the exact point to everyone when the author chooses exactLocation', async () => {
     const report = await createFishingReport(t, jo, { exactLocation: true, lat: 46.1111, lon: -93.2222 });
-    expect((await call('GET', `/api/reports/${report.id}`, sam)).json().location).toEqual({ lat: 46.1111, lon: -93.2222, precision: 'exact' });
+    expect((await call('GET', `/api/reports/${report.id}`, sam)).json().location).toEqual({ lat: 46.1111, lon: -93.2222, precision: 'Exact' });
   });
 
   it('400 for an unknown species, a species twice, a future day or a bad field; 401 without a token', async () => {
@@ -82,7 +82,10 @@ describe('POST /api/reports', () => {
     });
     expect(twice.json()).toMatchObject({ code: 'reports.duplicate_species', errors: [{ pointer: '/species/1/speciesId' }] });
     const future = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2999-01-01', text: 'x' });
-    expect(future.json()).toMatchObject({ code: 'reports.date_in_future', errors: [{ pointer: '/fishedOn' }] });
+    expect(future.json()).toMatchObject({ code: 'request.validation_failed', errors: [{ pointer: '/fishedOn', detail: expect.stringContaining('to at most 24 hours from now') }] });
+    const early = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '1899-12-31', text: 'x' });
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toMatchObject({ errors: [{ pointer: '/fishedOn', detail: 'must be a calendar date YYYY-MM-DD (e.g. 2026-06-01), from 1900-01-01 to at most 24 hours from now' }] });
     const bad = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 95, lon: -93, fishedOn: 'yesterday', text: 'x', conditions: { clarity: 'Green' } });
     expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/lat', '/fishedOn']));
     // Clarity is a lookup value, checked once the body is well formed.
@@ -131,7 +134,7 @@ describe('GET /api/reports/by-location and helpful marks', () => {
     await createFishingReport(t, sam, { lat: 45.5, lon: -95.0, fishedOn: '2026-05-25', text: 'Too far' });
     const res = await call('GET', '/api/reports/by-location?lat=44&lon=-95&radiusKm=10', jo);
     expect(res.json().map((r: { id: string }) => r.id)).toEqual([newer.id, older.id]);
-    expect(res.json()[0]).toMatchObject({ location: { lat: 44.05, lon: -95, precision: 'approximate' }, distanceKm: expect.closeTo(5.56, 1), helpfulCount: 0 });
+    expect(res.json()[0]).toMatchObject({ location: { lat: 44.05, lon: -95, precision: 'Approximate' }, distanceKm: expect.closeTo(5.56, 1), helpfulCount: 0 });
     expect(res.headers['x-total-count']).toBe('2');
     const walleyeOnly = await call('GET', `/api/reports/by-location?lat=44&lon=-95&radiusKm=10&speciesId=${walleye}`, jo);
     expect(walleyeOnly.json().map((r: { id: string }) => r.id)).toEqual([newer.id]);

@@ -8,7 +8,7 @@ import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { createItemBody, updateItemBody } from './gear.admin.schemas.js';
 import * as admin from './gear.admin.service.js';
 import { GEAR_KINDS, KIND_SEGMENTS } from './gear.kinds.js';
-import { adminCatalogQuery, adminItemSchema, catalogSchemas, SCHEMA_IDS, type CatalogFilter } from './gear.schemas.js';
+import { adminCatalogQuery, adminItemSchema, catalogFilterFromApi, catalogSchemas, SCHEMA_IDS, type CatalogFilter } from './gear.schemas.js';
 
 /** /api/admin/gear/{rods|reels|lines|lures|apparel}: managing the catalog, permission Brands.Manage, audit-logged. */
 export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -40,7 +40,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         },
       },
       async (request, reply) =>
-        paginate(request, reply, request.query as { page: number; pageSize: number }, (page) => admin.adminListItems(db, kind, request.query as CatalogFilter, page)),
+        paginate(request, reply, request.query as { page: number; pageSize: number }, (page) => admin.adminListItems(db, kind, catalogFilterFromApi(request.query as CatalogFilter), page)),
     );
 
     app.get(

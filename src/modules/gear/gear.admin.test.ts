@@ -63,7 +63,7 @@ describe('who may manage the gear catalog (Brands.Manage)', () => {
     for (const user of [owner, admin, gearModerator]) {
       const res = await call('GET', `/api/admin/gear/reels/${reel}`, user);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ kind: 'reel', usage: { setups: 0, anglers: 0, catches: 0 }, deactivatedAt: null });
+      expect(res.json()).toMatchObject({ kind: 'Reel', usage: { setups: 0, anglers: 0, catches: 0 }, deactivatedAt: null });
     }
   });
 });
@@ -74,7 +74,7 @@ describe('adding catalog items', () => {
     const res = await call('POST', '/api/admin/gear/rods', gearModerator, castingRod);
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ kind: 'rod', slug: 'st-croix-bass-x-casting-7ft1in-medium-heavy-fast', brand: { id: stCroix, name: 'St. Croix' }, lengthLabel: `7'1"`, power: 'Medium-heavy', isActive: true });
+    expect(body).toMatchObject({ kind: 'Rod', slug: 'st-croix-bass-x-casting-7ft1in-medium-heavy-fast', brand: { id: stCroix, name: 'St. Croix' }, lengthLabel: `7'1"`, power: 'Medium-heavy', isActive: true });
     expect(await auditCount(t)).toBe(before + 1);
     expect(await lastAudit(t)).toMatchObject({ action: 'gear.item_created', target_type: 'gear_rod', target_id: body.id, actor_user_id: gearModerator.userId });
     const listed = (await call('GET', '/api/gear/rods?q=bass%20x%20casting', standard)).json();

@@ -1,7 +1,8 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { APPAREL_GENDERS, APPAREL_TYPES, LINE_TYPES, LURE_TYPES, REEL_TYPES, ROD_ACTIONS, ROD_MATERIALS, ROD_POWERS, ROD_TYPES, type GearKind } from './gear.kinds.js';
+import { ActivityFilterEnum } from '../../core/http/enums.js';
+import { GearKindEnum, APPAREL_GENDERS, APPAREL_TYPES, LINE_TYPES, LURE_TYPES, REEL_TYPES, ROD_ACTIONS, ROD_MATERIALS, ROD_POWERS, ROD_TYPES, type GearKind } from './gear.kinds.js';
 
 /**
  * Catalog item schemas, one per kind. Units: rod length in inches (`lengthIn`; `lengthCm` and
@@ -29,7 +30,7 @@ export const LureTarget = Type.Object(
 function commonProperties<K extends GearKind>(kind: K) {
   return {
     id: Uuid,
-    kind: Type.Literal(kind),
+    kind: Type.Literal(GearKindEnum.toApi(kind)),
     slug: Type.String({ description: 'Stable readable key', examples: ['shimano-stradic-fl-2500hg'] }),
     brand: Type.Ref('GearBrandRef'),
     name: Type.String({ description: 'Model name without the brand, including the variant' }),
@@ -177,7 +178,7 @@ export function adminCatalogQuery(kind: GearKind) {
   return listQuery({
     ...commonFilters,
     ...KIND_FILTERS[kind],
-    status: Type.Optional(literals(['active', 'inactive', 'all'] as const, 'Which items to list (default all)')),
+    status: Type.Optional(ActivityFilterEnum.input),
   });
 }
 
@@ -188,7 +189,7 @@ export interface CatalogFilter {
   minPriceUsd?: number;
   maxPriceUsd?: number;
   sort?: 'brand' | 'name' | 'price' | '-price';
-  status?: 'active' | 'inactive' | 'all';
+  status?: 'active' | 'inactive' | 'all' | 'Active' | 'Inactive' | 'All';
   rodType?: string;
   power?: string;
   action?: string;
@@ -213,4 +214,9 @@ export interface CatalogFilter {
   size?: string;
   gender?: string;
   waterproof?: boolean;
+}
+
+/** The admin list's `status` as sent (either spelling) → the stored filter. */
+export function catalogFilterFromApi(query: CatalogFilter): CatalogFilter {
+  return query.status === undefined ? query : { ...query, status: ActivityFilterEnum.fromApi(query.status) };
 }

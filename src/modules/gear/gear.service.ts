@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { GearErrors } from './gear.errors.js';
-import { GEAR_KINDS, type GearKind } from './gear.kinds.js';
+import { GEAR_KINDS, GearKindEnum, type GearKind } from './gear.kinds.js';
 import * as repo from './gear.repository.js';
 import type { CatalogFilter } from './gear.schemas.js';
 
@@ -24,7 +24,7 @@ export function itemView(row: repo.ItemRow, targets: Target[] = []) {
   const i = row.item;
   const common = {
     id: i.id,
-    kind: i.kind,
+    kind: GearKindEnum.toApi(i.kind),
     slug: i.slug,
     brand: { id: i.brandId, name: row.brandName, isActive: row.brandActive },
     name: i.name,

@@ -47,7 +47,7 @@ describe('the catalog lists', () => {
   it('returns each kind with the fields a buyer compares', async () => {
     const rod = (await get(`/api/gear/rods/${gearItemId(`st-croix-mojo-bass-casting-7ft1in-medium-heavy-fast`)}`)).json();
     expect(rod).toMatchObject({
-      kind: 'rod',
+      kind: 'Rod',
       brand: { id: brandId('St. Croix'), name: 'St. Croix', isActive: true },
       name: `Mojo Bass Casting 7'1" Medium-heavy Fast`,
       productLine: 'Mojo Bass',
@@ -65,14 +65,14 @@ describe('the catalog lists', () => {
       flyLineWeight: null,
     });
     const reel = (await get(`/api/gear/reels/${gearItemId('shimano-stradic-fl-2500hg')}`)).json();
-    expect(reel).toMatchObject({ kind: 'reel', reelType: 'Spinning', size: '2500HG', gearRatio: 6, weightG: 224, maxDragKg: 9.1, maxDragLb: 20.1, bearings: '6+1' });
+    expect(reel).toMatchObject({ kind: 'Reel', reelType: 'Spinning', size: '2500HG', gearRatio: 6, weightG: 224, maxDragKg: 9.1, maxDragLb: 20.1, bearings: '6+1' });
     const line = (await get(`/api/gear/lines/${gearItemId('seaguar-invizx-12-lb-200-yd-clear')}`)).json();
-    expect(line).toMatchObject({ kind: 'line', lineType: 'Fluorocarbon', testLb: 12, testKg: 5.4, diameterMm: 0.31, spoolLengthM: 182.9, colour: 'Clear' });
+    expect(line).toMatchObject({ kind: 'Line', lineType: 'Fluorocarbon', testLb: 12, testKg: 5.4, diameterMm: 0.31, spoolLengthM: 182.9, colour: 'Clear' });
     const lure = (await get(`/api/gear/lures/${gearItemId('strike-king-red-eye-shad-1-2-oz-sexy-shad')}`)).json();
-    expect(lure).toMatchObject({ kind: 'lure', lureType: 'Lipless crankbait', weightG: 14.2, colour: 'Sexy Shad' });
+    expect(lure).toMatchObject({ kind: 'Lure', lureType: 'Lipless crankbait', weightG: 14.2, colour: 'Sexy Shad' });
     expect(lure.targetSpecies).toEqual(expect.arrayContaining([{ id: speciesId('Micropterus salmoides'), commonName: 'Largemouth bass', scientificName: 'Micropterus salmoides' }]));
     const apparel = (await get(`/api/gear/apparel/${gearItemId('simms-g3-guide-stockingfoot-waders')}`)).json();
-    expect(apparel).toMatchObject({ kind: 'apparel', apparelType: 'Waders', gender: 'Men', waterproof: true, sizes: expect.arrayContaining(['M', 'LK', 'XL']) });
+    expect(apparel).toMatchObject({ kind: 'Apparel', apparelType: 'Waders', gender: 'Men', waterproof: true, sizes: expect.arrayContaining(['M', 'LK', 'XL']) });
   });
 
   it('filters rods by type, power, action, pieces and length', async () => {

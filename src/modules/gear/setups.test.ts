@@ -38,11 +38,11 @@ describe('gear setups', () => {
       name: 'Drop shot',
       technique: 'Drop shot',
       notes: 'Size 1 hook, 3/16 oz weight',
-      rod: { id: rod, kind: 'rod', brand: { name: 'St. Croix' }, power: 'Medium-light', action: 'Extra-fast' },
-      reel: { id: reel, kind: 'reel', name: 'Stradic FL 2500HG', gearRatio: 6 },
-      line: { id: line, kind: 'line', lineType: 'Fluorocarbon', testLb: 8 },
+      rod: { id: rod, kind: 'Rod', brand: { name: 'St. Croix' }, power: 'Medium-light', action: 'Extra-fast' },
+      reel: { id: reel, kind: 'Reel', name: 'Stradic FL 2500HG', gearRatio: 6 },
+      line: { id: line, kind: 'Line', lineType: 'Fluorocarbon', testLb: 8 },
       lures: [
-        { id: senko, kind: 'lure', productLine: 'Senko', targetSpecies: expect.arrayContaining([expect.objectContaining({ commonName: 'Largemouth bass' })]) },
+        { id: senko, kind: 'Lure', productLine: 'Senko', targetSpecies: expect.arrayContaining([expect.objectContaining({ commonName: 'Largemouth bass' })]) },
         { id: gearItemId('zoom-trick-worm-6-5-in-junebug'), productLine: 'Trick Worm' },
       ],
     });

@@ -5,7 +5,8 @@ import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { CreateRuleBody, ModerationRule, RulesQuery, UpdateRuleBody } from './moderation-rules.admin.schemas.js';
+import { CreateRuleBody, createRuleInputFromApi, ModerationRule, ruleInputFromApi, RuleKindEnum, RulesQuery, UpdateRuleBody } from './moderation-rules.admin.schemas.js';
+import { RuleActionEnum } from './moderation.admin.schemas.js';
 import * as service from './moderation-rules.admin.service.js';
 
 export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -28,7 +29,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listRules(db, auditContextOf(request), { isActive: request.query.isActive, kind: request.query.kind, action: request.query.action }, page),
+        service.listRules(db, auditContextOf(request), { isActive: request.query.isActive, kind: RuleKindEnum.fromApi(request.query.kind), action: RuleActionEnum.fromApi(request.query.action) }, page),
       ),
   );
 
@@ -56,7 +57,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         response: { 201: Type.Ref('ModerationRule') },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createRule(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createRule(db, auditContextOf(request), createRuleInputFromApi(request.body))),
   );
 
   app.put(
@@ -73,7 +74,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         response: { 200: Type.Ref('ModerationRule'), ...errorResponses(404) },
       },
     },
-    async (request) => service.updateRule(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => service.updateRule(db, auditContextOf(request), request.params.id, ruleInputFromApi(request.body)),
   );
 
   lifecycleRoutes(app, {

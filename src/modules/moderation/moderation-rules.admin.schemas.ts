@@ -1,24 +1,30 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { MAX_PATTERN_LENGTH } from './regex-safety.js';
-import { ContentTypeSchema } from './moderation.admin.schemas.js';
+import { pascalEnum } from '../../core/http/enums.js';
+import { ContentTypeEnum, ContentTypeSchema, RuleActionEnum } from './moderation.admin.schemas.js';
+import { RULE_KINDS } from './moderation.types.js';
 
-const Kind = Type.Union([Type.Literal('keyword'), Type.Literal('regex')], {
-  description: 'keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused)',
-});
-const Action = Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'flag: hold for review; reject: refuse, telling the author the reason' });
-const AppliesTo = Type.Array(ContentTypeSchema, { minItems: 1, maxItems: 2, uniqueItems: true, description: 'What the rule checks: posts, comments or both' });
+/** Keyword or Regex; `keyword`, `regex` are still accepted. */
+export const RuleKindEnum = pascalEnum(
+  RULE_KINDS,
+  'Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused).',
+);
+const Kind = RuleKindEnum.input;
+const Action = RuleActionEnum.input;
+const AppliesToOptions = { minItems: 1, maxItems: 2, uniqueItems: true, description: 'What the rule checks: Post, Comment or both' };
+const AppliesTo = Type.Array(ContentTypeEnum.input, AppliesToOptions);
 const Category = Type.String({ pattern: '^[a-z][a-z0-9/_-]{0,63}$', description: 'Category the queue shows for a match (e.g. spam)' });
 
 export const ModerationRule = Type.Object(
   {
     id: Uuid,
     name: Type.String(),
-    kind: Kind,
+    kind: RuleKindEnum.output,
     pattern: Type.String(),
-    appliesTo: AppliesTo,
-    action: Action,
+    appliesTo: Type.Array(ContentTypeSchema, AppliesToOptions),
+    action: RuleActionEnum.output,
     category: Type.String(),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Shown to the author when the rule rejects their content' }),
     isActive: Type.Boolean(),
@@ -81,3 +87,17 @@ export const RulesQuery = listQuery({
   kind: Type.Optional(Kind),
   action: Type.Optional(Action),
 });
+
+/** A create/update body as the service takes it: the stored spellings of kind, action and appliesTo. */
+export function ruleInputFromApi<B extends { kind?: string; action?: string; appliesTo?: string[] }>(body: B) {
+  return {
+    ...body,
+    kind: RuleKindEnum.fromApi(body.kind),
+    action: RuleActionEnum.fromApi(body.action),
+    appliesTo: body.appliesTo?.map((t) => ContentTypeEnum.fromApi(t)),
+  };
+}
+
+export function createRuleInputFromApi(body: Static<typeof CreateRuleBody>) {
+  return { ...ruleInputFromApi(body), kind: RuleKindEnum.fromApi(body.kind), action: RuleActionEnum.fromApi(body.action) };
+}

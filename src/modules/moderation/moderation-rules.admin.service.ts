@@ -8,6 +8,8 @@ import * as repo from './moderation.repository.js';
 import type { ModerationRuleRow } from './moderation.tables.js';
 import type { ContentType, RuleAction, RuleKind } from './moderation.types.js';
 import { regexProblem } from './regex-safety.js';
+import { RuleKindEnum } from './moderation-rules.admin.schemas.js';
+import { ContentTypeEnum, RuleActionEnum } from './moderation.admin.schemas.js';
 
 /**
  * Moderation rules for admins: create, change, deactivate (never delete), list with usage.
@@ -30,10 +32,10 @@ export function ruleView(row: ModerationRuleRow) {
   return {
     id: row.id,
     name: row.name,
-    kind: row.kind,
+    kind: RuleKindEnum.toApi(row.kind),
     pattern: row.pattern,
-    appliesTo: [...(row.appliesToPosts ? ['post' as const] : []), ...(row.appliesToComments ? ['comment' as const] : [])],
-    action: row.action,
+    appliesTo: [...(row.appliesToPosts ? ['post' as const] : []), ...(row.appliesToComments ? ['comment' as const] : [])].map(ContentTypeEnum.toApi),
+    action: RuleActionEnum.toApi(row.action),
     category: row.category,
     reason: row.reason,
     isActive: row.isActive,

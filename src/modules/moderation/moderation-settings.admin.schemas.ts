@@ -13,7 +13,7 @@ const Thresholds = Type.Record(Category, Probability, {
   examples: [{ harassment: 0.4, spam: 0.8 }],
 });
 
-const ProviderName = Type.Union(PROVIDER_NAMES.map((n) => Type.Literal(n)), { description: 'Which provider rates content' });
+const ProviderName = Type.Union(PROVIDER_NAMES.map((n) => Type.Literal(n)), { description: 'Which provider rates content: the provider’s identifier (a name such as local or openai, not a vocabulary value, so it keeps its own lower-case spelling)' });
 
 export const ModerationSettingsView = Type.Object(
   {

@@ -209,15 +209,15 @@ const updateRule = (user: TestUser, id: string, payload: Record<string, unknown>
 
 describe('moderation rules', () => {
   it('creates a rule with defaults and audit-logs it', async () => {
-    const res = await createRule(admin, { name: 'Competitor links', kind: 'keyword', pattern: 'fishbrain.example', action: 'flag' });
+    const res = await createRule(admin, { name: 'Competitor links', kind: 'Keyword', pattern: 'fishbrain.example', action: 'Flag' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
       id: expect.any(String),
       name: 'Competitor links',
-      kind: 'keyword',
+      kind: 'Keyword',
       pattern: 'fishbrain.example',
-      appliesTo: ['post', 'comment'],
-      action: 'flag',
+      appliesTo: ['Post', 'Comment'],
+      action: 'Flag',
       category: 'rule',
       reason: null,
       isActive: true,
@@ -229,18 +229,20 @@ describe('moderation rules', () => {
       usage: { matchCount: 0, lastMatchedAt: null, timeouts: 0 },
     });
     const [entry] = (await auditEntries(t, 'moderation.rule_created')).filter((e) => e.target_id === res.json().id);
-    expect(entry).toMatchObject({ actor_user_id: admin.userId, after: { name: 'Competitor links', kind: 'keyword', action: 'flag' } });
+    expect(entry).toMatchObject({ actor_user_id: admin.userId, after: { name: 'Competitor links', kind: 'keyword', action: 'flag' } }); // the audit log keeps the stored values
   });
 
   it('deactivates instead of deleting, and can bring a rule back', async () => {
+    // The older spellings (regex, reject, post) are still accepted; the answer spells them the new way.
     const rule = (await createRule(owner, { name: 'Temp', kind: 'regex', pattern: 'tmp\\d+', action: 'reject', appliesTo: ['post'], reason: 'No temp codes.' })).json();
+    expect(rule).toMatchObject({ kind: 'Regex', action: 'Reject', appliesTo: ['Post'] });
     const off = await updateRule(admin, rule.id, { isActive: false });
-    expect(off.json()).toMatchObject({ isActive: false, deactivatedAt: expect.any(String), deactivatedBy: admin.userId, appliesTo: ['post'] });
+    expect(off.json()).toMatchObject({ isActive: false, deactivatedAt: expect.any(String), deactivatedBy: admin.userId, appliesTo: ['Post'] });
     expect((await auditEntries(t, 'moderation.rule_deactivated')).some((e) => e.target_id === rule.id)).toBe(true);
     const listed = await t.app.inject({ method: 'GET', url: '/api/admin/moderation-rules?isActive=false', headers: admin.headers });
     expect(listed.json().map((r: { id: string }) => r.id)).toContain(rule.id);
-    const on = await updateRule(admin, rule.id, { isActive: true, name: 'Temp codes', appliesTo: ['comment'] });
-    expect(on.json()).toMatchObject({ isActive: true, deactivatedAt: null, deactivatedBy: null, name: 'Temp codes', appliesTo: ['comment'] });
+    const on = await updateRule(admin, rule.id, { isActive: true, name: 'Temp codes', appliesTo: ['Comment'] });
+    expect(on.json()).toMatchObject({ isActive: true, deactivatedAt: null, deactivatedBy: null, name: 'Temp codes', appliesTo: ['Comment'] });
     expect((await auditEntries(t, 'moderation.rule_reactivated')).some((e) => e.target_id === rule.id)).toBe(true);
     const renamed = await updateRule(admin, rule.id, { reason: null });
     expect(renamed.json().reason).toBeNull();
@@ -251,7 +253,7 @@ describe('moderation rules', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/moderation-rules?kind=keyword&action=flag&pageSize=1', headers: admin.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toHaveLength(1);
-    expect(res.json()[0]).toMatchObject({ kind: 'keyword', action: 'flag' });
+    expect(res.json()[0]).toMatchObject({ kind: 'Keyword', action: 'Flag' });
     expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(1);
     const one = await t.app.inject({ method: 'GET', url: `/api/admin/moderation-rules/${res.json()[0].id}`, headers: admin.headers });
     expect(one.json().id).toBe(res.json()[0].id);
@@ -260,15 +262,15 @@ describe('moderation rules', () => {
   });
 
   it.each([
-    [{ name: 'x', kind: 'keyword', pattern: '!!!', action: 'flag' }, '/pattern'],
-    [{ name: 'x', kind: 'regex', pattern: '(a|a)*', action: 'flag' }, '/pattern'],
-    [{ name: 'x', kind: 'glob', pattern: 'a*', action: 'flag' }, '/kind'],
-    [{ name: 'x', kind: 'keyword', pattern: 'a', action: 'delete' }, '/action'],
-    [{ name: 'x', kind: 'keyword', pattern: 'a', action: 'flag', appliesTo: [] }, '/appliesTo'],
-    [{ name: 'x', kind: 'keyword', pattern: 'a', action: 'flag', appliesTo: ['post', 'post'] }, '/appliesTo'],
-    [{ name: 'x', kind: 'keyword', pattern: 'a', action: 'flag', category: 'Spam!' }, '/category'],
-    [{ name: 'x', kind: 'keyword', pattern: 'a', action: 'flag', matchCount: 5 }, '/matchCount'],
-    [{ kind: 'keyword', pattern: 'a', action: 'flag' }, '/name'],
+    [{ name: 'x', kind: 'Keyword', pattern: '!!!', action: 'Flag' }, '/pattern'],
+    [{ name: 'x', kind: 'Regex', pattern: '(a|a)*', action: 'Flag' }, '/pattern'],
+    [{ name: 'x', kind: 'glob', pattern: 'a*', action: 'Flag' }, '/kind'],
+    [{ name: 'x', kind: 'Keyword', pattern: 'a', action: 'delete' }, '/action'],
+    [{ name: 'x', kind: 'Keyword', pattern: 'a', action: 'Flag', appliesTo: [] }, '/appliesTo'],
+    [{ name: 'x', kind: 'Keyword', pattern: 'a', action: 'Flag', appliesTo: ['post', 'post'] }, '/appliesTo'],
+    [{ name: 'x', kind: 'Keyword', pattern: 'a', action: 'Flag', category: 'Spam!' }, '/category'],
+    [{ name: 'x', kind: 'Keyword', pattern: 'a', action: 'Flag', matchCount: 5 }, '/matchCount'],
+    [{ kind: 'Keyword', pattern: 'a', action: 'Flag' }, '/name'],
   ])('refuses %j (400 naming %s)', async (payload, pointer) => {
     const res = await createRule(admin, payload);
     expect(res.statusCode).toBe(400);
@@ -278,7 +280,7 @@ describe('moderation rules', () => {
   it('is for Admins and the Owner only', async () => {
     for (const user of [moderator, standard]) {
       expect((await t.app.inject({ method: 'GET', url: '/api/admin/moderation-rules', headers: user.headers })).statusCode).toBe(403);
-      expect((await createRule(user, { name: 'x', kind: 'keyword', pattern: 'a', action: 'flag' })).statusCode).toBe(403);
+      expect((await createRule(user, { name: 'x', kind: 'Keyword', pattern: 'a', action: 'Flag' })).statusCode).toBe(403);
       expect((await updateRule(user, MISSING_ID, { name: 'x' })).statusCode).toBe(403);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/moderation-rules' })).statusCode).toBe(401);

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { ApproveBody, Decision, PendingQuery, QueueItem, RejectBody } from './moderation.admin.schemas.js';
+import { ApproveBody, ContentTypeEnum, Decision, PendingQuery, QueueItem, RejectBody } from './moderation.admin.schemas.js';
 import * as service from './moderation.admin.service.js';
 import { observeModeration } from './moderation.service.js';
 
@@ -31,7 +31,7 @@ export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listPending(db, auditContextOf(request), { contentType: request.query.contentType }, page)),
+      paginate(request, reply, request.query, (page) => service.listPending(db, auditContextOf(request), { contentType: ContentTypeEnum.fromApi(request.query.contentType) }, page)),
   );
 
   for (const contentType of ['post', 'comment'] as const) {

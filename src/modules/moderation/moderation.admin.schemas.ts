@@ -1,35 +1,47 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { HOLD_REASONS } from './moderation.types.js';
+import { pascalEnum } from '../../core/http/enums.js';
+import { CONTENT_TYPES, HOLD_REASONS, RULE_ACTIONS } from './moderation.types.js';
 import { ModerationStatusSchema } from '../social/index.js';
 
-export const ContentTypeSchema = Type.Union([Type.Literal('post'), Type.Literal('comment')]);
+/** Post or Comment; `post`, `comment` are still accepted. (The decision paths keep their lower-case resource segments: /api/admin/moderation/post/{id}/approve.) */
+export const ContentTypeEnum = pascalEnum(CONTENT_TYPES, 'Post or Comment.');
+export const ContentTypeSchema = ContentTypeEnum.output;
+/** Why an item waits in the queue; the old snake_case spellings are never sent, so only the output is needed. */
+export const HoldReasonEnum = pascalEnum(
+  HOLD_REASONS,
+  'Flagged: the provider flagged it; Rule: a flag rule matched; ProviderError / ProviderTimeout: the provider failed (held rather than published unchecked); RuleTimeout: a rule ran out of time; EditedAfterRejection: edited after a moderator rejected it.',
+);
+/** Flag or Reject; `flag`, `reject` are still accepted. */
+export const RuleActionEnum = pascalEnum(RULE_ACTIONS, 'Flag: hold for review; Reject: refuse, telling the author the reason.');
 
 const Scores = Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 1 }), { description: 'Score per category, 0..1' });
 
 export const QueueItem = Type.Object(
   {
-    id: Type.String({ format: 'uuid', description: 'Id of this queue item (the moderation record that held the content), not of the content: decisions take `contentId`' }),
+    id: Type.String({
+      format: 'uuid',
+      description: 'Id of this queue item (the moderation record that held the content), not of the content: decisions and reports take `contentId`',
+    }),
     contentType: ContentTypeSchema,
     contentId: Type.String({
       format: 'uuid',
-      description: 'Id of the held post or comment: approve or reject it with POST /api/admin/moderation/{contentType}/{contentId}/approve or /reject',
+      description:
+        'Id of the held post or comment (the content, not the queue item): approve or reject it with POST /api/admin/moderation/post/{contentId}/approve or /reject (comment/{contentId} for a Comment)',
     }),
     postId: Type.String({ format: 'uuid', description: 'The post the content belongs to: the post itself, or the post a held comment is on' }),
     author: Type.Ref('UserRef'),
     text: Type.String(),
     photoUrls: Type.Array(Type.String()),
     moderationStatus: ModerationStatusSchema,
-    heldBecause: Type.Union(HOLD_REASONS.map((r) => Type.Literal(r)), {
-      description: 'flagged: the provider flagged it; rule: a flag rule matched; provider_error / provider_timeout: the provider failed (held rather than published unchecked); rule_timeout: a rule ran out of time; edited_after_rejection: edited after a moderator rejected it',
-    }),
+    heldBecause: HoldReasonEnum.output,
     provider: Type.Union([Type.String(), Type.Null()]),
     model: Type.Union([Type.String(), Type.Null()]),
     categories: Type.Array(Type.String(), { description: 'Flagged categories' }),
     scores: Scores,
     matchedRules: Type.Array(
-      Type.Object({ id: Uuid, name: Type.String(), action: Type.Union([Type.Literal('flag'), Type.Literal('reject')]) }, { additionalProperties: false }),
+      Type.Object({ id: Uuid, name: Type.String(), action: RuleActionEnum.output }, { additionalProperties: false }),
     ),
     flaggedAt: Timestamp,
     createdAt: Timestamp,
@@ -38,7 +50,7 @@ export const QueueItem = Type.Object(
 );
 
 export const PendingQuery = listQuery({
-  contentType: Type.Optional(ContentTypeSchema),
+  contentType: Type.Optional(ContentTypeEnum.input),
 });
 
 export const Decision = Type.Object(

@@ -6,6 +6,7 @@ import type { ContentStatus, ContentType } from './moderation.types.js';
 import { commentsForReview, lockCommentForModeration, setCommentStatus } from '../social/comments.service.js';
 import { lockPostForModeration, postsForReview, setPostStatus } from '../social/posts.service.js';
 import { AdminModerationErrors } from './moderation.admin.errors.js';
+import { ContentTypeEnum, HoldReasonEnum, RuleActionEnum } from './moderation.admin.schemas.js';
 
 /**
  * The review queue and the moderators' decisions. A decision changes the content's status (the
@@ -29,19 +30,19 @@ export async function listPending(db: Db, context: AuditContext, filter: { conte
       return [
         {
           id: item.id,
-          contentType: (item.postId ? 'post' : 'comment') as ContentType,
+          contentType: ContentTypeEnum.toApi(item.postId ? 'post' : 'comment'),
           contentId: content.id,
           postId: post ? post.id : (commentsById.get(item.commentId!)!.postId as string),
           author: { id: content.authorId, username: content.authorUsername },
           text: content.text,
           photoUrls: post ? post.photoUrls : [],
           moderationStatus: content.status,
-          heldBecause: item.heldBecause,
+          heldBecause: HoldReasonEnum.toApi(item.heldBecause),
           provider: item.provider,
           model: item.model,
           categories: item.categories,
           scores: item.scores,
-          matchedRules: item.matchedRules,
+          matchedRules: item.matchedRules.map((r) => ({ ...r, action: RuleActionEnum.toApi(r.action) })),
           flaggedAt: item.flaggedAt.toISOString(),
           createdAt: content.createdAt.toISOString(),
         },
@@ -89,7 +90,7 @@ export async function decideInTx(
     });
   }
   return {
-    contentType,
+    contentType: ContentTypeEnum.toApi(contentType),
     contentId: id,
     moderationStatus: status,
     moderationReason: status === 'Rejected' ? reason : null,

@@ -103,14 +103,14 @@ describe('GET /api/admin/moderation/pending', () => {
       expect(res.json()).toEqual([
         {
           id: expect.any(String),
-          contentType: 'post',
+          contentType: 'Post',
           contentId: first.id,
           postId: first.id,
           author: { id: writer.userId, username: 'writer_wanda' },
           text: 'buy followers now',
           photoUrls: ['https://img.example.com/a.jpg'],
           moderationStatus: 'PendingReview',
-          heldBecause: 'flagged',
+          heldBecause: 'Flagged',
           provider: 'local',
           model: 'fishlog-wordlist-v1',
           categories: ['spam'],
@@ -119,13 +119,13 @@ describe('GET /api/admin/moderation/pending', () => {
           flaggedAt: expect.any(String),
           createdAt: expect.any(String),
         },
-        expect.objectContaining({ contentType: 'comment', contentId: comment.json().id, postId: clean.id, photoUrls: [], categories: ['sexual'] }),
+        expect.objectContaining({ contentType: 'Comment', contentId: comment.json().id, postId: clean.id, photoUrls: [], categories: ['sexual'] }),
       ]);
       expect(res.body).not.toContain(writer.email);
       expect(await auditCount(isolated)).toBe(before + 1);
       expect((await auditEntries(isolated, 'moderation.queue_viewed'))[0]).toMatchObject({ actor_user_id: boss.userId });
       const comments = await isolated.app.inject({ method: 'GET', url: '/api/admin/moderation/pending?contentType=comment', headers: boss.headers });
-      expect(comments.json().map((i: { contentType: string }) => i.contentType)).toEqual(['comment']);
+      expect(comments.json().map((i: { contentType: string }) => i.contentType)).toEqual(['Comment']); // contentType=comment: the older spelling
       expect((await isolated.app.inject({ method: 'GET', url: '/api/admin/moderation/pending?contentType=user', headers: boss.headers })).statusCode).toBe(400);
     } finally {
       await isolated.close();
@@ -140,7 +140,7 @@ describe('decisions on posts', () => {
     const before = await auditCount(t);
     const res = await approve(admin, 'post', id, { note: 'Banter between friends' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contentType: 'post', contentId: id, moderationStatus: 'Published', moderationReason: null, decidedBy: admin.userId, decidedAt: expect.any(String) });
+    expect(res.json()).toEqual({ contentType: 'Post', contentId: id, moderationStatus: 'Published', moderationReason: null, decidedBy: admin.userId, decidedAt: expect.any(String) });
     expect(await auditCount(t)).toBe(before + 1);
     const [entry] = (await auditEntries(t, 'moderation.post_approved')).filter((e) => e.target_id === id);
     expect(entry).toMatchObject({ actor_user_id: admin.userId, target_type: 'post', reason: 'Banter between friends', before: { status: 'PendingReview' }, after: { status: 'Published', authorId: author.userId } });
@@ -183,7 +183,7 @@ describe('decisions on posts', () => {
     const edit = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${id}`, headers: author.headers, payload: { text: 'A perfectly polite text now' } });
     expect(edit.json()).toMatchObject({ moderationStatus: 'PendingReview' });
     const item = (await pending(admin, '?pageSize=100')).json().find((i: { contentId: string }) => i.contentId === id);
-    expect(item).toMatchObject({ heldBecause: 'edited_after_rejection', text: 'A perfectly polite text now' });
+    expect(item).toMatchObject({ heldBecause: 'EditedAfterRejection', text: 'A perfectly polite text now' });
     await approve(admin, 'post', id);
     const again = await t.app.inject({ method: 'PATCH', url: `/api/social/posts/${id}`, headers: author.headers, payload: { text: 'Polite and edited again' } });
     expect(again.json().moderationStatus).toBe('Published');
@@ -212,7 +212,7 @@ describe('decisions on comments', () => {
     const count = async () => (await view(author, postId)).json().commentCount;
     expect(await count()).toBe(0);
     const approved = await approve(modGranted, 'comment', commentId);
-    expect(approved.json()).toMatchObject({ contentType: 'comment', contentId: commentId, moderationStatus: 'Published' });
+    expect(approved.json()).toMatchObject({ contentType: 'Comment', contentId: commentId, moderationStatus: 'Published' });
     expect(await count()).toBe(1);
     const comments = await t.app.inject({ method: 'GET', url: `/api/social/posts/${postId}/comments`, headers: standard.headers });
     expect(comments.json().map((c: { id: string }) => c.id)).toEqual([commentId]);

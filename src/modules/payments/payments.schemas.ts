@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
+import { IntervalEnum, pascalEnum } from '../../core/http/enums.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { idempotencyKeyDescription } from './payments.idempotency.js';
 
@@ -13,10 +14,13 @@ const REFUND_EXAMPLE = {
   status: 'Succeeded',
   failureReason: null,
   reason: 'Customer canceled 10 days before the trip',
-  actor: { type: 'user', userId: '0193b7a4-0000-7c3a-9a57-2f1f0c3e8d21' },
+  actor: { type: 'User', userId: '0193b7a4-0000-7c3a-9a57-2f1f0c3e8d21' },
   createdAt: '2026-06-01T05:30:00.000Z',
   updatedAt: '2026-06-01T05:30:00.000Z',
 };
+
+/** Who asked for a refund: User or System (the older user/system are never sent, only answered before). */
+export const RefundActorTypeEnum = pascalEnum(['user', 'system'] as const, 'User: someone through the API; System: the service itself (e.g. a cancelled booking).');
 
 export const Refund = Type.Object(
   {
@@ -26,7 +30,7 @@ export const Refund = Type.Object(
     status: Type.Union([Type.Literal('Pending'), Type.Literal('Succeeded'), Type.Literal('Failed')], { description: 'Pending → Succeeded | Failed' }),
     failureReason: Nullable(Type.String()),
     reason: Type.String(),
-    actor: Type.Object({ type: Type.Union([Type.Literal('user'), Type.Literal('system')]), userId: Nullable(Uuid) }, { additionalProperties: false }),
+    actor: Type.Object({ type: RefundActorTypeEnum.output, userId: Nullable(Uuid) }, { additionalProperties: false }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -63,8 +67,10 @@ export const Payment = Type.Object(
     refundedCents: Type.Integer({ minimum: 0, description: 'Sum of the succeeded refunds' }),
     refundableCents: Type.Integer({ minimum: 0, description: 'What can still be refunded' }),
     payerId: Uuid,
-    related: Type.Object({ type: Type.String(), id: Uuid }, { additionalProperties: false, description: 'The record paid for' }),
-    provider: Type.Union([Type.Literal('local'), Type.Literal('stripe')]),
+    related: Type.Object({ type: Type.String({ description: 'Type of the record paid for, e.g. charter_booking: a record-type identifier, as the audit log names targets, not a vocabulary value' }), id: Uuid }, { additionalProperties: false, description: 'The record paid for' }),
+    provider: Type.Union([Type.Literal('local'), Type.Literal('stripe')], {
+      description: 'Payment provider’s identifier (a name, not a vocabulary value, so it keeps its own lower-case spelling)',
+    }),
     cardLast4: Nullable(Type.String()),
     description: Nullable(Type.String()),
     refunds: Type.Array(Type.Ref('PaymentRefund')),
@@ -117,7 +123,7 @@ export const RevenueQuery = Type.Object(
   {
     from: Type.String({ format: 'date-time', description: 'Start (inclusive)' }),
     to: Type.String({ format: 'date-time', description: 'End (exclusive)' }),
-    interval: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], { default: 'month' }),
+    interval: Type.Optional(IntervalEnum.input),
     kind: Type.Optional(PaymentKindSchema),
   },
   { additionalProperties: false },

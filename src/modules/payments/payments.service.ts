@@ -10,6 +10,7 @@ import { LocalLedgerProvider, type Outcome, type PaymentProvider } from './payme
 import * as repo from './payments.repository.js';
 import { StripeProvider, stripeClient, stripeEventUpdate } from './payments.stripe.js';
 import type { PaymentKind, PaymentRow, RefundRow } from './payments.tables.js';
+import { RefundActorTypeEnum } from './payments.schemas.js';
 
 /**
  * The payments service: the one place where money is charged and refunded, for charter
@@ -62,7 +63,7 @@ export interface RefundView {
   status: RefundRow['status'];
   failureReason: string | null;
   reason: string;
-  actor: { type: 'user' | 'system'; userId: string | null };
+  actor: { type: 'User' | 'System'; userId: string | null };
   createdAt: string;
   updatedAt: string;
 }
@@ -104,7 +105,7 @@ function refundView(row: RefundRow): RefundView {
     status: row.status,
     failureReason: row.failureReason,
     reason: row.reason,
-    actor: { type: row.actorType, userId: row.actorUserId },
+    actor: { type: RefundActorTypeEnum.toApi(row.actorType), userId: row.actorUserId },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

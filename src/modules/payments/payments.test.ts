@@ -154,7 +154,7 @@ describe('POST /api/admin/payments/{id}/refund', () => {
     for (const user of [staff.owner, staff.admin, staff.grantedModerator]) {
       const res = await refund(payment.id, user, { amountCents: 100, reason: 'goodwill' });
       expect(res.statusCode).toBe(200);
-      expect(res.json().refund).toMatchObject({ amountCents: 100, status: 'Succeeded', reason: 'goodwill', actor: { type: 'user', userId: user.userId } });
+      expect(res.json().refund).toMatchObject({ amountCents: 100, status: 'Succeeded', reason: 'goodwill', actor: { type: 'User', userId: user.userId } });
     }
     expect((await t.database.pool.query('SELECT refunded_cents FROM payments WHERE id = $1', [payment.id])).rows[0].refunded_cents).toBe(300);
   });

@@ -91,8 +91,8 @@ export const PersonalBestChangeSchema = Type.Object(
     personalBestId: Uuid,
     catchId: Uuid,
     previousCatchId: Nullable(Uuid),
-    kind: Type.Union([Type.Literal('new_best'), Type.Literal('fallback')], {
-      description: 'new_best: the catch beat the previous best (or is the first); fallback: the previous best was edited below it, no longer matches or was deleted',
+    kind: Type.Union([Type.Literal('NewBest'), Type.Literal('Fallback')], {
+      description: 'NewBest: the catch beat the previous best (or is the first); Fallback: the previous best was edited below it, no longer matches or was deleted',
     }),
   },
   { additionalProperties: false, description: 'A personal best set by this change (embed in the response of the catch that caused it)' },

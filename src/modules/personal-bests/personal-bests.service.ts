@@ -24,7 +24,7 @@ export interface PersonalBestChange {
   /** The catch that was the best until now (null: none, or it was deleted). */
   previousCatchId: string | null;
   /** new_best: a catch beat (or set) the best; fallback: the best was edited down, stopped matching or was deleted. */
-  kind: 'new_best' | 'fallback';
+  kind: 'NewBest' | 'Fallback';
 }
 
 /**
@@ -85,7 +85,7 @@ async function settle(tx: DbOrTx, ownerId: string, criterionIds: string[], bests
       personalBestId,
       catchId: best.catchId,
       previousCatchId: current?.catchId ?? null,
-      kind: current === undefined || beaten || best.value > current.value ? 'new_best' : 'fallback',
+      kind: current === undefined || beaten || best.value > current.value ? 'NewBest' : 'Fallback',
     });
   }
   return changes;

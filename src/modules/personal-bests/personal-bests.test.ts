@@ -136,11 +136,11 @@ describe('automatic personal-best detection', () => {
     const criterion = await createCriterion(user, { speciesId: WALLEYE, measure: 'weight' });
     const entry = await createEntry(t, user.userId, { waterBody: 'Lake Vermilion', title: 'Opener' });
     const first = await createCatch(t, user.userId, entry, { weightKg: 2.5, lengthCm: 60, caughtAt: '2026-05-10T06:00:00Z' });
-    expect(first.changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: first.id, previousCatchId: null, kind: 'new_best' }]);
+    expect(first.changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: first.id, previousCatchId: null, kind: 'NewBest' }]);
     const smaller = await createCatch(t, user.userId, entry, { weightKg: 1.9, caughtAt: '2026-05-11T06:00:00Z' });
     expect(smaller.changes).toEqual([]);
     const bigger = await createCatch(t, user.userId, entry, { weightKg: 3.1, released: true, caughtAt: '2026-05-12T06:00:00Z' });
-    expect(bigger.changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: bigger.id, previousCatchId: first.id, kind: 'new_best' }]);
+    expect(bigger.changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: bigger.id, previousCatchId: first.id, kind: 'NewBest' }]);
 
     const list = await myBests(user);
     expect(list).toEqual([
@@ -171,7 +171,7 @@ describe('automatic personal-best detection', () => {
     expect((await bestOf(user, criterion.id))!.catch.id).toBe(holder.id);
     // As long, caught earlier (logged afterwards): the earliest catch holds the record.
     const earlier = await createCatch(t, user.userId, entry, { speciesId: PIKE, lengthCm: 95, caughtAt: '2026-06-01T06:00:00Z' });
-    expect(earlier.changes).toEqual([expect.objectContaining({ catchId: earlier.id, previousCatchId: holder.id, kind: 'new_best' })]);
+    expect(earlier.changes).toEqual([expect.objectContaining({ catchId: earlier.id, previousCatchId: holder.id, kind: 'NewBest' })]);
     const best = (await bestOf(user, criterion.id))!;
     expect(best.catch.id).toBe(earlier.id);
     expect(best.previous).toMatchObject({ catchId: holder.id, value: 95 });
@@ -188,7 +188,7 @@ describe('automatic personal-best detection', () => {
 
     // 5.2 kg was a typo for 2.5 kg: the 2.8 kg fish is the best again, and its previous best is the 1.5 kg one.
     const changes = await updateCatch(t, user.userId, top.id, { weightKg: 2.5 });
-    expect(changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: second.id, previousCatchId: top.id, kind: 'fallback' }]);
+    expect(changes).toEqual([{ criterionId: criterion.id, personalBestId: expect.any(String), catchId: second.id, previousCatchId: top.id, kind: 'Fallback' }]);
     const fallback = (await bestOf(user, criterion.id))!;
     expect(fallback).toMatchObject({ value: 2.8, catch: { id: second.id }, previous: { catchId: small.id, value: 1.5 } });
 
@@ -198,7 +198,7 @@ describe('automatic personal-best detection', () => {
 
     // Corrected once more to 6 kg: a new best again, replacing the 2.9 kg one.
     const again = await updateCatch(t, user.userId, top.id, { weightKg: 6 });
-    expect(again).toEqual([expect.objectContaining({ catchId: top.id, previousCatchId: second.id, kind: 'new_best' })]);
+    expect(again).toEqual([expect.objectContaining({ catchId: top.id, previousCatchId: second.id, kind: 'NewBest' })]);
     expect((await bestOf(user, criterion.id))!).toMatchObject({ value: 6, previous: { catchId: second.id, value: 2.9 } });
 
     const history = await t.database.pool.query('SELECT status, value::float8 AS value FROM personal_bests WHERE criterion_id = $1 ORDER BY achieved_at, id', [criterion.id]);
@@ -218,7 +218,7 @@ describe('automatic personal-best detection', () => {
     const a = await createCatch(t, user.userId, entry, { lengthCm: 50, caughtAt: '2026-05-01T06:00:00Z' });
     const b = await createCatch(t, user.userId, entry, { lengthCm: 64, caughtAt: '2026-05-02T06:00:00Z' });
     // A deleted catch leaves no id behind: previousCatchId is null, the kind says what happened.
-    expect(await deleteCatch(t, user.userId, b.id)).toEqual([expect.objectContaining({ catchId: a.id, previousCatchId: null, kind: 'fallback' })]);
+    expect(await deleteCatch(t, user.userId, b.id)).toEqual([expect.objectContaining({ catchId: a.id, previousCatchId: null, kind: 'Fallback' })]);
     expect((await bestOf(user, criterion.id))!).toMatchObject({ value: 50, previous: null });
     // Re-identified as a perch: no walleye left.
     expect(await updateCatch(t, user.userId, a.id, { speciesId: PERCH })).toEqual([]);

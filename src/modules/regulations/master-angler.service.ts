@@ -23,6 +23,7 @@ import {
   type SubmissionStatus,
 } from './regulations.tables.js';
 import { cmToInches, localDate } from './rules.js';
+import { CategoryEnum, MeasurementEnum } from './regulations.schemas.js';
 
 /** Master Angler programs, eligibility detection, submissions and award progress. */
 
@@ -41,7 +42,7 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
     name: program.name,
     url: program.url,
     sourceYear: program.sourceYear,
-    measurement: program.measurement,
+    measurement: MeasurementEnum.toApi(program.measurement),
     lengthIncrementIn: program.lengthIncrementIn,
     rules: program.rules,
     awardLevels: program.awardLevels,
@@ -49,7 +50,7 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
     species: species.map((s) => ({
       speciesId: s.speciesId,
       commonName: names.get(s.speciesId)?.commonName ?? '',
-      category: s.category,
+      category: CategoryEnum.toApi(s.category),
       minLengthIn: s.minLengthIn,
       minLengthCm: s.minLengthIn === null ? null : Math.round(s.minLengthIn * 25.4) / 10,
       minWeightLb: s.minWeightLb,
@@ -140,11 +141,11 @@ export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInpu
   if (candidates.length === 0) return [];
   const homeState = typeof input.homeState === 'function' ? await input.homeState() : input.homeState;
   const codes = new Set([input.stateCode, homeState].filter((c): c is string => !!c).map(normaliseStateCode));
-  const out: Array<{ programId: string; programName: string; state: string; category: string; qualifiesBy: 'length' | 'weight'; minLengthIn: number | null; minWeightLb: number | null }> = [];
+  const out: Array<{ programId: string; programName: string; state: string; category: string; qualifiesBy: 'Length' | 'Weight'; minLengthIn: number | null; minWeightLb: number | null }> = [];
   for (const { program, minimum, state } of candidates) {
     if (!codes.has(state)) continue;
     const by = qualifies(program, minimum, input);
-    if (by) out.push({ programId: program.id, programName: program.name, state, category: minimum.category, qualifiesBy: by, minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
+    if (by) out.push({ programId: program.id, programName: program.name, state, category: CategoryEnum.toApi(minimum.category), qualifiesBy: by === 'length' ? 'Length' : 'Weight', minLengthIn: minimum.minLengthIn, minWeightLb: minimum.minWeightLb });
   }
   return out;
 }
@@ -167,7 +168,7 @@ function submissionView(row: SubmissionRow, events: Event[], programName: string
     catchId: row.catchId,
     species: { id: row.speciesId, commonName },
     programYear: row.programYear,
-    category: row.category,
+    category: CategoryEnum.toApi(row.category),
     lengthCm: row.lengthCm,
     weightKg: row.weightKg,
     caughtAt: row.caughtAt.toISOString(),

@@ -30,7 +30,7 @@ describe('GET /api/regulations/master-angler/{stateId}', () => {
     expect(long.statusCode).toBe(200);
     expect(short.json()).toEqual(long.json());
     const program = long.json().programs[0];
-    expect(program).toMatchObject({ id: FISH_OHIO, name: 'Fish Ohio', measurement: 'length', awardLevels: [{ name: 'Fish Ohio', speciesCount: 1 }, { name: 'Master Angler', speciesCount: 4 }] });
+    expect(program).toMatchObject({ id: FISH_OHIO, name: 'Fish Ohio', measurement: 'Length', awardLevels: [{ name: 'Fish Ohio', speciesCount: 1 }, { name: 'Master Angler', speciesCount: 4 }] });
     expect(program.species.find((s: { speciesId: string }) => s.speciesId === SPECIES.muskie)).toMatchObject({ minLengthIn: 40, minLengthCm: 101.6 });
     expect((await inject('GET', '/api/regulations/master-angler/TX', angler)).json()).toMatchObject({ status: 404, code: 'regulations.jurisdiction_not_found' });
     expect((await inject('GET', '/api/regulations/master-angler/MN', null)).statusCode).toBe(401);
@@ -39,13 +39,13 @@ describe('GET /api/regulations/master-angler/{stateId}', () => {
     const program = async (state: string) => (await inject('GET', `/api/regulations/master-angler/${state}`, angler)).json().programs[0];
     const levels = (p: { awardLevels: Array<{ name: string; speciesCount: number }> }) => p.awardLevels.map((l) => [l.name, l.speciesCount]);
     const mn = await program('MN');
-    expect(mn).toMatchObject({ name: 'Minnesota Master Angler', measurement: 'either' });
+    expect(mn).toMatchObject({ name: 'Minnesota Master Angler', measurement: 'Either' });
     expect(levels(mn)).toEqual([['Master Angler', 1], ['Expert Angler', 3], ['Grand Master Angler', 5]]);
     const mi = await program('MI');
-    expect(mi).toMatchObject({ name: 'Michigan Master Angler', measurement: 'length', lengthIncrementIn: 0.125 });
+    expect(mi).toMatchObject({ name: 'Michigan Master Angler', measurement: 'Length', lengthIncrementIn: 0.125 });
     expect(levels(mi)).toEqual([['Master Angler', 1]]);
     const ia = await program('IA');
-    expect(ia).toMatchObject({ name: 'Iowa Master Angler Award', measurement: 'length', lengthIncrementIn: 0.25 });
+    expect(ia).toMatchObject({ name: 'Iowa Master Angler Award', measurement: 'Length', lengthIncrementIn: 0.25 });
     expect(levels(ia)).toEqual([['Master Angler', 1], ['Silver Master Angler', 5], ['Gold Master Angler', 10]]);
   });
 });
@@ -53,7 +53,7 @@ describe('GET /api/regulations/master-angler/{stateId}', () => {
 describe('eligibility detection (for the fishing log)', () => {
   it('a 44" muskie in Ohio qualifies for Fish Ohio; a 38" one does not; the home state counts too', async () => {
     expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-OH' })).toEqual([
-      { programId: FISH_OHIO, programName: 'Fish Ohio', state: 'US-OH', category: 'any', qualifiesBy: 'length', minLengthIn: 40, minWeightLb: null },
+      { programId: FISH_OHIO, programName: 'Fish Ohio', state: 'US-OH', category: 'Any', qualifiesBy: 'Length', minLengthIn: 40, minWeightLb: null },
     ]);
     expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(38), weightKg: null, stateCode: 'US-OH' })).toEqual([]);
     expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-MN', homeState: 'OH' })).toHaveLength(1);
@@ -205,6 +205,7 @@ describe('admin: who may and who may not', () => {
       [-93.9, 46.45],
       [-93.9, 46.1],
     ];
+    // kind: the older spelling water_body is still accepted (answered WaterBody)
     const body = (coordinates: number[][]) => ({ jurisdictionId: MN, kind: 'water_body', name: 'Test water', boundary: { type: 'Polygon', coordinates: [coordinates] }, reason: 'test' });
     expect((await inject('POST', '/api/admin/regulations/zones', staff.standard, body(ring))).statusCode).toBe(403);
     const bad = await inject('POST', '/api/admin/regulations/zones', staff.admin, body(bowTie));
@@ -214,7 +215,7 @@ describe('admin: who may and who may not', () => {
     const created = await inject('POST', '/api/admin/regulations/zones', staff.admin, body(ring));
     expect(created.statusCode).toBe(201);
     const zone = created.json();
-    expect(zone).toMatchObject({ kind: 'water_body', name: 'Test water', pointCount: 5, isActive: true });
+    expect(zone).toMatchObject({ kind: 'WaterBody', name: 'Test water', pointCount: 5, isActive: true });
     const at = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.centralMinnesota.lat}&lon=${PLACES.centralMinnesota.lon}&date=2025-06-01`, angler)).json();
     expect(at.areas.map((a: { name: string }) => a.name)).toContain('Test water');
     const off = await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, { reason: 'Uploaded by mistake' });
@@ -230,13 +231,13 @@ describe('admin: who may and who may not', () => {
     const res = await inject('POST', '/api/admin/regulations/emergency-orders', staff.grantedModerator, LAKE_OF_THE_WOODS_CLOSURE);
     expect(res.statusCode).toBe(201);
     const at = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.lakeOfTheWoods.lat}&lon=${PLACES.lakeOfTheWoods.lon}&date=2025-09-10&species=${SPECIES.walleye}`, angler)).json();
-    expect(at.rules[0]).toMatchObject({ seasonStatus: 'closed', emergencyOrders: [{ reason: 'Test closure' }] });
+    expect(at.rules[0]).toMatchObject({ seasonStatus: 'Closed', emergencyOrders: [{ reason: 'Test closure' }] });
     expect((await inject('POST', '/api/admin/regulations/emergency-orders', staff.deniedAdmin, { jurisdictionId: MN, startsOn: '2025-09-01', endsOn: '2025-09-30', reason: 'x', overrides: { closed: true } })).statusCode).toBe(403);
     // Deactivate the Lake of the Woods walleye version: the statewide rule applies again.
     const lowRule = at.rules[0].ruleSetId;
     expect((await inject('POST', `/api/admin/regulations/rule-sets/${lowRule}/deactivate`, staff.admin, { reason: 'test' })).json().isActive).toBe(false);
     const fallback = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.lakeOfTheWoods.lat}&lon=${PLACES.lakeOfTheWoods.lon}&date=2025-06-10&species=${SPECIES.walleye}`, angler)).json();
-    expect(fallback.rules[0]).toMatchObject({ appliesIn: { level: 'statewide' }, dailyBag: 6 });
+    expect(fallback.rules[0]).toMatchObject({ appliesIn: { level: 'Statewide' }, dailyBag: 6 });
     expect((await inject('POST', `/api/admin/regulations/rule-sets/${MISSING_ID}/deactivate`, staff.admin, { reason: 'test' })).statusCode).toBe(404);
   });
 });

@@ -30,6 +30,8 @@ import * as admin from './regulations.admin.service.js';
 import { ADMIN_TARGETS, createOrder, createZone, setActive, type AdminTarget } from './regulations.admin.service.js';
 import { DateOnly, DecisionBody, EmergencyOrderView, ProgramView, ReviewQuery, ReviewSubmission, Submission } from './regulations.schemas.js';
 import * as versions from './rule-versions.js';
+import { ZoneKindEnum } from './regulations.schemas.js';
+import { createProgramFromApi, updateProgramFromApi } from './regulations.admin.schemas.js';
 
 const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 3 });
 const Boundary = Type.Union(
@@ -44,7 +46,7 @@ const ZoneCreated = Type.Object(
   {
     id: Uuid,
     jurisdictionId: Uuid,
-    kind: Type.Union([Type.Literal('state'), Type.Literal('zone'), Type.Literal('water_body')]),
+    kind: ZoneKindEnum.output,
     name: Type.String(),
     pointCount: Type.Integer(),
     areaSqDeg: Type.Number(),
@@ -80,19 +82,19 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         body: Type.Object(
           {
             jurisdictionId: Uuid,
-            kind: Type.Union([Type.Literal('state'), Type.Literal('zone'), Type.Literal('water_body')]),
+            kind: ZoneKindEnum.input,
             name: Type.String({ minLength: 1, maxLength: 200 }),
             description: Type.Optional(Type.String({ maxLength: 2000 })),
             sourceUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^https?://' })),
             boundary: Boundary,
             reason: Reason,
           },
-          { additionalProperties: false, examples: [{ jurisdictionId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21', kind: 'water_body', name: 'Mille Lacs Lake', boundary: { type: 'Polygon', coordinates: [square] }, reason: '2025 special regulations' }] },
+          { additionalProperties: false, examples: [{ jurisdictionId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21', kind: 'WaterBody', name: 'Mille Lacs Lake', boundary: { type: 'Polygon', coordinates: [square] }, reason: '2025 special regulations' }] },
         ),
         response: { 201: ZoneCreated, ...errorResponses(400) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createZone(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await createZone(db, auditContextOf(request), { ...request.body, kind: ZoneKindEnum.fromApi(request.body.kind) })),
   );
 
   app.post(
@@ -149,7 +151,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         operationId: 'adminCreateRegulationJurisdiction',
         tags,
         summary: 'Add a jurisdiction (state)',
-        description: 'ISO 3166-2 code (unique: 409 `regulations.duplicate_jurisdiction`), agency and the first day of its license year. Its outline is a zone of kind `state` (POST /api/admin/regulations/zones). Audit-logged with the reason.',
+        description: 'ISO 3166-2 code (unique: 409 `regulations.duplicate_jurisdiction`), agency and the first day of its license year. Its outline is a zone of kind `State` (POST /api/admin/regulations/zones). Audit-logged with the reason.',
         body: CreateJurisdictionBody,
         response: { 201: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(409) },
       },
@@ -189,7 +191,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('AdminRegulationZone')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listZones(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listZones(db, { ...request.query, kind: ZoneKindEnum.fromApi(request.query.kind) }, page)),
   );
 
   // Rule-set versions
@@ -283,7 +285,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 201: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await maAdmin.createProgram(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await maAdmin.createProgram(db, auditContextOf(request), createProgramFromApi(request.body))),
   );
 
   app.patch(
@@ -302,7 +304,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, updateProgramFromApi(request.body)),
   );
 
   app.get(

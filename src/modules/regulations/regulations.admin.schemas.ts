@@ -1,7 +1,8 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { AwardLevel, Category, DateOnly, EmergencyOrderView, Length, ProgramView, Range, Source } from './regulations.schemas.js';
+import { AwardLevel, CategoryEnum, DateOnly, EmergencyOrderView, Length, ProgramView, Range, Source } from './regulations.schemas.js';
+import { MeasurementEnum, ZoneKindEnum } from './regulations.schemas.js';
 
 /** TypeBox schemas of /api/admin/regulations. */
 
@@ -71,7 +72,7 @@ export const JurisdictionsQuery = listQuery({ q: Type.Optional(Search), active: 
 
 // Zones
 
-const ZoneKind = Type.Union([Type.Literal('state'), Type.Literal('zone'), Type.Literal('water_body')]);
+const ZoneKind = ZoneKindEnum.output;
 export const AdminZone = Type.Object(
   {
     id: Uuid,
@@ -96,7 +97,7 @@ export const AdminZone = Type.Object(
         id: ID,
         jurisdictionId: ID2,
         jurisdictionCode: 'US-MN',
-        kind: 'water_body',
+        kind: 'WaterBody',
         name: 'Lake of the Woods (Minnesota waters)',
         description: null,
         sourceUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html',
@@ -110,7 +111,7 @@ export const AdminZone = Type.Object(
     ],
   },
 );
-export const ZonesQuery = listQuery({ jurisdictionId: Type.Optional(Uuid), kind: Type.Optional(ZoneKind), active: Type.Optional(Active), q: Type.Optional(Search) });
+export const ZonesQuery = listQuery({ jurisdictionId: Type.Optional(Uuid), kind: Type.Optional(ZoneKindEnum.input), active: Type.Optional(Active), q: Type.Optional(Search) });
 
 // Rule-set versions
 
@@ -290,7 +291,7 @@ export const OrdersQuery = listQuery({
 const ProgramSpeciesInput = Type.Object(
   {
     speciesId: Uuid,
-    category: Type.Optional(Category),
+    category: Type.Optional(CategoryEnum.input),
     minLengthIn: Type.Optional(Inches('Qualifying length, inches')),
     minWeightLb: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 2000, description: 'Qualifying weight, pounds' }))),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
@@ -301,7 +302,7 @@ const programFields = {
   name: Type.String({ minLength: 1, maxLength: 200, examples: ['Fish Ohio'] }),
   url: HttpUrl,
   sourceYear: Type.Integer({ minimum: 1900, maximum: 3000, description: 'Year the program’s numbers were taken from its page', examples: [2025] }),
-  measurement: Type.Union([Type.Literal('length'), Type.Literal('weight'), Type.Literal('either')]),
+  measurement: MeasurementEnum.input,
   lengthIncrementIn: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Lengths counted down to this increment (Iowa: 0.25)' }))),
   rules: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
   awardLevels: Type.Array(AwardLevel, { maxItems: 20 }),
@@ -311,7 +312,7 @@ const programExample = {
   name: 'Fish Ohio',
   url: 'https://ohiodnr.gov/buy-and-apply/hunting-fishing-boating/fishing-resources/fish-ohio',
   sourceYear: 2025,
-  measurement: 'length',
+  measurement: 'Length',
   awardLevels: [
     { name: 'Fish Ohio', speciesCount: 1 },
     { name: 'Master Angler', speciesCount: 4 },
@@ -338,7 +339,7 @@ const programViewExample = {
   lengthIncrementIn: null,
   rules: null,
   isActive: true,
-  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
 };
 export const AdminProgram = Type.Object(
   {
@@ -375,3 +376,16 @@ export const ProgramRevision = Type.Object(
   },
   { additionalProperties: false, $id: 'MasterAnglerProgramRevision', examples: [{ revision: 1, at: AT, actorId: ID2, reason: 'Program added', program: programViewExample }] },
 );
+
+const speciesFromApi = <S extends { category?: string | undefined }>(species: S[]) => species.map((s) => ({ ...s, category: CategoryEnum.fromApi(s.category) }));
+
+/** A new program as sent (either spelling of measurement and category) → the stored values. */
+export function createProgramFromApi(body: Static<typeof CreateProgramBody>) {
+  return { ...body, measurement: MeasurementEnum.fromApi(body.measurement), species: speciesFromApi(body.species) };
+}
+
+/** A program change as sent → the stored values. */
+export function updateProgramFromApi(body: Static<typeof UpdateProgramBody>) {
+  const { species, ...rest } = body;
+  return { ...rest, measurement: MeasurementEnum.fromApi(body.measurement), ...(species ? { species: speciesFromApi(species) } : {}) };
+}

@@ -10,6 +10,7 @@ import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import { reclose } from './rule-versions.js';
 import { maPrograms, regEmergencyOrders, regJurisdictions, regRuleSets, regZoneRings, regZones, type RuleOverride, type ZoneKind } from './regulations.tables.js';
+import { ZoneKindEnum } from './regulations.schemas.js';
 
 /** Administration of regulations (Regulations.Edit), each change audit-logged with its reason. */
 
@@ -79,7 +80,7 @@ export async function createZone(db: Db, context: AuditContext, input: ZoneInput
       .returning();
     await tx.insert(regZoneRings).values(rings.map((ring) => ({ id: uuidv7(), zoneId: id, ring: polygonText(ring) })));
     await recordAudit(tx, context, { action: 'regulations.reg_zone_created', targetType: 'reg_zone', targetId: id, reason: input.reason, after: { name: row!.name, kind: row!.kind, pointCount: row!.pointCount } });
-    return { id, jurisdictionId: row!.jurisdictionId, kind: row!.kind, name: row!.name, pointCount: row!.pointCount, areaSqDeg: row!.areaSqDeg, isActive: row!.isActive };
+    return { id, jurisdictionId: row!.jurisdictionId, kind: ZoneKindEnum.toApi(row!.kind), name: row!.name, pointCount: row!.pointCount, areaSqDeg: row!.areaSqDeg, isActive: row!.isActive };
   });
 }
 
@@ -218,7 +219,7 @@ export async function listJurisdictions(db: DbOrTx, filter: adminRepo.Jurisdicti
 export async function listZones(db: DbOrTx, filter: adminRepo.ZoneFilter, page: Page) {
   const { items, total } = await adminRepo.zonesPage(db, filter, page);
   return {
-    items: items.map(({ ruleSets, emergencyOrders, createdAt, ...z }) => ({ ...z, createdAt: createdAt.toISOString(), usage: { ruleSets, emergencyOrders } })),
+    items: items.map(({ ruleSets, emergencyOrders, createdAt, ...z }) => ({ ...z, kind: ZoneKindEnum.toApi(z.kind), createdAt: createdAt.toISOString(), usage: { ruleSets, emergencyOrders } })),
     total,
   };
 }

@@ -69,11 +69,11 @@ describe('admin lists (Regulations.View)', () => {
     const res = await inject('GET', url, view.grantedModerator);
     expect(res.statusCode).toBe(200);
     const lotw = res.json().find((z: { id: string }) => z.id === LAKE_OF_THE_WOODS);
-    expect(lotw).toMatchObject({ jurisdictionCode: 'US-MN', kind: 'water_body', name: 'Lake of the Woods (Minnesota waters)', isActive: true, pointCount: 9 });
+    expect(lotw).toMatchObject({ jurisdictionCode: 'US-MN', kind: 'WaterBody', name: 'Lake of the Woods (Minnesota waters)', isActive: true, pointCount: 9 });
     expect(lotw.usage.ruleSets).toBeGreaterThan(0);
     expect(lotw).not.toHaveProperty('geojson');
     const states = (await inject('GET', '/api/admin/regulations/zones?kind=state&q=ohio', view.admin)).json();
-    expect(states).toEqual([expect.objectContaining({ kind: 'state', name: 'Ohio', jurisdictionCode: 'US-OH', usage: { ruleSets: 0, emergencyOrders: 0 } })]);
+    expect(states).toEqual([expect.objectContaining({ kind: 'State', name: 'Ohio', jurisdictionCode: 'US-OH', usage: { ruleSets: 0, emergencyOrders: 0 } })]);
   });
 
   it('rule sets: filter by jurisdiction, species, license year and active; the seeded Lake Erie versions are chained', async () => {
@@ -310,7 +310,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
       name: 'Test Trophy Program',
       url: 'https://example.org/trophy',
       sourceYear: 2025,
-      measurement: 'length',
+      measurement: 'Length',
       lengthIncrementIn: null,
       rules: null,
       awardLevels: [
@@ -318,7 +318,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
         { name: 'Master', speciesCount: 3 },
       ],
       isActive: true,
-      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
       revision: 1,
       deactivationReason: null,
       createdAt: expect.any(String),

@@ -24,6 +24,7 @@ import {
 } from './regulations.schemas.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as service from './regulations.service.js';
+import { CategoryEnum } from './regulations.schemas.js';
 
 export interface RegulationsRouteOptions {
   deps: AppDeps;
@@ -118,7 +119,7 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
         response: { 201: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await ma.submit(db, catchSource, principalOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await ma.submit(db, catchSource, principalOf(request), { ...request.body, category: CategoryEnum.fromApi(request.body.category) })),
   );
 
   app.get(

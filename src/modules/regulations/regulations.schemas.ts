@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { pascalEnum } from '../../core/http/enums.js';
+import { CATEGORIES, MEASUREMENTS, ZONE_KINDS } from './regulations.tables.js';
 
 export const DateOnly = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Calendar date YYYY-MM-DD (local to the jurisdiction)', examples: ['2025-06-01'] });
 const StateId = Type.String({ pattern: '^([A-Za-z]{2}-)?[A-Za-z]{2}$', description: 'ISO 3166-2 state code (US-MN) or the two letters (MN)', examples: ['US-MN'] });
@@ -10,7 +12,13 @@ export const Source = Type.Object(
   { url: Type.String({ examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] }), bookletYear: Type.Integer({ examples: [2025] }) },
   { additionalProperties: false, description: 'Where the rule comes from: the agency page and the regulation booklet year' },
 );
-const Level = Type.Union([Type.Literal('statewide'), Type.Literal('zone'), Type.Literal('water_body')]);
+/** Zone kinds: State (a jurisdiction's outline), Zone, WaterBody; `state`, `zone`, `water_body` are still accepted. */
+export const ZoneKindEnum = pascalEnum(ZONE_KINDS, 'State: a jurisdiction’s outline; Zone: a regulation zone; WaterBody: a lake or river with special regulations.');
+/** Where a rule applies: Statewide, Zone or WaterBody (answered only). */
+export const LevelEnum = pascalEnum(['statewide', 'zone', 'water_body'] as const, 'Where the rule applies: Statewide, Zone or WaterBody.');
+/** Open, ReleaseOnly, Closed or Unknown (answered only). */
+export const SeasonStatusEnum = pascalEnum(['open', 'release_only', 'closed', 'unknown'] as const, 'On the requested date: Open, ReleaseOnly, Closed; Unknown = our data states no season.');
+const Level = LevelEnum.output;
 const AppliesIn = Type.Object({ level: Level, zoneId: Nullable(Uuid), name: Type.String({ examples: ['Lake of the Woods (Minnesota waters)'] }) }, { additionalProperties: false });
 export const Overrides = Type.Object(
   {
@@ -47,9 +55,7 @@ export const SpeciesRule = Type.Object(
     version: Type.Integer({ description: 'Version of the rule set (a change is a new version)' }),
     effectiveFrom: DateOnly,
     effectiveTo: Nullable(DateOnly, { description: 'Last day this version is in force (a later version takes over the day after); null = until further notice' }),
-    seasonStatus: Type.Union([Type.Literal('open'), Type.Literal('release_only'), Type.Literal('closed'), Type.Literal('unknown')], {
-      description: 'On the requested date; unknown = our data states no season',
-    }),
+    seasonStatus: SeasonStatusEnum.output,
     openSeasons: Nullable(Type.Array(Range), { description: 'Harvest seasons (resolved dates; may cross the new year); null = not stated in our data' }),
     releaseOnlyPeriods: Type.Array(Range),
     dailyBag: Nullable(Type.Integer()),
@@ -84,7 +90,7 @@ export const RulesAtPlace = Type.Object(
         jurisdiction: { code: 'US-MN', name: 'Minnesota', agency: 'Minnesota Department of Natural Resources', url: 'https://www.dnr.state.mn.us/regulations/fishing/index.html' },
         date: '2025-06-01',
         licenseYear: { year: 2025, startsOn: '2025-03-01', endsOn: '2026-02-28' },
-        areas: [{ level: 'statewide', zoneId: null, name: 'Minnesota' }],
+        areas: [{ level: 'Statewide', zoneId: null, name: 'Minnesota' }],
         rules: [],
         disclaimer: 'Summary of the official regulations for information only…',
       },
@@ -132,7 +138,7 @@ export const CatchCheck = Type.Object(
         released: false,
         legalToKeep: false,
         reasons: [{ code: 'in_protected_slot', detail: '24" is inside the protected slot 19.5"–28": release it.' }],
-        appliesIn: { level: 'water_body', zoneId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', name: 'Lake of the Woods (Minnesota waters)' },
+        appliesIn: { level: 'WaterBody', zoneId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', name: 'Lake of the Woods (Minnesota waters)' },
         ruleSetId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23',
         source: { url: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', bookletYear: 2025 },
         emergencyOrders: [],
@@ -144,7 +150,11 @@ export const CatchCheck = Type.Object(
 
 // Master Angler
 
-export const Category = Type.Union([Type.Literal('any'), Type.Literal('release'), Type.Literal('harvest')], { description: 'Release (by length) / harvest (by weight) category, where the program has them' });
+/** Any, Release or Harvest; `any`, `release`, `harvest` are still accepted. */
+export const CategoryEnum = pascalEnum(CATEGORIES, 'Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise.');
+export const Category = CategoryEnum.output;
+/** Length, Weight or Either; `length`, `weight`, `either` are still accepted. */
+export const MeasurementEnum = pascalEnum(MEASUREMENTS, 'What the program measures: Length, Weight or Either.');
 export const AwardLevel = Type.Object(
   { name: Type.String({ examples: ['Master Angler'] }), speciesCount: Type.Integer({ minimum: 1, maximum: 500, examples: [4] }), description: Type.Optional(Type.String()) },
   { additionalProperties: false },
@@ -156,7 +166,7 @@ export const ProgramView = Type.Object(
     name: Type.String({ examples: ['Fish Ohio'] }),
     url: Type.String(),
     sourceYear: Type.Integer({ examples: [2025] }),
-    measurement: Type.Union([Type.Literal('length'), Type.Literal('weight'), Type.Literal('either')]),
+    measurement: MeasurementEnum.output,
     lengthIncrementIn: Nullable(Type.Number({ description: 'Lengths counted down to this increment (Iowa: 0.25)' })),
     rules: Nullable(Type.String()),
     awardLevels: Type.Array(AwardLevel),
@@ -220,7 +230,7 @@ export const SubmitBody = Type.Object(
   {
     programId: Uuid,
     catchId: Uuid,
-    category: Type.Optional(Category),
+    category: Type.Optional(CategoryEnum.input),
     photoUrl: Type.Optional(HttpsUrl),
     witness: Type.Optional(Type.String({ minLength: 1, maxLength: 200, examples: ['Jo Angler, (555) 010-0199'] })),
   },

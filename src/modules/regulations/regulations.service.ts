@@ -4,6 +4,7 @@ import type { CatchSource } from './catch-source.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as repo from './regulations.repository.js';
 import type { EmergencyOrderRow, JurisdictionRow, RuleSetRow } from './regulations.tables.js';
+import { LevelEnum, SeasonStatusEnum } from './regulations.schemas.js';
 import {
   addDays,
   applyOrders,
@@ -108,12 +109,12 @@ export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = (
       const ref = names.get(speciesId);
       return {
         species: { id: speciesId, commonName: ref?.commonName ?? '', scientificName: ref?.scientificName ?? '' },
-        appliesIn: { level: area.level, zoneId: area.zoneId, name: place.areas.find((a) => a.zoneId === area.zoneId)!.name },
+        appliesIn: { level: LevelEnum.toApi(area.level), zoneId: area.zoneId, name: place.areas.find((a) => a.zoneId === area.zoneId)!.name },
         ruleSetId: rule.id,
         version: rule.version,
         effectiveFrom: rule.effectiveFrom,
         effectiveTo: rule.effectiveTo,
-        seasonStatus: seasonStatus(effective, date),
+        seasonStatus: SeasonStatusEnum.toApi(seasonStatus(effective, date)),
         openSeasons: r.openSeasons,
         releaseOnlyPeriods: r.releaseOnlyPeriods,
         dailyBag: r.dailyBag,
@@ -134,7 +135,7 @@ export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = (
     jurisdiction: { code: place.jurisdiction.code, name: place.jurisdiction.name, agency: place.jurisdiction.agencyName, url: place.jurisdiction.agencyUrl },
     date,
     licenseYear: { year: licenseYear.year, startsOn: licenseYear.startsOn, endsOn: licenseYear.endsOn },
-    areas: place.areas.map((a) => ({ level: a.level, zoneId: a.zoneId, name: a.name })),
+    areas: place.areas.map((a) => ({ level: LevelEnum.toApi(a.level), zoneId: a.zoneId, name: a.name })),
     rules,
     disclaimer: DISCLAIMER,
   };
@@ -176,7 +177,7 @@ export async function checkCatch(db: DbOrTx, source: CatchSource, viewerId: stri
     ...base,
     legalToKeep: verdict.legalToKeep,
     reasons: verdict.reasons,
-    appliesIn: { level: found.area.level, zoneId: found.area.zoneId, name: place.areas.find((a) => a.zoneId === found.area.zoneId)!.name },
+    appliesIn: { level: LevelEnum.toApi(found.area.level), zoneId: found.area.zoneId, name: place.areas.find((a) => a.zoneId === found.area.zoneId)!.name },
     ruleSetId: found.rule.id,
     source: { url: found.rule.sourceUrl, bookletYear: found.rule.bookletYear },
     emergencyOrders: applied.map(orderView),

@@ -31,42 +31,42 @@ describe('GET /api/regulations/by-location', () => {
     const body = res.json();
     expect(body.jurisdiction.code).toBe('US-MN');
     expect(body.licenseYear).toEqual({ year: 2025, startsOn: '2025-03-01', endsOn: '2026-02-28' });
-    expect(body.areas).toEqual([{ level: 'statewide', zoneId: null, name: 'Minnesota' }]);
+    expect(body.areas).toEqual([{ level: 'Statewide', zoneId: null, name: 'Minnesota' }]);
     expect(body.disclaimer).toContain('official regulation booklet');
     const walleye = body.rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.walleye);
     expect(walleye).toMatchObject({
-      appliesIn: { level: 'statewide' },
-      seasonStatus: 'open',
+      appliesIn: { level: 'Statewide' },
+      seasonStatus: 'Open',
       dailyBag: 6,
       oneOver: { over: { in: 20, cm: 50.8 }, count: 1 },
       combined: { group: 'walleye-sauger', bag: 6 },
       source: { url: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', bookletYear: 2025 },
     });
     const muskie = body.rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.muskie);
-    expect(muskie).toMatchObject({ seasonStatus: 'closed', minLength: { in: 54, cm: 137.2 }, dailyBag: 1 });
+    expect(muskie).toMatchObject({ seasonStatus: 'Closed', minLength: { in: 54, cm: 137.2 }, dailyBag: 1 });
   });
 
   it('the water body wins for its species (Lake of the Woods walleye), the state for the others', async () => {
     const res = await byLocation(PLACES.lakeOfTheWoods, '&date=2026-02-25');
     const body = res.json();
-    expect(body.areas.map((a: { level: string }) => a.level)).toEqual(['statewide', 'water_body']);
+    expect(body.areas.map((a: { level: string }) => a.level)).toEqual(['Statewide', 'WaterBody']);
     const walleye = body.rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.walleye);
     expect(walleye).toMatchObject({
-      appliesIn: { level: 'water_body', zoneId: LAKE_OF_THE_WOODS, name: 'Lake of the Woods (Minnesota waters)' },
-      seasonStatus: 'open', // statewide closed since Feb 22; the border-water season runs to April 14
+      appliesIn: { level: 'WaterBody', zoneId: LAKE_OF_THE_WOODS, name: 'Lake of the Woods (Minnesota waters)' },
+      seasonStatus: 'Open', // statewide closed since Feb 22; the border-water season runs to April 14
       dailyBag: 4,
       protectedSlot: { from: { in: 19.5, cm: 49.5 }, to: { in: 28, cm: 71.1 } },
       combined: { group: 'walleye-sauger', bag: 6 },
     });
     const perch = body.rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.perch);
-    expect(perch.appliesIn.level).toBe('statewide');
+    expect(perch.appliesIn.level).toBe('Statewide');
   });
 
   it('a past date returns the version in force then (Lake Erie walleye: 4 in April, 6 from May 1)', async () => {
     const april = (await byLocation(PLACES.lakeErie, `&date=2025-04-15&species=${SPECIES.walleye}`)).json();
     const june = (await byLocation(PLACES.lakeErie, `&date=2025-06-15&species=${SPECIES.walleye}`)).json();
     expect(april.rules).toHaveLength(1);
-    expect(april.rules[0]).toMatchObject({ version: 1, dailyBag: 4, effectiveFrom: '2025-03-01', appliesIn: { level: 'water_body', name: 'Lake Erie (Ohio waters)' } });
+    expect(april.rules[0]).toMatchObject({ version: 1, dailyBag: 4, effectiveFrom: '2025-03-01', appliesIn: { level: 'WaterBody', name: 'Lake Erie (Ohio waters)' } });
     expect(june.rules[0]).toMatchObject({ version: 2, dailyBag: 6, effectiveFrom: '2025-05-01' });
   });
 
@@ -134,7 +134,7 @@ describe('GET /api/regulations/check', () => {
     expect(body).toMatchObject({
       legalToKeep: false,
       reasons: [{ code: 'in_protected_slot' }],
-      appliesIn: { level: 'water_body', zoneId: LAKE_OF_THE_WOODS },
+      appliesIn: { level: 'WaterBody', zoneId: LAKE_OF_THE_WOODS },
       source: { bookletYear: 2025 },
     });
     expect(body.reasons[0].detail).toContain('19.5');
@@ -176,7 +176,7 @@ describe('GET /api/regulations/check', () => {
 
   it('a state without coordinates gives the statewide rules', async () => {
     const { catchId } = await createLoggedCatch(t, angler.userId, { lat: null, lon: null, stateCode: 'US-MN', lengthCm: inches(15) });
-    expect((await check(catchId)).json()).toMatchObject({ legalToKeep: true, appliesIn: { level: 'statewide' } });
+    expect((await check(catchId)).json()).toMatchObject({ legalToKeep: true, appliesIn: { level: 'Statewide' } });
   });
 });
 

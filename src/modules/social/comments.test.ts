@@ -91,7 +91,7 @@ describe('POST /api/social/posts/{id}/comments', () => {
     expect((await list(stranger, target)).json()).toEqual([]);
     expect((await post(author, target)).commentCount).toBe(0);
     const queue = await t.app.inject({ method: 'GET', url: '/api/admin/moderation/pending?contentType=comment', headers: admin.headers });
-    expect(queue.json()).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: 'comment', contentId: commentId, postId: target, categories: ['hate'] })]));
+    expect(queue.json()).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: 'Comment', contentId: commentId, postId: target, categories: ['hate'] })]));
   });
 
   it('rejects a comment that breaks a rejecting rule, telling its author why', async () => {

@@ -6,6 +6,7 @@ import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminReport, ReportsQuery, ResolveBody } from './reports.admin.schemas.js';
+import { ReportTargetTypeEnum } from './reports.schemas.js';
 import * as service from './reports.admin.service.js';
 
 export const adminReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -29,7 +30,7 @@ export const adminReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listReports(db, auditContextOf(request), { status: request.query.status, targetType: request.query.targetType, targetId: request.query.targetId }, page),
+        service.listReports(db, auditContextOf(request), { status: request.query.status, targetType: ReportTargetTypeEnum.fromApi(request.query.targetType), targetId: request.query.targetId }, page),
       ),
   );
 

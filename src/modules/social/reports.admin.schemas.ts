@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { ReportReasonSchema, ReportStatusSchema, ReportTargetTypeSchema } from './reports.schemas.js';
+import { ReportReasonSchema, ReportStatusSchema, ReportTargetTypeEnum, ReportTargetTypeSchema } from './reports.schemas.js';
 import { REPORT_RESOLUTIONS } from './reports.tables.js';
 
 const Resolution = Type.Union(REPORT_RESOLUTIONS.map((r) => Type.Literal(r)), {
@@ -46,7 +46,7 @@ export const AdminReport = Type.Object(
 
 export const ReportsQuery = listQuery({
   status: Type.Optional(ReportStatusSchema),
-  targetType: Type.Optional(ReportTargetTypeSchema),
+  targetType: Type.Optional(ReportTargetTypeEnum.input),
   targetId: Type.Optional(Uuid),
 });
 

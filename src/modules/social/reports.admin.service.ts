@@ -7,6 +7,7 @@ import { findReport, listReports as listSocialReports, markResolved, type Report
 import type { ReportResolution } from './reports.tables.js';
 import { decideInTx } from '../moderation/moderation.admin.service.js';
 import { AdminReportErrors } from './reports.admin.errors.js';
+import { ReportTargetTypeEnum } from './reports.schemas.js';
 
 /**
  * User reports for moderators: the list (with what the content is now) and the resolution,
@@ -21,7 +22,7 @@ async function views(db: DbOrTx, rows: ReportWithUsers[]) {
   const states = new Map<string, 'Published' | 'PendingReview' | 'Rejected'>([...postRows, ...commentRows].map((c) => [c.id, c.status]));
   return rows.map((r) => ({
     id: r.id,
-    targetType: r.targetType,
+    targetType: ReportTargetTypeEnum.toApi(r.targetType),
     targetId: r.targetId,
     target: {
       user: r.targetUserId && r.targetUsername ? { id: r.targetUserId, username: r.targetUsername } : null,

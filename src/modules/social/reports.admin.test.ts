@@ -90,7 +90,7 @@ describe('GET /api/admin/reports', () => {
       expect(res.json()).toEqual([
         {
           id: first.id,
-          targetType: 'post',
+          targetType: 'Post',
           targetId: post.id,
           target: { user: { id: rude.userId, username: 'rude_rita' }, state: 'Published', snapshot: { text: 'Original text', photoUrls: [], username: 'rude_rita' } },
           reporter: { id: carla.userId, username: 'carla_c' },
@@ -103,7 +103,7 @@ describe('GET /api/admin/reports', () => {
           resolvedAt: null,
           createdAt: expect.any(String),
         },
-        expect.objectContaining({ id: second.id, targetType: 'user', target: { user: { id: rude.userId, username: 'rude_rita' }, state: 'Active', snapshot: { username: 'rude_rita' } } }),
+        expect.objectContaining({ id: second.id, targetType: 'User', target: { user: { id: rude.userId, username: 'rude_rita' }, state: 'Active', snapshot: { username: 'rude_rita' } } }),
       ]);
       expect(res.body).not.toContain(carla.email);
       expect(await auditCount(isolated)).toBe(before + 1);

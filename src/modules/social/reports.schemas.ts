@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { pascalEnum } from '../../core/http/enums.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from './reports.tables.js';
 
@@ -6,7 +7,9 @@ export const ReportReasonSchema = Type.Union(
   REPORT_REASONS.map((r) => Type.Literal(r)),
   { description: 'What is wrong with it' },
 );
-export const ReportTargetTypeSchema = Type.Union(REPORT_TARGET_TYPES.map((t) => Type.Literal(t)));
+/** Post, Comment or User; `post`, `comment`, `user` are still accepted. */
+export const ReportTargetTypeEnum = pascalEnum(REPORT_TARGET_TYPES, 'What was reported: Post, Comment or User.');
+export const ReportTargetTypeSchema = ReportTargetTypeEnum.output;
 export const ReportStatusSchema = Type.Union(REPORT_STATUSES.map((s) => Type.Literal(s)));
 
 export const ReportBody = Type.Object(

@@ -5,6 +5,7 @@ import { findUserById as findById } from '../users/users.service.js';
 import { requireVisibleComment } from './comments.service.js';
 import { requireVisiblePost } from './posts.service.js';
 import { ReportErrors } from './reports.errors.js';
+import { ReportTargetTypeEnum } from './reports.schemas.js';
 import * as repo from './reports.repository.js';
 import type { ReportReason, ReportResolution, ReportSnapshot, ReportTargetType, UserReportRow } from './reports.tables.js';
 
@@ -22,7 +23,7 @@ export interface ReportInput {
 function filedView(row: UserReportRow) {
   return {
     id: row.id,
-    targetType: row.targetType,
+    targetType: ReportTargetTypeEnum.toApi(row.targetType),
     targetId: row.targetId,
     reason: row.reason,
     details: row.details,

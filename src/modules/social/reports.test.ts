@@ -32,7 +32,7 @@ describe('POST /api/social/posts/{id}/report', () => {
   it('files a report, once while it is open', async () => {
     const res = await report(reporter, 'posts', publicPost, { reason: 'Spam', details: ' Same ad posted ten times ' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(String), targetType: 'post', targetId: publicPost, reason: 'Spam', details: 'Same ad posted ten times', status: 'Open', createdAt: expect.any(String) });
+    expect(res.json()).toEqual({ id: expect.any(String), targetType: 'Post', targetId: publicPost, reason: 'Spam', details: 'Same ad posted ten times', status: 'Open', createdAt: expect.any(String) });
     const again = await report(reporter, 'posts', publicPost, { reason: 'Harassment' });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('reports.already_open');
@@ -63,7 +63,7 @@ describe('POST /api/social/comments/{id}/report', () => {
   it('files a report about a visible comment, keeping what it said', async () => {
     const res = await report(reporter, 'comments', comment, { reason: 'Harassment' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ targetType: 'comment', targetId: comment, reason: 'Harassment', details: null });
+    expect(res.json()).toMatchObject({ targetType: 'Comment', targetId: comment, reason: 'Harassment', details: null });
     const stored = await t.database.pool.query('SELECT snapshot, target_user_id FROM user_reports WHERE id = $1', [res.json().id]);
     expect(stored.rows[0]).toEqual({ snapshot: { text: 'Still available', postId: publicPost, username: author.username }, target_user_id: author.userId });
   });
@@ -81,7 +81,7 @@ describe('POST /api/social/users/{id}/report', () => {
   it('files a report about a user, not yourself, not an unknown one', async () => {
     const res = await report(reporter, 'users', author.userId, { reason: 'Impersonation', details: 'Pretends to be a DNR officer' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ targetType: 'user', targetId: author.userId, reason: 'Impersonation' });
+    expect(res.json()).toMatchObject({ targetType: 'User', targetId: author.userId, reason: 'Impersonation' });
     expect((await report(reporter, 'users', reporter.userId)).json()).toMatchObject({ status: 409, code: 'reports.self' });
     expect((await report(reporter, 'users', MISSING_ID)).statusCode).toBe(404);
   });

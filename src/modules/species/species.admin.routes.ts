@@ -7,6 +7,7 @@ import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminFishSpecies, AdminSpeciesQuery, CreateSpeciesBody, speciesSchemas, UpdateSpeciesBody } from './species.schemas.js';
 import * as admin from './species.admin.service.js';
+import { ActivityFilterEnum } from '../../core/http/enums.js';
 
 /** /api/admin/species: managing the species catalogue, permission Species.Manage, audit-logged. */
 export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -29,7 +30,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: { ...Type.Array(Type.Ref('AdminFishSpecies')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListSpecies(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListSpecies(db, { ...request.query, status: ActivityFilterEnum.fromApi(request.query.status) }, page)),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
+import { ActivityFilterEnum, pascalEnum } from '../../core/http/enums.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 import { TAXON_RANKS, WATER_TYPES } from './species.tables.js';
 
@@ -9,13 +10,16 @@ const literals = <T extends string>(values: readonly T[], description?: string) 
     description ? { description } : {},
   );
 
+/** Order, Family or Genus (the taxonomic ranks; answered only, so no older spelling to accept). */
+export const TaxonRankEnum = pascalEnum(TAXON_RANKS, 'Taxonomic rank: Order, Family or Genus.');
+
 export const WaterTypeSchema = literals(WATER_TYPES, 'Where the species is caught: Freshwater, Saltwater, Brackish');
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const Taxon = Type.Object(
   {
     id: Uuid,
-    rank: literals(TAXON_RANKS),
+    rank: TaxonRankEnum.output,
     name: Type.String({ description: 'Scientific name', examples: ['Centrarchidae'] }),
     commonName: Nullable(Type.String({ examples: ['Sunfishes'] })),
   },
@@ -101,7 +105,7 @@ const filters = {
 export const SpeciesQuery = listQuery(filters);
 export const AdminSpeciesQuery = listQuery({
   ...filters,
-  status: Type.Optional(literals(['active', 'inactive', 'all'] as const, 'Which species to list (default all)')),
+  status: Type.Optional(ActivityFilterEnum.input),
 });
 export const FamiliesQuery = listQuery({ order: filters.order });
 

@@ -4,11 +4,12 @@ import type { WaterType } from './species.tables.js';
 import { SpeciesErrors } from './species.errors.js';
 import * as repo from './species.repository.js';
 import type { TaxonRow } from './species.tables.js';
+import { TaxonRankEnum } from './species.schemas.js';
 
 /** Reading fish species: everybody signed in; deactivated species are readable by id but not listed. */
 
 export function taxonView(row: TaxonRow | null) {
-  return row ? { id: row.id, rank: row.rank, name: row.name, commonName: row.commonName } : null;
+  return row ? { id: row.id, rank: TaxonRankEnum.toApi(row.rank), name: row.name, commonName: row.commonName } : null;
 }
 
 export function speciesView({ species, genus, family, order }: repo.SpeciesWithTaxa) {

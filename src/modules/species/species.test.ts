@@ -35,7 +35,7 @@ describe('GET /api/fish-species', () => {
       otherNames: expect.any(Array),
       scientificName: expect.stringMatching(/^[A-Z][a-z]+ [a-z]+/),
       waterTypes: expect.any(Array),
-      taxonomy: { order: expect.objectContaining({ rank: 'order' }), family: expect.objectContaining({ rank: 'family' }), genus: expect.objectContaining({ rank: 'genus' }) },
+      taxonomy: { order: expect.objectContaining({ rank: 'Order' }), family: expect.objectContaining({ rank: 'Family' }), genus: expect.objectContaining({ rank: 'Genus' }) },
       isActive: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
@@ -107,9 +107,9 @@ describe('GET /api/fish-species/{id}', () => {
       scientificName: 'Micropterus salmoides',
       waterTypes: ['Freshwater'],
       taxonomy: {
-        order: { name: 'Perciformes', rank: 'order' },
-        family: { name: 'Centrarchidae', commonName: 'Sunfishes', rank: 'family' },
-        genus: { name: 'Micropterus', rank: 'genus' },
+        order: { name: 'Perciformes', rank: 'Order' },
+        family: { name: 'Centrarchidae', commonName: 'Sunfishes', rank: 'Family' },
+        genus: { name: 'Micropterus', rank: 'Genus' },
       },
     });
     const sameGenus = body.relatedSpecies.sameGenus.map((s: { scientificName: string }) => s.scientificName);

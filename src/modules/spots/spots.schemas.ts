@@ -95,7 +95,7 @@ const spotExample = {
   name: 'Father Hennepin State Park public access',
   kind: 'BoatRamp',
   privacy: 'Public',
-  location: { lat: 46.1474, lon: -93.4741, precision: 'exact' },
+  location: { lat: 46.1474, lon: -93.4741, precision: 'Exact' },
   waterBody: 'Mille Lacs Lake',
   stateCode: 'US-MN',
   description: null,

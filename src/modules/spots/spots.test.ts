@@ -40,7 +40,7 @@ describe('POST /api/spots', () => {
       name: 'Cove ramp',
       kind: 'BoatRamp',
       privacy: 'Public',
-      location: { lat: 46.1474, lon: -93.4741, precision: 'exact' },
+      location: { lat: 46.1474, lon: -93.4741, precision: 'Exact' },
       waterBody: 'Mille Lacs Lake',
       stateCode: 'US-MN',
       description: null,
@@ -73,20 +73,20 @@ describe('POST /api/spots', () => {
 describe('location privacy', () => {
   it('a spot from a private log is snapped to the 1 km grid for everyone but its owner; facilities are exact', async () => {
     const secret = await createSpot(t, jo, { name: 'Secret hump', privacy: 'Private', lat: 46.23456, lon: -93.65432 });
-    expect(secret.location).toEqual({ lat: 46.23456, lon: -93.65432, precision: 'exact' });
+    expect(secret.location).toEqual({ lat: 46.23456, lon: -93.65432, precision: 'Exact' });
     const mine = await call('GET', `/api/spots/${secret.id}`, jo);
-    expect(mine.json().location).toEqual({ lat: 46.23456, lon: -93.65432, precision: 'exact' });
+    expect(mine.json().location).toEqual({ lat: 46.23456, lon: -93.65432, precision: 'Exact' });
     for (const other of [sam, admin]) {
       const theirs = await call('GET', `/api/spots/${secret.id}`, other);
       expect(theirs.statusCode).toBe(200);
-      expect(theirs.json().location).toEqual({ lat: 46.23, lon: -93.65, precision: 'approximate' });
+      expect(theirs.json().location).toEqual({ lat: 46.23, lon: -93.65, precision: 'Approximate' });
       expect(JSON.stringify(theirs.json())).not.toContain('46.23456');
     }
     const near = await call('GET', `/api/spots/nearby?lat=46.23&lon=-93.65&radiusKm=1`, sam);
     const found = near.json().find((s: { id: string }) => s.id === secret.id);
-    expect(found).toMatchObject({ location: { lat: 46.23, lon: -93.65, precision: 'approximate' }, distanceKm: 0 });
+    expect(found).toMatchObject({ location: { lat: 46.23, lon: -93.65, precision: 'Approximate' }, distanceKm: 0 });
     const ramp = await createSpot(t, jo, { name: 'Town ramp', kind: 'BoatRamp', lat: 46.24567, lon: -93.61234 });
-    expect((await call('GET', `/api/spots/${ramp.id}`, sam)).json().location).toEqual({ lat: 46.24567, lon: -93.61234, precision: 'exact' });
+    expect((await call('GET', `/api/spots/${ramp.id}`, sam)).json().location).toEqual({ lat: 46.24567, lon: -93.61234, precision: 'Exact' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
-import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import {
   FEE_STATUSES,
   MEASURES,
@@ -356,7 +356,7 @@ const catchMeasures = {
   weightLb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2000, description: 'Weight, pounds; rounded down to 0.01 lb' })),
   photoUrl: Type.Optional(Url),
   photoHash: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$', description: 'SHA-256 of the photo file, lower-case hex: the same photo cannot be submitted twice' })),
-  capturedAt: Type.String({ format: 'date-time', description: 'When the fish was caught (inside the fishing window); may be sent later' }),
+  capturedAt: Type.String({ ...PastTimestamp, description: 'When the fish was caught (inside the fishing window; from 1900, at most 24 hours from now); may be sent later' }),
 };
 
 export const SubmitCatchBody = Type.Object(
