@@ -339,7 +339,7 @@ const programViewExample = {
   lengthIncrementIn: null,
   rules: null,
   isActive: true,
-  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
 };
 export const AdminProgram = Type.Object(
   {

@@ -310,7 +310,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
       name: 'Test Trophy Program',
       url: 'https://example.org/trophy',
       sourceYear: 2025,
-      measurement: 'length',
+      measurement: 'Length',
       lengthIncrementIn: null,
       rules: null,
       awardLevels: [
@@ -318,7 +318,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
         { name: 'Master', speciesCount: 3 },
       ],
       isActive: true,
-      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
       revision: 1,
       deactivationReason: null,
       createdAt: expect.any(String),
@@ -382,5 +382,14 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
     // Eligibility follows the change.
     const state = (await inject('GET', '/api/regulations/master-angler/US-OH', angler)).json();
     expect(state.programs.find((p: { id: string }) => p.id === program.id).species).toEqual([expect.objectContaining({ speciesId: SPECIES.muskie, minLengthIn: 42 })]);
+  });
+});
+
+describe('older spellings of Master Angler values', () => {
+  it('are still accepted (measurement either, category release); the answer spells them the new way', async () => {
+    const body = { ...programBody(), name: 'Older spellings program', measurement: 'either', species: [{ speciesId: SPECIES.muskie, category: 'release', minLengthIn: 40 }] };
+    const res = await inject('POST', '/api/admin/regulations/programs', edit.grantedModerator, body);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ measurement: 'Either', species: [expect.objectContaining({ category: 'Release' })] });
   });
 });
