@@ -81,7 +81,7 @@ export const TimelineItem = Type.Object(
   {
     $id: 'TimelineItem',
     additionalProperties: false,
-    examples: [{ at: '2026-06-01T05:30:00.000Z', kind: 'entry', id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d25', title: 'Dawn on Mille Lacs', detail: 'Friends' }],
+    examples: [{ at: '2026-06-01T05:30:00.000Z', kind: 'Entry', id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d25', title: 'Dawn on Mille Lacs', detail: 'Friends' }],
   },
 );
 
