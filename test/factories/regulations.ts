@@ -72,7 +72,7 @@ export function programBody(overrides: Record<string, unknown> = {}) {
     name: 'Test Trophy Program',
     url: 'https://example.org/trophy',
     sourceYear: 2025,
-    measurement: 'length',
+    measurement: 'Length',
     awardLevels: [
       { name: 'Trophy', speciesCount: 1 },
       { name: 'Master', speciesCount: 3 },

@@ -9,6 +9,7 @@ import {
   CriteriaQuery,
   Criterion,
   CriterionIdParams,
+  MeasureEnum,
   OwnerParams,
   PbIdParams,
   PersonalBest,
@@ -21,7 +22,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
   app.addSchema(PersonalBest);
   app.addSchema(Criterion);
   const tags = ['personal bests'];
-  const filters = (query: { speciesId?: string | undefined; measure?: 'weight' | 'length' | undefined }) => ({ speciesId: query.speciesId, measure: query.measure });
+  const filters = (query: { speciesId?: string | undefined; measure?: string | undefined }) => ({ speciesId: query.speciesId, measure: MeasureEnum.fromApi(query.measure) });
 
   app.get(
     '/api/personalbest/me',
@@ -71,7 +72,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 201: Type.Ref('PersonalBestCriterion'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createCriterion(db, principalOf(request).userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.createCriterion(db, principalOf(request).userId, { ...request.body, measure: MeasureEnum.fromApi(request.body.measure) })),
   );
 
   app.delete(

@@ -2,16 +2,18 @@ import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { SpeciesRef } from '../profiles/index.js';
+import { pascalEnum } from '../../core/http/enums.js';
 
 export const MEASURES = ['weight', 'length'] as const;
 export type Measure = (typeof MEASURES)[number];
 export const UNIT_OF: Record<Measure, 'kg' | 'cm'> = { weight: 'kg', length: 'cm' };
 
-export const MeasureSchema = Type.Union(
-  MEASURES.map((m) => Type.Literal(m)),
-  { description: 'weight (of the catch, in kg) or length (in cm)' },
-);
-const UnitSchema = Type.Union([Type.Literal('kg'), Type.Literal('cm')], { description: 'Unit of `value`: kg for weight, cm for length' });
+/** Weight or Length; `weight`, `length` are still accepted. */
+export const MeasureEnum = pascalEnum(MEASURES, 'Weight (of the catch, in kg) or Length (in cm).');
+export const MeasureSchema = MeasureEnum.output;
+const UnitSchema = Type.Union([Type.Literal('kg'), Type.Literal('cm')], {
+  description: 'Unit of `value`: kg for Weight, cm for Length (SI unit symbols, not vocabulary values: they keep their lower-case spelling)',
+});
 
 const criterionFields = {
   id: Uuid,
@@ -101,7 +103,7 @@ export const PersonalBestChangeSchema = Type.Object(
 export const CreateCriterionBody = Type.Object(
   {
     speciesId: Type.String({ format: 'uuid', description: 'Id of a species (GET /api/fish-species)' }),
-    measure: MeasureSchema,
+    measure: MeasureEnum.input,
     waterBody: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Only catches from this water body (trimmed)' }))),
     stateCode: Type.Optional(Nullable(StateCode, { description: 'Only catches logged in this state or province (ISO 3166-2, as log entries record it), e.g. US-MN' })),
     releasedOnly: Type.Optional(Type.Boolean({ default: false, description: 'Only released fish count' })),
@@ -115,7 +117,7 @@ export const OwnerParams = Type.Object({ userId: Uuid }, { additionalProperties:
 
 const filters = {
   speciesId: Type.Optional(Type.String({ format: 'uuid', description: 'Only this species' })),
-  measure: Type.Optional(MeasureSchema),
+  measure: Type.Optional(MeasureEnum.input),
 };
 export const PersonalBestsQuery = listQuery(filters);
 export const CriteriaQuery = listQuery(filters);

@@ -5,7 +5,7 @@ import type { Page } from '../../core/http/pagination.js';
 import { requireVisibleProfile } from '../profiles/profiles.service.js';
 import { PersonalBestErrors } from './personal-bests.errors.js';
 import * as repo from './personal-bests.repository.js';
-import { UNIT_OF, type Measure } from './personal-bests.schemas.js';
+import { MeasureEnum, UNIT_OF, type Measure } from './personal-bests.schemas.js';
 
 /**
  * Personal bests. Each criterion of a user (species, weight or length, optional water body,
@@ -163,7 +163,7 @@ function criterionView(criterion: { id: string; measure: Measure; waterBody: str
   return {
     id: criterion.id,
     species,
-    measure: criterion.measure,
+    measure: MeasureEnum.toApi(criterion.measure),
     unit: UNIT_OF[criterion.measure],
     waterBody: criterion.waterBody,
     stateCode: criterion.stateCode,

@@ -42,7 +42,7 @@ describe('POST /api/personalbest/me/criteria', () => {
     expect(res.json()).toEqual({
       id: expect.any(String),
       species: { id: WALLEYE, commonName: 'Walleye' },
-      measure: 'length',
+      measure: 'Length', // sent as length, the older spelling
       unit: 'cm',
       waterBody: 'Lake Vermilion',
       stateCode: 'US-MN',
@@ -146,7 +146,7 @@ describe('automatic personal-best detection', () => {
     expect(list).toEqual([
       {
         id: bigger.changes[0]!.personalBestId,
-        criterion: { id: criterion.id, species: { id: WALLEYE, commonName: 'Walleye' }, measure: 'weight', unit: 'kg', waterBody: null, stateCode: null, releasedOnly: false },
+        criterion: { id: criterion.id, species: { id: WALLEYE, commonName: 'Walleye' }, measure: 'Weight', unit: 'kg', waterBody: null, stateCode: null, releasedOnly: false },
         value: 3.1,
         unit: 'kg',
         caughtAt: '2026-05-12T06:00:00.000Z',

@@ -10,6 +10,7 @@ import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as repo from './regulations.repository.js';
 import { maProgramRevisions, maProgramSpecies, maPrograms, regJurisdictions, type AwardLevel, type ProgramRow } from './regulations.tables.js';
+import { pascalCase } from '../../core/http/enums.js';
 
 /**
  * Administration of Master Angler programs (Regulations.Edit). A program is one record across the
@@ -215,8 +216,17 @@ export async function listPrograms(db: DbOrTx, filter: adminRepo.ProgramFilter, 
   return { items: views, total };
 }
 
+/** A revision's snapshot in today's spelling (revisions written before the PascalCase values kept the older ones). */
+function snapshotView(snapshot: ReturnType<typeof programView>): ReturnType<typeof programView> {
+  return {
+    ...snapshot,
+    measurement: pascalCase(snapshot.measurement) as typeof snapshot.measurement,
+    species: snapshot.species.map((s) => ({ ...s, category: pascalCase(s.category) as typeof s.category })),
+  };
+}
+
 export async function programRevisions(db: DbOrTx, id: string, page: Page) {
   if (!(await repo.findProgram(db, id))) throw RegulationErrors.programNotFound(id);
   const { items, total } = await adminRepo.programRevisionsPage(db, id, page);
-  return { items: items.map((r) => ({ revision: r.revision, at: r.at.toISOString(), actorId: r.actorId, reason: r.reason, program: r.snapshot as ReturnType<typeof programView> })), total };
+  return { items: items.map((r) => ({ revision: r.revision, at: r.at.toISOString(), actorId: r.actorId, reason: r.reason, program: snapshotView(r.snapshot as ReturnType<typeof programView>) })), total };
 }

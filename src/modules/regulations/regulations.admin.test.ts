@@ -384,3 +384,12 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
     expect(state.programs.find((p: { id: string }) => p.id === program.id).species).toEqual([expect.objectContaining({ speciesId: SPECIES.muskie, minLengthIn: 42 })]);
   });
 });
+
+describe('older spellings of Master Angler values', () => {
+  it('are still accepted (measurement either, category release); the answer spells them the new way', async () => {
+    const body = { ...programBody(), name: 'Older spellings program', measurement: 'either', species: [{ speciesId: SPECIES.muskie, category: 'release', minLengthIn: 40 }] };
+    const res = await inject('POST', '/api/admin/regulations/programs', edit.grantedModerator, body);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ measurement: 'Either', species: [expect.objectContaining({ category: 'Release' })] });
+  });
+});

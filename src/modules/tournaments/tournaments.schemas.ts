@@ -1,17 +1,24 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { pascalEnum } from '../../core/http/enums.js';
 import {
   FEE_STATUSES,
   MEASURES,
   ORGANIZER_STATUSES,
   REGISTRATION_STATUSES,
   SPONSOR_TIERS,
+  TIE_BREAKS,
   TOURNAMENT_CATCH_STATUSES,
   TOURNAMENT_FORMATS,
   TOURNAMENT_STATUSES,
   TOURNAMENT_VISIBILITIES,
 } from './tournaments.tables.js';
+
+/** Length (CPR) or Weight (weigh-in); `length`, `weight` are still accepted. */
+export const MeasureEnum = pascalEnum(MEASURES, 'Length (CPR) or Weight (weigh-in).');
+/** BiggestFish, EarliestLastCatch; `biggestFish`, `earliestLastCatch` are still accepted. */
+export const TieBreakEnum = pascalEnum(TIE_BREAKS, 'BiggestFish: biggest single counted fish; EarliestLastCatch: earliest capture of the last counted fish.');
 
 const literals = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
   Type.Union(
@@ -106,7 +113,7 @@ export const DivisionInput = Type.Object(
     id: Type.Optional(Type.String({ format: 'uuid', description: 'On PUT: the division to keep (omit for a new one)' })),
     name: Type.String({ minLength: 1, maxLength: 60, examples: ['Kayak'] }),
     speciesIds: Type.Array(Uuid, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Species that count' }),
-    measure: Type.Optional(Type.Union([Type.Literal('length'), Type.Literal('weight')], { description: 'length (CPR) or weight (weigh-in); defaults from the format' })),
+    measure: Type.Optional(Type.Unsafe<Static<typeof MeasureEnum.input>>({ ...MeasureEnum.input, description: 'Length (CPR) or Weight (weigh-in); defaults from the format. The older length, weight are still accepted (deprecated).' })),
     bestN: Type.Integer({ minimum: 1, maximum: 50, description: 'Catches counted per angler (culling: a better catch replaces the worst counted one)' }),
     minLengthInches: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 200, description: 'Minimum length, inches (rounded down to the ¼ inch)' }))),
     penaltyRules: Type.Optional(Type.Array(PenaltyRuleSchema, { maxItems: 20 })),
@@ -120,8 +127,8 @@ const Division = Type.Object(
     id: Uuid,
     name: Type.String(),
     speciesIds: Type.Array(Uuid),
-    measure: literals(MEASURES),
-    unit: Type.Union([Type.Literal('in'), Type.Literal('lb')], { description: 'Unit of totals and measures: inches (¼) or pounds (0.01)' }),
+    measure: MeasureEnum.output,
+    unit: Type.Union([Type.Literal('in'), Type.Literal('lb')], { description: 'Unit of totals and measures: inches (¼) or pounds (0.01) — unit symbols, not vocabulary values, so they stay lower-case' }),
     bestN: Type.Integer(),
     minLengthInches: Nullable(Type.Number()),
     penaltyRules: Type.Array(PenaltyRuleSchema),
@@ -129,12 +136,13 @@ const Division = Type.Object(
   { additionalProperties: false },
 );
 
-const TieBreaks = Type.Array(Type.Union([Type.Literal('biggestFish'), Type.Literal('earliestLastCatch')]), {
+const tieBreaksOptions = {
   uniqueItems: true,
   maxItems: 2,
-  description: 'Tie-breaks after the total, in order: biggestFish (biggest single counted fish), earliestLastCatch (earliest capture of the last counted fish). Default both, in that order; [] ranks ties equal.',
-  examples: [['biggestFish', 'earliestLastCatch']],
-});
+  description: 'Tie-breaks after the total, in order: BiggestFish (biggest single counted fish), EarliestLastCatch (earliest capture of the last counted fish). Default both, in that order; [] ranks ties equal.',
+};
+const TieBreaks = Type.Array(TieBreakEnum.output, tieBreaksOptions);
+const TieBreaksInput = Type.Array(TieBreakEnum.input, { ...tieBreaksOptions, maxItems: 4, examples: [['BiggestFish', 'EarliestLastCatch']] });
 
 const tournamentFields = {
   name: Type.String({ minLength: 1, maxLength: 120, examples: ['Spring Kayak Bass Classic'] }),
@@ -151,7 +159,7 @@ const tournamentFields = {
   visibility: Type.Optional(Type.Union([Type.Literal('Public'), Type.Literal('Unlisted')], { description: 'Public: listed; Unlisted: reachable by id only' })),
   format: Type.Union([Type.Literal('CPR'), Type.Literal('WeighIn')], { description: 'CPR: catch-photo-release, scored by length; WeighIn: scored by weight' }),
   refundWindowHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 2160, default: 48, description: 'Registrants may cancel with a refund until this many hours before the start' })),
-  tieBreaks: Type.Optional(TieBreaks),
+  tieBreaks: Type.Optional(TieBreaksInput),
   divisions: Type.Array(DivisionInput, { minItems: 1, maxItems: 20 }),
 };
 
@@ -220,7 +228,7 @@ const tournamentExample = {
   organizer: { id: ID_EXAMPLE, name: 'Lake Country Bass Club' },
   identifierCode: 'FL-7KQ2MX',
   refundWindowHours: 48,
-  tieBreaks: ['biggestFish', 'earliestLastCatch'],
+  tieBreaks: ['BiggestFish', 'EarliestLastCatch'],
   status: 'Approved',
   statusReason: null,
   registrationsOpen: true,
@@ -231,7 +239,7 @@ const tournamentExample = {
       id: ID_EXAMPLE,
       name: 'Open',
       speciesIds: [SPECIES_EXAMPLE],
-      measure: 'length',
+      measure: 'Length',
       unit: 'in',
       bestN: 5,
       minLengthInches: 12,
@@ -500,7 +508,7 @@ export const Results = Type.Object(
         tournamentId: ID_EXAMPLE,
         status: 'InProgress',
         resultsPublishedAt: null,
-        tieBreaks: ['biggestFish', 'earliestLastCatch'],
+        tieBreaks: ['BiggestFish', 'EarliestLastCatch'],
         divisions: [
           {
             divisionId: ID_EXAMPLE,
@@ -531,7 +539,7 @@ export const AddResultBody = Type.Union(
   [
     Type.Object(
       {
-        kind: Type.Literal('catch'),
+        kind: Type.Union([Type.Literal('Catch'), Type.Literal('catch')], { description: 'Catch (the older catch is still accepted)' }),
         registrationId: Uuid,
         ...catchMeasures,
       },
@@ -539,7 +547,7 @@ export const AddResultBody = Type.Union(
     ),
     Type.Object(
       {
-        kind: Type.Literal('penalty'),
+        kind: Type.Union([Type.Literal('Penalty'), Type.Literal('penalty')], { description: 'Penalty (the older penalty is still accepted)' }),
         registrationId: Uuid,
         code: Type.String({ minLength: 1, maxLength: 40, description: 'One of the division’s penaltyRules codes' }),
         reason: Reason,
@@ -548,7 +556,7 @@ export const AddResultBody = Type.Union(
     ),
     Type.Object(
       {
-        kind: Type.Literal('placing'),
+        kind: Type.Union([Type.Literal('Placing'), Type.Literal('placing')], { description: 'Placing (the older placing is still accepted)' }),
         divisionId: Uuid,
         registrationId: Uuid,
         place: Type.Integer({ minimum: 1, maximum: 100_000 }),
@@ -560,7 +568,7 @@ export const AddResultBody = Type.Union(
     ),
     Type.Object(
       {
-        kind: Type.Literal('publish'),
+        kind: Type.Union([Type.Literal('Publish'), Type.Literal('publish')], { description: 'Publish (the older publish is still accepted)' }),
         payoutsCents: Type.Optional(Type.Array(Cents('Payout by place (first item: 1st place)'), { maxItems: 100 })),
         reason: Type.Optional(Reason),
       },
@@ -569,8 +577,8 @@ export const AddResultBody = Type.Union(
   ],
   {
     examples: [
-      { kind: 'publish', payoutsCents: [50000, 25000, 10000] },
-      { kind: 'placing', divisionId: ID_EXAMPLE, registrationId: ID_EXAMPLE, place: 2, payoutCents: 25000, reason: 'Scorecard correction' },
+      { kind: 'Publish', payoutsCents: [50000, 25000, 10000] },
+      { kind: 'Placing', divisionId: ID_EXAMPLE, registrationId: ID_EXAMPLE, place: 2, payoutCents: 25000, reason: 'Scorecard correction' },
     ],
   },
 );

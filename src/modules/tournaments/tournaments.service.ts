@@ -21,6 +21,7 @@ import type {
 } from './tournaments.schemas.js';
 import { TIE_BREAKS } from './tournaments.tables.js';
 import type { DivisionRow, FeePaymentRow, Measure, OrganizerRow, RegistrationRow, SponsorRow, SponsorTier, TournamentRow } from './tournaments.tables.js';
+import { MeasureEnum, TieBreakEnum } from './tournaments.schemas.js';
 
 /**
  * Tournaments for organizers and anglers: organizer applications, tournaments and their
@@ -60,7 +61,7 @@ function divisionView(row: DivisionRow) {
     id: row.id,
     name: row.name,
     speciesIds: row.speciesIds,
-    measure: row.measure,
+    measure: MeasureEnum.toApi(row.measure),
     unit: unitOf(row.measure),
     bestN: row.bestN,
     minLengthInches: row.minLengthQuarterInches === null ? null : row.minLengthQuarterInches / 4,
@@ -92,7 +93,7 @@ export function tournamentView(row: repo.TournamentWithOrganizer, divisions: Div
     format: t.format,
     identifierCode: t.identifierCode,
     refundWindowHours: t.refundWindowHours,
-    tieBreaks: t.tieBreaks,
+    tieBreaks: t.tieBreaks.map((b) => TieBreakEnum.toApi(b)),
     status: t.status,
     statusReason: t.statusReason,
     registrationsOpen: registrationsOpen(t, registrations, now),
@@ -241,7 +242,7 @@ async function checkDivisions(db: DbOrTx, format: 'CPR' | 'WeighIn', divisions: 
     const key = d.name.trim().toLowerCase();
     if (names.has(key)) throw TournamentErrors.duplicateDivisionName(d.name);
     names.add(key);
-    if (format === 'CPR' && d.measure === 'weight') throw TournamentErrors.badDivision(`/divisions/${i}/measure`, 'catch-photo-release divisions are scored by length');
+    if (format === 'CPR' && MeasureEnum.fromApi(d.measure) === 'weight') throw TournamentErrors.badDivision(`/divisions/${i}/measure`, 'catch-photo-release divisions are scored by length');
     const codes = new Set((d.penaltyRules ?? []).map((r) => r.code));
     if (codes.size !== (d.penaltyRules ?? []).length) throw TournamentErrors.badDivision(`/divisions/${i}/penaltyRules`, 'penalty codes must differ');
     await assertReferenceableSpecies(db, d.speciesIds, `/divisions/${i}/speciesIds`, kept);
@@ -252,7 +253,7 @@ function divisionValues(format: 'CPR' | 'WeighIn', d: DivisionInputType, positio
   return {
     name: d.name.trim(),
     speciesIds: d.speciesIds,
-    measure: d.measure ?? (format === 'CPR' ? 'length' : 'weight'),
+    measure: MeasureEnum.fromApi(d.measure) ?? (format === 'CPR' ? 'length' : 'weight'),
     bestN: d.bestN,
     minLengthQuarterInches: d.minLengthInches == null ? null : toQuarterInches(d.minLengthInches),
     penaltyRules: d.penaltyRules ?? [],
@@ -274,7 +275,7 @@ function tournamentValues(input: UpdateTournamentInput, schedule: Schedule) {
     visibility: input.visibility ?? 'Public',
     format: input.format,
     refundWindowHours: input.refundWindowHours ?? 48,
-    tieBreaks: input.tieBreaks ?? [...TIE_BREAKS],
+    tieBreaks: input.tieBreaks ? [...new Set(input.tieBreaks.map((b) => TieBreakEnum.fromApi(b)))] : [...TIE_BREAKS],
   };
 }
 

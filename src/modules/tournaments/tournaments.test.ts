@@ -90,13 +90,13 @@ describe('POST /api/tournament', () => {
         id: expect.any(String),
         name: 'Open',
         speciesIds: species.slice(0, 2),
-        measure: 'length',
+        measure: 'Length',
         unit: 'in',
         bestN: 2,
         minLengthInches: 10,
         penaltyRules: [{ code: 'late', description: 'Late check-in', points: 4 }],
       },
-      { id: expect.any(String), name: 'Youth', speciesIds: species.slice(0, 1), measure: 'length', unit: 'in', bestN: 1, minLengthInches: null, penaltyRules: [] },
+      { id: expect.any(String), name: 'Youth', speciesIds: species.slice(0, 1), measure: 'Length', unit: 'in', bestN: 1, minLengthInches: null, penaltyRules: [] },
     ]);
     const draft = await call('POST', '/api/tournament', organizer, { ...tournamentBody(species), draft: true });
     expect(draft.json().status).toBe('Draft');

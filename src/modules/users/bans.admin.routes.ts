@@ -5,7 +5,7 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { Appeal, AppealsQuery, Ban, BanBody, BansQuery, DecideBody, LiftBody } from './bans.schemas.js';
+import { Appeal, AppealsQuery, Ban, BanBody, BansQuery, BanStatusFilterEnum, DecideBody, LiftBody } from './bans.schemas.js';
 import * as service from './bans.service.js';
 
 /** Bans and appeals, administration side. */
@@ -55,7 +55,7 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listBans(db, { status: request.query.status, userId: request.query.userId, bannedBy: request.query.bannedBy }, page, now()),
+        service.listBans(db, { status: BanStatusFilterEnum.fromApi(request.query.status), userId: request.query.userId, bannedBy: request.query.bannedBy }, page, now()),
       ),
   );
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { pascalEnum } from '../../core/http/enums.js';
 
 export const BAN_STATUSES = ['Active', 'Expired', 'Lifted'] as const;
 export const APPEAL_STATUSES = ['Open', 'Upheld', 'Overturned'] as const;
@@ -140,8 +141,11 @@ export const DecideBody = Type.Object(
   { additionalProperties: false, examples: [{ decision: 'Overturned', reply: 'Thanks for explaining; the ban is lifted.' }] },
 );
 
+/** Active, Expired or Lifted, as bans answer them; `active`, `expired`, `lifted` are still accepted. */
+export const BanStatusFilterEnum = pascalEnum(['active', 'expired', 'lifted'] as const, 'Active (in force), Expired (ended by itself) or Lifted.');
+
 export const BansQuery = listQuery({
-  status: Type.Optional(literals(['active', 'expired', 'lifted'] as const, 'In force, ended by itself, or lifted')),
+  status: Type.Optional(BanStatusFilterEnum.input),
   userId: Type.Optional(Uuid),
   bannedBy: Type.Optional(Uuid),
 });

@@ -345,7 +345,7 @@ describe('the ban list', () => {
     expect(byModerator.statusCode).toBe(200);
     expect(byModerator.json().map((x: { id: string }) => x.id)).toContain(banA.id);
     expect(byModerator.json().every((x: { bannedBy: string }) => x.bannedBy === staff.grantedModerator.userId)).toBe(true);
-    const lifted = (await get(staff.admin, `/api/admin/bans?status=lifted&userId=${b.userId}`)).json();
+    const lifted = (await get(staff.admin, `/api/admin/bans?status=Lifted&userId=${b.userId}`)).json();
     expect(lifted).toMatchObject([{ id: banB.id, status: 'Lifted', liftReason: 'Done' }]);
     expect((await get(staff.admin, `/api/admin/bans?status=active&userId=${b.userId}`)).json()).toEqual([]);
     const page = await get(staff.owner, '/api/admin/bans?pageSize=2');

@@ -7,7 +7,7 @@ import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { Appeal, Ban } from './bans.schemas.js';
-import { AdminUser, AdminUserDetails, RoleChangeBody, TimelineItem, TimelineQuery, UsersQuery } from './users.admin.schemas.js';
+import { AdminUser, AdminUserDetails, RoleChangeBody, TimelineItem, TimelineQuery, UsersQuery, UserStatusFilterEnum } from './users.admin.schemas.js';
 import * as service from './users.admin.service.js';
 
 /** The user administration under /api/admin/users (bans: bans.admin.routes.ts). */
@@ -40,7 +40,7 @@ export const usersAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       const q = request.query;
       const filter = {
         role: q.role === undefined ? undefined : roleValue(q.role),
-        status: q.status,
+        status: UserStatusFilterEnum.fromApi(q.status),
         createdFrom: q.createdFrom ? new Date(q.createdFrom) : undefined,
         createdTo: q.createdTo ? new Date(q.createdTo) : undefined,
         q: q.q?.trim() || undefined,

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { ROLES } from '../../core/access/roles.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { TIMELINE_KINDS } from './users.admin.service.js';
+import { TimelineKindEnum } from './users.admin.service.js';
+import { pascalEnum } from '../../core/http/enums.js';
 
 const RoleSchema = literals(ROLES);
 
@@ -72,7 +73,7 @@ export const AdminUserDetails = Type.Object(
 export const TimelineItem = Type.Object(
   {
     at: Timestamp,
-    kind: literals(TIMELINE_KINDS),
+    kind: TimelineKindEnum.output,
     id: Type.String({ description: 'Id of the record (entry, catch, post, comment, report, sign-in, ban, audit entry)' }),
     title: Nullable(Type.String(), { description: 'Entry title, ban or lift reason, role-change reason; nothing private' }),
     detail: Nullable(Type.String(), { description: 'Status, visibility, related ids, IP of a sign-in, role before → after' }),
@@ -80,13 +81,16 @@ export const TimelineItem = Type.Object(
   {
     $id: 'TimelineItem',
     additionalProperties: false,
-    examples: [{ at: '2026-06-01T05:30:00.000Z', kind: 'entry', id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d25', title: 'Dawn on Mille Lacs', detail: 'Friends' }],
+    examples: [{ at: '2026-06-01T05:30:00.000Z', kind: 'Entry', id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d25', title: 'Dawn on Mille Lacs', detail: 'Friends' }],
   },
 );
 
+/** Active, Banned or Disabled, as the list answers them; `active`, `banned`, `disabled` are still accepted. */
+export const UserStatusFilterEnum = pascalEnum(['active', 'banned', 'disabled'] as const, 'Active, Banned (a ban in force) or Disabled (deactivated or disabled in the identity provider).');
+
 export const UsersQuery = listQuery({
   role: Type.Optional(RoleSchema),
-  status: Type.Optional(literals(['active', 'banned', 'disabled'] as const)),
+  status: Type.Optional(UserStatusFilterEnum.input),
   createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after' })),
   createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Created before' })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Start of the username or e-mail address, any case' })),

@@ -13,6 +13,7 @@ import * as repo from './users.admin.repository.js';
 import { UserErrors } from './users.errors.js';
 import * as users from './users.repository.js';
 import { changeUserRole } from './users.service.js';
+import { pascalEnum } from '../../core/http/enums.js';
 
 /**
  * The user administration: the list, one user's details with the counts the owning modules give
@@ -113,8 +114,10 @@ export async function timeline(db: Db, id: string, page: Page, now: Date) {
   const row = await repo.findAdminUser(db, id, now);
   if (!row) throw UserErrors.notFound(id);
   const { items, total } = await repo.timelinePage(db, [...logTimelineSql(id), ...socialTimelineSql(id), ...repo.ownTimelineSql(id)], page);
-  return { items: items.map((i) => ({ at: i.at.toISOString(), kind: i.kind as TimelineKind, id: i.id, title: i.title, detail: i.detail })), total };
+  return { items: items.map((i) => ({ at: i.at.toISOString(), kind: TimelineKindEnum.toApi(i.kind as TimelineKind), id: i.id, title: i.title, detail: i.detail })), total };
 }
 
 export const TIMELINE_KINDS = ['entry', 'catch', 'post', 'comment', 'report', 'signIn', 'ban', 'unban', 'roleChange'] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+/** Entry, Catch, Post, Comment, Report, SignIn, Ban, Unban, RoleChange (answered only). */
+export const TimelineKindEnum = pascalEnum(TIMELINE_KINDS, 'What happened: Entry, Catch, Post, Comment, Report, SignIn, Ban, Unban or RoleChange.');

@@ -78,7 +78,7 @@ describe('GET /api/admin/users', () => {
     expect(ids((await get(staff.admin, `/api/admin/users?q=${encodeURIComponent(zed.email.slice(0, 12).toUpperCase())}`)).json())).toContain(zed.userId);
     expect((await get(staff.admin, '/api/admin/users?q=%25')).json()).toEqual([]);
 
-    const bannedRows = (await get(staff.admin, '/api/admin/users?status=banned&pageSize=100')).json();
+    const bannedRows = (await get(staff.admin, '/api/admin/users?status=Banned&pageSize=100')).json();
     expect(bannedRows.find((u: { id: string }) => u.id === banned.userId)).toMatchObject({ status: 'Banned', role: 'Admin', activeBan: { endsAt: null } });
     expect(ids((await get(staff.admin, '/api/admin/users?status=active&pageSize=100')).json())).not.toContain(banned.userId);
 
@@ -142,11 +142,11 @@ describe('GET /api/admin/users/{id} and the activity timeline', () => {
     const timeline = await get(staff.admin, `/api/admin/users/${angler.userId}/activity-timeline?pageSize=100`);
     expect(timeline.statusCode).toBe(200);
     const items = timeline.json() as Array<{ at: string; kind: string; title: string | null; detail: string | null }>;
-    expect(items.map((i) => i.kind).sort()).toEqual(['ban', 'catch', 'comment', 'entry', 'post', 'roleChange', 'signIn', 'signIn'].sort());
+    expect(items.map((i) => i.kind).sort()).toEqual(['Ban', 'Catch', 'Comment', 'Entry', 'Post', 'RoleChange', 'SignIn', 'SignIn'].sort());
     expect(items.map((i) => Date.parse(i.at))).toEqual(items.map((i) => Date.parse(i.at)).sort((a, b) => b - a));
-    expect(items.find((i) => i.kind === 'entry')).toMatchObject({ title: 'Evening on Leech Lake' });
-    expect(items.find((i) => i.kind === 'roleChange')).toMatchObject({ title: 'University project', detail: 'Standard → Researcher' });
-    expect(items.find((i) => i.kind === 'ban')).toMatchObject({ title: 'Spamming', detail: expect.stringMatching(/^until /) });
+    expect(items.find((i) => i.kind === 'Entry')).toMatchObject({ title: 'Evening on Leech Lake' });
+    expect(items.find((i) => i.kind === 'RoleChange')).toMatchObject({ title: 'University project', detail: 'Standard → Researcher' });
+    expect(items.find((i) => i.kind === 'Ban')).toMatchObject({ title: 'Spamming', detail: expect.stringMatching(/^until /) });
     expect(timeline.body).not.toContain('SECRET');
     expect(timeline.headers['x-total-count']).toBe('8');
 
@@ -154,7 +154,7 @@ describe('GET /api/admin/users/{id} and the activity timeline', () => {
     expect(page.json()).toEqual(items.slice(3, 6));
     // The reporter's timeline shows the report they filed.
     const filed = (await get(staff.admin, `/api/admin/users/${reporter.userId}/activity-timeline`)).json();
-    expect(filed.find((i: { kind: string }) => i.kind === 'report')).toMatchObject({ detail: `Spam about user ${angler.userId}` });
+    expect(filed.find((i: { kind: string }) => i.kind === 'Report')).toMatchObject({ detail: `Spam about user ${angler.userId}` });
   });
 
   it('404 for an unknown user', async () => {
