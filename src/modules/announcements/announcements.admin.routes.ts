@@ -26,7 +26,7 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         tags,
         operationId: 'adminListAnnouncements',
         summary: 'List announcements with their dismissal counts',
-        description: 'Newest first. Filters: `status` (scheduled, active, ended, inactive), `type`, `priority`.',
+        description: 'Newest first. Filters: `status` (Scheduled, Active, Ended, Inactive; the lower-case spellings are still accepted), `type`, `priority`.',
         querystring: AdminAnnouncementsQuery,
         response: { 200: { ...Type.Array(Type.Ref('AdminAnnouncement'), { maxItems: 100 }), headers: paginationHeaders } },
       },

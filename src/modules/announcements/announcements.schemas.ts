@@ -1,3 +1,4 @@
+import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { ROLES } from '../../core/access/roles.js';
 import { listQuery } from '../../core/http/pagination.js';
@@ -6,6 +7,7 @@ import { ANNOUNCEMENT_PRIORITIES, ANNOUNCEMENT_TYPES, DISMISSALS } from './annou
 
 export const ANNOUNCEMENT_STATUSES = ['scheduled', 'active', 'ended', 'inactive'] as const;
 export type AnnouncementStatus = (typeof ANNOUNCEMENT_STATUSES)[number];
+export const AnnouncementStatusEnum = pascalEnum(ANNOUNCEMENT_STATUSES, 'Scheduled (starts later), Active (shown now), Ended, Inactive (deactivated).');
 
 const Title = Type.String({ minLength: 1, maxLength: 200, description: 'Headline (at most 200 characters)', examples: ['Scheduled maintenance Sunday 02:00 UTC'] });
 const Body = Type.String({
@@ -80,7 +82,7 @@ export const AdminAnnouncement = Type.Object(
   {
     id: Uuid,
     ...shownContent,
-    status: literals(ANNOUNCEMENT_STATUSES, 'scheduled (starts later), active (shown now), ended, inactive (deactivated)'),
+    status: AnnouncementStatusEnum.output,
     version: Type.Integer({ minimum: 1, description: 'Increases with every edit; earlier versions: GET …/versions' }),
     dismissedCount: Type.Integer({ minimum: 0, description: 'Users who dismissed it' }),
     isActive: Type.Boolean({ description: 'false: deactivated, shown to nobody' }),
@@ -114,7 +116,7 @@ export const Announcement = Type.Object(
 );
 
 export const AdminAnnouncementsQuery = listQuery({
-  status: Type.Optional(literals(ANNOUNCEMENT_STATUSES, 'scheduled, active, ended or inactive')),
+  status: Type.Optional(AnnouncementStatusEnum.input),
   type: Type.Optional(AnnouncementTypeSchema),
   priority: Type.Optional(Priority),
 });

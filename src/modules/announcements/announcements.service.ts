@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { AnnouncementsErrors } from './announcements.errors.js';
 import * as repo from './announcements.repository.js';
-import type { AdminAnnouncementsQueryType, AnnouncementStatus, CreateAnnouncementBodyType, UpdateAnnouncementBodyType } from './announcements.schemas.js';
+import { AnnouncementStatusEnum, type AdminAnnouncementsQueryType, type AnnouncementStatus, type CreateAnnouncementBodyType, type UpdateAnnouncementBodyType } from './announcements.schemas.js';
 import { ANNOUNCEMENT_PRIORITIES, type AnnouncementPriority, type AnnouncementRow, type AnnouncementType, type Dismissal } from './announcements.tables.js';
 
 /**
@@ -49,7 +49,7 @@ export function adminView(row: repo.AnnouncementWithCount, now: Date) {
   return {
     id: row.id,
     ...contentOf(row),
-    status: statusOf(row, now),
+    status: AnnouncementStatusEnum.toApi(statusOf(row, now)),
     version: row.version,
     dismissedCount: row.dismissedCount,
     isActive: row.isActive,
@@ -105,7 +105,7 @@ async function loadView(db: DbOrTx, id: string, now: Date): Promise<AdminAnnounc
 }
 
 export async function listAnnouncements(db: Db, query: AdminAnnouncementsQueryType, page: Page, now: Date) {
-  const { items, total } = await repo.list(db, query, page, now);
+  const { items, total } = await repo.list(db, { ...query, status: AnnouncementStatusEnum.fromApi(query.status) }, page, now);
   return { items: items.map((row) => adminView(row, now)), total };
 }
 

@@ -59,7 +59,7 @@ describe('who may manage announcements', () => {
         priority: 'Normal',
         audience: ['Moderator', 'Admin'],
         dismissal: 'Dismissible',
-        status: 'active',
+        status: 'Active',
         version: 1,
         dismissedCount: 0,
         isActive: true,
@@ -122,8 +122,8 @@ describe('who may manage announcements', () => {
     for (const user of [staff.owner, staff.admin, deleteModerator]) {
       const off = await call('POST', `/api/admin/announcements/${a.id}/deactivate`, user, { reason: 'Outdated' });
       expect(off.statusCode).toBe(200);
-      expect(off.json()).toMatchObject({ id: a.id, isActive: false, status: 'inactive', deactivationReason: 'Outdated' });
-      expect((await call('POST', `/api/admin/announcements/${a.id}/reactivate`, user, { reason: 'Still needed' })).json()).toMatchObject({ isActive: true, status: 'active' });
+      expect(off.json()).toMatchObject({ id: a.id, isActive: false, status: 'Inactive', deactivationReason: 'Outdated' });
+      expect((await call('POST', `/api/admin/announcements/${a.id}/reactivate`, user, { reason: 'Still needed' })).json()).toMatchObject({ isActive: true, status: 'Active' });
     }
     for (const user of [staff.grantedModerator, editModerator, staff.moderator, staff.standard]) {
       const res = await call('POST', `/api/admin/announcements/${a.id}/deactivate`, user, { reason: 'x' });
@@ -171,17 +171,17 @@ describe('what users see', () => {
     const saved = clock;
     try {
       const a = await createAnnouncement(t, staff.owner, { audience: ['DNR'], startsAt: iso(saved + DAY), endsAt: iso(saved + 2 * DAY) });
-      expect(a.status).toBe('scheduled');
+      expect(a.status).toBe('Scheduled');
       expect(await ids(dnr)).not.toContain(a.id);
       expect((await call('POST', `/api/announcements/${a.id}/dismiss`, dnr)).statusCode).toBe(404);
-      const scheduled = await call('GET', '/api/admin/announcements?status=scheduled&pageSize=100', staff.owner);
+      const scheduled = await call('GET', '/api/admin/announcements?status=Scheduled&pageSize=100', staff.owner);
       expect(scheduled.json().map((x: { id: string }) => x.id)).toContain(a.id);
       clock = saved + DAY;
       expect(await ids(dnr)).toContain(a.id);
-      expect((await call('GET', `/api/admin/announcements/${a.id}`, staff.owner)).json().status).toBe('active');
+      expect((await call('GET', `/api/admin/announcements/${a.id}`, staff.owner)).json().status).toBe('Active');
       clock = saved + 2 * DAY;
       expect(await ids(dnr)).not.toContain(a.id);
-      expect((await call('GET', `/api/admin/announcements/${a.id}`, staff.owner)).json().status).toBe('ended');
+      expect((await call('GET', `/api/admin/announcements/${a.id}`, staff.owner)).json().status).toBe('Ended');
       expect((await call('POST', `/api/announcements/${a.id}/dismiss`, dnr)).json()).toMatchObject({ status: 404, code: 'announcements.not_found' });
       const ended = await call('GET', '/api/admin/announcements?status=ended&pageSize=100', staff.owner);
       expect(ended.json().map((x: { id: string }) => x.id)).toEqual([a.id]);
@@ -224,7 +224,7 @@ describe('what users see', () => {
     const a = await createAnnouncement(t, staff.owner, { audience: ['Standard'] });
     expect(await ids(staff.standard)).toContain(a.id);
     const off = await call('POST', `/api/admin/announcements/${a.id}/deactivate`, staff.admin, { reason: 'Posted by mistake' });
-    expect(off.json()).toMatchObject({ isActive: false, status: 'inactive' });
+    expect(off.json()).toMatchObject({ isActive: false, status: 'Inactive' });
     expect((await auditEntries(t, 'announcements.deactivated')).at(-1)).toMatchObject({ actor_user_id: staff.admin.userId, target_id: a.id, reason: 'Posted by mistake' });
     expect(await ids(staff.standard)).not.toContain(a.id);
     expect((await call('POST', `/api/announcements/${a.id}/dismiss`, staff.standard)).statusCode).toBe(404);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders, PageQuery } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { Club, ClubDetail, ClubMember, ClubsQuery, CreateClubBody, MemberParams, RoleBody } from './clubs.schemas.js';
+import { AssignableRoleEnum, Club, ClubDetail, ClubMember, ClubsQuery, CreateClubBody, MemberParams, RoleBody } from './clubs.schemas.js';
 import * as service from './clubs.service.js';
 
 /** /api/clubs: fishing clubs, their members and roles. */
@@ -149,6 +149,6 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { ...detail, 409: Type.Ref('Problem') },
       },
     },
-    async (request) => service.changeRole(db, principalOf(request), request.params.id, request.params.userId, request.body.role as 'admin' | 'member'),
+    async (request) => service.changeRole(db, principalOf(request), request.params.id, request.params.userId, AssignableRoleEnum.fromApi(request.body.role)),
   );
 };

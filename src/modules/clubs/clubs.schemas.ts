@@ -1,3 +1,4 @@
+import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM } from '../../core/db/geo.js';
 import { listQuery } from '../../core/http/pagination.js';
@@ -5,7 +6,9 @@ import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/
 import { CLUB_PRIVACIES, CLUB_ROLES, MEMBERSHIP_STATUSES } from './clubs.tables.js';
 
 const Privacy = literals(CLUB_PRIVACIES, 'Public: anyone joins at once and sees the members. Private: joining is a request the club’s admins approve; members only see the member list.');
-const Role = literals(CLUB_ROLES, 'owner (the creator), admin or member');
+export const ClubRoleEnum = pascalEnum(CLUB_ROLES, 'Owner (the creator), Admin or Member.');
+const Role = ClubRoleEnum.output;
+export const AssignableRoleEnum = pascalEnum(['admin', 'member'] as const, 'Admin or Member.');
 
 export const CreateClubBody = Type.Object(
   {
@@ -59,7 +62,7 @@ const clubExample = {
   memberCount: 12,
   featured: false,
   isActive: true,
-  myMembership: { role: 'member', status: 'Active' },
+  myMembership: { role: 'Member', status: 'Active' },
   owner: { userId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', username: 'jo' },
   createdAt: '2026-06-01T05:30:00.000Z',
 };
@@ -68,7 +71,7 @@ export const Club = Type.Object(clubProperties, { additionalProperties: false, $
 
 export const ClubMember = Type.Object(
   { userId: Uuid, username: Type.String(), role: Role, status: literals(MEMBERSHIP_STATUSES), requestedAt: Timestamp, joinedAt: Nullable(Timestamp) },
-  { additionalProperties: false, $id: 'ClubMember', examples: [{ userId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', username: 'jo', role: 'owner', status: 'Active', requestedAt: '2026-06-01T05:30:00.000Z', joinedAt: '2026-06-01T05:30:00.000Z' }] },
+  { additionalProperties: false, $id: 'ClubMember', examples: [{ userId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', username: 'jo', role: 'Owner', status: 'Active', requestedAt: '2026-06-01T05:30:00.000Z', joinedAt: '2026-06-01T05:30:00.000Z' }] },
 );
 
 export const ClubDetail = Type.Object(
@@ -91,4 +94,4 @@ export const ClubsQuery = listQuery({
 export type ClubsQueryType = Static<typeof ClubsQuery>;
 
 export const MemberParams = Type.Object({ id: Uuid, userId: Uuid }, { additionalProperties: false });
-export const RoleBody = Type.Object({ role: literals(['admin', 'member'] as const, 'admin or member') }, { additionalProperties: false, examples: [{ role: 'admin' }] });
+export const RoleBody = Type.Object({ role: AssignableRoleEnum.input }, { additionalProperties: false, examples: [{ role: 'Admin' }] });

@@ -8,7 +8,7 @@ import { nearFromQuery, toKm } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
 import { ClubErrors } from './clubs.errors.js';
 import * as repo from './clubs.repository.js';
-import type { ClubsQueryType, CreateClubInput } from './clubs.schemas.js';
+import { ClubRoleEnum, type ClubsQueryType, type CreateClubInput } from './clubs.schemas.js';
 import type { ClubMemberRow, ClubRole } from './clubs.tables.js';
 
 /**
@@ -45,7 +45,7 @@ export function clubView(club: repo.ClubWithOwner & { distanceM?: number | null 
     memberCount: club.memberCount,
     featured: isFeatured(club, now),
     isActive: club.isActive,
-    myMembership: membership ? { role: membership.role, status: membership.status } : null,
+    myMembership: membership ? { role: ClubRoleEnum.toApi(membership.role), status: membership.status } : null,
     ...(club.distanceM == null ? {} : { distanceKm: toKm(club.distanceM) }),
     owner: { userId: club.ownerId, username: club.ownerUsername },
     createdAt: club.createdAt.toISOString(),
@@ -90,7 +90,7 @@ export async function getClub(db: DbOrTx, viewer: Viewer, id: string) {
       members?.map(({ member, username }) => ({
         userId: member.userId,
         username,
-        role: member.role,
+        role: ClubRoleEnum.toApi(member.role),
         status: member.status,
         requestedAt: member.requestedAt.toISOString(),
         joinedAt: member.joinedAt?.toISOString() ?? null,

@@ -25,13 +25,13 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: Test
 describe('public clubs', () => {
   it('the creator owns the club; anyone joins at once and sees the members; leaving; my-clubs with roles', async () => {
     const club = await createClub(t, owner, { name: 'Gull Lake Anglers', homeWater: 'Gull Lake' });
-    expect(club).toMatchObject({ name: 'Gull Lake Anglers', privacy: 'Public', memberCount: 1, myMembership: { role: 'owner', status: 'Active' }, owner: { userId: owner.userId }, members: [{ userId: owner.userId, role: 'owner', status: 'Active' }] });
+    expect(club).toMatchObject({ name: 'Gull Lake Anglers', privacy: 'Public', memberCount: 1, myMembership: { role: 'Owner', status: 'Active' }, owner: { userId: owner.userId }, members: [{ userId: owner.userId, role: 'Owner', status: 'Active' }] });
     const joined = await call('POST', `/api/clubs/${club.id}/join`, ann);
-    expect(joined.json()).toMatchObject({ memberCount: 2, myMembership: { role: 'member', status: 'Active' } });
+    expect(joined.json()).toMatchObject({ memberCount: 2, myMembership: { role: 'Member', status: 'Active' } });
     expect((await call('POST', `/api/clubs/${club.id}/join`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.already_member' });
     expect((await call('GET', `/api/clubs/${club.id}`, bob)).json().members.map((m: { userId: string }) => m.userId)).toEqual([owner.userId, ann.userId]);
     const mine = await call('GET', '/api/clubs/my-clubs', ann);
-    expect(mine.json()).toEqual([expect.objectContaining({ id: club.id, myMembership: { role: 'member', status: 'Active' } })]);
+    expect(mine.json()).toEqual([expect.objectContaining({ id: club.id, myMembership: { role: 'Member', status: 'Active' } })]);
     expect((await call('POST', `/api/clubs/${club.id}/leave`, owner)).json()).toMatchObject({ status: 403, code: 'clubs.owner_cannot_leave' });
     expect((await call('POST', `/api/clubs/${club.id}/leave`, ann)).statusCode).toBe(204);
     expect((await call('POST', `/api/clubs/${club.id}/leave`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.not_member' });
@@ -55,7 +55,7 @@ describe('private clubs', () => {
   it('joining is a request the club admins approve; members only see the member list; roles and removal', async () => {
     const club = await createClub(t, owner, { name: 'Secret Spot Society', privacy: 'Private' });
     const requested = await call('POST', `/api/clubs/${club.id}/join`, ann);
-    expect(requested.json()).toMatchObject({ memberCount: 1, myMembership: { role: 'member', status: 'Pending' }, members: null });
+    expect(requested.json()).toMatchObject({ memberCount: 1, myMembership: { role: 'Member', status: 'Pending' }, members: null });
     expect((await call('POST', `/api/clubs/${club.id}/join`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.request_pending' });
     const outsider = await call('GET', `/api/clubs/${club.id}`, bob);
     expect(outsider.json()).toMatchObject({ name: 'Secret Spot Society', members: null });
@@ -74,7 +74,7 @@ describe('private clubs', () => {
 
     // ann becomes a club admin (owner only), approves bob, may remove members but not the owner or another admin.
     expect((await call('PUT', `/api/clubs/${club.id}/members/${ann.userId}/role`, ann, { role: 'admin' })).json()).toMatchObject({ status: 403, code: 'clubs.not_club_owner' });
-    expect((await call('PUT', `/api/clubs/${club.id}/members/${ann.userId}/role`, owner, { role: 'admin' })).statusCode).toBe(200);
+    expect((await call('PUT', `/api/clubs/${club.id}/members/${ann.userId}/role`, owner, { role: 'Admin' })).statusCode).toBe(200);
     expect((await call('PUT', `/api/clubs/${club.id}/members/${owner.userId}/role`, owner, { role: 'member' })).json()).toMatchObject({ status: 400, code: 'clubs.owner_role' });
     await call('POST', `/api/clubs/${club.id}/join`, bob);
     await call('POST', `/api/clubs/${club.id}/join`, cat);
