@@ -1,3 +1,4 @@
+import { apiValue, ClarityEnum, MethodEnum } from './fishing-log.schemas.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -46,10 +47,10 @@ function recordView(row: repo.RecordRow) {
     waterBody: row.water_body,
     latitude: row.latitude,
     longitude: row.longitude,
-    method: row.method,
+    method: apiValue(MethodEnum, row.method),
     airTemperatureC: num(row.air_temperature_c),
     waterTemperatureC: num(row.water_temperature_c),
-    waterClarity: row.water_clarity,
+    waterClarity: apiValue(ClarityEnum, row.water_clarity),
     notes: identified ? row.notes : null,
   };
 }

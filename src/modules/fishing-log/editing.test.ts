@@ -282,7 +282,7 @@ describe('PUT replaces, PATCH merges: log entries and catches', () => {
       visibility: 'Public',
       occurredAt: '2026-06-01T05:00:00.000Z',
       location: { latitude: 46.2345, longitude: -93.6543, waterBody: 'Lake Onamia', stateCode: 'US-MN' },
-      weather: { airTemperatureC: 18, sky: 'clear' },
+      weather: { airTemperatureC: 18, sky: 'Clear' },
     });
     // Plain JSON is accepted too.
     const plain = await send(owner, 'PATCH', `/api/fishinglog/entries/${entry.id}`, { weather: null });

@@ -9,7 +9,7 @@ import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js
 import { evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
-import { CatchReplaceInput, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
+import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
 import type { CatchRow, EntryRow } from './fishing-log.tables.js';
 import { eligibleProgramsOfCatches } from './master-angler.port.js';
 import { ownsSession } from './sessions.repository.js';
@@ -38,15 +38,15 @@ async function entryValues(db: DbOrTx, ownerId: string, input: EntryInputType): 
     waterBody: input.location?.waterBody ?? null,
     stateCode: input.location?.stateCode?.toUpperCase() ?? null,
     airTemperatureC: input.weather?.airTemperatureC ?? null,
-    sky: input.weather?.sky ?? null,
+    sky: SkyEnum.fromApi(input.weather?.sky) ?? null,
     windSpeedKmh: input.weather?.windSpeedKmh ?? null,
     windDirection: input.weather?.windDirection ?? null,
     pressureHpa: input.weather?.pressureHpa ?? null,
-    moonPhase: input.weather?.moonPhase ?? null,
+    moonPhase: MoonPhaseEnum.fromApi(input.weather?.moonPhase) ?? null,
     waterTemperatureC: input.water?.temperatureC ?? null,
-    waterClarity: input.water?.clarity ?? null,
+    waterClarity: ClarityEnum.fromApi(input.water?.clarity) ?? null,
     waterDepthM: input.water?.depthM ?? null,
-    method: input.method ?? null,
+    method: input.method ? MethodEnum.fromApi(input.method) : null,
     notes: input.notes ?? null,
     visibility: input.visibility ?? 'Private',
     shareExactLocation: input.shareExactLocation ?? false,

@@ -70,9 +70,10 @@ describe('POST /api/fishinglog/entries', () => {
       occurredAt: '2026-06-02T00:30:00.000Z',
       timeZone: 'America/Chicago',
       location: { latitude: 46.234567, longitude: -93.654321, waterBody: 'Mille Lacs Lake', stateCode: 'US-MN', precision: 'Exact' },
-      weather: { airTemperatureC: 21.5, sky: 'partly-cloudy', windSpeedKmh: 12, windDirection: 'SW', pressureHpa: 1012.3, moonPhase: 'waxing-gibbous' },
-      water: { temperatureC: 17.2, clarity: 'lightly-stained', depthM: 6.5 },
-      method: 'boat',
+      // Sent in the older spellings (still accepted), answered PascalCase.
+      weather: { airTemperatureC: 21.5, sky: 'PartlyCloudy', windSpeedKmh: 12, windDirection: 'SW', pressureHpa: 1012.3, moonPhase: 'WaxingGibbous' },
+      water: { temperatureC: 17.2, clarity: 'LightlyStained', depthM: 6.5 },
+      method: 'Boat',
       notes: 'Jig and minnow on the rock reef',
       visibility: 'Private',
       shareExactLocation: false,

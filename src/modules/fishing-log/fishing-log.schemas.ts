@@ -1,3 +1,4 @@
+import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { feedQuery, listQuery } from '../../core/http/pagination.js';
@@ -23,6 +24,13 @@ export const METHODS = ['shore', 'boat', 'kayak', 'ice', 'fly', 'wade', 'pier', 
 
 const literals = <T extends readonly string[]>(values: T, description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
 
+export const SkyEnum = pascalEnum(SKY, 'Sky: Clear, PartlyCloudy, Overcast, Fog, Drizzle, Rain, Storm or Snow.');
+export const MoonPhaseEnum = pascalEnum(MOON_PHASES, 'Moon phase: New, WaxingCrescent, FirstQuarter, WaxingGibbous, Full, WaningGibbous, LastQuarter or WaningCrescent.');
+export const ClarityEnum = pascalEnum(CLARITY, 'Water clarity: Clear, LightlyStained, Stained or Muddy.');
+export const MethodEnum = pascalEnum(METHODS, 'How you fished: Shore, Boat, Kayak, Ice, Fly, Wade, Pier, Charter, Trolling or Other.');
+/** A stored value as the API answers it (null stays null). */
+export const apiValue = (values: { toApi(stored: never): string }, stored: string | null): string | null => (stored === null ? null : values.toApi(stored as never));
+
 export const LocationInput = Type.Object(
   {
     latitude: Latitude,
@@ -36,11 +44,11 @@ export const LocationInput = Type.Object(
 export const WeatherInput = Type.Object(
   {
     airTemperatureC: Type.Optional(Type.Number({ minimum: -60, maximum: 60, description: 'Air temperature, °C' })),
-    sky: Type.Optional(literals(SKY, 'Sky')),
+    sky: Type.Optional(SkyEnum.input),
     windSpeedKmh: Type.Optional(Type.Number({ minimum: 0, maximum: 300, description: 'Wind speed, km/h' })),
     windDirection: Type.Optional(literals(WIND_DIRECTIONS, 'Where the wind comes from (16-point compass)')),
     pressureHpa: Type.Optional(Type.Number({ minimum: 850, maximum: 1100, description: 'Barometric pressure, hPa' })),
-    moonPhase: Type.Optional(literals(MOON_PHASES, 'Moon phase')),
+    moonPhase: Type.Optional(MoonPhaseEnum.input),
   },
   { additionalProperties: false },
 );
@@ -48,7 +56,7 @@ export const WeatherInput = Type.Object(
 export const WaterInput = Type.Object(
   {
     temperatureC: Type.Optional(Type.Number({ minimum: -2, maximum: 45, description: 'Water temperature, °C' })),
-    clarity: Type.Optional(literals(CLARITY, 'Water clarity')),
+    clarity: Type.Optional(ClarityEnum.input),
     depthM: Type.Optional(Type.Number({ minimum: 0, maximum: 11000, description: 'Depth fished, metres' })),
   },
   { additionalProperties: false },
@@ -63,7 +71,7 @@ export const EntryInput = Type.Object(
     location: Type.Optional(Nullable(LocationInput)),
     weather: Type.Optional(Nullable(WeatherInput)),
     water: Type.Optional(Nullable(WaterInput)),
-    method: Type.Optional(Nullable(literals(METHODS, 'How you fished'))),
+    method: Type.Optional(Nullable(MethodEnum.input)),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
     visibility: Type.Optional(VisibilitySchema),
     shareExactLocation: Type.Optional(Type.Boolean({ description: 'Show exact coordinates to other viewers (default: rounded to about 1 km)' })),

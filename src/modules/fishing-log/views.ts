@@ -1,3 +1,4 @@
+import { apiValue, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum } from './fishing-log.schemas.js';
 import type { CatchWithSpecies, EntryWithOwner } from './entries.repository.js';
 import { pointFor, showsExactLocation } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
@@ -47,10 +48,10 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
     timeZone: row.timeZone,
     location: location ? { ...location, waterBody: row.waterBody, stateCode: row.stateCode } : null,
     weather: anyOf(row.airTemperatureC, row.sky, row.windSpeedKmh, row.windDirection, row.pressureHpa, row.moonPhase)
-      ? { airTemperatureC: row.airTemperatureC, sky: row.sky, windSpeedKmh: row.windSpeedKmh, windDirection: row.windDirection, pressureHpa: row.pressureHpa, moonPhase: row.moonPhase }
+      ? { airTemperatureC: row.airTemperatureC, sky: apiValue(SkyEnum, row.sky), windSpeedKmh: row.windSpeedKmh, windDirection: row.windDirection, pressureHpa: row.pressureHpa, moonPhase: apiValue(MoonPhaseEnum, row.moonPhase) }
       : null,
-    water: anyOf(row.waterTemperatureC, row.waterClarity, row.waterDepthM) ? { temperatureC: row.waterTemperatureC, clarity: row.waterClarity, depthM: row.waterDepthM } : null,
-    method: row.method,
+    water: anyOf(row.waterTemperatureC, row.waterClarity, row.waterDepthM) ? { temperatureC: row.waterTemperatureC, clarity: apiValue(ClarityEnum, row.waterClarity), depthM: row.waterDepthM } : null,
+    method: apiValue(MethodEnum, row.method),
     notes: row.notes,
     visibility: row.visibility,
     shareExactLocation: row.shareExactLocation,
