@@ -1,9 +1,8 @@
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig, withEnvFile, type Config } from './config.js';
-import { openDatabase, type Database } from './core/db/client.js';
-import { prepareDatabase } from './core/db/prepare.js';
-import { startMetricsServer } from './core/observability/metrics.js';
+import type { Database } from './core/db/client.js';
+import { acquireEmbeddedCluster } from './core/db/embedded.js';
 import type { AppDeps } from './app.js';
 
 /**
@@ -13,6 +12,7 @@ import type { AppDeps } from './app.js';
  */
 /** A second signal this soon after the first is the same request delivered twice. */
 const DUPLICATE_SIGNAL_MS = 2000;
+const PROCESS_NAME = 'fishlog-server';
 
 export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
@@ -29,9 +29,19 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
   const say = (message: string) => process.stderr.write(`fishlog: ${message}\n`);
   let database: Database | undefined;
   let app: FastifyInstance | undefined;
-  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  let metricsServer: Server | undefined;
   try {
-    database = await openDatabase(config, { log: say, processName: 'fishlog-server' });
+    // The embedded server starts while the service's modules load (each takes a moment).
+    const cluster = config.databaseUrl ? undefined : acquireEmbeddedCluster({ dataDir: config.dataDir, log: say, processName: PROCESS_NAME });
+    const modules = Promise.all([import('./core/db/client.js'), import('./core/db/prepare.js'), import('./app.js'), import('./core/observability/metrics.js')]);
+    // (Both are awaited below; a failure of either is reported there.)
+    cluster?.catch(() => undefined);
+    modules.catch(() => undefined);
+    const [{ openDatabase }, { prepareDatabase }, { buildApp }, { startMetricsServer }] = await modules.catch(async (error: unknown) => {
+      await cluster?.then((c) => c.release()).catch(() => undefined);
+      throw error;
+    });
+    database = await openDatabase(config, { log: say, processName: PROCESS_NAME, ...(cluster ? { cluster } : {}) });
     await prepareDatabase(database.owner.pool, say);
     // Requests run with least privilege (migration 0030); the owner's role was for the migrations.
     await database.useApplicationRole();

@@ -44,6 +44,8 @@ export interface OpenOptions {
   /** application_name of the connections (shown in pg_stat_activity). */
   processName?: string;
   poolSize?: number;
+  /** The embedded cluster, acquired (started) by the caller beforehand: the database owns it from here. */
+  cluster?: Promise<EmbeddedCluster>;
 }
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in the data folder. */
@@ -59,7 +61,7 @@ export async function openDatabase(
     const parsed = new URL(url);
     description = `PostgreSQL at ${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
   } else {
-    embedded = await acquireEmbeddedCluster({ dataDir: config.dataDir, ...(options.log ? { log: options.log } : {}), processName });
+    embedded = await (options.cluster ?? acquireEmbeddedCluster({ dataDir: config.dataDir, ...(options.log ? { log: options.log } : {}), processName }));
     url = embedded.url();
     description = `embedded PostgreSQL in ${config.dataDir} (127.0.0.1:${embedded.port})`;
   }

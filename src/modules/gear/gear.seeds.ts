@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
-import { Value } from 'typebox/value';
 import { v5 as uuidv5 } from 'uuid';
 import type { Seed } from '../../core/db/seeds.js';
+import { createAjv } from '../../core/http/validation.js';
 import { projectRoot } from '../../paths.js';
 import { brands } from '../brands/index.js';
 import { fishSpecies } from '../species/index.js';
@@ -78,17 +78,18 @@ export const GEAR_DATA_DIR = path.join(projectRoot, 'reference-data', 'gear');
 export function loadGearData(dir = GEAR_DATA_DIR): Array<{ kind: GearKind; item: GearDataItem }> {
   const out: Array<{ kind: GearKind; item: GearDataItem }> = [];
   const slugs = new Set<string>();
+  // The request validation's own Ajv rules (what POST /api/admin/gear/items would check).
+  const ajv = createAjv(false);
   for (const kind of GEAR_KINDS) {
     const file = path.join(dir, `${KIND_SEGMENTS[kind]}.json`);
     const items = (JSON.parse(readFileSync(file, 'utf8')) as { items: GearDataItem[] }).items;
-    const schema = createItemBody(kind);
+    const validate = ajv.compile(createItemBody(kind));
     for (const item of items) {
       if (slugs.has(item.slug)) throw new Error(`${file}: slug ${item.slug} is used twice`);
       slugs.add(item.slug);
       const { brand: _brand, targetSpecies: _targets, ...fields } = item;
       const body = { ...fields, brandId: GEAR_NAMESPACE };
-      const errors = [...Value.Errors(schema, body)];
-      if (errors.length > 0) throw new Error(`${file}: ${item.slug}: ${errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+      if (!validate(body)) throw new Error(`${file}: ${item.slug}: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
       try {
         checkItem(kind, body as Columns);
       } catch (error) {
