@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler, type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
@@ -14,6 +14,7 @@ import { createIdentityProvider } from './core/auth/idp/index.js';
 import type { IdentityProvider } from './core/auth/idp/types.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { createAjv } from './core/http/validation.js';
+import { serializerSchema } from './core/http/serializer-schema.js';
 import { registerMergePatch } from './core/http/merge-patch.js';
 import { registerBodyGuard } from './core/http/body-guard.js';
 import { registerRateLimits } from './core/http/rate-limit.js';
@@ -101,12 +102,53 @@ function addSchemas(ajv: Ajv, externalSchemas: unknown): void {
  * Fastify asks for a validator compiler per plugin context; one pair of Ajv instances serves
  * them all (a new Ajv per context recompiled every shared schema: seconds of start-up).
  */
-function validatorFactory(): (externalSchemas: unknown) => FastifySchemaCompiler<object> {
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * Fastify asks for a validator compiler per plugin context; one pair of Ajv instances serves
+ * them all (a new Ajv per context recompiled every shared schema: seconds of start-up).
+ *
+ * A route's validator is compiled by Ajv when the route is first called: compiling the
+ * validators of every route up front took a third of the start-up time, and much of the idle
+ * memory, for routes a process may never serve. `compileAll` compiles the ones not compiled yet
+ * (the OpenAPI test: every schema of the API compiles).
+ */
+function validatorFactory(): { build: (externalSchemas: unknown) => FastifySchemaCompiler<object>; compileAll: () => number } {
   const validators = { coercing: createAjv(true), strict: createAjv(false) };
-  return (externalSchemas) => {
-    for (const ajv of [validators.coercing, validators.strict]) addSchemas(ajv, externalSchemas);
-    return ({ schema, httpPart }) => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema);
+  const pending = new Set<() => Validate>();
+  const lazy = (compile: () => Validate): Validate => {
+    let compiled: Validate | undefined;
+    const ensure = () => {
+      pending.delete(ensure);
+      return (compiled ??= compile());
+    };
+    pending.add(ensure);
+    const validate: Validate = (data) => {
+      const run = compiled ?? ensure();
+      const valid = run(data);
+      validate.errors = run.errors;
+      return valid;
+    };
+    return validate;
   };
+  return {
+    build: (externalSchemas) => {
+      for (const ajv of [validators.coercing, validators.strict]) addSchemas(ajv, externalSchemas);
+      return ({ schema, httpPart }) => lazy(() => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema) as Validate);
+    },
+    compileAll: () => {
+      const all = [...pending];
+      for (const ensure of all) ensure();
+      return all.length;
+    },
+  };
+}
+
+const validatorCompilers = new WeakMap<FastifyInstance, () => number>();
+
+/** Compiles every route validator of the app not compiled yet; returns how many it compiled. */
+export function compileAllValidators(app: FastifyInstance): number {
+  return validatorCompilers.get(app)?.() ?? 0;
 }
 
 /**
@@ -117,15 +159,22 @@ function validatorFactory(): (externalSchemas: unknown) => FastifySchemaCompiler
 function serializerFactory() {
   const build = SerializerSelector();
   return (externalSchemas: unknown, options: unknown) => {
-    const compile = build(externalSchemas as never, options as never);
-    type Serialize = ReturnType<typeof compile>;
+    type Compile = ReturnType<typeof build>;
+    type Serialize = ReturnType<Compile>;
+    let compile: Compile | undefined;
+    // Shared schemas (`$ref` targets) are given to the serializer in its form too (on first use).
+    const compiler = () =>
+      (compile ??= build(
+        Object.fromEntries(Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, schema]) => [id, serializerSchema(schema)])) as never,
+        options as never,
+      ));
     const cache = new Map<string, Serialize>();
-    return (route: Parameters<typeof compile>[0]): Serialize => {
+    return (route: Parameters<Compile>[0]): Serialize => {
       const key = JSON.stringify(route.schema);
       let compiled = cache.get(key);
       return (data: unknown) => {
         if (!compiled) {
-          compiled = cache.get(key) ?? compile(route);
+          compiled = cache.get(key) ?? compiler()({ ...route, schema: serializerSchema(route.schema) });
           cache.set(key, compiled);
         }
         return compiled(data);
@@ -138,6 +187,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
+  const validation = validatorFactory();
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
@@ -173,12 +223,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // holds in plugins that add schemas of their own.
     schemaController: {
       compilersFactory: {
-        buildValidator: validatorFactory() as never,
+        buildValidator: validation.build as never,
         buildSerializer: serializerFactory() as never,
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  validatorCompilers.set(app, validation.compileAll);
   registerModuleProviders();
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);

@@ -42,9 +42,12 @@ export function pascalEnum<Stored extends string>(stored: readonly Stored[], des
   const values = stored.map(pascalCase) as Pascal<Stored>[];
   const legacy = stored.filter((value, i) => (value as string) !== values[i]);
   const toStored = new Map<string, Stored>();
+  // Answers are looked up, not recomputed (every row of a feed maps several values).
+  const toApi = new Map<string, Pascal<Stored>>();
   stored.forEach((value, i) => {
     toStored.set(value, value);
     toStored.set(values[i]!, value);
+    toApi.set(value, values[i]!);
   });
   const output = Type.Unsafe<Pascal<Stored>>(
     Type.Union(
@@ -62,7 +65,7 @@ export function pascalEnum<Stored extends string>(stored: readonly Stored[], des
     values,
     output,
     input,
-    toApi: (value) => pascalCase(value) as Pascal<Stored>,
+    toApi: (value) => toApi.get(value) ?? (pascalCase(value) as Pascal<Stored>),
     fromApi: ((sent: string | undefined) => {
       if (sent === undefined) return undefined;
       const value = toStored.get(sent);

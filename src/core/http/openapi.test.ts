@@ -1,5 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileAllValidators } from '../../app.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 
 describe('OpenAPI and docs, public (default outside production)', () => {
@@ -20,6 +21,12 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     const problems = await lintFromString({ source: res.body, absoluteRef: '/openapi.json', config });
     const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(errors).toEqual([]);
+  });
+
+  it('compiles the request validator of every route (compiled on first use in service)', () => {
+    // A broken schema must fail here, not as a 500 on a route's first request.
+    expect(compileAllValidators(t.app)).toBeGreaterThan(300);
+    expect(compileAllValidators(t.app)).toBe(0);
   });
 
   it('describes every operation with a summary, tags, security, access and error responses', async () => {

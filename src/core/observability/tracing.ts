@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -16,12 +16,29 @@ export interface TraceContext {
   traceparent: string;
 }
 
+/**
+ * Random ids in hex from a pool refilled 4 KiB at a time (one system call per 170 requests, as
+ * Node does for randomUUID): a `randomBytes` per id was 7% of the CPU of a small request.
+ */
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+function randomHex(bytes: number): string {
+  if (poolOffset + bytes > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const hex = pool.toString('hex', poolOffset, poolOffset + bytes);
+  poolOffset += bytes;
+  return hex;
+}
+
 export function traceContext(header: string | string[] | undefined): TraceContext {
   const match = typeof header === 'string' ? TRACEPARENT.exec(header.trim().toLowerCase()) : null;
   const valid = match && !/^0+$/.test(match[1]!) && !/^0+$/.test(match[2]!);
-  const traceId = valid ? match[1]! : randomBytes(16).toString('hex');
+  const traceId = valid ? match[1]! : randomHex(16);
   const flags = valid ? match[3]! : '01';
-  const spanId = randomBytes(8).toString('hex');
+  const spanId = randomHex(8);
   return { traceId, spanId, flags, traceparent: `00-${traceId}-${spanId}-${flags}` };
 }
 

@@ -122,7 +122,8 @@ const entriesByIdsStatement = preparedStatements((db: DbOrTx, _variant: 'all') =
 export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWithOwner[]> {
   if (ids.length === 0) return [];
   const rows = await entriesByIdsStatement(db, 'all').execute({ ids });
-  const byId = new Map(rows.map((r) => [r.entry.id, { ...r.entry, ownerUsername: r.ownerUsername, catchCount: r.catchCount }]));
+  // (The row objects are this call's own: completed in place rather than copied.)
+  const byId = new Map(rows.map((r) => [r.entry.id, Object.assign(r.entry, { ownerUsername: r.ownerUsername, catchCount: r.catchCount })]));
   return ids.map((id) => byId.get(id)).filter((r): r is EntryWithOwner => r !== undefined);
 }
 

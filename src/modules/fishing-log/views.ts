@@ -36,7 +36,6 @@ export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exa
 export function entryView(viewerId: string, row: EntryWithOwner) {
   const exact = showsExactLocation(viewerId, row);
   const location = point(row.latitude, row.longitude, exact);
-  const anyOf = (...values: unknown[]) => values.some((v) => v !== null);
   return {
     id: row.id,
     ownerId: row.ownerId,
@@ -47,10 +46,14 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
     occurredAt: row.occurredAt.toISOString(),
     timeZone: row.timeZone,
     location: location ? { ...location, waterBody: row.waterBody, stateCode: row.stateCode } : null,
-    weather: anyOf(row.airTemperatureC, row.sky, row.windSpeedKmh, row.windDirection, row.pressureHpa, row.moonPhase)
-      ? { airTemperatureC: row.airTemperatureC, sky: apiValue(SkyEnum, row.sky), windSpeedKmh: row.windSpeedKmh, windDirection: row.windDirection, pressureHpa: row.pressureHpa, moonPhase: apiValue(MoonPhaseEnum, row.moonPhase) }
-      : null,
-    water: anyOf(row.waterTemperatureC, row.waterClarity, row.waterDepthM) ? { temperatureC: row.waterTemperatureC, clarity: apiValue(ClarityEnum, row.waterClarity), depthM: row.waterDepthM } : null,
+    weather:
+      row.airTemperatureC !== null || row.sky !== null || row.windSpeedKmh !== null || row.windDirection !== null || row.pressureHpa !== null || row.moonPhase !== null
+        ? { airTemperatureC: row.airTemperatureC, sky: apiValue(SkyEnum, row.sky), windSpeedKmh: row.windSpeedKmh, windDirection: row.windDirection, pressureHpa: row.pressureHpa, moonPhase: apiValue(MoonPhaseEnum, row.moonPhase) }
+        : null,
+    water:
+      row.waterTemperatureC !== null || row.waterClarity !== null || row.waterDepthM !== null
+        ? { temperatureC: row.waterTemperatureC, clarity: apiValue(ClarityEnum, row.waterClarity), depthM: row.waterDepthM }
+        : null,
     method: apiValue(MethodEnum, row.method),
     notes: row.notes,
     visibility: row.visibility,
