@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 
+/** FISHLOG_SCRYPT_COST's default: scrypt N=2^14, r=8, p=5 (16 MiB; see core/auth/idp/local/passwords.ts). */
+export const DEFAULT_SCRYPT_COST = 14;
+
 /**
  * Configuration from environment variables, validated once at start-up.
  * Every variable is declared here with its default and what it accepts; `.env.example`
@@ -64,9 +67,9 @@ export interface LocalIdpConfig {
   poolId: string;
   /** The tokens' `aud` (id token) and `client_id` (access token). */
   clientId: string;
-  /** log2 of scrypt's N for new password hashes (OWASP: 17). */
+  /** log2 of scrypt's N for new password hashes; p follows OWASP's table (14: p=5, 16 MiB; 17: p=1, 128 MiB). */
   scryptCost: number;
-  /** Password hashes computed at once (each holds 128 MiB at N=2^17), and callers allowed to wait. */
+  /** Password hashes computed at once (each holds 16 MiB at the default cost), and callers allowed to wait. */
   hashConcurrency: number;
   hashQueue: number;
   /** Encrypts signing keys at rest when set. */
@@ -187,8 +190,8 @@ function idpConfig(env: Env): LocalIdpConfig | CognitoIdpConfig {
       kind,
       poolId: pattern(env, 'IDP_LOCAL_POOL_ID', 'local_fishlog', /^[\w-]{1,55}$/, 'letters, digits, _ and - (1-55 characters)')!,
       clientId: pattern(env, 'IDP_LOCAL_CLIENT_ID', 'fishlog-local-client', /^[\w-]{1,128}$/, 'letters, digits, _ and - (1-128 characters)')!,
-      scryptCost: integer(env, 'FISHLOG_SCRYPT_COST', 17, 10, 20),
-      hashConcurrency: integer(env, 'FISHLOG_HASH_CONCURRENCY', 1, 1, 16),
+      scryptCost: integer(env, 'FISHLOG_SCRYPT_COST', DEFAULT_SCRYPT_COST, 10, 20),
+      hashConcurrency: integer(env, 'FISHLOG_HASH_CONCURRENCY', 2, 1, 16),
       hashQueue: integer(env, 'FISHLOG_HASH_QUEUE', 16, 0, 1000),
       keySecret,
     };

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser } from '../../../test/factories.js';
-import { configureHashing, hashPassword } from '../../core/auth/idp/local/passwords.js';
+import { eq } from 'drizzle-orm';
+import { configureHashing, hashPassword, needsRehash, parallelismFor } from '../../core/auth/idp/local/passwords.js';
+import { idpUsers } from '../../core/auth/idp/local/local.tables.js';
 
 /** Bursts of parallel requests against login and refresh: exact counts. */
 
@@ -109,5 +111,30 @@ describe('password hashing queue', () => {
     const user = await createUser(t);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => loginAs(user.username, user.password, `198.51.100.${40 + i}`)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+  });
+});
+
+describe('password hash parameters', () => {
+  it("follow OWASP's equal-strength scrypt table: p by log2 N", () => {
+    expect([17, 16, 15, 14, 13].map(parallelismFor)).toEqual([1, 2, 3, 5, 10]);
+    expect(needsRehash('scrypt$14$8$5$c2FsdA$aGFzaA', 14)).toBe(false);
+    expect(needsRehash('scrypt$17$8$1$c2FsdA$aGFzaA', 14)).toBe(true);
+  });
+
+  it('a hash made with other parameters still signs in, and is replaced by one at the configured cost', async () => {
+    const user = await createUser(t);
+    const owner = t.database.owner.db;
+    // As stored before the default changed (OWASP's 128 MiB setting, here at a cheaper N for speed).
+    const older = await hashPassword(user.password, 11);
+    await owner.update(idpUsers).set({ passwordHash: older }).where(eq(idpUsers.username, user.username));
+    const first = await loginAs(user.username, user.password, '198.51.100.60');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toHaveProperty('id_token');
+    const [row] = await owner.select({ passwordHash: idpUsers.passwordHash }).from(idpUsers).where(eq(idpUsers.username, user.username));
+    expect(row!.passwordHash).not.toBe(older);
+    expect(row!.passwordHash.startsWith('scrypt$10$8$1$')).toBe(true);
+    // The new hash verifies, and a wrong password is still refused.
+    expect((await loginAs(user.username, user.password, '198.51.100.61')).statusCode).toBe(200);
+    expect((await loginAs(user.username, 'not-the-password', '198.51.100.62')).statusCode).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import { mapJoseError } from '../jwt-errors.js';
 import { REFRESH_LIFETIME_SECONDS, TOKEN_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
 import { KeyStore } from './keys.js';
 import { idpUsers, refreshTokens } from './local.tables.js';
-import { burnPasswordCheck, configureHashing, verifyPassword } from './passwords.js';
+import { burnPasswordCheck, configureHashing, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /**
  * The embedded identity provider, shaped like a Cognito user pool: Cognito's id and access
@@ -83,6 +83,14 @@ export class LocalIdentityProvider implements IdentityProvider {
       throw AuthErrors.invalidCredentials();
     }
     if (!(await verifyPassword(password, user.passwordHash))) throw AuthErrors.invalidCredentials();
+    if (needsRehash(user.passwordHash, this.config.scryptCost)) {
+      // Made with older parameters: replaced now that the password is known (only if unchanged meanwhile).
+      const passwordHash = await hashPassword(password, this.config.scryptCost);
+      await this.db
+        .update(idpUsers)
+        .set({ passwordHash })
+        .where(and(eq(idpUsers.sub, user.sub), eq(idpUsers.passwordHash, user.passwordHash)));
+    }
     // Only someone who knows the password learns the account's state.
     if (!user.enabled) throw AuthErrors.userDisabled();
     if (user.status !== 'CONFIRMED') throw AuthErrors.userNotConfirmed();

@@ -3,19 +3,34 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../../../http/problem.js';
 
 /**
- * Password hashing with scrypt at OWASP's parameters (N=2^17, r=8, p=1), stored as
- * `scrypt$<log2N>$<r>$<p>$<salt>$<hash>` so older hashes keep verifying when the cost changes.
+ * Password hashing with scrypt at OWASP's parameters, stored as
+ * `scrypt$<log2N>$<r>$<p>$<salt>$<hash>` so older hashes keep verifying when the cost changes;
+ * a hash made with other parameters than the configured ones is replaced at the next sign-in
+ * (`needsRehash`).
+ *
+ * OWASP's Password Storage Cheat Sheet lists scrypt settings of equal strength that trade memory
+ * for parallelism: N=2^17 r=8 p=1 (128 MiB), 2^16/8/2 (64 MiB), 2^15/8/3 (32 MiB), 2^14/8/5
+ * (16 MiB), 2^13/8/10 (8 MiB). FISHLOG_SCRYPT_COST picks log2 N (default 14) and p follows that
+ * table (p=1 outside it, e.g. the tests' cheap cost 10): 16 MiB per hash instead of 128 MiB, so
+ * a burst of sign-ins does not take the process's memory.
  */
 
 const KEY_LENGTH = 32;
+const R = 8;
+const OWASP_PARALLELISM: Record<number, number> = { 17: 1, 16: 2, 15: 3, 14: 5, 13: 10 };
+
+/** scrypt's p for a log2 N (OWASP's table above). */
+export function parallelismFor(log2N: number): number {
+  return OWASP_PARALLELISM[log2N] ?? 1;
+}
 
 /**
- * One scrypt at N=2^17 holds 128 MiB while it runs: hashing is a queue with a bounded number of
- * hashes at once (FISHLOG_HASH_CONCURRENCY, default 1) and of waiters (FISHLOG_HASH_QUEUE,
- * default 16). A sign-in beyond that gets a 503 with Retry-After instead of more memory; setting a
- * password (an operator's or the user's own, far rarer) waits its turn in the same queue.
+ * Hashing is a queue with a bounded number of hashes at once (FISHLOG_HASH_CONCURRENCY,
+ * default 2: 32 MiB at the default cost) and of waiters (FISHLOG_HASH_QUEUE, default 16). A
+ * sign-in beyond that gets a 503 with Retry-After instead of more memory; setting a password (an
+ * operator's or the user's own, far rarer) waits its turn in the same queue.
  */
-export const HASHING = { concurrency: 1, queue: 16, retryAfterSeconds: 2 };
+export const HASHING = { concurrency: 2, queue: 16, retryAfterSeconds: 2 };
 let limit: LimitFunction = pLimit(HASHING.concurrency);
 
 export function configureHashing(options: { concurrency: number; queue: number }): void {
@@ -46,8 +61,15 @@ function options(log2N: number, r: number, p: number): ScryptOptions {
 
 export async function hashPassword(password: string, log2N: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, options(log2N, 8, 1), false);
-  return ['scrypt', log2N, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const p = parallelismFor(log2N);
+  const key = await derive(password, salt, options(log2N, R, p), false);
+  return ['scrypt', log2N, R, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Whether a stored hash was made with other parameters than those of `log2N` (then: hash again). */
+export function needsRehash(stored: string, log2N: number): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== log2N || Number(r) !== R || Number(p) !== parallelismFor(log2N);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -60,7 +82,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** Spends the same time as a real verification, so unknown users are not told apart by timing. */
 export async function burnPasswordCheck(log2N: number): Promise<void> {
-  await derive('no-such-user', randomBytes(16), options(log2N, 8, 1), true);
+  await derive('no-such-user', randomBytes(16), options(log2N, R, parallelismFor(log2N)), true);
 }
 
 export const PASSWORD_RULES = 'at least 8 characters, at most 256';
