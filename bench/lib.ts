@@ -5,8 +5,9 @@
  *   throw-away database per data set and run (`BENCH_RUN_ID`); the 1M set is seeded once per run.
  * - The service runs in a child process from the build (bench/server.js under plain `node`, on
  *   `dist/`: `npm run build` once per run; `buildApp` in-process there, behind a real HTTP
- *   listener), next to a bare Fastify reference route per target that runs the SQL the service
- *   ran for that request (captured from `pg`, not re-typed). autocannon runs here.
+ *   listener); a bare Fastify reference route per target runs the SQL the service ran for that
+ *   request (captured from `pg`, not re-typed) in another child (bench/bare.js), so the service's
+ *   RSS is its own. autocannon runs here.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -198,41 +199,70 @@ export function buildOnce(): void {
   log(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** The bench server child (bench/server.js on the build) and what it can do. */
+type Child = ChildProcess;
+
+/** Starts a bench child and waits for its first message (its port). */
+async function startChild<T>(file: string, databaseUrl: string, env: Record<string, string>, execArgv: string[]): Promise<{ child: Child; ready: T }> {
+  const child = fork(path.join(here, file), [], {
+    execArgv,
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    serialization: 'advanced', // captured parameter values keep their types (dates, buffers)
+  });
+  const ready = await new Promise<T>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as T));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+  return { child, ready };
+}
+
+let seq = 0;
+function call<T>(child: Child, command: Record<string, unknown>): Promise<T> {
+  const id = ++seq;
+  return new Promise<T>((resolve, reject) => {
+    const onMessage = (m: { id?: number; result?: T; error?: string }) => {
+      if (m.id !== id) return;
+      child.off('message', onMessage);
+      if (m.error) reject(new Error(m.error));
+      else resolve(m.result as T);
+    };
+    child.on('message', onMessage);
+    child.send({ ...command, id });
+  });
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * The service (bench/server.js on the build) and its bare reference (bench/bare.js), each in its
+ * own process, and what they can do.
+ */
 export class BenchServer {
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: Child,
+    private readonly bare: Child,
     readonly servicePort: number,
     readonly barePort: number,
   ) {}
 
   static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
     buildOnce();
-    const child = fork(path.join(here, 'server.js'), [], {
-      execArgv: [],
-      env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // BENCH_NODE_ARGS: node options of the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+    const service = await startChild<{ servicePort: number }>('server.js', databaseUrl, env, process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(/\s+/) : []);
+    const bare = await startChild<{ barePort: number }>('bare.js', databaseUrl, {}, []).catch(async (error: unknown) => {
+      await stopChild(service.child);
+      throw error;
     });
-    const ready = await new Promise<{ servicePort: number; barePort: number }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { servicePort: number; barePort: number }));
-      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    });
-    return new BenchServer(child, ready.servicePort, ready.barePort);
+    return new BenchServer(service.child, bare.child, service.ready.servicePort, bare.ready.barePort);
   }
 
-  private seq = 0;
   private call<T>(command: Record<string, unknown>): Promise<T> {
-    const id = ++this.seq;
-    return new Promise<T>((resolve, reject) => {
-      const onMessage = (m: { id?: number; result?: T; error?: string }) => {
-        if (m.id !== id) return;
-        this.child.off('message', onMessage);
-        if (m.error) reject(new Error(m.error));
-        else resolve(m.result as T);
-      };
-      this.child.on('message', onMessage);
-      this.child.send({ ...command, id });
-    });
+    return call<T>(this.child, command);
   }
 
   /** Logs in through the service; returns the Authorization header. */
@@ -247,10 +277,12 @@ export class BenchServer {
    * captured statements (for the report).
    */
   async capture(key: string, request: { url: string; headers?: Record<string, string> }): Promise<{ statements: string[]; status: number }> {
-    return this.call({ kind: 'capture', key, ...request });
+    const { groups, ...captured } = await this.call<{ statements: string[]; status: number; groups: unknown[] }>({ kind: 'capture', key, ...request });
+    await call(this.bare, { kind: 'route', key, groups });
+    return captured;
   }
 
-  /** Resident set size of the server process, in MB. */
+  /** Resident set size of the service's process, in MB. */
   async rssMb(): Promise<number> {
     const status = await fs.readFile(`/proc/${this.child.pid}/status`, 'utf8').catch(() => '');
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -262,10 +294,7 @@ export class BenchServer {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+    await Promise.all([stopChild(this.child), stopChild(this.bare)]);
   }
 }
 
@@ -325,14 +354,15 @@ export async function writeResult(result: BenchResult): Promise<void> {
   await fs.writeFile(path.join(dir, `${result.name}.json`), `${JSON.stringify({ ...result, at: new Date().toISOString(), cpus: os.cpus().length, node: process.version }, null, 2)}\n`);
 }
 
-/** A user of the embedded identity provider with its User row (OWASP hashing cost). */
+/** A user of the embedded identity provider with its User row (the default, OWASP hashing cost). */
 export function viewerCreator(pool: pg.Pool): (username: string) => Promise<void> {
   return async (username) => {
     const { createDb } = await import('../src/core/db/client.js');
     const { createIdpUser } = await import('../src/core/auth/idp/local/local-users.js');
     const { upsertFromClaims } = await import('../src/modules/users/users.repository.js');
     const db = createDb(pool);
-    const idp = await createIdpUser(db, 17, { username, email: `${username}@example.com`, password: PASSWORD });
+    const { DEFAULT_SCRYPT_COST } = await import('../src/config.js');
+    const idp = await createIdpUser(db, DEFAULT_SCRYPT_COST, { username, email: `${username}@example.com`, password: PASSWORD });
     await upsertFromClaims(db, { sub: idp.sub, username, email: `${username}@example.com` });
   };
 }

@@ -1,12 +1,11 @@
 /**
  * The bench server (a child of the bench runner, see lib.ts `BenchServer`), plain JavaScript run by
  * `node` on the build (`dist/`, made by `npm run build` when the bench starts): no TypeScript
- * loader in the process, so its RSS is the service's. The service is built in-process with
- * `buildApp` (logging at info, as in production, to /dev/null) on one port, and a
- * bare Fastify app on another whose `/bare/:key` routes replay the SQL captured from one service
- * request through their own `pg` pool of the same size (no auth, no Drizzle, no schemas).
+ * loader and nothing else in the process, so its RSS is the service's. The service is built
+ * in-process with `buildApp` (logging at info, as in production, to /dev/null). A `capture`
+ * records the SQL one service request sends to PostgreSQL and hands it to the runner, which
+ * mounts it on the bare reference app (bench/bare.js, another process).
  */
-import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
@@ -52,22 +51,6 @@ app.server.on('request', (_req, res) => {
   res.once('close', () => inFlightRequests--);
 });
 
-const barePool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE, application_name: 'fishlog-bench-bare' });
-/** @type {Map<string, Captured[][]>} */
-const routes = new Map();
-const bare = Fastify({ logger: false });
-bare.get('/bare/:key', async (request, reply) => {
-  const groups = routes.get(request.params.key);
-  if (!groups) return reply.code(404).send();
-  let last;
-  for (const queries of groups) {
-    const results = await Promise.all(queries.map((q) => barePool.query({ text: q.text, ...(q.values ? { values: q.values } : {}), ...(q.rowMode ? { rowMode: 'array' } : {}), ...(q.name ? { name: q.name } : {}) })));
-    last = results.at(-1);
-  }
-  return reply.header('content-type', 'application/json').send(JSON.stringify(last?.rows ?? []));
-});
-await bare.listen({ port: 0, host: '127.0.0.1' });
-
 const port = (server) => server.address().port;
 
 process.on('message', (message) => {
@@ -91,8 +74,7 @@ process.on('message', (message) => {
         /** @type {Map<number, Captured[]>} */
         const byGroup = new Map();
         for (const q of captured) byGroup.set(q.group, [...(byGroup.get(q.group) ?? []), q]);
-        routes.set(message.key, [...byGroup.values()]);
-        process.send({ id: message.id, result: { status: res.statusCode, statements: captured.map((q) => q.text) } });
+        process.send({ id: message.id, result: { status: res.statusCode, statements: captured.map((q) => q.text), groups: [...byGroup.values()] } });
       }
     } catch (error) {
       process.send({ id: message.id, error: error.message });
@@ -101,11 +83,9 @@ process.on('message', (message) => {
 });
 
 const shutdown = async () => {
-  await bare.close();
-  await barePool.end();
   await app.close();
   await database.close();
   process.exit(0);
 };
 process.once('SIGTERM', () => void shutdown());
-process.send({ servicePort: port(app.server), barePort: port(bare.server) });
+process.send({ servicePort: port(app.server) });

@@ -1,0 +1,47 @@
+/**
+ * The bare reference of the benches (a child of the bench runner, see lib.ts `BenchServer`): a
+ * Fastify app with no logger, no hooks, no schemas, whose `/bare/:key` routes replay the SQL
+ * captured from one service request (bench/server.js) through their own `pg` pool of the same
+ * size as the service's, and answer the last result's rows with JSON.stringify. Its own process,
+ * so that the service's RSS is measured alone.
+ */
+import Fastify from 'fastify';
+import pg from 'pg';
+
+const POOL_SIZE = 10;
+
+/**
+ * @typedef {{ text: string; values: unknown[] | undefined; rowMode: string | undefined; name: string | undefined }} Captured
+ * (one group: queries that were in flight together)
+ */
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE, application_name: 'fishlog-bench-bare' });
+/** @type {Map<string, Captured[][]>} */
+const routes = new Map();
+const bare = Fastify({ logger: false });
+bare.get('/bare/:key', async (request, reply) => {
+  const groups = routes.get(request.params.key);
+  if (!groups) return reply.code(404).send();
+  let last;
+  for (const queries of groups) {
+    const results = await Promise.all(queries.map((q) => pool.query({ text: q.text, ...(q.values ? { values: q.values } : {}), ...(q.rowMode ? { rowMode: 'array' } : {}), ...(q.name ? { name: q.name } : {}) })));
+    last = results.at(-1);
+  }
+  return reply.header('content-type', 'application/json').send(JSON.stringify(last?.rows ?? []));
+});
+await bare.listen({ port: 0, host: '127.0.0.1' });
+
+process.on('message', (message) => {
+  if (message.kind === 'route') {
+    routes.set(message.key, message.groups);
+    process.send({ id: message.id, result: true });
+  }
+});
+process.once('SIGTERM', () => {
+  void (async () => {
+    await bare.close();
+    await pool.end();
+    process.exit(0);
+  })();
+});
+process.send({ barePort: bare.server.address().port });
