@@ -17,12 +17,18 @@ import { catchView, entryView, fullEntryView } from './views.js';
 
 /** Log entries and their catches: visibility, ownership and validation of references. */
 
+/** Zones already accepted (building an Intl.DateTimeFormat to check one costs more than the entry's insert). */
+const knownTimeZones = new Set<string>();
+const MAX_KNOWN_TIME_ZONES = 1000;
+
 export function assertTimeZone(value: string, pointer: string): void {
+  if (knownTimeZones.has(value)) return;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
   } catch {
     throw FishingLogErrors.badTimeZone(pointer, value);
   }
+  if (knownTimeZones.size < MAX_KNOWN_TIME_ZONES) knownTimeZones.add(value);
 }
 
 async function entryValues(db: DbOrTx, ownerId: string, input: EntryInputType): Promise<repo.EntryValues> {
