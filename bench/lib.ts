@@ -327,6 +327,28 @@ export async function load(server: BenchServer, url: string, options: { connecti
 }
 
 /**
+ * The median latency in milliseconds, to the microsecond: `connections` clients each sending the
+ * next request when the previous answer arrived, for `seconds` (autocannon reports whole
+ * milliseconds, too coarse for a 3 ms median).
+ */
+export async function medianLatencyMs(url: string, headers: Record<string, string>, options: { connections?: number; seconds?: number } = {}): Promise<number> {
+  const until = performance.now() + (options.seconds ?? SECONDS) * 1000;
+  const samples: number[] = [];
+  const client = async () => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+      samples.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections ?? 4 }, client));
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+/**
  * Service and its bare reference for one target, each loaded alone after a warm-up: the
  * throughput ratio and both latency distributions.
  */
