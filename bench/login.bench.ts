@@ -1,5 +1,5 @@
 /**
- * P5 during logins: 8 concurrent password logins (scrypt at the default cost: OWASP's N=2^14 r=8 p=5) for 6 s; the server's
+ * P5 during logins: 8 concurrent password logins (scrypt at the default cost: OWASP's N=2^13 r=8 p=10) for 6 s; the server's
  * peak RSS, and how many were turned away with 503 (the hashing queue) rather than queued.
  */
 import { atMost, BenchServer, feedDatabase, load, PASSWORD, type BenchResult } from './lib.js';

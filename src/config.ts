@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 
-/** FISHLOG_SCRYPT_COST's default: scrypt N=2^14, r=8, p=5 (16 MiB; see core/auth/idp/local/passwords.ts). */
-export const DEFAULT_SCRYPT_COST = 14;
+/** FISHLOG_SCRYPT_COST's default: scrypt N=2^13, r=8, p=10 (8 MiB; see core/auth/idp/local/passwords.ts). */
+export const DEFAULT_SCRYPT_COST = 13;
 
 /**
  * Configuration from environment variables, validated once at start-up.
@@ -67,9 +67,9 @@ export interface LocalIdpConfig {
   poolId: string;
   /** The tokens' `aud` (id token) and `client_id` (access token). */
   clientId: string;
-  /** log2 of scrypt's N for new password hashes; p follows OWASP's table (14: p=5, 16 MiB; 17: p=1, 128 MiB). */
+  /** log2 of scrypt's N for new password hashes; p follows OWASP's table (13: p=10, 8 MiB; 17: p=1, 128 MiB). */
   scryptCost: number;
-  /** Password hashes computed at once (each holds 16 MiB at the default cost), and callers allowed to wait. */
+  /** Password hashes computed at once (each holds 8 MiB at the default cost), and callers allowed to wait. */
   hashConcurrency: number;
   hashQueue: number;
   /** Encrypts signing keys at rest when set. */

@@ -10,9 +10,10 @@ import { AppError } from '../../../http/problem.js';
  *
  * OWASP's Password Storage Cheat Sheet lists scrypt settings of equal strength that trade memory
  * for parallelism: N=2^17 r=8 p=1 (128 MiB), 2^16/8/2 (64 MiB), 2^15/8/3 (32 MiB), 2^14/8/5
- * (16 MiB), 2^13/8/10 (8 MiB). FISHLOG_SCRYPT_COST picks log2 N (default 14) and p follows that
- * table (p=1 outside it, e.g. the tests' cheap cost 10): 16 MiB per hash instead of 128 MiB, so
- * a burst of sign-ins does not take the process's memory.
+ * (16 MiB), 2^13/8/10 (8 MiB). FISHLOG_SCRYPT_COST picks log2 N (default 13) and p follows that
+ * table (p=1 outside it, e.g. the tests' cheap cost 10): 8 MiB per hash instead of 128 MiB, for the
+ * same CPU time, so a burst of sign-ins does not take the process's memory (each libuv thread's
+ * malloc arena keeps the largest buffer it held, so the buffer size counts four times over).
  */
 
 const KEY_LENGTH = 32;
@@ -26,7 +27,7 @@ export function parallelismFor(log2N: number): number {
 
 /**
  * Hashing is a queue with a bounded number of hashes at once (FISHLOG_HASH_CONCURRENCY,
- * default 2: 32 MiB at the default cost) and of waiters (FISHLOG_HASH_QUEUE, default 16). A
+ * default 2: 16 MiB at the default cost) and of waiters (FISHLOG_HASH_QUEUE, default 16). A
  * sign-in beyond that gets a 503 with Retry-After instead of more memory; setting a password (an
  * operator's or the user's own, far rarer) waits its turn in the same queue.
  */
