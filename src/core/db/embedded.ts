@@ -221,8 +221,19 @@ function connectionString(credentials: Credentials, port: number, database: stri
   return `postgres://${user}:${password}@${credentials.host}:${port}/${encodeURIComponent(database)}`;
 }
 
+/**
+ * A client for a short check against a cluster that may be going away. Its errors reach the
+ * awaited call; the listener keeps a connection lost between two calls (reset, terminated) from
+ * being an uncaught 'error' event.
+ */
+function probeClient(config: pg.ClientConfig): pg.Client {
+  const client = new pg.Client(config);
+  client.on('error', () => undefined);
+  return client;
+}
+
 async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = probeClient({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     await client.query('SELECT 1');
@@ -328,7 +339,7 @@ async function loadCredentials(file: string): Promise<Credentials | undefined> {
 }
 
 async function ensureDatabase(url: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = probeClient({ connectionString: url });
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -416,15 +427,21 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
 
     const connectPresence = async (): Promise<pg.Client> => {
       const client = new pg.Client({ connectionString: url('postgres'), application_name: options.processName ?? 'fishlog' });
-      await client.connect();
-      await client.query('SELECT pg_advisory_lock_shared($1)', [PRESENCE_LOCK_KEY]);
       // Losing this connection means the cluster went away: bring it back (unless we let it go).
+      // Listening from the start: a connection lost before it became the presence is ignored.
       const lost = (error?: Error) => {
         if (released || presence !== client) return;
         void recover(error?.message ?? 'connection closed');
       };
       client.on('error', lost);
       client.on('end', () => lost());
+      try {
+        await client.connect();
+        await client.query('SELECT pg_advisory_lock_shared($1)', [PRESENCE_LOCK_KEY]);
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
       return client;
     };
 
