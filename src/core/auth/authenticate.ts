@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
@@ -32,7 +32,7 @@ export function bearerToken(header: string | undefined): string {
 
 /** Verified tokens are cached under a hash of the token, never the token itself. */
 function tokenKey(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+  return hash('sha256', token, 'base64url');
 }
 
 /** How long who-a-user-is may be cached; changes are also pushed by NOTIFY. */

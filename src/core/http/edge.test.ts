@@ -91,3 +91,41 @@ describe('slow clients', () => {
     expect(t.app.server.keepAliveTimeout).toBe(5000);
   });
 });
+
+/** Whether a Redis server answers at REDIS_TEST_URL (default: 127.0.0.1:6379, as on CI). */
+async function redisAnswers(url: string): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe('rate limits shared through Redis (REDIS_URL)', () => {
+  const url = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+  it('two processes count one address together', async (context) => {
+    if (!(await redisAnswers(url))) return context.skip();
+    const apps = [
+      await createTestApp({ sameDatabaseAs: t, env: { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: url } }),
+      await createTestApp({ sameDatabaseAs: t, env: { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: url } }),
+    ];
+    try {
+      // An address of this run only (the counters live for a minute in the shared Redis).
+      const address = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await apps[i % 2]!.app.inject({ method: 'GET', url: `/health/live?run=${Date.now()}`, remoteAddress: address })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      for (const app of apps) {
+        await app.app.close();
+        await app.database.close();
+      }
+    }
+  });
+});

@@ -175,15 +175,31 @@ export async function paginateFeed<T>(
 ): Promise<T[]> {
   const page = toFeedPage(query);
   const { items, last } = await fetch(page);
-  const url = new URL(request.url, 'http://localhost');
-  url.searchParams.delete('page');
-  url.searchParams.delete('cursor');
-  url.searchParams.set('pageSize', String(page.limit));
-  const links = [`<${url.pathname}${url.search}>; rel="first"`];
+  const { path, params } = linkBase(request.url);
+  params.delete('page');
+  params.delete('cursor');
+  params.set('pageSize', String(page.limit));
+  let links = `<${path}?${params.toString()}>; rel="first"`;
   if (last && items.length === page.limit) {
-    url.searchParams.set('cursor', encodeCursor(last));
-    links.push(`<${url.pathname}${url.search}>; rel="next"`);
+    params.set('cursor', encodeCursor(last));
+    links += `, <${path}?${params.toString()}>; rel="next"`;
   }
-  reply.header('link', links.join(', '));
+  reply.header('link', links);
   return items;
+}
+
+/** Path characters that need no normalising or escaping in a Link header's URI reference. */
+const PLAIN_PATH = /^\/[A-Za-z0-9/._~-]*$/;
+
+/**
+ * The path and query parameters of a request URL for its links: split by hand for a plain path
+ * (the common case: WHATWG URL parsing cost more than the rest of the header), else normalised
+ * and escaped by URL.
+ */
+function linkBase(requestUrl: string): { path: string; params: URLSearchParams } {
+  const q = requestUrl.indexOf('?');
+  const path = q < 0 ? requestUrl : requestUrl.slice(0, q);
+  if (PLAIN_PATH.test(path) && !path.includes('/.')) return { path, params: new URLSearchParams(q < 0 ? '' : requestUrl.slice(q + 1)) };
+  const url = new URL(requestUrl, 'http://localhost');
+  return { path: url.pathname, params: url.searchParams };
 }

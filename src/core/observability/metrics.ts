@@ -18,13 +18,23 @@ export interface Metrics {
 export function createMetrics(pool: pg.Pool): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'fishlog_' });
-  const requests = new Counter({ name: 'fishlog_http_requests_total', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const duration = new Histogram({
     name: 'fishlog_http_request_duration_seconds',
     help: 'HTTP request duration by method, route template and status',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
+  });
+  // The request count is the histogram's own count, copied when scraped: one update per request.
+  new Counter({
+    name: 'fishlog_http_requests_total',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const value of (await duration.get()).values) if (value.metricName === 'fishlog_http_request_duration_seconds_count') this.inc(value.labels, value.value);
+    },
   });
   new Gauge({
     name: 'fishlog_db_pool_connections',
@@ -39,17 +49,16 @@ export function createMetrics(pool: pg.Pool): Metrics {
   });
   const loginFailures = new Counter({ name: 'fishlog_login_failures_total', help: 'Refused logins (wrong credentials or throttled)', labelNames: ['reason'], registers: [registry] });
   const rateLimited = new Counter({ name: 'fishlog_rate_limited_total', help: 'Requests refused by a rate limit (429)', registers: [registry] });
-  Object.assign(registry, { requests, duration });
+  Object.assign(registry, { duration });
   return { registry, loginFailures, rateLimited };
 }
 
 /** Counts every answer under its route template (not the raw URL: ids would explode the labels). */
 export function instrument(app: FastifyInstance, metrics: Metrics): void {
-  const { requests, duration } = metrics.registry as unknown as { requests: Counter; duration: Histogram };
+  const { duration } = metrics.registry as unknown as { duration: Histogram };
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? (reply.statusCode === 404 ? 'unmatched' : 'unknown');
     const labels = { method: request.method, route, status: String(reply.statusCode) };
-    requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) metrics.rateLimited.inc();
     if (route === '/api/auth/login' && (reply.statusCode === 401 || reply.statusCode === 429)) {

@@ -1,0 +1,109 @@
+import type { IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { describe, expect, it, vi } from 'vitest';
+import { loggerOptions, RequestLogger, writesPlainLines } from './request-logger.js';
+
+function capture(level = 'info') {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = pino({ level }, stream) as unknown as FastifyBaseLogger;
+  return { lines, logger, child: vi.spyOn(logger, 'child') };
+}
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const raw = () => ({ headers: { traceparent: `00-${TRACE}-00f067aa0ba902b7-01` } }) as unknown as IncomingMessage;
+
+describe('RequestLogger', () => {
+  it('writes the closing line with the request and trace ids without making a child logger', () => {
+    const { lines, logger, child } = capture();
+    new RequestLogger(logger, { requestId: 'r-1' }, {}, raw()).completed('GET /x 200 1.0 ms');
+    expect(child).not.toHaveBeenCalled();
+    expect(lines).toEqual([expect.objectContaining({ level: 30, requestId: 'r-1', traceId: TRACE, msg: 'GET /x 200 1.0 ms' })]);
+  });
+
+  it('makes the child on the first enabled line, once, and its lines carry the same ids', () => {
+    const { lines, logger, child } = capture();
+    const log = new RequestLogger(logger, { requestId: 'r-2' }, {}, raw());
+    log.debug('not enabled at info: no child');
+    expect(child).not.toHaveBeenCalled();
+    log.warn({ detail: 1 }, 'first');
+    log.error('second');
+    log.completed('GET /y 500 2.0 ms');
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(lines.map((l) => [l.msg, l.requestId, l.traceId])).toEqual([
+      ['first', 'r-2', TRACE],
+      ['second', 'r-2', TRACE],
+      ['GET /y 500 2.0 ms', 'r-2', TRACE],
+    ]);
+    expect(lines[0]).toMatchObject({ detail: 1, level: 40 });
+  });
+
+  it('follows the level of its logger', () => {
+    const { lines, logger } = capture('warn');
+    const log = new RequestLogger(logger, { requestId: 'r-3' }, {}, raw());
+    expect(log.isLevelEnabled('info')).toBe(false);
+    expect(log.isLevelEnabled('warn')).toBe(true);
+    expect(log.level).toBe('warn');
+    log.completed('GET /z 200 1.0 ms');
+    log.info('quiet');
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('closing lines written directly (writesPlainLines)', () => {
+  function raw_(level = 'info', options: object = loggerOptions(level)) {
+    const chunks: string[] = [];
+    const stream = { write: (line: string) => void chunks.push(line) };
+    return { chunks, logger: pino(options as pino.LoggerOptions, stream) as unknown as FastifyBaseLogger };
+  }
+  const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+
+  it('writes the same bytes pino writes, with awkward characters escaped', () => {
+    const direct = raw_();
+    writesPlainLines(direct.logger);
+    const viaPino = raw_();
+    const message = 'GET /x?q="quoted"\\back\u0001\u2028é 200 1.0 ms';
+    for (const { logger } of [direct, viaPino]) new RequestLogger(logger, { requestId: 'r-"1"' }, {}, raw()).completed(message);
+    expect(direct.chunks).toHaveLength(1);
+    expect(withoutTime(direct.chunks[0]!)).toBe(withoutTime(viaPino.chunks[0]!));
+    expect(JSON.parse(direct.chunks[0]!)).toMatchObject({ level: 30, requestId: 'r-"1"', traceId: TRACE, msg: message, pid: process.pid });
+  });
+
+  it('keeps pino for loggers with their own line format, and stays quiet above info', () => {
+    const custom = raw_('info', { ...loggerOptions('info'), messageKey: 'message', formatters: { level: (label: string) => ({ level: label }) } });
+    writesPlainLines(custom.logger);
+    new RequestLogger(custom.logger, { requestId: 'r-2' }, {}, raw()).completed('GET /y 200 1.0 ms');
+    expect(JSON.parse(custom.chunks[0]!)).toMatchObject({ level: 'info', message: 'GET /y 200 1.0 ms', requestId: 'r-2' });
+    const quiet = raw_('warn');
+    writesPlainLines(quiet.logger);
+    new RequestLogger(quiet.logger, { requestId: 'r-3' }, {}, raw()).completed('GET /z 200 1.0 ms');
+    expect(quiet.chunks).toEqual([]);
+  });
+});
+
+describe('bufferedStdout', () => {
+  it('shows a quiet process its lines without waiting for a full block or the exit', async () => {
+    const { spawn } = await import('node:child_process');
+    const module = new URL('./request-logger.ts', import.meta.url).pathname;
+    // The child writes one line, then stays alive for 5 s before exiting (which would flush too).
+    const script = `const { bufferedStdout } = await import(${JSON.stringify(module)}); const out = bufferedStdout(); out.stream.write('{"msg":"first"}\\n'); setTimeout(() => out.close(), 5000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = Date.now();
+    const arrivedAfter = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (String(chunk).includes('"first"')) resolve(Date.now() - started);
+      });
+      child.on('exit', (code) => reject(new Error(`exited (${code}) before the line arrived`)));
+    });
+    child.kill();
+    // Well before the child's own exit at 5 s (generous for a loaded machine; the timer is 50 ms).
+    expect(arrivedAfter).toBeLessThan(4000);
+  });
+});
