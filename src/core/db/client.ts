@@ -1,11 +1,15 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
+import { CASING } from './casing.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
-import * as schema from './schema.js';
 
-export type Schema = typeof schema;
-export type Db = NodePgDatabase<Schema>;
+/**
+ * The Drizzle handle. It is made without the tables' schema: nothing uses Drizzle's relational
+ * queries (`db.query.*`), and with a schema every transaction built a query builder per table
+ * (about 80) before its first statement.
+ */
+export type Db = NodePgDatabase;
 /** A transaction handle; it has the same query API as Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -36,7 +40,7 @@ export interface Database {
 }
 
 export function createDb(pool: pg.Pool): Db {
-  return drizzle({ client: pool, schema, casing: 'snake_case' });
+  return drizzle({ client: pool, casing: CASING });
 }
 
 export interface OpenOptions {

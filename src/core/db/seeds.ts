@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
+import { CASING } from './casing.js';
 import { seedRuns } from './core.tables.js';
-import * as schema from './schema.js';
 import type { Db, Tx } from './client.js';
 import { withSchemaLock } from './migrate.js';
 
@@ -44,7 +44,7 @@ export async function applySeeds(
     names.add(seed.name);
   }
   return withSchemaLock(pool, async (client) => {
-    const db = drizzle({ client, schema, casing: 'snake_case' });
+    const db = drizzle({ client, casing: CASING });
     const applied = new Map((await db.select().from(seedRuns)).map((row) => [row.name, row.version]));
     const report: SeedReport = { applied: [], skipped: [] };
     for (const seed of seeds) {

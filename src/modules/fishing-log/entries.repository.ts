@@ -1,13 +1,14 @@
-import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
-import { anyUuid, placeholder, preparedStatements } from '../../core/db/prepared.js';
+import { anyUuid, columnsOf, insertOf, namedStatement, placeholder, preparedStatements } from '../../core/db/prepared.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
+import { personalBestLockSql } from '../personal-bests/personal-bests.service.js';
 import { gearItems } from '../gear/index.js';
 import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';
@@ -105,25 +106,21 @@ export interface EntryWithOwner extends EntryRow {
   catchCount: number;
 }
 
-const entriesByIdsStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
-  db
-    .select({
-      entry: logEntries,
-      ownerUsername: users.username,
-      catchCount: sql<number>`(SELECT count(*)::int FROM ${catches} c WHERE c.entry_id = "fishing_log_entries"."id")`,
-    })
-    .from(logEntries)
-    .innerJoin(users, eq(users.id, logEntries.ownerId))
-    .where(anyUuid(logEntries.id, 'ids'))
-    .prepare('entries_by_ids'),
+/** Rows as pg returns them (no Drizzle mapping per cell: the feed's rows are the hot path). */
+const entriesByIdsStatement = namedStatement<EntryWithOwner, { ids: string[] }>(
+  'entries_by_ids',
+  () => sql`SELECT ${columnsOf(logEntries)}, ${users.username} AS "ownerUsername",
+      (SELECT count(*)::int FROM ${catches} c WHERE c.entry_id = ${logEntries.id}) AS "catchCount"
+    FROM ${logEntries} INNER JOIN ${users} ON ${users.id} = ${logEntries.ownerId}
+    WHERE ${anyUuid(logEntries.id, 'ids')}`,
 );
 
-/** Full rows for ids, with owner name and catch count, in one (prepared) query. */
+/** Full rows for ids, with owner name and catch count, in one (named) statement, in the order of `ids`. */
 export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWithOwner[]> {
   if (ids.length === 0) return [];
-  const rows = await entriesByIdsStatement(db, 'all').execute({ ids });
-  // (The row objects are this call's own: completed in place rather than copied.)
-  const byId = new Map(rows.map((r) => [r.entry.id, Object.assign(r.entry, { ownerUsername: r.ownerUsername, catchCount: r.catchCount })]));
+  const rows = await entriesByIdsStatement.rows(db, { ids });
+  if (ids.length === 1) return rows;
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is EntryWithOwner => r !== undefined);
 }
 
@@ -138,18 +135,41 @@ export async function findEntry(db: DbOrTx, id: string): Promise<EntryWithOwner 
   return (await entriesByIds(db, [id]))[0];
 }
 
-export async function findEntryForUpdate(db: DbOrTx, id: string): Promise<EntryRow | undefined> {
-  const [row] = await db.select().from(logEntries).where(eq(logEntries.id, id)).for('update');
-  return row;
+const entryForUpdateStatement = namedStatement<EntryRow, { id: string; ownerId: string }>(
+  'entries_for_update',
+  // The uncorrelated condition is a one-time filter: evaluated before the scan, so before the row lock.
+  () => sql`SELECT ${columnsOf(logEntries)} FROM ${logEntries}
+    WHERE ${logEntries.id} = ${sql.placeholder('id')} AND (SELECT ${personalBestLockSql(sql.placeholder('ownerId'))}) IS NOT NULL
+    FOR UPDATE`,
+);
+
+/**
+ * The entry locked for a change (FOR UPDATE), after the personal-best lock of `ownerId`, taken
+ * first in the same statement (even when the entry is absent): the order of every transaction
+ * that changes catches, so it cannot deadlock with a re-evaluation.
+ */
+export async function findEntryForUpdate(tx: DbOrTx, id: string, ownerId: string): Promise<EntryRow | undefined> {
+  return entryForUpdateStatement.first(tx, { id, ownerId });
 }
+
+/** Every column of a new entry but its timestamps (set by the database). */
+const NEW_ENTRY = insertOf(logEntries, {
+  id: true, ownerId: true, sessionId: true, title: true, occurredAt: true, timeZone: true, latitude: true,
+  longitude: true, waterBody: true, stateCode: true, airTemperatureC: true, sky: true, windSpeedKmh: true,
+  windDirection: true, pressureHpa: true, moonPhase: true, waterTemperatureC: true, waterClarity: true,
+  waterDepthM: true, method: true, notes: true, visibility: true, shareExactLocation: true
+} satisfies Record<keyof EntryValues | 'id' | 'ownerId', true>);
+
+const insertEntryStatement = namedStatement<EntryRow & { ownerUsername: string }, EntryValues & { id: string; ownerId: string }>(
+  'entries_insert',
+  () => sql`INSERT INTO ${logEntries} ${NEW_ENTRY.columns} VALUES (${NEW_ENTRY.values})
+    RETURNING ${columnsOf(logEntries)}, (SELECT ${users.username} FROM ${users} WHERE ${users.id} = ${logEntries.ownerId}) AS "ownerUsername"`,
+);
 
 /** A new entry as `entriesByIds` shows it (owner name, no catches yet), in one statement. */
 export async function insertEntryWithOwner(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryWithOwner> {
-  const [row] = await db
-    .insert(logEntries)
-    .values({ id: uuidv7(), ownerId, ...values })
-    .returning({ ...getTableColumns(logEntries), ownerUsername: sql<string>`(SELECT ${users.username} FROM ${users} WHERE ${users.id} = ${logEntries.ownerId})` });
-  return { ...row!, catchCount: 0 };
+  const row = await insertEntryStatement.first(db, { ...values, id: uuidv7(), ownerId });
+  return Object.assign(row!, { catchCount: 0 });
 }
 
 export async function updateEntry(db: DbOrTx, id: string, values: EntryValues): Promise<EntryRow> {
@@ -190,17 +210,28 @@ function catchesFrom(db: DbOrTx) {
     .leftJoin(brands, eq(brands.id, gearItems.brandId));
 }
 
-const catchesOfEntriesStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
-  catchesFrom(db)
-    .where(anyUuid(catches.entryId, 'entryIds'))
-    .orderBy(asc(catches.entryId), asc(catches.caughtAt), asc(catches.id))
-    .prepare('entries_catches_of'),
+/** A catch row with its species' names and its catalog lure's name and brand, as the named statements return it. */
+type FlatCatchRow = CatchRow & { commonName: string; scientificName: string; lureName: string | null; lureBrand: string | null };
+
+function fromFlatRow({ commonName, scientificName, lureName, lureBrand, ...c }: FlatCatchRow): CatchWithSpecies {
+  return withLure({ c, species: { id: c.speciesId, commonName, scientificName }, lureName, lureBrand });
+}
+
+/** The same join as `catchesFrom`, as a named statement whose rows come from pg as they are (the entry-by-id hot path). */
+const catchesOfEntriesStatement = namedStatement<FlatCatchRow, { entryIds: string[] }>(
+  'entries_catches_of',
+  () => sql`SELECT ${columnsOf(catches)}, ${fishSpecies.commonName} AS "commonName", ${fishSpecies.scientificName} AS "scientificName",
+      ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
+    FROM ${catches} INNER JOIN ${fishSpecies} ON ${fishSpecies.id} = ${catches.speciesId}
+      LEFT JOIN ${gearItems} ON ${gearItems.id} = ${catches.lureItemId} LEFT JOIN ${brands} ON ${brands.id} = ${gearItems.brandId}
+    WHERE ${anyUuid(catches.entryId, 'entryIds')}
+    ORDER BY ${catches.entryId}, ${catches.caughtAt}, ${catches.id}`,
 );
 
 export async function catchesOfEntries(db: DbOrTx, entryIds: string[]): Promise<CatchWithSpecies[]> {
   if (entryIds.length === 0) return [];
-  const rows = await catchesOfEntriesStatement(db, 'all').execute({ entryIds });
-  return rows.map(withLure);
+  const rows = await catchesOfEntriesStatement.rows(db, { entryIds });
+  return rows.map(fromFlatRow);
 }
 
 export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: number; offset: number }) {
@@ -213,27 +244,39 @@ export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: nu
 
 export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
 
-/** Inserts a catch; with its species known and no catalog lure, in one round trip (no read back). */
-export async function insertCatch(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues, species?: CatchWithSpecies['species']): Promise<CatchWithSpecies> {
-  const id = uuidv7();
-  if (species && !values.lureItemId) {
-    const [inserted] = await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values }).returning();
-    return { ...inserted!, species, lureItem: null };
-  }
-  await db.insert(catches).values({ id, entryId: entry.id, ownerId: entry.ownerId, ...values });
-  const [row] = await catchesFrom(db).where(eq(catches.id, id));
-  return withLure(row!);
+const NEW_CATCH = insertOf(catches, {
+  id: true, entryId: true, ownerId: true, speciesId: true, lengthCm: true, weightKg: true, count: true, released: true,
+  caughtAt: true, bait: true, lure: true, gearSetupId: true, lureItemId: true, photoUrls: true, notes: true, latitude: true,
+  longitude: true
+} satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId', true>);
+
+const insertCatchStatement = namedStatement<FlatCatchRow, CatchValues & { id: string; entryId: string; ownerId: string }>(
+  'catches_insert',
+  () => sql`WITH species AS (
+      SELECT ${fishSpecies.commonName} AS common_name, ${fishSpecies.scientificName} AS scientific_name FROM ${fishSpecies}
+      WHERE ${fishSpecies.id} = ${sql.placeholder('speciesId')}::uuid AND ${fishSpecies.isActive}),
+    inserted AS (INSERT INTO ${catches} ${NEW_CATCH.columns} SELECT ${NEW_CATCH.values} FROM species RETURNING ${columnsOf(catches)})
+    SELECT inserted.*, species.common_name AS "commonName", species.scientific_name AS "scientificName", ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
+    FROM inserted CROSS JOIN species
+    LEFT JOIN ${gearItems} ON ${gearItems.id} = inserted."lureItemId"
+    LEFT JOIN ${brands} ON ${brands.id} = ${gearItems.brandId}`,
+);
+
+/** Inserts a catch of an active species (as `catchesOfEntries` shows it), in one statement; undefined (nothing inserted) when the species is unknown or inactive. */
+export async function insertCatchOfActiveSpecies(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues): Promise<CatchWithSpecies | undefined> {
+  const inserted = await insertCatchStatement.first(db, { ...values, id: uuidv7(), entryId: entry.id, ownerId: entry.ownerId });
+  return inserted && fromFlatRow(inserted);
 }
 
-/** An active species (as a catch shows it), or undefined. */
-export async function activeSpecies(db: DbOrTx, speciesId: string): Promise<CatchWithSpecies['species'] | undefined> {
-  const [row] = await db
-    .select({ id: fishSpecies.id, commonName: fishSpecies.commonName, scientificName: fishSpecies.scientificName })
-    .from(fishSpecies)
-    .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
-  return row;
-}
+const activeSpeciesStatement = namedStatement<{ id: string }, { id: string }>(
+  'catches_active_species',
+  () => sql`SELECT ${fishSpecies.id} AS id FROM ${fishSpecies} WHERE ${fishSpecies.id} = ${sql.placeholder('id')} AND ${fishSpecies.isActive}`,
+);
 
+/** Whether the species exists and is active. */
+export async function isActiveSpecies(db: DbOrTx, speciesId: string): Promise<boolean> {
+  return (await activeSpeciesStatement.first(db, { id: speciesId })) !== undefined;
+}
 
 export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
   const [row] = await db.select({ id: catches.id, ownerId: catches.ownerId, caughtAt: catches.caughtAt }).from(catches).where(eq(catches.id, id));

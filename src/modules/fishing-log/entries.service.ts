@@ -6,7 +6,7 @@ import { showsExactLocation, type LocatedRecord } from '../../core/access/locati
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
-import { evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
+import { evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
@@ -97,8 +97,14 @@ export async function createEntry(db: Db, ownerId: string, input: EntryInputType
   return fullEntryView(ownerId, entry, []);
 }
 
+/**
+ * The entry locked for a change, after the viewer's personal-best lock (one statement, that order):
+ * a deletion or change then cannot deadlock with a re-evaluation of the viewer's personal bests.
+ */
 async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string, action: 'update' | 'delete' | 'addCatch' = 'update') {
-  return authorize(entryPolicy, viewerId, action, await repo.findEntryForUpdate(tx, id), { db: tx }, () => FishingLogErrors.entryNotFound(id));
+  const row = await repo.findEntryForUpdate(tx, id, viewerId);
+  personalBestsLocked(tx, viewerId);
+  return authorize(entryPolicy, viewerId, action, row, { db: tx }, () => FishingLogErrors.entryNotFound(id));
 }
 
 /** An entry as a PUT body (for a merge patch): what the owner sent, in canonical form. */
@@ -125,7 +131,6 @@ const speciesOf = (keys: { speciesId: string }[]) => [...new Set(keys.map((k) =>
 /** PUT (replace) or PATCH (merge patch) of an entry; its catches are kept. */
 export async function updateEntry(db: Db, viewerId: string, id: string, change: Change<EntryReplaceType>) {
   return db.transaction(async (tx) => {
-    await lockPersonalBests(tx, viewerId);
     const row = await ownedEntryForUpdate(tx, viewerId, id);
     const input = applyChange(change, EntryReplaceInput, () => entryAsInput(row));
     await repo.updateEntry(tx, id, await entryValues(tx, viewerId, input));
@@ -139,8 +144,6 @@ export async function updateEntry(db: Db, viewerId: string, id: string, change: 
 
 export async function deleteEntry(db: Db, viewerId: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    // The personal-best lock comes first: the deletion then cannot deadlock with a re-evaluation.
-    await lockPersonalBests(tx, viewerId);
     await ownedEntryForUpdate(tx, viewerId, id, 'delete');
     const keys = await repo.catchKeysOfEntry(tx, id);
     await withCatchesRemoved(
@@ -160,13 +163,8 @@ export async function listCatches(db: Db, viewerId: string, entryId: string, pag
 
 /** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
 async function catchValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
-  return (await checkedCatch(tx, ownerId, input, entryTime)).values;
-}
-
-async function checkedCatch(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<{ values: repo.CatchValues; species: NonNullable<Awaited<ReturnType<typeof repo.activeSpecies>>> }> {
-  const species = await repo.activeSpecies(tx, input.speciesId);
-  if (!species) throw FishingLogErrors.unknownSpecies();
-  return { species, values: await referencedValues(tx, ownerId, input, entryTime) };
+  if (!(await repo.isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
+  return referencedValues(tx, ownerId, input, entryTime);
 }
 
 async function referencedValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
@@ -211,10 +209,11 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
 
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
   return db.transaction(async (tx) => {
-    await lockPersonalBests(tx, viewerId);
     const entry = await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch');
-    const { values, species } = await checkedCatch(tx, viewerId, input, entry.occurredAt);
-    const row = await repo.insertCatch(tx, entry, values, species);
+    // The INSERT checks the species; with a catalog lure or a setup to check, it is checked first (its error before theirs).
+    const values = input.lureId || input.gearSetupId ? await catchValues(tx, viewerId, input, entry.occurredAt) : await referencedValues(tx, viewerId, input, entry.occurredAt);
+    const row = await repo.insertCatchOfActiveSpecies(tx, entry, values);
+    if (!row) throw FishingLogErrors.unknownSpecies();
     const personalBests = await evaluateNewCatch(tx, viewerId, row.id);
     return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) };
   });

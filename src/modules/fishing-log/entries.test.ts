@@ -353,6 +353,17 @@ describe('catches', () => {
     }
   });
 
+  it('refuses an unknown or inactive species (400, nothing inserted), before checking a lure', async () => {
+    const entry = await createEntry(owner);
+    const inactive = (await t.database.owner.pool.query("INSERT INTO fish_species (id, common_name, scientific_name, is_active) VALUES (gen_random_uuid(), 'Gone fish', 'Gonus fishus', false) RETURNING id")).rows[0].id;
+    for (const payload of [{ speciesId: MISSING_ID }, { speciesId: inactive }, { speciesId: MISSING_ID, lureId: MISSING_ID }]) {
+      const res = await addCatch(owner, entry.id, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'fishinglog.unknown_species', errors: [{ pointer: '/speciesId' }] });
+    }
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM catches WHERE entry_id = $1', [entry.id])).rows[0].n).toBe(0);
+  });
+
   it('matches a state criterion against entries logged through the API (one state-code format)', async () => {
     const angler = await createUser(t);
     const criterion = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: angler.headers, payload: { speciesId: WALLEYE, measure: 'length', stateCode: 'US-MN' } });

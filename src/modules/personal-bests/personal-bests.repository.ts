@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, PgTransaction } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import { visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
+import { insertOf, namedStatement } from '../../core/db/prepared.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import { fishSpecies } from '../species/index.js';
 import { pbCriteria, personalBests, type PbCriterionRow, type PersonalBestRow } from './personal-bests.tables.js';
@@ -11,15 +12,29 @@ import type { Measure } from './personal-bests.schemas.js';
 /** Key of the per-user advisory lock that serialises personal-best changes ("PBES"). */
 const LOCK_NAMESPACE = 0x50424553;
 
+/** The expression (void) that takes the personal-best lock of the owner `owner` until the end of the transaction. */
+export function ownerLockSql(owner: SQLWrapper): SQL {
+  return sql`pg_advisory_xact_lock(${sql.raw(String(LOCK_NAMESPACE))}, hashtext(${owner}))`;
+}
+
 /** The owners whose lock a transaction holds already (it is held until the transaction ends). */
 const lockedIn = new WeakMap<object, Set<string>>();
 
+const lockStatement = namedStatement<unknown, { ownerId: string }>('personal_bests_lock', () => sql`SELECT ${ownerLockSql(sql.placeholder('ownerId'))}`);
+
 /** Serialises every personal-best change of one user until the end of the transaction (one round trip per transaction and user). */
 export async function lockOwner(tx: DbOrTx, ownerId: string): Promise<void> {
-  const held = tx instanceof PgTransaction ? (lockedIn.get(tx) ?? new Set<string>()) : undefined;
-  if (held?.has(ownerId)) return;
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${ownerId}))`);
-  if (held) lockedIn.set(tx, held.add(ownerId));
+  if (lockedIn.get(tx)?.has(ownerId)) return;
+  await lockStatement.rows(tx, { ownerId });
+  ownerLocked(tx, ownerId);
+}
+
+/** Records that the transaction `tx` holds the lock of `ownerId` (taken by `ownerLockSql` in a statement of its own). */
+export function ownerLocked(tx: DbOrTx, ownerId: string): void {
+  if (!(tx instanceof PgTransaction)) return;
+  const held = lockedIn.get(tx);
+  if (held) held.add(ownerId);
+  else lockedIn.set(tx, new Set([ownerId]));
 }
 
 // ---- evaluation -------------------------------------------------------------------------------
@@ -78,15 +93,19 @@ export async function bestCatches(tx: DbOrTx, ownerId: string, scope?: Evaluatio
   return new Map(result.rows.map((r) => [r.criterion_id, toBest(r)]));
 }
 
-/** The criteria one catch counts for, with its measure for each (primary-key lookups, no scan of the log). */
-export async function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<BestCatch[]> {
-  const result = await tx.execute<BestRow>(sql`
+const criteriaOfCatchStatement = namedStatement<BestRow, { catchId: string }>(
+  'personal_bests_criteria_of_catch',
+  () => sql`
     SELECT cr.id AS criterion_id, c.id AS catch_id, c.caught_at, ${measured}::float8 AS value
     FROM ${catches} c
     JOIN ${logEntries} e ON e.id = c.entry_id
     JOIN ${pbCriteria} cr ON cr.owner_id = c.owner_id AND cr.species_id = c.species_id
-    WHERE c.id = ${catchId} AND ${qualifies}`);
-  return result.rows.map(toBest);
+    WHERE c.id = ${sql.placeholder('catchId')} AND ${qualifies}`,
+);
+
+/** The criteria one catch counts for, with its measure for each (primary-key lookups, no scan of the log). */
+export async function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<BestCatch[]> {
+  return (await criteriaOfCatchStatement.rows(tx, { catchId })).map(toBest);
 }
 
 /** The criteria whose best in force is one of these catches. */
@@ -109,24 +128,28 @@ export interface CurrentRow {
   catchValue: number | null;
 }
 
-export async function currentRows(tx: DbOrTx, ownerId: string, scope?: EvaluationScope): Promise<Map<string, CurrentRow>> {
-  const result = await tx.execute<{
-    id: string;
-    criterion_id: string;
-    catch_id: string | null;
-    value: number;
-    caught_at: Date | string;
-    is_ultimate: boolean;
-    catch_value: number | null;
-  }>(sql`
+type CurrentDbRow = { id: string; criterion_id: string; catch_id: string | null; value: number; caught_at: Date | string; is_ultimate: boolean; catch_value: number | null };
+
+const currentRowsQuery = (ownerId: SQLWrapper | string, scope: SQL) => sql`
     SELECT pb.id, pb.criterion_id, pb.catch_id, pb.value::float8 AS value, pb.caught_at, pb.is_ultimate,
       (SELECT ${measured}::float8 FROM ${catches} c JOIN ${logEntries} e ON e.id = c.entry_id
         WHERE c.id = pb.catch_id AND ${qualifies}) AS catch_value
     FROM ${personalBests} pb
     JOIN ${pbCriteria} cr ON cr.id = pb.criterion_id
-    WHERE pb.owner_id = ${ownerId} AND pb.status = 'current'${inScope(scope)}`);
+    WHERE pb.owner_id = ${ownerId} AND pb.status = 'current'${scope}`;
+
+/** The rows in force of some criteria (what a new or changed catch is compared with). */
+const currentRowsOfCriteria = namedStatement<CurrentDbRow, { ownerId: string; criterionIds: string[] }>('personal_bests_current_of_criteria', () =>
+  currentRowsQuery(sql.placeholder('ownerId'), sql` AND cr.id = ANY(${sql.placeholder('criterionIds')}::uuid[])`),
+);
+
+export async function currentRows(tx: DbOrTx, ownerId: string, scope?: EvaluationScope): Promise<Map<string, CurrentRow>> {
+  const rows =
+    scope?.criterionIds && !scope.speciesIds
+      ? await currentRowsOfCriteria.rows(tx, { ownerId, criterionIds: [...scope.criterionIds] })
+      : (await tx.execute<CurrentDbRow>(currentRowsQuery(ownerId, inScope(scope)))).rows;
   return new Map(
-    result.rows.map((r) => [
+    rows.map((r) => [
       r.criterion_id,
       {
         id: r.id,
@@ -141,52 +164,56 @@ export async function currentRows(tx: DbOrTx, ownerId: string, scope?: Evaluatio
   );
 }
 
+const endRowStatement = namedStatement<never, { id: string; status: 'beaten' | 'withdrawn'; at: Date }>(
+  'personal_bests_end',
+  () => sql`UPDATE ${personalBests} SET status = ${sql.placeholder('status')}, ended_at = ${sql.placeholder('at')}, is_ultimate = false WHERE id = ${sql.placeholder('id')}`,
+);
+
 export async function endRow(tx: DbOrTx, id: string, status: 'beaten' | 'withdrawn', at: Date): Promise<void> {
-  await tx.update(personalBests).set({ status, endedAt: at, isUltimate: false }).where(eq(personalBests.id, id));
+  await endRowStatement.rows(tx, { id, status, at });
 }
 
+const refreshStatement = namedStatement<never, { id: string; value: number; caughtAt: Date }>(
+  'personal_bests_refresh',
+  () => sql`UPDATE ${personalBests} SET value = ${sql.placeholder('value')}, caught_at = ${sql.placeholder('caughtAt')} WHERE id = ${sql.placeholder('id')}`,
+);
+
 export async function refreshSnapshot(tx: DbOrTx, id: string, value: number, caughtAt: Date): Promise<void> {
-  await tx.update(personalBests).set({ value, caughtAt }).where(eq(personalBests.id, id));
+  await refreshStatement.rows(tx, { id, value, caughtAt });
 }
+
+const previousStatement = namedStatement<{ id: string }, { criterionId: string; catchId: string; value: number }>(
+  'personal_bests_previous',
+  () => sql`
+    SELECT id FROM ${personalBests}
+    WHERE criterion_id = ${sql.placeholder('criterionId')} AND status <> 'withdrawn'
+      AND catch_id IS DISTINCT FROM ${sql.placeholder('catchId')}::uuid AND value <= ${sql.placeholder('value')}
+    ORDER BY achieved_at DESC NULLS LAST, id DESC NULLS LAST
+    LIMIT 1`,
+);
 
 /**
  * The best a new best of `value` replaces: the latest non-withdrawn row of the criterion, of
  * another catch, not above `value` (rows above it are stale: their catch has changed since).
  */
 export async function previousFor(tx: DbOrTx, criterionId: string, catchId: string, value: number): Promise<string | null> {
-  const [row] = await tx
-    .select({ id: personalBests.id })
-    .from(personalBests)
-    .where(
-      and(
-        eq(personalBests.criterionId, criterionId),
-        sql`${personalBests.status} <> 'withdrawn'`,
-        sql`${personalBests.catchId} IS DISTINCT FROM ${catchId}`,
-        sql`${personalBests.value} <= ${value}`,
-      ),
-    )
-    .orderBy(sql`${personalBests.achievedAt} DESC NULLS LAST, ${personalBests.id} DESC NULLS LAST`)
-    .limit(1);
-  return row?.id ?? null;
+  return (await previousStatement.first(tx, { criterionId, catchId, value }))?.id ?? null;
 }
+
+const NEW_BEST_KEYS = { id: true, ownerId: true, criterionId: true, catchId: true, value: true, caughtAt: true, previousId: true, status: true, achievedAt: true, isUltimate: true } as const;
+const NEW_BEST = insertOf(personalBests, NEW_BEST_KEYS);
+const insertCurrentStatement = namedStatement<never, Pick<typeof personalBests.$inferInsert, keyof typeof NEW_BEST_KEYS>>(
+  'personal_bests_insert',
+  () => sql`INSERT INTO ${personalBests} ${NEW_BEST.columns} VALUES (${NEW_BEST.values})`,
+);
 
 export async function insertCurrent(
   tx: DbOrTx,
   row: { ownerId: string; criterionId: string; catchId: string; value: number; caughtAt: Date; previousId: string | null; isUltimate: boolean; at: Date },
 ): Promise<string> {
   const id = uuidv7();
-  await tx.insert(personalBests).values({
-    id,
-    ownerId: row.ownerId,
-    criterionId: row.criterionId,
-    catchId: row.catchId,
-    value: row.value,
-    caughtAt: row.caughtAt,
-    previousId: row.previousId,
-    status: 'current',
-    achievedAt: row.at,
-    isUltimate: row.isUltimate,
-  });
+  const { at, ...values } = row;
+  await insertCurrentStatement.rows(tx, { id, ...values, status: 'current', achievedAt: at });
   return id;
 }
 

@@ -37,6 +37,19 @@ export async function lockPersonalBests(tx: DbOrTx, ownerId: string): Promise<vo
   await repo.lockOwner(tx, ownerId);
 }
 
+/**
+ * The same lock taken by a statement of another module on its way (one round trip for both): the
+ * SQL expression (void) that takes the lock of the owner given as `owner`, for that statement to
+ * evaluate before it touches any row (e.g. an uncorrelated condition, which PostgreSQL checks once
+ * before the scan). After the statement, `personalBestsLocked` records that the transaction holds it.
+ */
+export const personalBestLockSql = repo.ownerLockSql;
+
+/** Records that `tx` took the lock of `ownerId` through `personalBestLockSql` (lockPersonalBests then costs nothing). */
+export function personalBestsLocked(tx: DbOrTx, ownerId: string): void {
+  repo.ownerLocked(tx, ownerId);
+}
+
 /** Whether catch `a` is a better best than `b`: larger; on a tie, caught earlier (then the smaller id). */
 function beats(a: repo.BestCatch, b: repo.BestCatch): boolean {
   if (a.value !== b.value) return a.value > b.value;

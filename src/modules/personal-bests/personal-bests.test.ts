@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, createCatch, createEntry, deleteCatch, PERCH, PIKE, updateCatch, WALLEYE } from '../../../test/factories.js';
 
@@ -257,6 +257,31 @@ describe('automatic personal-best detection', () => {
     expect(best).toMatchObject({ value: 6, catch: { id: added[5]!.id } });
     const current = await t.database.pool.query("SELECT count(*)::int AS n FROM personal_bests WHERE criterion_id = $1 AND status = 'current'", [criterion.id]);
     expect(current.rows[0].n).toBe(1);
+  });
+});
+
+describe('lock order', () => {
+  it('takes the personal-best lock before the entry row when a catch is added through the API', async () => {
+    const user = await createUser(t);
+    const entry = await createEntry(t, user.userId);
+    const holder = await t.database.owner.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM fishing_log_entries WHERE id = $1 FOR UPDATE', [entry.id]);
+      const adding = t.app.inject({ method: 'POST', url: `/api/fishinglog/entries/${entry.id}/catches`, headers: user.headers, payload: { speciesId: WALLEYE, released: true, lengthCm: 40 } });
+      // While it waits for the entry row, the request holds the owner's personal-best lock already.
+      await vi.waitFor(async () => {
+        const held = await holder.query(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = hashtext($2::text)::oid AND objsubid = 2 AND pid <> pg_backend_pid()",
+          [0x50424553, user.userId],
+        );
+        expect(held.rows[0].n).toBe(1);
+      });
+      await holder.query('COMMIT');
+      expect((await adding).statusCode).toBe(201);
+    } finally {
+      holder.release();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { namedStatement } from '../../core/db/prepared.js';
 import { researchConsents } from '../fishing-log/index.js';
 import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';
@@ -18,6 +19,16 @@ export async function findUserWithProfile(db: DbOrTx, userId: string) {
     .leftJoin(fishSpecies, eq(fishSpecies.id, userProfiles.favouriteSpeciesId))
     .where(eq(users.id, userId));
   return row;
+}
+
+const homeStateStatement = namedStatement<{ homeState: string | null }, { userId: string }>(
+  'profiles_home_state',
+  () => sql`SELECT ${userProfiles.homeState} AS "homeState" FROM ${userProfiles} WHERE ${userProfiles.userId} = ${sql.placeholder('userId')}`,
+);
+
+/** The user's home state (null without a profile row or when not given): what a catch write asks (Master Angler eligibility). */
+export async function homeState(db: DbOrTx, userId: string): Promise<string | null> {
+  return (await homeStateStatement.first(db, { userId }))?.homeState ?? null;
 }
 
 function prepareOwnProfile(db: Db) {

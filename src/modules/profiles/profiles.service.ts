@@ -50,7 +50,7 @@ async function loadOwn(db: DbOrTx, userId: string) {
 
 /** A user's home state (ISO 3166-2, upper case), null when not set: for the Master Angler detection. */
 export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | null> {
-  return (await repo.findUserWithProfile(db, userId))?.profile?.homeState ?? null;
+  return repo.homeState(db, userId);
 }
 
 export async function getOwnProfile(db: Db, userId: string) {

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
-import { anyUuid, placeholder, preparedStatements } from '../../core/db/prepared.js';
+import { anyUuid, columnsOf, namedStatement, placeholder, preparedStatements } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import type { ContentStatus } from '../moderation/index.js';
@@ -48,13 +48,16 @@ export async function findPost(db: DbOrTx, id: string, options: { forUpdate?: bo
   return row;
 }
 
-const postsByIdsStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
-  db.select(withAuthor).from(posts).innerJoin(users, eq(users.id, posts.authorId)).where(anyUuid(posts.id, 'ids')).prepare('posts_by_ids'),
+/** Rows as pg returns them (no Drizzle mapping per cell: the feed's rows are the hot path). */
+const postsByIdsStatement = namedStatement<PostWithAuthor, { ids: string[] }>(
+  'posts_by_ids',
+  () => sql`SELECT ${columnsOf(posts)}, ${users.username} AS "authorUsername"
+    FROM ${posts} INNER JOIN ${users} ON ${users.id} = ${posts.authorId} WHERE ${anyUuid(posts.id, 'ids')}`,
 );
 
 export async function postsByIds(db: DbOrTx, ids: string[]): Promise<PostWithAuthor[]> {
   if (ids.length === 0) return [];
-  return postsByIdsStatement(db, 'all').execute({ ids });
+  return postsByIdsStatement.rows(db, { ids });
 }
 
 export async function updatePost(db: DbOrTx, id: string, patch: Partial<typeof posts.$inferInsert>): Promise<void> {
@@ -133,17 +136,14 @@ export async function feedPage(
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
 
-const likedByStatement = preparedStatements((db: DbOrTx, _variant: 'all') =>
-  db
-    .select({ postId: postLikes.postId })
-    .from(postLikes)
-    .where(and(eq(postLikes.userId, sql.placeholder('userId')), anyUuid(postLikes.postId, 'postIds')))
-    .prepare('posts_liked_by'),
+const likedByStatement = namedStatement<{ postId: string }, { userId: string; postIds: string[] }>(
+  'posts_liked_by',
+  () => sql`SELECT ${postLikes.postId} AS "postId" FROM ${postLikes} WHERE ${postLikes.userId} = ${sql.placeholder('userId')} AND ${anyUuid(postLikes.postId, 'postIds')}`,
 );
 
 export async function likedBy(db: DbOrTx, userId: string, postIds: string[]): Promise<Set<string>> {
   if (postIds.length === 0) return new Set();
-  const rows = await likedByStatement(db, 'all').execute({ userId, postIds });
+  const rows = await likedByStatement.rows(db, { userId, postIds });
   return new Set(rows.map((r) => r.postId));
 }
 
