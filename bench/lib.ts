@@ -265,6 +265,11 @@ export class BenchServer {
     return call<T>(this.child, command);
   }
 
+  /** Sets the service's log level (e.g. `warn`: no request lines) without restarting it. */
+  async setLogLevel(level: string): Promise<void> {
+    await this.call<boolean>({ kind: 'logLevel', level });
+  }
+
   /** Logs in through the service; returns the Authorization header. */
   async login(username: string): Promise<Record<string, string>> {
     const token = await this.call<string>({ kind: 'login', username, password: PASSWORD });
@@ -293,6 +298,10 @@ export class BenchServer {
     return this.child.pid!;
   }
 
+  get barePid(): number {
+    return this.bare.pid!;
+  }
+
   async stop(): Promise<void> {
     await Promise.all([stopChild(this.child), stopChild(this.bare)]);
   }
@@ -304,12 +313,55 @@ export interface Load {
   p99: number;
   maxRssMb: number;
   non2xx: number;
+  /** Answered requests in all. */
+  requests: number;
+  /**
+   * CPU milliseconds per answered request, by process: the service, the bare reference, all
+   * PostgreSQL processes, and this process (autocannon). On a machine whose cores are all busy
+   * the throughput ratio follows these, and they move less between runs than throughput does.
+   */
+  cpuMsPerRequest: { service: number; bare: number; postgres: number; loadGenerator: number };
+}
+
+/** CPU time (ms) used so far by a process (utime + stime of /proc/<pid>/stat), 0 when unknown. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : 0;
+}
+const CLOCK_TICKS = 100;
+
+/** The bench cluster's PostgreSQL processes: its postmaster (data folder fishlog-bench-*) and its children. */
+async function postgresPids(): Promise<number[]> {
+  const processes: { pid: number; ppid: number; bench: boolean }[] = [];
+  for (const entry of await fs.readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (!stat.includes('(postgres)')) continue;
+    const cmdline = await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    processes.push({ pid: Number(entry), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), bench: cmdline.includes('fishlog-bench-') });
+  }
+  const postmasters = new Set(processes.filter((p) => p.bench).map((p) => p.pid));
+  return processes.filter((p) => postmasters.has(p.pid) || postmasters.has(p.ppid)).map((p) => p.pid);
+}
+
+async function cpuSnapshot(server: BenchServer) {
+  const pg = await postgresPids();
+  const own = process.cpuUsage();
+  return {
+    service: await cpuMs(server.pid),
+    bare: await cpuMs(server.barePid),
+    postgres: (await Promise.all(pg.map(cpuMs))).reduce((a, b) => a + b, 0),
+    loadGenerator: (own.user + own.system) / 1000,
+  };
 }
 
 /** autocannon against one URL, sampling the server's RSS meanwhile. */
 export async function load(server: BenchServer, url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string>; method?: string; body?: string; allowNon2xx?: boolean } = {}): Promise<Load> {
   let maxRss = await server.rssMb();
   const sampler = setInterval(() => void server.rssMb().then((mb) => (maxRss = Math.max(maxRss, mb))), 200);
+  const before = await cpuSnapshot(server);
   try {
     const result = await autocannon({
       url,
@@ -320,7 +372,18 @@ export async function load(server: BenchServer, url: string, options: { connecti
       ...(options.body ? { body: options.body } : {}),
     });
     if (!options.allowNon2xx && (result.non2xx > 0 || result.errors > 0)) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, maxRssMb: round(maxRss), non2xx: result.non2xx };
+    const after = await cpuSnapshot(server);
+    const answered = Math.max(1, result.requests.total);
+    const per = (key: keyof typeof after) => Math.round(((after[key] - before[key]) / answered) * 1000) / 1000;
+    return {
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      maxRssMb: round(maxRss),
+      non2xx: result.non2xx,
+      requests: result.requests.total,
+      cpuMsPerRequest: { service: per('service'), bare: per('bare'), postgres: per('postgres'), loadGenerator: per('loadGenerator') },
+    };
   } finally {
     clearInterval(sampler);
   }

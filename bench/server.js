@@ -60,6 +60,10 @@ process.on('message', (message) => {
         const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: message.username, password: message.password } });
         if (res.statusCode !== 200) throw new Error(`login ${message.username}: ${res.statusCode} ${res.body}`);
         process.send({ id: message.id, result: res.json().id_token });
+      } else if (message.kind === 'logLevel') {
+        // The service's log level, changed at run time (bench me: the request log's cost).
+        app.log.level = message.level;
+        process.send({ id: message.id, result: true });
       } else if (message.kind === 'capture') {
         const request = { method: 'GET', url: message.url, headers: message.headers };
         // Requests of an earlier load may still be running: wait until none is in flight.
