@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { namedStatement } from '../../core/db/prepared.js';
 import { researchConsents } from '../fishing-log/index.js';
 import { fishSpecies } from '../species/index.js';
@@ -31,33 +31,50 @@ export async function homeState(db: DbOrTx, userId: string): Promise<string | nu
   return (await homeStateStatement.first(db, { userId }))?.homeState ?? null;
 }
 
-function prepareOwnProfile(db: Db) {
-  return db
-    .select({
-      user: users,
-      profile: userProfiles,
-      favouriteSpecies: { id: fishSpecies.id, commonName: fishSpecies.commonName },
-      consent: { level: researchConsents.level, givenAt: researchConsents.givenAt },
-    })
-    .from(users)
-    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .leftJoin(fishSpecies, eq(fishSpecies.id, userProfiles.favouriteSpeciesId))
-    .leftJoin(researchConsents, eq(researchConsents.userId, users.id))
-    .where(eq(users.id, sql.placeholder('userId')))
-    .prepare('profiles_own');
+/** What the owner's view of their profile reads, flat (profile columns null without a profile row). */
+export interface OwnProfileRow {
+  id: string;
+  username: string;
+  email: string | null;
+  role: number;
+  createdAt: Date;
+  displayName: string | null;
+  bio: string | null;
+  homeState: string | null;
+  homeRegion: string | null;
+  avatarUrl: string | null;
+  unitsPreference: 'imperial' | 'metric' | null;
+  visibility: 'Public' | 'Private' | 'Friends' | 'Circle' | null;
+  /** Null exactly when the user has no profile row yet. */
+  updatedAt: Date | null;
+  favouriteSpeciesId: string | null;
+  favouriteSpeciesName: string | null;
+  consentLevel: 'None' | 'Anonymized' | 'Identified' | null;
+  consentGivenAt: Date | null;
 }
-const ownProfileStatements = new WeakMap<Db, ReturnType<typeof prepareOwnProfile>>();
+
+const p = userProfiles;
+const ownProfileStatement = namedStatement<OwnProfileRow, { userId: string }>(
+  'profiles_own',
+  () => sql`SELECT ${users.id} AS "id", ${users.username} AS "username", ${users.email} AS "email", ${users.role} AS "role",
+      ${users.createdAt} AS "createdAt", ${p.displayName} AS "displayName", ${p.bio} AS "bio", ${p.homeState} AS "homeState",
+      ${p.homeRegion} AS "homeRegion", ${p.avatarUrl} AS "avatarUrl", ${p.unitsPreference} AS "unitsPreference",
+      ${p.visibility} AS "visibility", ${p.updatedAt} AS "updatedAt", ${fishSpecies.id} AS "favouriteSpeciesId",
+      ${fishSpecies.commonName} AS "favouriteSpeciesName", ${researchConsents.level} AS "consentLevel", ${researchConsents.givenAt} AS "consentGivenAt"
+    FROM ${users}
+    LEFT JOIN ${p} ON ${p.userId} = ${users.id}
+    LEFT JOIN ${fishSpecies} ON ${fishSpecies.id} = ${p.favouriteSpeciesId}
+    LEFT JOIN ${researchConsents} ON ${researchConsents.userId} = ${users.id}
+    WHERE ${users.id} = ${sql.placeholder('userId')}`,
+);
 
 /**
- * GET /api/userprofile/me in one prepared statement (named, so PostgreSQL plans it once per
- * connection and Drizzle builds it once per process): the user, their profile, favourite species
- * and research consent (null when never chosen).
+ * GET /api/userprofile/me in one named statement (built once per process, planned once per
+ * connection), reading only the 17 columns the owner's view shows: the user, their profile,
+ * favourite species and research consent (null when never chosen).
  */
-export async function findOwnProfile(db: Db, userId: string) {
-  let statement = ownProfileStatements.get(db);
-  if (!statement) ownProfileStatements.set(db, (statement = prepareOwnProfile(db)));
-  const [row] = await statement.execute({ userId });
-  return row;
+export async function findOwnProfile(db: DbOrTx, userId: string): Promise<OwnProfileRow | undefined> {
+  return ownProfileStatement.first(db, { userId });
 }
 
 export type UserWithProfile = NonNullable<Awaited<ReturnType<typeof findUserWithProfile>>>;

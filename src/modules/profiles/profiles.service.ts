@@ -16,7 +16,14 @@ import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profi
 
 export const PROFILE_DEFAULTS = { unitsPreference: 'imperial', visibility: 'Public' } as const;
 
-function publicView({ user, profile, favouriteSpecies }: repo.UserWithProfile) {
+/** What the views of a profile read: the full rows of `findUserWithProfile`, or the owner's flat row. */
+interface ProfileSource {
+  user: Pick<repo.UserWithProfile['user'], 'id' | 'username' | 'email' | 'role' | 'createdAt'>;
+  profile: Pick<NonNullable<repo.UserWithProfile['profile']>, 'displayName' | 'bio' | 'homeState' | 'homeRegion' | 'avatarUrl' | 'unitsPreference' | 'visibility' | 'updatedAt'> | null;
+  favouriteSpecies: { id: string; commonName: string } | null;
+}
+
+function publicView({ user, profile, favouriteSpecies }: ProfileSource) {
   return {
     userId: user.id,
     username: user.username,
@@ -31,7 +38,7 @@ function publicView({ user, profile, favouriteSpecies }: repo.UserWithProfile) {
   };
 }
 
-function ownView(row: repo.UserWithProfile, consent: ResearchConsent) {
+function ownView(row: ProfileSource, consent: ResearchConsent) {
   return {
     ...publicView(row),
     email: row.user.email,
@@ -56,7 +63,12 @@ export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | 
 export async function getOwnProfile(db: Db, userId: string) {
   const row = await repo.findOwnProfile(db, userId);
   if (!row) throw ProfileErrors.userNotFound(userId);
-  return ownView(row, row.consent ? { level: row.consent.level, givenAt: row.consent.givenAt.toISOString() } : { level: 'None', givenAt: null });
+  const source: ProfileSource = {
+    user: row,
+    profile: row.updatedAt ? (row as ProfileSource['profile']) : null,
+    favouriteSpecies: row.favouriteSpeciesId ? { id: row.favouriteSpeciesId, commonName: row.favouriteSpeciesName! } : null,
+  };
+  return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: row.consentGivenAt!.toISOString() } : { level: 'None', givenAt: null });
 }
 
 const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());
