@@ -411,21 +411,69 @@ export async function medianLatencyMs(url: string, headers: Record<string, strin
   return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
+/** A URL to load, with its request headers. */
+export interface Target {
+  url: string;
+  headers?: Record<string, string>;
+}
+
 /**
- * Service and its bare reference for one target, each loaded alone after a warm-up: the
- * throughput ratio and both latency distributions.
+ * Loads of several targets in alternating windows of `windowSeconds`, `windows` windows each,
+ * after a warm-up of each: round r runs the targets in order, round r+1 in reverse (a, b, b, a,
+ * a, b, …), so a machine whose speed drifts (shared cores) weighs on every target alike. Two
+ * back-to-back loads of six seconds each moved the same ratio by ±15% between runs on this
+ * machine. Each target's figures are over all its windows: throughput is its answered requests
+ * over its loaded seconds, CPU per request over all its requests, RSS the maximum, and p50 / p99
+ * the median of its windows' values (percentiles of separate windows cannot be merged exactly).
  */
-export async function compare(server: BenchServer, key: string, path: string, headers: Record<string, string>, connections = 50) {
+export async function alternate(server: BenchServer, targets: Target[], options: { connections?: number; windows?: number; windowSeconds?: number } = {}): Promise<Load[]> {
+  const { connections = 50, windows = SECONDS, windowSeconds = 1 } = options;
+  for (const target of targets) await load(server, target.url, { headers: target.headers, seconds: 2, connections });
+  const runs: Load[][] = targets.map(() => []);
+  for (let round = 0; round < windows; round++) {
+    const order = targets.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) runs[i]!.push(await load(server, targets[i]!.url, { headers: targets[i]!.headers, seconds: windowSeconds, connections }));
+  }
+  return runs.map((windowsOfTarget) => combine(windowsOfTarget, windowSeconds));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** One target's windows as one load (see `alternate`). */
+function combine(runs: Load[], windowSeconds: number): Load {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const cpu = (key: keyof Load['cpuMsPerRequest']) => round(runs.reduce((sum, run) => sum + run.cpuMsPerRequest[key] * run.requests, 0) / Math.max(1, requests));
+  return {
+    rps: Math.round(requests / (runs.length * windowSeconds)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    maxRssMb: Math.max(...runs.map((run) => run.maxRssMb)),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    requests,
+    cpuMsPerRequest: { service: cpu('service'), bare: cpu('bare'), postgres: cpu('postgres'), loadGenerator: cpu('loadGenerator') },
+  };
+}
+
+/**
+ * Service and its bare reference for one target, in alternating windows (`alternate`): the
+ * throughput ratio and both latency distributions. `others` are loaded in the same rotation
+ * (e.g. /health for the /me figure) and returned beside them.
+ */
+export async function compare(server: BenchServer, key: string, path: string, headers: Record<string, string>, connections = 50, others: Target[] = []) {
   const captured = await server.capture(key, { url: path, headers });
   if (captured.status !== 200) throw new Error(`${path}: ${captured.status}`);
-  const service = `http://127.0.0.1:${server.servicePort}${path}`;
-  const bare = `http://127.0.0.1:${server.barePort}/bare/${key}`;
-  await load(server, service, { headers, seconds: 2, connections });
-  await load(server, bare, { seconds: 2, connections });
-  const s = await load(server, service, { headers, connections });
-  const b = await load(server, bare, { connections });
-  if (b.rps === 0) throw new Error(`${path}: the bare route answered nothing`);
-  return { service: s, bare: b, ratio: s.rps / b.rps, p99Ratio: s.p99 / Math.max(1, b.p99), statements: captured.statements };
+  const [s, b, ...rest] = await alternate(
+    server,
+    [{ url: `http://127.0.0.1:${server.servicePort}${path}`, headers }, { url: `http://127.0.0.1:${server.barePort}/bare/${key}` }, ...others],
+    { connections },
+  );
+  if (b!.rps === 0) throw new Error(`${path}: the bare route answered nothing`);
+  return { service: s!, bare: b!, ratio: s!.rps / b!.rps, p99Ratio: s!.p99 / Math.max(1, b!.p99), others: rest, statements: captured.statements };
 }
 
 export function printResult(result: BenchResult): void {
