@@ -1,3 +1,7 @@
+import { recordAudit, type AuditEntry } from '../../src/core/audit/audit.js';
+import type { AuditRow } from '../../src/core/audit/audit.tables.js';
+import { systemAuditContext } from '../../src/core/audit/context.js';
+import type { Db } from '../../src/core/db/client.js';
 import type { TestApp } from '../harness.js';
 
 /** The audit log as tests read it. */
@@ -12,4 +16,24 @@ export async function lastAudit(t: TestApp): Promise<Record<string, unknown>> {
 
 export async function auditEntries(t: TestApp, action: string): Promise<Array<Record<string, unknown>>> {
   return (await t.database.pool.query('SELECT * FROM audit_log WHERE action = $1 ORDER BY id', [action])).rows;
+}
+
+/**
+ * Records one entry per item, each in its own transaction, all open at once until every one has
+ * written: each takes a chain of its own (the first chain 0, the next 1, …). Returns the rows.
+ */
+export async function recordOverlappingAudits(db: Db, entries: AuditEntry[]): Promise<AuditRow[]> {
+  let written = 0;
+  let allWritten!: () => void;
+  const gate = new Promise<void>((resolve) => (allWritten = resolve));
+  return Promise.all(
+    entries.map((entry) =>
+      db.transaction(async (tx) => {
+        const row = await recordAudit(tx, systemAuditContext('test'), entry);
+        if (++written === entries.length) allWritten();
+        await gate;
+        return row;
+      }),
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import path from 'node:path';
-import { configureAuditKey, loadAuditKey, readCheckpoint, verifyAuditChain, writeCheckpoint } from '../../core/audit/audit.js';
+import { GENESIS_HASH, configureAuditKey, loadAuditKey, readCheckpoint, verifyAuditChain, writeCheckpoint } from '../../core/audit/audit.js';
 import { createReadStream } from 'node:fs';
 import { readExport, verifyExport } from '../../modules/audit-logs/audit-export.js';
 import { CliError, cliConfig, withDatabase, type CliIo } from '../context.js';
@@ -15,8 +15,8 @@ export function registerAudit(program: Command, io: CliIo): void {
   audit
     .command('verify')
     .description(
-      'Check the HMAC chain of the audit log against the checkpoint of the last run; exits 1 at the first altered, inserted, removed or ' +
-        'recomputed entry, or when the newest entries were deleted. On success it advances the checkpoint and prints the head: keep a copy elsewhere. ' +
+      'Check the HMAC chains of the audit log against the checkpoint of the last run; exits 1 at the first altered, inserted, removed or ' +
+        'recomputed entry, or when the newest entries were deleted. On success it advances the checkpoint and prints the heads (the newest entry, and that of each chain): keep a copy elsewhere. ' +
         'With --file, checks an export (GET /api/admin/audit-logs/export, CSV or NDJSON) offline instead, without a database. ' +
         'Either way it needs the key the log was written with: FISHLOG_AUDIT_KEY, else audit.key in FISHLOG_DATA_DIR.',
     )
@@ -34,11 +34,12 @@ export function registerAudit(program: Command, io: CliIo): void {
           const { id, reason } = report.brokenAt;
           throw new CliError(`audit log BROKEN at entry ${id}: ${reason} (${report.checked} entries before it are intact)`, 1);
         }
-        if (report.head) writeCheckpoint(file, report.head);
+        if (report.head && report.heads) writeCheckpoint(file, { ...report.head, chains: report.heads });
         const legacy = report.legacy ? ` (${report.legacy} from before the chain was keyed)` : '';
         const anchored = checkpoint ? `; checkpoint #${checkpoint.id} matched` : '; no checkpoint yet';
         io.out(`audit log intact: ${report.checked} entries checked${legacy}${anchored}\n`);
         if (report.head) io.out(`head: #${report.head.id} ${report.head.hash} (saved to ${file}; compare with your external copy)\n`);
+        for (const [chain, head] of Object.entries(report.heads ?? {})) io.out(`chain ${chain} head: #${head.id} ${head.hash}\n`);
       });
     });
 }
@@ -67,5 +68,8 @@ async function verifyFile(io: CliIo, file: string): Promise<void> {
   }
   const legacy = report.legacy ? ` (${report.legacy} from before the chain was keyed)` : '';
   io.out(`export intact: ${report.checked} entries checked${legacy}, #${report.first.id} to #${report.last.id}\n`);
-  io.out(`joins the chain at prevHash ${report.first.prevHash}${report.first.id === 1 ? ' (the genesis)' : ` (the hash of entry ${report.first.id - 1})`}; ends at ${report.last.hash}\n`);
+  for (const [chain, piece] of Object.entries(report.chains)) {
+    const joins = piece.first.prevHash === GENESIS_HASH ? ' (the genesis: the chain starts here)' : ' (the hash of its previous entry, before the export)';
+    io.out(`chain ${chain}: #${piece.first.id} to #${piece.last.id}, joins at prevHash ${piece.first.prevHash}${joins}; ends at ${piece.last.hash}\n`);
+  }
 }

@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
 import { createDb, type Db } from '../db/client.js';
-import { GENESIS_HASH, recordAudit, redactSecrets, verifyAuditChain } from './audit.js';
+import { GENESIS_HASH, readCheckpoint, recordAudit, redactSecrets, verifyAuditChain, writeCheckpoint } from './audit.js';
+import type { AuditRow } from './audit.tables.js';
 import { systemAuditContext } from './context.js';
 
 let target: TestDatabase;
@@ -42,6 +46,28 @@ describe('audit log', () => {
     expect(await verifyAuditChain(db, 7)).toMatchObject({ checked: 22 });
   });
 
+  it('does not make audited writes in parallel transactions wait for each other', async () => {
+    // A holds its chain until B has committed: with one chain (one lock) B would wait for A's commit.
+    let recordedInA!: (row: AuditRow) => void;
+    let finishA!: () => void;
+    const aRecorded = new Promise<AuditRow>((resolve) => (recordedInA = resolve));
+    const aMayFinish = new Promise<void>((resolve) => (finishA = resolve));
+    const a = db.transaction(async (tx) => {
+      recordedInA(await recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.parallel', targetId: 'a' }));
+      await aMayFinish;
+    });
+    const rowA = await aRecorded;
+    const b = db.transaction((tx) => recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.parallel', targetId: 'b' }));
+    const rowB = await Promise.race([b, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('B waited for A')), 5_000))]);
+    expect(rowB.chain).not.toBe(rowA.chain);
+    expect(rowA.chain).toBe(0);
+    finishA();
+    await a;
+    const report = await verifyAuditChain(db);
+    expect(report.brokenAt).toBeUndefined();
+    expect(report.heads![rowB.chain]).toEqual({ id: rowB.id, hash: rowB.hash });
+  });
+
   it('writes nothing when the change it records rolls back', async () => {
     await expect(
       db.transaction(async (tx) => {
@@ -58,7 +84,7 @@ describe('audit log', () => {
     ['TRUNCATE', 'TRUNCATE audit_log'],
   ])('refuses %s', async (_op, statement) => {
     await expect(pool.query(statement)).rejects.toThrow(/append-only/);
-    expect(await verifyAuditChain(db)).toMatchObject({ checked: 22 });
+    expect(await verifyAuditChain(db)).toMatchObject({ checked: 24 });
   });
 
   it('detects a row altered or removed behind the triggers’ back', async () => {
@@ -82,5 +108,26 @@ describe('audit log', () => {
 
   it('redacts secrets recursively in arrays', () => {
     expect(redactSecrets([{ clientSecret: 's', name: 'n' }])).toEqual([{ clientSecret: '[redacted]', name: 'n' }]);
+  });
+
+});
+
+describe('the checkpoint file', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-checkpoint-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the newest entry of each chain', () => {
+    const file = path.join(dir, 'audit.checkpoint');
+    const checkpoint = { id: 9, hash: 'b'.repeat(64), chains: { 0: { id: 8, hash: 'a'.repeat(64) }, 1: { id: 9, hash: 'b'.repeat(64) } } };
+    writeCheckpoint(file, checkpoint);
+    expect(readCheckpoint(file)).toEqual(checkpoint);
+  });
+
+  it('reads a file from before chains existed as the head of chain 0, and ignores an unreadable one', () => {
+    const file = path.join(dir, 'old.checkpoint');
+    writeFileSync(file, JSON.stringify({ id: 7, hash: 'c'.repeat(64), at: '2026-01-01T00:00:00.000Z' }));
+    expect(readCheckpoint(file)).toEqual({ id: 7, hash: 'c'.repeat(64), chains: { 0: { id: 7, hash: 'c'.repeat(64) } } });
+    writeFileSync(file, 'not json');
+    expect(readCheckpoint(file)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadKey } from '../crypto/keys.js';
 import path from 'node:path';
-import { asc, desc, gt, sql } from 'drizzle-orm';
+import { asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { auditLog, type AuditOutcome, type AuditRow } from './audit.tables.js';
 
@@ -11,15 +11,22 @@ import { auditLog, type AuditOutcome, type AuditRow } from './audit.tables.js';
  * chained: `hash` = HMAC-SHA-256, keyed with a key that is not in the database, of the previous
  * row's hash and this row's content. A row altered, inserted or removed behind the triggers'
  * back breaks the chain, and someone with database access but without the key cannot recompute
- * it. The newest (id, hash) is anchored outside the table in a checkpoint file, so deleting the
- * newest rows shows too (`fishlog audit verify`).
+ * it. The newest (id, hash) of each chain is anchored outside the table in a checkpoint file, so
+ * deleting the newest rows shows too (`fishlog audit verify`).
+ *
+ * There are AUDIT_CHAINS chains, each with its own transaction lock: a writer takes the lowest
+ * chain no other open transaction holds, so parallel audited writes do not wait for each other's
+ * commit (with no contention every row goes to chain 0). Within a chain, rows are ordered by id.
  *
  * The key: FISHLOG_AUDIT_KEY, else `audit.key` in the data folder (created on first use).
  * Rows written before the chain was keyed (plain SHA-256) are accepted only as a prefix.
  */
 
 export const GENESIS_HASH = '0'.repeat(64);
-const AUDIT_LOCK_KEY = 7_146_250_004;
+/** How many chains writers spread over; rows from before chains existed are chain 0. */
+export const AUDIT_CHAINS = 16;
+/** The advisory-lock class of the chains: lock (AUDIT_LOCK_CLASS, chain) is the chain's. */
+const AUDIT_LOCK_CLASS = 714_625_004;
 
 export interface AuditActor {
   type: 'user' | 'system';
@@ -94,9 +101,13 @@ function auditKey(): Buffer {
   return configuredKey;
 }
 
-/** The hashed content. `outcome` joins it only when not `success`, so rows from before the column still verify. */
+/**
+ * The hashed content. `outcome` joins it only when not `success`, and `chain` only when not 0, so
+ * rows from before those columns still verify.
+ */
 function content(row: Hashable): string {
   const outcome = row.outcome === 'success' ? [] : [row.outcome];
+  const chain = row.chain === 0 ? [] : [`chain:${row.chain}`];
   return canonical([
     row.prevHash,
     row.occurredAt.toISOString(),
@@ -112,6 +123,7 @@ function content(row: Hashable): string {
     row.userAgent,
     row.requestId,
     ...outcome,
+    ...chain,
   ]);
 }
 
@@ -131,10 +143,22 @@ export function hashKind(row: Hashable & { hash: string }, key: Buffer = auditKe
   return legacyRowHash(row) === row.hash ? 'legacy' : 'mismatch';
 }
 
+/**
+ * Takes the lowest chain whose lock no other transaction holds (or waits for chain 0 when all are
+ * taken), for the rest of the transaction. A lock this transaction already holds counts as free.
+ */
+const TAKE_CHAIN = sql.raw(`
+  SELECT coalesce(
+    (SELECT c FROM generate_series(0, ${AUDIT_CHAINS - 1}) c WHERE pg_try_advisory_xact_lock(${AUDIT_LOCK_CLASS}, c) LIMIT 1),
+    (SELECT 0 FROM pg_advisory_xact_lock(${AUDIT_LOCK_CLASS}, 0))
+  ) AS chain`);
+
 export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
-  // Serialise writers so that each row links to the one before it.
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
-  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+  // Serialise the writers of one chain so that each row links to the one before it. The head is
+  // read by the next statement, whose snapshot sees the commit of the lock's previous holder.
+  const taken = await tx.execute<{ chain: number }>(TAKE_CHAIN);
+  const chain = Number(taken.rows[0]!.chain);
+  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.chain, chain)).orderBy(desc(auditLog.id)).limit(1);
   const row: Hashable = {
     occurredAt: new Date(),
     actorType: context.actor.type,
@@ -149,6 +173,7 @@ export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: Audi
     userAgent: context.userAgent ?? null,
     requestId: context.requestId ?? null,
     outcome: entry.outcome ?? 'success',
+    chain,
     prevHash: last?.hash ?? GENESIS_HASH,
   };
   const [inserted] = await tx
@@ -163,34 +188,48 @@ export interface AuditHead {
   hash: string;
 }
 
+/** The newest row of each chain, keyed by the chain's number. */
+export type AuditHeads = Record<string, AuditHead>;
+
+/** What a checkpoint anchors: the newest row overall (printed) and the newest row of each chain. */
+export interface AuditCheckpoint extends AuditHead {
+  chains: AuditHeads;
+}
+
 export interface VerifyReport {
   checked: number;
   /** Rows from before the chain was keyed (plain SHA-256), all at the start. */
   legacy?: number;
+  /** The newest row. */
   head?: AuditHead;
+  /** The newest row of each chain (the next checkpoint). */
+  heads?: AuditHeads;
   brokenAt?: { id: number; reason: string };
 }
 
 /**
- * Walks the chain in id order and reports the first row whose link or content does not match,
- * and, given the last checkpoint, whether that row is still there with the same hash (else the
- * newest rows were deleted, or the chain rewritten).
+ * Walks the rows in id order, each chain's links separately, and reports the first row whose link
+ * or content does not match, and, given the last checkpoint, whether each chain's checkpointed
+ * row is still there with the same hash (else the newest rows of that chain were deleted, or the
+ * chain rewritten).
  */
-export async function verifyAuditChain(db: Db, batchSize = 1000, options: { checkpoint?: AuditHead | undefined; key?: Buffer } = {}): Promise<VerifyReport> {
+export async function verifyAuditChain(db: Db, batchSize = 1000, options: { checkpoint?: AuditCheckpoint | undefined; key?: Buffer } = {}): Promise<VerifyReport> {
   const key = options.key ?? auditKey();
-  const checkpoint = options.checkpoint;
-  let previous = GENESIS_HASH;
+  const anchors = options.checkpoint?.chains ?? {};
+  const heads: AuditHeads = {};
   let lastId = 0;
   let checked = 0;
   let legacy = 0;
   let keyed = false;
   let head: AuditHead | undefined;
-  const report = (extra: Partial<VerifyReport> = {}): VerifyReport => ({ checked, ...(legacy ? { legacy } : {}), ...(head ? { head } : {}), ...extra });
+  const report = (extra: Partial<VerifyReport> = {}): VerifyReport => ({ checked, ...(legacy ? { legacy } : {}), ...(head ? { head, heads } : {}), ...extra });
   for (;;) {
     const rows = await db.select().from(auditLog).where(gt(auditLog.id, lastId)).orderBy(asc(auditLog.id)).limit(batchSize);
     if (rows.length === 0) break;
     for (const row of rows) {
-      if (row.prevHash !== previous) return report({ brokenAt: { id: row.id, reason: 'its prev_hash does not match the previous row (a row was removed, inserted or reordered)' } });
+      if (row.prevHash !== (heads[row.chain]?.hash ?? GENESIS_HASH)) {
+        return report({ brokenAt: { id: row.id, reason: `its prev_hash does not match the previous row of chain ${row.chain} (a row was removed, inserted or reordered)` } });
+      }
       if (rowHash(row, key) === row.hash) {
         keyed = true;
       } else if (!keyed && legacyRowHash(row) === row.hash) {
@@ -198,32 +237,46 @@ export async function verifyAuditChain(db: Db, batchSize = 1000, options: { chec
       } else {
         return report({ brokenAt: { id: row.id, reason: 'its content does not match its HMAC (the row was altered, inserted, or the chain recomputed without the key)' } });
       }
-      if (checkpoint && row.id === checkpoint.id && row.hash !== checkpoint.hash) {
-        return report({ brokenAt: { id: row.id, reason: `its hash differs from the checkpoint (${checkpoint.hash.slice(0, 16)}…): the chain was rewritten` } });
+      const anchor = anchors[row.chain];
+      if (anchor && row.id === anchor.id && row.hash !== anchor.hash) {
+        return report({ brokenAt: { id: row.id, reason: `its hash differs from the checkpoint (${anchor.hash.slice(0, 16)}…): the chain was rewritten` } });
       }
-      previous = row.hash;
       lastId = row.id;
       head = { id: row.id, hash: row.hash };
+      heads[row.chain] = head;
       checked++;
     }
   }
-  if (checkpoint && lastId < checkpoint.id) {
-    return report({ brokenAt: { id: checkpoint.id, reason: `the checkpointed entry ${checkpoint.id} is missing: the newest entries (after ${lastId}) were deleted` } });
+  const lost = Object.entries(anchors)
+    .filter(([chain, anchor]) => (heads[chain]?.id ?? 0) < anchor.id)
+    .sort(([, a], [, b]) => a.id - b.id)[0];
+  if (lost) {
+    const [chain, anchor] = lost;
+    const kept = heads[chain]?.id;
+    return report({ brokenAt: { id: anchor.id, reason: `the checkpointed entry ${anchor.id} of chain ${chain} is missing: the newest entries of that chain (after ${kept ?? 'its start'}) were deleted` } });
   }
   return report();
 }
 
-/** The checkpoint file: the newest (id, hash) seen by the last successful verify. */
-export function readCheckpoint(file: string): AuditHead | undefined {
+/**
+ * The checkpoint file: the newest row and the newest row of each chain seen by the last successful
+ * verify. A file from before chains existed anchors chain 0 (every row was in it).
+ */
+export function readCheckpoint(file: string): AuditCheckpoint | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<AuditHead>;
-    return typeof parsed.id === 'number' && typeof parsed.hash === 'string' ? { id: parsed.id, hash: parsed.hash } : undefined;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<AuditCheckpoint>;
+    if (typeof parsed.id !== 'number' || typeof parsed.hash !== 'string') return undefined;
+    const chains: AuditHeads = {};
+    for (const [chain, anchor] of Object.entries(parsed.chains ?? { 0: { id: parsed.id, hash: parsed.hash } })) {
+      if (typeof anchor?.id === 'number' && typeof anchor.hash === 'string') chains[chain] = { id: anchor.id, hash: anchor.hash };
+    }
+    return { id: parsed.id, hash: parsed.hash, chains };
   } catch {
     return undefined;
   }
 }
 
-export function writeCheckpoint(file: string, head: AuditHead): void {
+export function writeCheckpoint(file: string, checkpoint: AuditCheckpoint): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${JSON.stringify({ ...head, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify({ ...checkpoint, at: new Date().toISOString() })}\n`, { mode: 0o600 });
 }

@@ -6,11 +6,12 @@ import { GENESIS_HASH, hashKind, type Hashable } from '../../core/audit/audit.js
 import type { AuditRow } from '../../core/audit/audit.tables.js';
 
 /**
- * The export format of the audit log: every column the chain's HMAC covers plus `id`, `prevHash`
- * and `hash`, with the stored values (actorType `user|system`, outcome `success|failure`), so
+ * The export format of the audit log: every column the chain's HMAC covers plus `id`, `chain`,
+ * `prevHash` and `hash`, with the stored values (actorType `user|system`, outcome `success|failure`), so
  * that `fishlog audit verify --file` can recompute each link offline, given FISHLOG_AUDIT_KEY.
  * CSV: a header line, every non-null string quoted (an empty quoted field is "", an unquoted
- * empty field is null), `before`/`after` as JSON text. NDJSON: one JSON object a line.
+ * empty field is null), `before`/`after` as JSON text. NDJSON: one JSON object a line. Exports
+ * from before chains existed have no `chain` column: every row of theirs is chain 0.
  */
 
 export const EXPORT_COLUMNS = [
@@ -28,9 +29,13 @@ export const EXPORT_COLUMNS = [
   'userAgent',
   'requestId',
   'outcome',
+  'chain',
   'prevHash',
   'hash',
 ] as const;
+
+/** Columns an export may lack: it was written before they existed. */
+const OPTIONAL_COLUMNS: ReadonlySet<string> = new Set(['chain']);
 
 export interface ExportRecord {
   id: number;
@@ -47,6 +52,7 @@ export interface ExportRecord {
   userAgent: string | null;
   requestId: string | null;
   outcome: string;
+  chain: number;
   prevHash: string;
   hash: string;
 }
@@ -68,6 +74,7 @@ export function toRecord(row: AuditRow): ExportRecord {
     userAgent: row.userAgent,
     requestId: row.requestId,
     outcome: row.outcome,
+    chain: Number(row.chain),
     prevHash: row.prevHash,
     hash: row.hash,
   };
@@ -120,38 +127,52 @@ export function fromRecord(record: ExportRecord): Hashable & { hash: string } {
     userAgent: record.userAgent,
     requestId: record.requestId,
     outcome: record.outcome as Hashable['outcome'],
+    chain: record.chain,
     prevHash: record.prevHash,
     hash: record.hash,
   };
 }
 
+/** Where an export's piece of one chain starts and ends. */
+export interface ExportChain {
+  first: { id: number; prevHash: string };
+  last: { id: number; hash: string };
+}
+
 export interface ExportVerification {
   checked: number;
   legacy: number;
-  first?: { id: number; prevHash: string };
-  last?: { id: number; hash: string };
+  first?: { id: number };
+  last?: { id: number };
+  /** Each chain's piece, keyed by the chain's number. */
+  chains: Record<string, ExportChain>;
   brokenAt?: { line: number; id: number | null; reason: string };
 }
 
 /**
- * Recomputes the chain of an export: each record's HMAC under `key`, and that each record links
- * to the one before it. The first record's prevHash is where the export joins the full chain
- * (64 zeros when it starts at entry 1): compare it with the entry before it in the database or
- * in an earlier export.
+ * Recomputes the chains of an export: each record's HMAC under `key`, that the ids follow each
+ * other, and that each record links to the one before it in its chain. The first record of each
+ * chain gives the prevHash where the export joins that chain (64 zeros when the chain starts in
+ * the export): compare it with the entry before it in the database or in an earlier export.
  */
 export async function verifyExport(records: AsyncIterable<{ line: number; record: ExportRecord | Error }>, key: Buffer): Promise<ExportVerification> {
-  const report: ExportVerification = { checked: 0, legacy: 0 };
+  const report: ExportVerification = { checked: 0, legacy: 0, chains: {} };
   let previous: ExportRecord | undefined;
   let keyed = false;
-  for await (const { line, record } of records) {
+  for await (const { line, record: read } of records) {
     const broken = (id: number | null, reason: string): ExportVerification => ({ ...report, brokenAt: { line, id, reason } });
-    if (record instanceof Error) return broken(null, `it cannot be read: ${record.message}`);
+    if (read instanceof Error) return broken(null, `it cannot be read: ${read.message}`);
+    const record = { ...read, chain: read.chain ?? 0 };
+    if (!Number.isInteger(record.chain) || record.chain < 0) return broken(record.id, `its chain (${String(read.chain)}) is not a chain number`);
+    const piece = report.chains[record.chain];
     if (previous === undefined) {
-      report.first = { id: record.id, prevHash: record.prevHash };
+      report.first = { id: record.id };
       if (record.id === 1 && record.prevHash !== GENESIS_HASH) return broken(record.id, 'the first entry of the log must link to the genesis hash (64 zeros)');
-    } else {
-      if (record.id !== previous.id + 1) return broken(record.id, `entry ${previous.id + 1} is missing (ids jump from ${previous.id} to ${record.id})`);
-      if (record.prevHash !== previous.hash) return broken(record.id, 'its prevHash does not match the previous entry’s hash (an entry was removed, inserted or reordered)');
+    } else if (record.id !== previous.id + 1) {
+      return broken(record.id, `entry ${previous.id + 1} is missing (ids jump from ${previous.id} to ${record.id})`);
+    }
+    if (piece && record.prevHash !== piece.last.hash) {
+      return broken(record.id, `its prevHash does not match the hash of the previous entry of chain ${record.chain} (an entry was removed, inserted or reordered)`);
     }
     let kind: ReturnType<typeof hashKind>;
     try {
@@ -163,7 +184,10 @@ export async function verifyExport(records: AsyncIterable<{ line: number; record
     else if (kind === 'legacy' && !keyed) report.legacy++;
     else return broken(record.id, 'its content does not match its HMAC (the entry was altered, or the key is not the one the log was written with)');
     report.checked++;
-    report.last = { id: record.id, hash: record.hash };
+    report.last = { id: record.id };
+    const last = { id: record.id, hash: record.hash };
+    if (piece) piece.last = last;
+    else report.chains[record.chain] = { first: { id: record.id, prevHash: record.prevHash }, last };
     previous = record;
   }
   return report;
@@ -209,7 +233,7 @@ export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<
     if (!cells) continue;
     if (!header) {
       header = cells.map(String);
-      const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
+      const missing = EXPORT_COLUMNS.filter((c) => !OPTIONAL_COLUMNS.has(c) && !header!.includes(c));
       if (missing.length > 0) yield { line: pendingStart, record: new Error(`the header lacks ${missing.join(', ')}`) };
       continue;
     }
@@ -221,6 +245,7 @@ export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<
         record: {
           ...(raw as unknown as ExportRecord),
           id: Number(raw.id),
+          chain: raw.chain == null ? 0 : Number(raw.chain),
           before: raw.before === null ? null : (JSON.parse(raw.before!) as unknown),
           after: raw.after === null ? null : (JSON.parse(raw.after!) as unknown),
         },

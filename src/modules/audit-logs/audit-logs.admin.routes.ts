@@ -75,15 +75,16 @@ export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         operationId: 'adminExportAuditLogs',
         summary: 'Export the audit log (CSV or NDJSON, streamed)',
         description:
-          'Every entry from the first at or after `from` to the last before `to`, as one contiguous piece of the hash chain, in id order, streamed from a server-side cursor (any size). ' +
-          'Columns: id, occurredAt, actorType, actorUserId, action, targetType, targetId, reason, before, after, ipAddress, userAgent, requestId, outcome, prevHash, hash (stored values). ' +
+          'Every entry from the first at or after `from` to the last before `to`, as one contiguous id range of the hash chains, in id order, streamed from a server-side cursor (any size). ' +
+          'Columns: id, occurredAt, actorType, actorUserId, action, targetType, targetId, reason, before, after, ipAddress, userAgent, requestId, outcome, chain, prevHash, hash (stored values; ' +
+          '`prevHash` is the hash of the previous entry of the same `chain`). ' +
           'Verify a file offline with `fishlog audit verify --file <export>`, which needs the same FISHLOG_AUDIT_KEY as the server. The export is audit-logged (`audit_logs.exported`) before it starts.',
         querystring: AuditExportQuery,
         produces: ['text/csv', 'application/x-ndjson'],
         response: {
           200: Type.String({
             description: 'The entries (CSV with a header line, or NDJSON); X-Audit-First-Id / X-Audit-Last-Id give the id range',
-            examples: ['{"id":1,"occurredAt":"2026-06-01T05:30:00.000Z","actorType":"user","action":"species.created","prevHash":"000…","hash":"9f2c…"}\n'],
+            examples: ['{"id":1,"occurredAt":"2026-06-01T05:30:00.000Z","actorType":"user","action":"species.created","chain":0,"prevHash":"000…","hash":"9f2c…"}\n'],
           }),
           ...errorResponses(400),
         },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, type Staff, type TestUser } from '../../../test/factories.js';
+import { auditEntries, createStaff, recordOverlappingAudits, type Staff, type TestUser } from '../../../test/factories.js';
 import { recordAudit } from '../../core/audit/audit.js';
 import { systemAuditContext } from '../../core/audit/context.js';
 import { main } from '../../cli/index.js';
@@ -188,7 +188,7 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
         expect(lines).toHaveLength(total);
         expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, prevHash: '0'.repeat(64) });
       } else {
-        expect(lines[0]).toBe('id,occurredAt,actorType,actorUserId,action,targetType,targetId,reason,before,after,ipAddress,userAgent,requestId,outcome,prevHash,hash');
+        expect(lines[0]).toBe('id,occurredAt,actorType,actorUserId,action,targetType,targetId,reason,before,after,ipAddress,userAgent,requestId,outcome,chain,prevHash,hash');
         // A header, and one reason's quoted line break spans two lines.
         expect(lines).toHaveLength(total + 2);
       }
@@ -202,6 +202,7 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
       expect(ok.err).toBe('');
       expect(ok.code).toBe(0);
       expect(ok.out).toContain(`export intact: ${total} entries checked, #1 to #${total}`);
+      expect(ok.out).toContain(`chain 0: #1 to #${total}, joins at prevHash ${'0'.repeat(64)} (the genesis: the chain starts here)`);
 
       const tampered = path.join(dir, `tampered.${format}`);
       writeFileSync(tampered, readFileSync(file, 'utf8').replace('routine cleanup 3', 'routine cleanup 4'));
@@ -218,9 +219,9 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     const first = (await t.database.pool.query("SELECT occurred_at FROM audit_log WHERE action = 'testkit.widget_changed' ORDER BY id LIMIT 1")).rows[0].occurred_at as Date;
     const res = await get(`/api/admin/audit-logs/export?format=ndjson&from=${first.toISOString()}`, exporters.owner);
     const lines = res.body.trimEnd().split('\n');
-    const records = lines.map((l) => JSON.parse(l) as { id: number; prevHash: string; hash: string });
+    const records = lines.map((l) => JSON.parse(l) as { id: number; chain: number; prevHash: string; hash: string });
     expect(records[0]!.id).toBeGreaterThan(1);
-    for (let i = 1; i < records.length; i++) expect(records[i]!.prevHash).toBe(records[i - 1]!.hash);
+    for (let i = 1; i < records.length; i++) expect(records[i]!).toMatchObject({ chain: 0, prevHash: records[i - 1]!.hash });
     const file = path.join(dir, 'period.ndjson');
     writeFileSync(file, `${lines.join('\n')}\n`);
     expect((await cli(['audit', 'verify', '--file', file])).code).toBe(0);
@@ -228,5 +229,39 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     const bad = await cli(['audit', 'verify', '--file', file]);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('is missing');
+  });
+
+  it('verifies an export whose entries are on several chains (audited writes in parallel), and one from before chains existed', async () => {
+    const [a, b] = await recordOverlappingAudits(t.database.db, [
+      { action: 'testkit.parallel', targetId: 'a' },
+      { action: 'testkit.parallel', targetId: 'b' },
+    ]);
+    expect([a!.chain, b!.chain].sort()).toEqual([0, 1]);
+    const res = await get('/api/admin/audit-logs/export?format=ndjson', exporters.owner);
+    const records = res.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; chain: number; prevHash: string; hash: string });
+    const onChain1 = records.filter((r) => r.chain === 1);
+    expect(onChain1).toHaveLength(1);
+    const file = path.join(dir, 'chains.ndjson');
+    writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+    const ok = await cli(['audit', 'verify', '--file', file]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain(`export intact: ${records.length} entries checked`);
+    expect(ok.out).toContain(`chain 1: #${onChain1[0]!.id} to #${onChain1[0]!.id}, joins at prevHash ${'0'.repeat(64)} (the genesis: the chain starts here)`);
+
+    // An entry moved to the other chain does not link there.
+    writeFileSync(file, records.map((r) => JSON.stringify(r.chain === 1 ? { ...r, chain: 0 } : r)).join('\n'));
+    const moved = await cli(['audit', 'verify', '--file', file]);
+    expect(moved.code).toBe(1);
+    expect(moved.err).toContain(`(entry ${onChain1[0]!.id}): its prevHash does not match the hash of the previous entry of chain 0`);
+
+    // An export written before chains existed has no chain field: all its entries are chain 0.
+    const older = records.filter((r) => r.id < Math.min(a!.id, b!.id)).map(({ chain: _chain, ...rest }) => rest);
+    writeFileSync(file, older.map((r) => JSON.stringify(r)).join('\n'));
+    const old = await cli(['audit', 'verify', '--file', file]);
+    expect(old.err).toBe('');
+    expect(old.out).toContain(`export intact: ${older.length} entries checked`);
   });
 });

@@ -92,5 +92,5 @@ export async function exportBounds(db: DbOrTx, from: Date | undefined, to: Date)
 export const EXPORT_SQL = `
   SELECT id, occurred_at AS "occurredAt", actor_type AS "actorType", actor_user_id AS "actorUserId", action,
          target_type AS "targetType", target_id AS "targetId", reason, before, after, ip_address AS "ipAddress",
-         user_agent AS "userAgent", request_id AS "requestId", outcome, prev_hash AS "prevHash", hash
+         user_agent AS "userAgent", request_id AS "requestId", outcome, chain, prev_hash AS "prevHash", hash
   FROM audit_log WHERE id BETWEEN $1 AND $2 ORDER BY id`;

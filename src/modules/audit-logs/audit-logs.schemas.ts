@@ -41,7 +41,11 @@ export const AuditLogEntry = Type.Object(
     userAgent: Nullable(Type.String()),
     requestId: Nullable(Type.String()),
     outcome: literals(['Success', 'Failure'] as const),
-    prevHash: Type.String({ description: 'Hash of the previous entry (64 zeros for the first)' }),
+    chain: Type.Integer({
+      minimum: 0,
+      description: 'The hash chain the entry links into: writers in parallel transactions use different chains (0 when nothing else was being written)',
+    }),
+    prevHash: Type.String({ description: 'Hash of the previous entry of its chain (64 zeros for the first)' }),
     hash: Type.String({ description: 'HMAC-SHA-256 of the previous hash and this entry, keyed with FISHLOG_AUDIT_KEY' }),
   },
   { additionalProperties: false, $id: 'AuditLogEntry' },
