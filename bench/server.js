@@ -10,6 +10,7 @@ import pg from 'pg';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/core/db/client.js';
+import { limitHeapGrowth } from '../dist/core/observability/heap.js';
 
 const POOL_SIZE = 10;
 
@@ -42,6 +43,8 @@ pg.Client.prototype.query = function (...args) {
 };
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_USER_PER_MINUTE: '1000000' });
+// As runServer (npm start) does.
+limitHeapGrowth(config.heapGrowingPercent);
 const database = await openDatabase(config, { processName: 'fishlog-bench-service', poolSize: POOL_SIZE });
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });

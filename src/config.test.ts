@@ -16,8 +16,10 @@ describe('loadConfig', () => {
       logLevel: 'info',
       publicDocs: true,
       bodyLimitBytes: 1_048_576,
+      heapGrowingPercent: 50,
       shutdownTimeoutMs: 10_000,
     });
+    expect(loadConfig({ FISHLOG_HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
   });
 
   it('turns public docs off in production unless asked', () => {
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://u@h/db', 'a PostgreSQL URL starting with postgres:// or postgresql://'],
     ['DATABASE_URL', 'not a url', 'a PostgreSQL URL such as'],
     ['HOST', 'bad host!', 'a host name or IP address'],
+    ['FISHLOG_HEAP_GROWING_PERCENT', '400', 'an integer from 0 to 300'],
   ])('refuses %s=%s with one clear line', (name, value, accepts) => {
     try {
       loadConfig({ [name]: value });

@@ -28,6 +28,8 @@ export interface Config {
   logLevel: LogLevel;
   publicDocs: boolean;
   bodyLimitBytes: number;
+  /** How far the heap may grow past its live size before a full collection, in percent (0: V8's own heuristics). */
+  heapGrowingPercent: number;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
   redisUrl: string | undefined;
@@ -276,6 +278,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     publicDocs: boolean(env, 'FISHLOG_PUBLIC_DOCS', nodeEnv !== 'production'),
     bodyLimitBytes: integer(env, 'FISHLOG_BODY_LIMIT', 1_048_576, 1024, 104_857_600),
+    heapGrowingPercent: integer(env, 'FISHLOG_HEAP_GROWING_PERCENT', 50, 0, 300),
     shutdownTimeoutMs: integer(env, 'FISHLOG_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     trustProxy: boolean(env, 'FISHLOG_TRUST_PROXY', false),
     redisUrl: redisUrl(env, 'REDIS_URL'),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, withEnvFile, type Config } from './config.js';
 import type { Database } from './core/db/client.js';
 import { acquireEmbeddedCluster } from './core/db/embedded.js';
+import { limitHeapGrowth } from './core/observability/heap.js';
 import type { AppDeps } from './app.js';
 
 /**
@@ -26,6 +27,7 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
     throw error;
   }
 
+  limitHeapGrowth(config.heapGrowingPercent);
   const say = (message: string) => process.stderr.write(`fishlog: ${message}\n`);
   let database: Database | undefined;
   let app: FastifyInstance | undefined;
