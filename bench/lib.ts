@@ -346,7 +346,8 @@ async function postgresPids(): Promise<number[]> {
   return processes.filter((p) => postmasters.has(p.pid) || postmasters.has(p.ppid)).map((p) => p.pid);
 }
 
-async function cpuSnapshot(server: BenchServer) {
+/** CPU milliseconds used so far by the service, the bare route, PostgreSQL and this process. */
+export async function cpuSnapshot(server: BenchServer) {
   const pg = await postgresPids();
   const own = process.cpuUsage();
   return {

@@ -7,7 +7,7 @@
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { atLeast, BenchServer, feedDatabase, SECONDS, viewerCreator, type BenchResult } from './lib.js';
+import { atLeast, BenchServer, cpuSnapshot, feedDatabase, round, SECONDS, viewerCreator, type BenchResult } from './lib.js';
 
 const WRITERS = 16;
 
@@ -30,6 +30,7 @@ async function pairsPerSecond(server: BenchServer, species: string, tokens: Reco
   const entry = JSON.stringify({ title: 'bench trip', occurredAt: '2024-06-01T10:00:00Z', timeZone: 'America/Chicago', visibility: 'Public' });
   const catchBody = JSON.stringify({ speciesId: species, released: true, caughtAt: '2024-06-01T10:30:00Z', lengthCm: 40 });
   type Context = { entryId?: string; headers?: Record<string, string> };
+  const before = await cpuSnapshot(server);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.servicePort}`,
     connections: 16,
@@ -55,7 +56,11 @@ async function pairsPerSecond(server: BenchServer, species: string, tokens: Reco
     ],
   });
   if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers`);
-  return { pairs: result.requests.total / 2 / SECONDS, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const after = await cpuSnapshot(server);
+  const pairs = result.requests.total / 2;
+  // Where a pair's CPU goes (ms): with every core busy, the sum decides the throughput.
+  const cpuMsPerPair = { service: round((after.service - before.service) / pairs), postgres: round((after.postgres - before.postgres) / pairs), loadGenerator: round((after.loadGenerator - before.loadGenerator) / pairs) };
+  return { pairs: pairs / SECONDS, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuMsPerPair };
 }
 
 export default async function run(): Promise<BenchResult> {
