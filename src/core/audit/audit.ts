@@ -153,12 +153,17 @@ const TAKE_CHAIN = sql.raw(`
     (SELECT 0 FROM pg_advisory_xact_lock(${AUDIT_LOCK_CLASS}, 0))
   ) AS chain`);
 
+/** The newest row of a chain (index `audit_log_chain_idx`, read backwards: one index entry). */
+export function chainHeadQuery(db: DbOrTx, chain: number) {
+  return db.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.chain, chain)).orderBy(desc(auditLog.id)).limit(1);
+}
+
 export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
   // Serialise the writers of one chain so that each row links to the one before it. The head is
   // read by the next statement, whose snapshot sees the commit of the lock's previous holder.
   const taken = await tx.execute<{ chain: number }>(TAKE_CHAIN);
   const chain = Number(taken.rows[0]!.chain);
-  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.chain, chain)).orderBy(desc(auditLog.id)).limit(1);
+  const [last] = await chainHeadQuery(tx, chain);
   const row: Hashable = {
     occurredAt: new Date(),
     actorType: context.actor.type,
