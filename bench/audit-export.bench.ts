@@ -69,7 +69,8 @@ try {
   });
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
-  const exported = format === 'csv' ? lines - 1 : lines;
+  // Less the header line (CSV) and the seal line.
+  const exported = (format === 'csv' ? lines - 1 : lines) - 1;
   const rssGrowthMb = Math.round(((peak - baseline) / 1_048_576) * 10) / 10;
   await app.close();
   // The bench's own process serves and reads: the growth covers both ends of the stream.

@@ -17,7 +17,7 @@ export function registerAudit(program: Command, io: CliIo): void {
     .description(
       'Check the HMAC chains of the audit log against the checkpoint of the last run; exits 1 at the first altered, inserted, removed or ' +
         'recomputed entry, or when the newest entries were deleted. On success it advances the checkpoint and prints the heads (the newest entry, and that of each chain): keep a copy elsewhere. ' +
-        'With --file, checks an export (GET /api/admin/audit-logs/export, CSV or NDJSON) offline instead, without a database. ' +
+        'With --file, checks an export (GET /api/admin/audit-logs/export, CSV or NDJSON) offline instead, without a database: every entry, each chain, and the server\'s seal on the last line (entries removed or added show). ' +
         'Either way it needs the key the log was written with: FISHLOG_AUDIT_KEY, else audit.key in FISHLOG_DATA_DIR.',
     )
     .option('--checkpoint <file>', 'checkpoint file (default: audit.checkpoint in FISHLOG_DATA_DIR)')
@@ -68,6 +68,12 @@ async function verifyFile(io: CliIo, file: string): Promise<void> {
   }
   const legacy = report.legacy ? ` (${report.legacy} from before the chain was keyed)` : '';
   io.out(`export intact: ${report.checked} entries checked${legacy}, #${report.first.id} to #${report.last.id}\n`);
+  if (report.sealed) {
+    const absent = report.absentIds > 0 ? `; ${report.absentIds} ids of the range are not log entries (writes rolled back, or committed after the export began: a later export holds those)` : '';
+    io.out(`sealed by the server: every entry of #${report.sealed.firstId} to #${report.sealed.lastId} as it stood${absent}\n`);
+  } else {
+    io.out(`not sealed (exported before seals existed): checked for consecutive ids instead\n`);
+  }
   for (const [chain, piece] of Object.entries(report.chains)) {
     const joins = piece.first.prevHash === GENESIS_HASH ? ' (the genesis: the chain starts here)' : ' (the hash of its previous entry, before the export)';
     io.out(`chain ${chain}: #${piece.first.id} to #${piece.last.id}, joins at prevHash ${piece.first.prevHash}${joins}; ends at ${piece.last.hash}\n`);

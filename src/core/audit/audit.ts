@@ -127,6 +127,14 @@ function content(row: Hashable): string {
   ]);
 }
 
+/**
+ * HMAC-SHA-256 under the audit key of something other than a row (an export's seal), in its own
+ * domain: it can never equal a row's hash.
+ */
+export function auditSignature(domain: string, value: unknown, key: Buffer = auditKey()): string {
+  return createHmac('sha256', key).update(`fishlog:${domain}\n${canonical(value)}`).digest('hex');
+}
+
 /** The row's link: HMAC-SHA-256 under the audit key. */
 export function rowHash(row: Hashable, key: Buffer = auditKey()): string {
   return createHmac('sha256', key).update(content(row)).digest('hex');

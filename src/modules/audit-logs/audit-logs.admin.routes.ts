@@ -78,13 +78,19 @@ export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
           'Every entry from the first at or after `from` to the last before `to`, as one contiguous id range of the hash chains, in id order, streamed from a server-side cursor (any size). ' +
           'Columns: id, occurredAt, actorType, actorUserId, action, targetType, targetId, reason, before, after, ipAddress, userAgent, requestId, outcome, chain, prevHash, hash (stored values; ' +
           '`prevHash` is the hash of the previous entry of the same `chain`). ' +
+          'The last line is the server\'s seal: no `id`, `action` `export.seal`, in `after` the id range, the number of entries and where each chain\'s piece starts and ends, ' +
+          'in `hash` its HMAC under the audit key: with it, entries removed from or added to the file show (even the last of a chain), while ids the log never kept in the range ' +
+          '(writes rolled back, or committed after the export began) do not count as missing. ' +
           'Verify a file offline with `fishlog audit verify --file <export>`, which needs the same FISHLOG_AUDIT_KEY as the server. The export is audit-logged (`audit_logs.exported`) before it starts.',
         querystring: AuditExportQuery,
         produces: ['text/csv', 'application/x-ndjson'],
         response: {
           200: Type.String({
-            description: 'The entries (CSV with a header line, or NDJSON); X-Audit-First-Id / X-Audit-Last-Id give the id range',
-            examples: ['{"id":1,"occurredAt":"2026-06-01T05:30:00.000Z","actorType":"user","action":"species.created","chain":0,"prevHash":"000…","hash":"9f2c…"}\n'],
+            description: 'The entries, then the seal (CSV with a header line, or NDJSON); X-Audit-First-Id / X-Audit-Last-Id give the id range',
+            examples: [
+              '{"id":1,"occurredAt":"2026-06-01T05:30:00.000Z","actorType":"user","action":"species.created","chain":0,"prevHash":"000…","hash":"9f2c…"}\n' +
+                '{"id":null,"action":"export.seal","after":{"firstId":1,"lastId":1,"entries":1,"chains":{"0":{"first":{"id":1,"prevHash":"000…"},"last":{"id":1,"hash":"9f2c…"}}}},"hash":"4be0…"}\n',
+            ],
           }),
           ...errorResponses(400),
         },

@@ -185,12 +185,20 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
       expect(res.headers['content-type']).toContain(format === 'csv' ? 'text/csv' : 'application/x-ndjson');
       const lines = res.body.trimEnd().split('\n');
       if (format === 'ndjson') {
-        expect(lines).toHaveLength(total);
+        // every entry, then the seal
+        expect(lines).toHaveLength(total + 1);
         expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, prevHash: '0'.repeat(64) });
+        expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+          id: null,
+          action: 'export.seal',
+          after: { firstId: 1, lastId: total, entries: total, chains: { 0: { first: { id: 1, prevHash: '0'.repeat(64) }, last: { id: total } } } },
+          hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        });
       } else {
         expect(lines[0]).toBe('id,occurredAt,actorType,actorUserId,action,targetType,targetId,reason,before,after,ipAddress,userAgent,requestId,outcome,chain,prevHash,hash');
-        // A header, and one reason's quoted line break spans two lines.
-        expect(lines).toHaveLength(total + 2);
+        // A header, one reason's quoted line break spans two lines, and the seal.
+        expect(lines).toHaveLength(total + 3);
+        expect(lines.at(-1)).toMatch(/^,,,,"export\.seal",,,,,"\{.*""entries"":\d+.*\}",,,,,,,"[0-9a-f]{64}"$/);
       }
       expect(Number(res.headers['x-audit-last-id']) - Number(res.headers['x-audit-first-id']) + 1).toBe(total);
       const exported = (await auditEntries(t, 'audit_logs.exported')).at(-1)!;
@@ -203,6 +211,7 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
       expect(ok.code).toBe(0);
       expect(ok.out).toContain(`export intact: ${total} entries checked, #1 to #${total}`);
       expect(ok.out).toContain(`chain 0: #1 to #${total}, joins at prevHash ${'0'.repeat(64)} (the genesis: the chain starts here)`);
+      expect(ok.out).toContain(`sealed by the server: every entry of #1 to #${total} as it stood\n`);
 
       const tampered = path.join(dir, `tampered.${format}`);
       writeFileSync(tampered, readFileSync(file, 'utf8').replace('routine cleanup 3', 'routine cleanup 4'));
@@ -219,16 +228,33 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     const first = (await t.database.pool.query("SELECT occurred_at FROM audit_log WHERE action = 'testkit.widget_changed' ORDER BY id LIMIT 1")).rows[0].occurred_at as Date;
     const res = await get(`/api/admin/audit-logs/export?format=ndjson&from=${first.toISOString()}`, exporters.owner);
     const lines = res.body.trimEnd().split('\n');
-    const records = lines.map((l) => JSON.parse(l) as { id: number; chain: number; prevHash: string; hash: string });
+    const records = lines.slice(0, -1).map((l) => JSON.parse(l) as { id: number; chain: number; prevHash: string; hash: string });
     expect(records[0]!.id).toBeGreaterThan(1);
     for (let i = 1; i < records.length; i++) expect(records[i]!).toMatchObject({ chain: 0, prevHash: records[i - 1]!.hash });
     const file = path.join(dir, 'period.ndjson');
     writeFileSync(file, `${lines.join('\n')}\n`);
     expect((await cli(['audit', 'verify', '--file', file])).code).toBe(0);
+    // an entry removed in the middle: its chain's next link breaks
     writeFileSync(file, `${lines.filter((_, i) => i !== 2).join('\n')}\n`);
     const bad = await cli(['audit', 'verify', '--file', file]);
     expect(bad.code).toBe(1);
-    expect(bad.err).toContain('is missing');
+    expect(bad.err).toContain('its prevHash does not match the hash of the previous entry of chain 0');
+    // the last entry removed (no link after it to break): the seal shows it
+    writeFileSync(file, `${lines.filter((_, i) => i !== lines.length - 2).join('\n')}\n`);
+    const lastRemoved = await cli(['audit', 'verify', '--file', file]);
+    expect(lastRemoved.code).toBe(1);
+    expect(lastRemoved.err).toContain(`the seal counts ${records.length} entries, the file holds ${records.length - 1}`);
+    // cut off before the seal
+    writeFileSync(file, `${lines.slice(0, -3).join('\n')}\n`);
+    const cut = await cli(['audit', 'verify', '--file', file]);
+    expect(cut.code).toBe(1);
+    expect(cut.err).toContain('does not end with its seal: it was cut off');
+    // a seal rewritten to match a shortened file, without the key
+    const seal = JSON.parse(lines.at(-1)!) as { after: { entries: number } };
+    writeFileSync(file, `${[...lines.slice(0, -2), JSON.stringify({ ...seal, after: { ...seal.after, entries: seal.after.entries - 1 } })].join('\n')}\n`);
+    const forged = await cli(['audit', 'verify', '--file', file]);
+    expect(forged.code).toBe(1);
+    expect(forged.err).toContain('the seal does not match its HMAC');
   });
 
   it('verifies an export whose entries are on several chains (audited writes in parallel), and one from before chains existed', async () => {
@@ -238,21 +264,19 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     ]);
     expect([a!.chain, b!.chain].sort()).toEqual([0, 1]);
     const res = await get('/api/admin/audit-logs/export?format=ndjson', exporters.owner);
-    const records = res.body
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { id: number; chain: number; prevHash: string; hash: string });
+    const [sealLine, ...reversed] = res.body.trimEnd().split('\n').reverse();
+    const records = reversed.reverse().map((l) => JSON.parse(l) as { id: number; chain: number; prevHash: string; hash: string });
     const onChain1 = records.filter((r) => r.chain === 1);
     expect(onChain1).toHaveLength(1);
     const file = path.join(dir, 'chains.ndjson');
-    writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+    writeFileSync(file, [...records.map((r) => JSON.stringify(r)), sealLine].join('\n'));
     const ok = await cli(['audit', 'verify', '--file', file]);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain(`export intact: ${records.length} entries checked`);
     expect(ok.out).toContain(`chain 1: #${onChain1[0]!.id} to #${onChain1[0]!.id}, joins at prevHash ${'0'.repeat(64)} (the genesis: the chain starts here)`);
 
     // An entry moved to the other chain does not link there.
-    writeFileSync(file, records.map((r) => JSON.stringify(r.chain === 1 ? { ...r, chain: 0 } : r)).join('\n'));
+    writeFileSync(file, [...records.map((r) => JSON.stringify(r.chain === 1 ? { ...r, chain: 0 } : r)), sealLine].join('\n'));
     const moved = await cli(['audit', 'verify', '--file', file]);
     expect(moved.code).toBe(1);
     expect(moved.err).toContain(`(entry ${onChain1[0]!.id}): its prevHash does not match the hash of the previous entry of chain 0`);
@@ -263,5 +287,22 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     const old = await cli(['audit', 'verify', '--file', file]);
     expect(old.err).toBe('');
     expect(old.out).toContain(`export intact: ${older.length} entries checked`);
+    expect(old.out).toContain('not sealed (exported before seals existed): checked for consecutive ids instead');
+  });
+
+  it('verifies an export across ids the log never kept (a write rolled back after taking its id)', async () => {
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await recordAudit(tx, systemAuditContext('test'), { action: 'testkit.rolled_back' });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await t.database.db.transaction((tx) => recordAudit(tx, systemAuditContext('test'), { action: 'testkit.after_rollback' }));
+    const res = await get('/api/admin/audit-logs/export?format=csv', exporters.owner);
+    const file = path.join(dir, 'gap.csv');
+    writeFileSync(file, res.body);
+    const ok = await cli(['audit', 'verify', '--file', file]);
+    expect(ok.err).toBe('');
+    expect(ok.out).toMatch(/sealed by the server: every entry of #1 to #\d+ as it stood; 1 ids of the range are not log entries/);
   });
 });

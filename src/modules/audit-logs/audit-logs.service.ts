@@ -114,7 +114,7 @@ export async function exportAuditLog(db: Db, pool: pg.Pool, context: AuditContex
       after: { format: query.format, from: from?.toISOString() ?? null, to: to.toISOString(), firstId: bounds?.firstId ?? null, lastId: bounds?.lastId ?? null },
     }),
   );
-  const formatter = exportFormatter(query.format);
+  const formatter = exportFormatter(query.format, bounds ?? null);
   if (!bounds) {
     formatter.end();
     return { stream: formatter, firstId: null, lastId: null };
