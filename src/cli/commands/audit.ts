@@ -69,7 +69,7 @@ async function verifyFile(io: CliIo, file: string): Promise<void> {
   const legacy = report.legacy ? ` (${report.legacy} from before the chain was keyed)` : '';
   io.out(`export intact: ${report.checked} entries checked${legacy}, #${report.first.id} to #${report.last.id}\n`);
   if (report.sealed) {
-    const absent = report.absentIds > 0 ? `; ${report.absentIds} ids of the range are not log entries (writes rolled back, or committed after the export began: a later export holds those)` : '';
+    const absent = report.absentIds > 0 ? `; ${report.absentIds} ids of the range are not log entries (writes rolled back after taking their id)` : '';
     io.out(`sealed by the server: every entry of #${report.sealed.firstId} to #${report.sealed.lastId} as it stood${absent}\n`);
   } else {
     io.out(`not sealed (exported before seals existed): checked for consecutive ids instead\n`);

@@ -161,6 +161,18 @@ const TAKE_CHAIN = sql.raw(`
     (SELECT 0 FROM pg_advisory_xact_lock(${AUDIT_LOCK_CLASS}, 0))
   ) AS chain`);
 
+const SETTLE = sql.raw(`SELECT pg_advisory_xact_lock(${AUDIT_LOCK_CLASS}, c) FROM generate_series(0, ${AUDIT_CHAINS - 1}) c`);
+
+/**
+ * Waits until no transaction is writing an audit row (a writer holds its chain's lock until it
+ * commits) and keeps every chain until the caller's transaction ends: from its next statement on,
+ * every id below the log's next one belongs to a committed row or to none (rolled back). Readers
+ * that need a consistent end of the log (the export) take it for a moment; writers wait that long.
+ */
+export async function settleAuditWriters(tx: DbOrTx): Promise<void> {
+  await tx.execute(SETTLE);
+}
+
 /** The newest row of a chain (index `audit_log_chain_idx`, read backwards: one index entry). */
 export function chainHeadQuery(db: DbOrTx, chain: number) {
   return db.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.chain, chain)).orderBy(desc(auditLog.id)).limit(1);

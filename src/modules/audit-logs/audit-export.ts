@@ -17,9 +17,7 @@ import type { AuditRow } from '../../core/audit/audit.tables.js';
  * summary in `after` (the id range, how many entries, where each chain's piece starts and ends)
  * and its HMAC under the audit key in `hash`. With it, a verifier tells entries removed from or
  * added to the file (even the last ones of a chain) from ids the log never had in that range
- * (rolled-back writes, sequence values lost in a crash, or writes that committed after the
- * export began: each chain orders its own entries, the id order of different chains' commits
- * is not fixed).
+ * (writes rolled back after taking their id, sequence values lost in a crash).
  */
 
 export const EXPORT_COLUMNS = [
@@ -203,7 +201,7 @@ export interface ExportVerification {
   chains: Record<string, ExportChain>;
   /** The server's seal, when the export ends with one (every export since chains exist). */
   sealed?: { firstId: number; lastId: number };
-  /** Ids of the sealed range without an entry in the export (never written, rolled back, or committed after the export). */
+  /** Ids of the sealed range without an entry in the export (rolled back after taking their id, or lost in a crash). */
   absentIds: number;
   brokenAt?: { line: number; id: number | null; reason: string };
 }

@@ -80,7 +80,7 @@ export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
           '`prevHash` is the hash of the previous entry of the same `chain`). ' +
           'The last line is the server\'s seal: no `id`, `action` `export.seal`, in `after` the id range, the number of entries and where each chain\'s piece starts and ends, ' +
           'in `hash` its HMAC under the audit key: with it, entries removed from or added to the file show (even the last of a chain), while ids the log never kept in the range ' +
-          '(writes rolled back, or committed after the export began) do not count as missing. ' +
+          '(writes rolled back) do not count as missing. The range is taken once no audit write is in flight, so no entry committing late with a lower id is left out. ' +
           'Verify a file offline with `fishlog audit verify --file <export>`, which needs the same FISHLOG_AUDIT_KEY as the server. The export is audit-logged (`audit_logs.exported`) before it starts.',
         querystring: AuditExportQuery,
         produces: ['text/csv', 'application/x-ndjson'],

@@ -305,4 +305,35 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     expect(ok.err).toBe('');
     expect(ok.out).toMatch(/sealed by the server: every entry of #1 to #\d+ as it stood; 1 ids of the range are not log entries/);
   });
+
+  it('does not leave out an entry that took a lower id on another chain and commits after a higher one: the export waits for it', async () => {
+    // A records (chain 0) and stays open; B records on chain 1 and commits first, with a higher id.
+    let recordedInA!: (id: number) => void;
+    let finishA!: () => void;
+    const aRecorded = new Promise<number>((resolve) => (recordedInA = resolve));
+    const aMayFinish = new Promise<void>((resolve) => (finishA = resolve));
+    const a = t.database.db.transaction(async (tx) => {
+      recordedInA((await recordAudit(tx, systemAuditContext('test'), { action: 'testkit.slow_commit' })).id);
+      await aMayFinish;
+    });
+    const idA = await aRecorded;
+    const idB = (await t.database.db.transaction((tx) => recordAudit(tx, systemAuditContext('test'), { action: 'testkit.fast_commit' }))).id;
+    expect(idB).toBeGreaterThan(idA);
+    let answered = false;
+    const exporting = get('/api/admin/audit-logs/export?format=ndjson', exporters.owner).then((res) => {
+      answered = true;
+      return res;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    finishA();
+    await a;
+    const res = await exporting;
+    const ids = res.body.trimEnd().split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { id: number }).id);
+    expect(ids).toContain(idA);
+    expect(ids).toContain(idB);
+    const file = path.join(dir, 'settled.ndjson');
+    writeFileSync(file, res.body);
+    expect((await cli(['audit', 'verify', '--file', file])).code).toBe(0);
+  });
 });

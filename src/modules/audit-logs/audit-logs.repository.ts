@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, like, lt, sql, type SQL } from 'drizzle-orm';
+import { settleAuditWriters } from '../../core/audit/audit.js';
 import { auditLog, type AuditOutcome } from '../../core/audit/audit.tables.js';
-import type { DbOrTx } from '../../core/db/client.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
 import { likeEscape } from '../../core/db/search.js';
 import { users } from '../users/index.js';
 
@@ -77,12 +78,17 @@ export async function statistics(db: DbOrTx, from: Date, to: Date, top: number) 
 
 /**
  * The id range of an export: from the first entry at or after `from` to the last before `to`.
- * A contiguous id range (not a filter on the time), so the export is an unbroken piece of the chain.
+ * A contiguous id range (not a filter on the time), so the export is an unbroken piece of the
+ * chains, read once no audit write is in flight: a row of another chain that takes a lower id and
+ * commits later cannot be left out.
  */
-export async function exportBounds(db: DbOrTx, from: Date | undefined, to: Date): Promise<{ firstId: number; lastId: number } | undefined> {
-  const result = await db.execute<{ first: string | null; last: string | null }>(sql`
-    SELECT (SELECT min(id) FROM audit_log WHERE ${from ? sql`occurred_at >= ${from}` : sql`true`}) AS first,
-           (SELECT max(id) FROM audit_log WHERE occurred_at < ${to}) AS last`);
+export async function exportBounds(db: Db, from: Date | undefined, to: Date): Promise<{ firstId: number; lastId: number } | undefined> {
+  const result = await db.transaction(async (tx) => {
+    await settleAuditWriters(tx);
+    return tx.execute<{ first: string | null; last: string | null }>(sql`
+      SELECT (SELECT min(id) FROM audit_log WHERE ${from ? sql`occurred_at >= ${from}` : sql`true`}) AS first,
+             (SELECT max(id) FROM audit_log WHERE occurred_at < ${to}) AS last`);
+  });
   const row = result.rows[0];
   if (!row?.first || !row.last || Number(row.first) > Number(row.last)) return undefined;
   return { firstId: Number(row.first), lastId: Number(row.last) };
