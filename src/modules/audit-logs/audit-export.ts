@@ -100,16 +100,21 @@ export interface ExportSeal {
   chains: Record<string, ExportChain>;
 }
 
+/** Adds a record to its chain's piece (the first record of a chain starts it). */
+function extendChain(chains: Record<string, ExportChain>, record: ExportRecord): void {
+  const last = { id: record.id, hash: record.hash };
+  const piece = chains[record.chain];
+  if (piece) piece.last = last;
+  else chains[record.chain] = { first: { id: record.id, prevHash: record.prevHash }, last };
+}
+
 /** Summarises records as they pass: the seal's content. */
 function sealer(range: { firstId: number; lastId: number } | null) {
   const seal: ExportSeal = { firstId: range?.firstId ?? 0, lastId: range?.lastId ?? 0, entries: 0, chains: {} };
   return {
     add(record: ExportRecord): void {
       seal.entries++;
-      const last = { id: record.id, hash: record.hash };
-      const piece = seal.chains[record.chain];
-      if (piece) piece.last = last;
-      else seal.chains[record.chain] = { first: { id: record.id, prevHash: record.prevHash }, last };
+      extendChain(seal.chains, record);
     },
     record(): Record<string, unknown> {
       const empty = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, null]));
@@ -275,9 +280,7 @@ export async function verifyExport(records: AsyncIterable<{ line: number; record
     else return broken(record.id, 'its content does not match its HMAC (the entry was altered, or the key is not the one the log was written with)');
     report.checked++;
     report.last = { id: record.id };
-    const last = { id: record.id, hash: record.hash };
-    if (piece) piece.last = last;
-    else report.chains[record.chain] = { first: { id: record.id, prevHash: record.prevHash }, last };
+    extendChain(report.chains, record);
     previous = record;
   }
   if (seal) {
