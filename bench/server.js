@@ -46,6 +46,8 @@ const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEV
 // As runServer (npm start) does.
 limitHeapGrowth(config.heapGrowingPercent);
 const database = await openDatabase(config, { processName: 'fishlog-bench-service', poolSize: POOL_SIZE });
+// As runServer does: requests run as the application role, on its pool (the bench's database is migrated).
+await database.useApplicationRole();
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });
 let inFlightRequests = 0;

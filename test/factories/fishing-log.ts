@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { catches, fishingSessions, logEntries, type CatchRow, type EntryRow, type SessionRow } from '../../src/modules/fishing-log/fishing-log.tables.js';
-import { evaluateChangedCatch, evaluateNewCatch, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/personal-bests/personal-bests.service.js';
+import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/personal-bests/personal-bests.service.js';
 import { speciesId } from '../../src/modules/species/species.seeds.js';
 import type { TestApp } from '../harness.js';
 import type { TestUser } from './users.js';
@@ -66,6 +66,7 @@ function catchValues(options: CatchOptions): Partial<typeof catches.$inferInsert
 export async function createCatch(t: TestApp, owner: Owner, entry: EntryRow | string, options: CatchOptions = {}): Promise<CatchRow & { changes: PersonalBestChange[] }> {
   const ownerId = ownerIdOf(owner);
   return t.database.db.transaction(async (tx) => {
+    await lockPersonalBests(tx, ownerId);
     const [row] = await tx
       .insert(catches)
       .values({
@@ -78,7 +79,7 @@ export async function createCatch(t: TestApp, owner: Owner, entry: EntryRow | st
         ...catchValues(options),
       })
       .returning();
-    return { ...row!, changes: await evaluateNewCatch(tx, ownerId, row!.id) };
+    return { ...row!, changes: await evaluateNewCatch(tx, ownerId, await criteriaOfCatch(tx, row!.id)) };
   });
 }
 

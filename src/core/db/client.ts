@@ -69,7 +69,7 @@ export async function openDatabase(
     url = embedded.url();
     description = `embedded PostgreSQL in ${config.dataDir} (127.0.0.1:${embedded.port})`;
   }
-  const makePool = (connectionString: string, role?: string): pg.Pool => {
+  const makePool = (connectionString: string, role?: string, pipeline = false): pg.Pool => {
     const pool = new pg.Pool({
       connectionString,
       max: options.poolSize ?? 10,
@@ -77,6 +77,7 @@ export async function openDatabase(
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
       ...(role ? { options: `-c role=${role}` } : {}),
+      ...(pipeline ? { pipeline } : {}),
     });
     // A connection that fails (the server was killed, restarted, or ended it: 57P01) must never
     // crash the process: idle ones report to the pool, checked-out ones to their own listener.
@@ -102,7 +103,9 @@ export async function openDatabase(
     async useApplicationRole() {
       if (database.pool !== owner.pool) return;
       const appUrl = config.databaseAppUrl;
-      const pool = appUrl && !embedded ? makePool(appUrl) : makePool(embedded ? embedded.url() : url!, APPLICATION_ROLE);
+      // The request path's connections pipeline (node-postgres `pipeline`): statements issued
+      // together on one connection (a transaction's) go out at once, one round trip for all.
+      const pool = appUrl && !embedded ? makePool(appUrl, undefined, true) : makePool(embedded ? embedded.url() : url!, APPLICATION_ROLE, true);
       // Fail at start, with the reason, rather than on the first request.
       const client = await pool.connect().catch(async (error: Error) => {
         await pool.end().catch(() => undefined);

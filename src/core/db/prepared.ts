@@ -53,6 +53,27 @@ function clientOf(db: DbOrTx): Queryable {
   return client as Queryable;
 }
 
+/**
+ * Runs `issue`, which starts statements on the transaction `tx` without awaiting them, and sends
+ * what it started to PostgreSQL in one write. The application pool's connections pipeline
+ * (node-postgres `pipeline`): a statement goes out when it is issued, without waiting for the
+ * answer to the one before, and PostgreSQL runs them in the order sent, each seeing what the ones
+ * before it did. So statements that need nothing from each other's answers cost one round trip
+ * together instead of one each; holding the socket's writes until all are issued makes that one
+ * system call as well. On a connection that does not pipeline they simply run one after another.
+ * The first failure is the result (`Promise.all`); in a transaction the statements after it fail
+ * too, and the transaction rolls back.
+ */
+export function issuedTogether<T>(tx: DbOrTx, issue: () => T): T {
+  const stream = (clientOf(tx) as Partial<pg.Client>).connection?.stream;
+  stream?.cork();
+  try {
+    return issue();
+  } finally {
+    stream?.uncork();
+  }
+}
+
 const dialect = new PgDialect({ casing: CASING });
 const statementNames = new Set<string>();
 
@@ -132,11 +153,16 @@ const casing = new CasingCache(CASING);
  * `satisfies Record<keyof Values, true>` checks that none is left out). Values go to pg as given (a Date, a number, a JS array for an SQL
  * array); what is absent from the parameters is an error, not the column's default.
  */
-export function insertOf<T extends PgTable>(table: T, given: { [K in keyof T['$inferInsert'] & string]?: true }): { columns: SQL; values: SQL } {
+export function insertOf<T extends PgTable>(
+  table: T,
+  given: { [K in keyof T['$inferInsert'] & string]?: true },
+  /** Values given as an expression instead of their placeholder (e.g. a default read in the statement). */
+  expressions: { [K in keyof T['$inferInsert'] & string]?: SQL } = {},
+): { columns: SQL; values: SQL } {
   const columns = getTableColumns(table);
   const keys = Object.keys(given);
   return {
     columns: sql`(${sql.join(keys.map((key) => sql.identifier(casing.getColumnCasing(columns[key]!))), sql`, `)})`,
-    values: sql.join(keys.map((key) => sql.placeholder(key)), sql`, `),
+    values: sql.join(keys.map((key) => (expressions as Record<string, SQL | undefined>)[key] ?? sql.placeholder(key)), sql`, `),
   };
 }

@@ -1,6 +1,6 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import QueryStream from 'pg-query-stream';
-import type pg from 'pg';
+import pg from 'pg';
 import { roleName } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { AuditRow } from '../../core/audit/audit.tables.js';
@@ -119,16 +119,19 @@ export async function exportAuditLog(db: Db, pool: pg.Pool, context: AuditContex
     formatter.end();
     return { stream: formatter, firstId: null, lastId: null };
   }
-  const client = await pool.connect();
+  // A connection of its own, with the pool's settings: a server-side cursor keeps its portal open
+  // between fetches, which the pool's pipelining connections refuse; the export is rare and long.
+  const client = new pg.Client({ ...pool.options, pipeline: false });
   let released = false;
-  const release = (error?: Error | null) => {
+  const release = () => {
     if (released) return;
     released = true;
-    // A cursor abandoned mid-way (client gone) leaves the connection busy: close it instead.
-    client.release(error ? true : undefined);
+    void client.end().catch(() => undefined);
   };
+  client.on('error', release); // the connection failed: the stream fails with the query's error
+  await client.connect();
   const rows = client.query(new QueryStream(repo.EXPORT_SQL, [bounds.firstId, bounds.lastId], { batchSize: 500 }));
   const out = new PassThrough();
-  pipeline(rows, formatter, out, (error) => release(error));
+  pipeline(rows, formatter, out, () => release());
   return { stream: out, firstId: bounds.firstId, lastId: bounds.lastId };
 }

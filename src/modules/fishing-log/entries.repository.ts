@@ -244,27 +244,42 @@ export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: nu
 
 export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
 
-const NEW_CATCH = insertOf(catches, {
-  id: true, entryId: true, ownerId: true, speciesId: true, lengthCm: true, weightKg: true, count: true, released: true,
-  caughtAt: true, bait: true, lure: true, gearSetupId: true, lureItemId: true, photoUrls: true, notes: true, latitude: true,
-  longitude: true
-} satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId', true>);
+/** Without a time of its own, a catch was caught at its entry's time. */
+const NEW_CATCH = insertOf(
+  catches,
+  {
+    id: true, entryId: true, ownerId: true, speciesId: true, lengthCm: true, weightKg: true, count: true, released: true,
+    caughtAt: true, bait: true, lure: true, gearSetupId: true, lureItemId: true, photoUrls: true, notes: true, latitude: true,
+    longitude: true
+  } satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId', true>,
+  { caughtAt: sql`COALESCE(${sql.placeholder('caughtAt')}::timestamptz, ${logEntries.occurredAt})` },
+);
 
-const insertCatchStatement = namedStatement<FlatCatchRow, CatchValues & { id: string; entryId: string; ownerId: string }>(
+/** A new catch's values; `caughtAt` null: its entry's time. */
+export type NewCatchValues = Omit<CatchValues, 'caughtAt'> & { caughtAt: Date | null };
+
+const insertCatchStatement = namedStatement<FlatCatchRow, NewCatchValues & { id: string; entryId: string; ownerId: string }>(
   'catches_insert',
   () => sql`WITH species AS (
       SELECT ${fishSpecies.commonName} AS common_name, ${fishSpecies.scientificName} AS scientific_name FROM ${fishSpecies}
       WHERE ${fishSpecies.id} = ${sql.placeholder('speciesId')}::uuid AND ${fishSpecies.isActive}),
-    inserted AS (INSERT INTO ${catches} ${NEW_CATCH.columns} SELECT ${NEW_CATCH.values} FROM species RETURNING ${columnsOf(catches)})
+    inserted AS (INSERT INTO ${catches} ${NEW_CATCH.columns} SELECT ${NEW_CATCH.values} FROM species
+      JOIN ${logEntries} ON ${logEntries.id} = ${sql.placeholder('entryId')}::uuid AND ${logEntries.ownerId} = ${sql.placeholder('ownerId')}::uuid
+      RETURNING ${columnsOf(catches)})
     SELECT inserted.*, species.common_name AS "commonName", species.scientific_name AS "scientificName", ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
     FROM inserted CROSS JOIN species
     LEFT JOIN ${gearItems} ON ${gearItems.id} = inserted."lureItemId"
     LEFT JOIN ${brands} ON ${brands.id} = ${gearItems.brandId}`,
 );
 
-/** Inserts a catch of an active species (as `catchesOfEntries` shows it), in one statement; undefined (nothing inserted) when the species is unknown or inactive. */
-export async function insertCatchOfActiveSpecies(db: DbOrTx, entry: { id: string; ownerId: string }, values: CatchValues): Promise<CatchWithSpecies | undefined> {
-  const inserted = await insertCatchStatement.first(db, { ...values, id: uuidv7(), entryId: entry.id, ownerId: entry.ownerId });
+/**
+ * Inserts catch `id` of an active species into entry `entryId` when `ownerId` owns that entry (as
+ * `catchesOfEntries` shows it), in one statement; undefined (nothing inserted) when the species is
+ * unknown or inactive or the entry is not the owner's. It needs nothing from a statement before
+ * it, so it can follow the entry's lock in the same round trip (see `addCatch`).
+ */
+export async function insertCatchOfActiveSpecies(db: DbOrTx, id: string, entry: { id: string; ownerId: string }, values: NewCatchValues): Promise<CatchWithSpecies | undefined> {
+  const inserted = await insertCatchStatement.first(db, { ...values, id, entryId: entry.id, ownerId: entry.ownerId });
   return inserted && fromFlatRow(inserted);
 }
 

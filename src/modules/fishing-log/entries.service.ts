@@ -1,4 +1,6 @@
+import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { issuedTogether } from '../../core/db/prepared.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy } from '../../core/access/policies/catches.js';
 import { entryPolicy } from '../../core/access/policies/entries.js';
@@ -6,7 +8,7 @@ import { showsExactLocation, type LocatedRecord } from '../../core/access/locati
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
-import { evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
+import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
@@ -163,20 +165,26 @@ export async function listCatches(db: Db, viewerId: string, entryId: string, pag
 
 /** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
 async function catchValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
-  if (!(await repo.isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
-  return referencedValues(tx, ownerId, input, entryTime);
+  await assertReferences(tx, ownerId, input);
+  return { ...newCatchValues(input), caughtAt: input.caughtAt ? new Date(input.caughtAt) : entryTime };
 }
 
-async function referencedValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
+/** The species is active, the catalog lure exists and the gear setup is the owner's (when given), in that order. */
+async function assertReferences(tx: DbOrTx, ownerId: string, input: CatchInputType): Promise<void> {
+  if (!(await repo.isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
   if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
   if (input.gearSetupId) await assertOwnGearSetup(tx, ownerId, input.gearSetupId, '/gearSetupId');
+}
+
+/** A new catch's columns from a request body (`caughtAt` null: the entry's time). */
+function newCatchValues(input: CatchInputType): repo.NewCatchValues {
   return {
     speciesId: input.speciesId,
     lengthCm: input.lengthCm ?? null,
     weightKg: input.weightKg ?? null,
     count: input.count ?? 1,
     released: input.released,
-    caughtAt: input.caughtAt ? new Date(input.caughtAt) : entryTime,
+    caughtAt: input.caughtAt ? new Date(input.caughtAt) : null,
     bait: input.bait ?? null,
     lure: input.lure ?? null,
     lureItemId: input.lureId ?? null,
@@ -207,14 +215,30 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
   } as CatchReplaceType;
 }
 
+/**
+ * Adds a catch in one transaction: the entry locked (after the owner's personal-best lock), the
+ * catch inserted, and the personal-best criteria it counts for read, issued together so that they
+ * go to PostgreSQL in one round trip (the pool's connections pipeline) and run in that order; then
+ * the personal-best comparison. The INSERT inserts nothing unless the viewer owns the entry, so the
+ * entry policy's refusal (404/403) rolls back nothing but a read. With a catalog lure or a gear
+ * setup to check, the entry is locked and the species, the lure and the setup are checked first (in that order).
+ */
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
   return db.transaction(async (tx) => {
-    const entry = await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch');
-    // The INSERT checks the species; with a catalog lure or a setup to check, it is checked first (its error before theirs).
-    const values = input.lureId || input.gearSetupId ? await catchValues(tx, viewerId, input, entry.occurredAt) : await referencedValues(tx, viewerId, input, entry.occurredAt);
-    const row = await repo.insertCatchOfActiveSpecies(tx, entry, values);
+    const id = uuidv7();
+    const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch') : undefined;
+    if (checkedFirst) await assertReferences(tx, viewerId, input);
+    const [locked, row, criteria] = await issuedTogether(tx, () =>
+      Promise.all([
+        checkedFirst ?? repo.findEntryForUpdate(tx, entryId, viewerId),
+        repo.insertCatchOfActiveSpecies(tx, id, { id: entryId, ownerId: viewerId }, newCatchValues(input)),
+        criteriaOfCatch(tx, id),
+      ]),
+    );
+    personalBestsLocked(tx, viewerId);
+    const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, { db: tx }, () => FishingLogErrors.entryNotFound(entryId)));
     if (!row) throw FishingLogErrors.unknownSpecies();
-    const personalBests = await evaluateNewCatch(tx, viewerId, row.id);
+    const personalBests = await evaluateNewCatch(tx, viewerId, criteria);
     return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) };
   });
 }

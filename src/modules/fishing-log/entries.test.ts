@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { recordStatements } from '../../../test/statements.js';
 import { createUser, type TestUser, MISSING_ID, befriend, addToCircle, requestFriendship } from '../../../test/factories.js';
 import { speciesId } from '../species/species.seeds.js';
 
@@ -374,13 +375,37 @@ describe('catches', () => {
     expect(res.json().personalBests).toEqual([expect.objectContaining({ criterionId: criterion.json().id, kind: 'NewBest' })]);
   });
 
-  it('lets only the owner add catches', async () => {
+  it('lets only the owner add catches (nothing inserted for anyone else)', async () => {
     const entry = await createEntry(owner, { visibility: 'Public' });
     for (const other of [friend, stranger]) {
-      const res = await addCatch(other, entry.id);
-      expect(res.statusCode).toBe(403);
+      for (const overrides of [{}, { lureId: MISSING_ID }]) {
+        const res = await addCatch(other, entry.id, overrides);
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toMatchObject({ status: 403, code: 'fishinglog.not_entry_owner' });
+      }
     }
-    expect((await addCatch(owner, MISSING_ID)).statusCode).toBe(404);
+    const missing = await addCatch(owner, MISSING_ID);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('fishinglog.entry_not_found');
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM catches WHERE entry_id = $1', [entry.id])).rows[0].n).toBe(0);
+  });
+
+  it('adds a catch in three round trips: BEGIN; the entry lock, the INSERT and the personal-best read together; COMMIT', async () => {
+    const entry = await createEntry(owner);
+    let res!: Awaited<ReturnType<typeof addCatch>>;
+    const sent = await recordStatements(async () => {
+      res = await addCatch(owner, entry.id);
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ caughtAt: entry.occurredAt, personalBests: [] }); // no time of its own: the entry's
+    const trips = [...new Set(sent.map((s) => s.trip))].map((trip) => sent.filter((s) => s.trip === trip).map((s) => s.text));
+    expect(trips[0]).toEqual(['begin']);
+    expect(trips[1]).toHaveLength(3);
+    expect(trips[1]![0]).toMatch(/FOR UPDATE$/);
+    expect(trips[1]![1]).toMatch(/INSERT INTO "catches"/);
+    expect(trips[1]![2]).toMatch(/JOIN "personal_best_criteria"/);
+    expect(trips.at(-1)).toEqual(['commit']);
+    expect(trips.length).toBeLessThanOrEqual(4); // + the owner's home state when a Master Angler program lists the species
   });
 
   it.each([

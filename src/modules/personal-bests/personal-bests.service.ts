@@ -122,8 +122,8 @@ export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string, scope
  * in force of each criterion it counts for, without scanning the owner's log. A best in force whose
  * snapshot no longer matches its catch (not expected: every change re-evaluates) is rescanned.
  */
-async function compareWithBests(tx: DbOrTx, ownerId: string, catchId: string, skip: readonly string[] = []): Promise<PersonalBestChange[]> {
-  const candidates = (await repo.criteriaOfCatch(tx, catchId)).filter((c) => !skip.includes(c.criterionId));
+async function compareWithBests(tx: DbOrTx, ownerId: string, criteria: readonly repo.BestCatch[], skip: readonly string[] = []): Promise<PersonalBestChange[]> {
+  const candidates = criteria.filter((c) => !skip.includes(c.criterionId));
   if (candidates.length === 0) return [];
   const criterionIds = candidates.map((c) => c.criterionId);
   const currents = await repo.currentRows(tx, ownerId, { criterionIds });
@@ -142,10 +142,26 @@ async function compareWithBests(tx: DbOrTx, ownerId: string, catchId: string, sk
   return stale.length === 0 ? changes : [...changes, ...(await reevaluatePersonalBests(tx, ownerId, { criterionIds: stale }))];
 }
 
-/** After a catch was added (in the caller's transaction): the personal bests it set. */
-export async function evaluateNewCatch(tx: DbOrTx, ownerId: string, catchId: string): Promise<PersonalBestChange[]> {
+/** The criteria a catch counts for, with its measure for each (what `evaluateNewCatch` compares). */
+export type CatchCriteria = readonly repo.BestCatch[];
+
+/**
+ * Reads the criteria catch `catchId` counts for. A caller that adds a catch may start this read
+ * before the INSERT's answer arrives (pipelined on the transaction's connection, issued right
+ * after the statements that take the personal-best lock and insert the catch): PostgreSQL runs
+ * them in order, so the read sees the catch and the bests as they are under the lock.
+ */
+export function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<CatchCriteria> {
+  return repo.criteriaOfCatch(tx, catchId);
+}
+
+/**
+ * After a catch was added (in the caller's transaction, which holds the personal-best lock, see
+ * `personalBestLockSql`): the personal bests it set, given its `criteria` (`criteriaOfCatch`).
+ */
+export async function evaluateNewCatch(tx: DbOrTx, ownerId: string, criteria: CatchCriteria): Promise<PersonalBestChange[]> {
   await repo.lockOwner(tx, ownerId);
-  return compareWithBests(tx, ownerId, catchId);
+  return compareWithBests(tx, ownerId, criteria);
 }
 
 /**
@@ -156,7 +172,7 @@ export async function evaluateChangedCatch(tx: DbOrTx, ownerId: string, catchId:
   await repo.lockOwner(tx, ownerId);
   const held = await repo.criteriaHeldBy(tx, [catchId]);
   const rescanned = held.length === 0 ? [] : await reevaluatePersonalBests(tx, ownerId, { criterionIds: held });
-  return [...rescanned, ...(await compareWithBests(tx, ownerId, catchId, held))];
+  return [...rescanned, ...(await compareWithBests(tx, ownerId, await repo.criteriaOfCatch(tx, catchId), held))];
 }
 
 /**

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, createCatch, createEntry, PIKE, WALLEYE } from '../../../test/factories.js';
@@ -71,20 +71,10 @@ describe('GET /api/userprofile/me', () => {
     expect(patched.statusCode).toBe(200);
     const first = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: user.headers });
     expect(first.body).toBe(patched.body); // the same answer as the PATCH (built by the transaction's queries)
-    const statements: string[] = [];
-    const original = pg.Client.prototype.query;
-    // Every statement any connection sends (pool.query and checked-out clients alike).
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string };
-      statements.push(typeof config === 'string' ? config : String(config?.text));
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    let res;
-    try {
+    let res!: Awaited<ReturnType<typeof t.app.inject>>;
+    const statements = await recordStatements(async () => {
       res = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: user.headers });
-    } finally {
-      pg.Client.prototype.query = original;
-    }
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(first.body);
     expect(res.json().researchConsent).toEqual({ level: 'Anonymized', givenAt: expect.any(String) });

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
@@ -62,20 +62,7 @@ describe('eligibility detection (for the fishing log)', () => {
 
 describe('the cached minimums (catch writes check them)', () => {
   const muskie38 = { speciesId: SPECIES.muskie, lengthCm: inches(38), weightKg: null, stateCode: 'US-OH' };
-  const statementsOf = async (work: () => Promise<unknown>) => {
-    const statements: string[] = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      statements.push(String((args[0] as { text?: string }).text ?? args[0]));
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
-      await work();
-    } finally {
-      pg.Client.prototype.query = original;
-    }
-    return statements;
-  };
+  const statementsOf = async (work: () => Promise<unknown>) => (await recordStatements(work)).map((s) => s.text);
 
   it('are read once, then follow changes: at once after an admin change here, on NOTIFY after a change by another process', async () => {
     await masterAnglerEligibility(t.database.db, muskie38);
