@@ -47,31 +47,10 @@ interface Queryable {
  * its savepoints (node-postgres session.js: `transaction()` gives the new session the client it
  * connected). The field is private in Drizzle's types, hence the check.
  */
-function clientOf(db: DbOrTx): Queryable {
+export function clientOf(db: DbOrTx): Queryable {
   const client = (db._.session as unknown as { client?: Partial<Queryable> }).client;
   if (typeof client?.query !== 'function') throw new Error('named statements need a node-postgres Drizzle handle');
   return client as Queryable;
-}
-
-/**
- * Runs `issue`, which starts statements on the transaction `tx` without awaiting them, and sends
- * what it started to PostgreSQL in one write. The application pool's connections pipeline
- * (node-postgres `pipeline`): a statement goes out when it is issued, without waiting for the
- * answer to the one before, and PostgreSQL runs them in the order sent, each seeing what the ones
- * before it did. So statements that need nothing from each other's answers cost one round trip
- * together instead of one each; holding the socket's writes until all are issued makes that one
- * system call as well. On a connection that does not pipeline they simply run one after another.
- * The first failure is the result (`Promise.all`); in a transaction the statements after it fail
- * too, and the transaction rolls back.
- */
-export function issuedTogether<T>(tx: DbOrTx, issue: () => T): T {
-  const stream = (clientOf(tx) as Partial<pg.Client>).connection?.stream;
-  stream?.cork();
-  try {
-    return issue();
-  } finally {
-    stream?.uncork();
-  }
 }
 
 const dialect = new PgDialect({ casing: CASING });

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { issuedTogether } from '../../core/db/prepared.js';
+import { issuedTogether, transaction } from '../../core/db/pipeline.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy } from '../../core/access/policies/catches.js';
 import { entryPolicy } from '../../core/access/policies/entries.js';
@@ -216,15 +216,15 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
 }
 
 /**
- * Adds a catch in one transaction: the entry locked (after the owner's personal-best lock), the
- * catch inserted, and the personal-best criteria it counts for read, issued together so that they
- * go to PostgreSQL in one round trip (the pool's connections pipeline) and run in that order; then
- * the personal-best comparison. The INSERT inserts nothing unless the viewer owns the entry, so the
+ * Adds a catch in one transaction: BEGIN, the entry locked (after the owner's personal-best lock),
+ * the catch inserted, and the personal-best criteria it counts for read, issued together so that
+ * they go to PostgreSQL in one round trip (core/db/pipeline) and run in that order; then the
+ * personal-best comparison and COMMIT: two round trips when no personal best changes. The INSERT inserts nothing unless the viewer owns the entry, so the
  * entry policy's refusal (404/403) rolls back nothing but a read. With a catalog lure or a gear
  * setup to check, the entry is locked and the species, the lure and the setup are checked first (in that order).
  */
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const id = uuidv7();
     const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch') : undefined;
     if (checkedFirst) await assertReferences(tx, viewerId, input);

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
+import { recordStatements } from '../../../test/statements.js';
+import { createDb, type Db } from './client.js';
+import { issuedTogether, transaction } from './pipeline.js';
+
+describe('pipelining (issuedTogether, transaction)', () => {
+  let target: TestDatabase;
+  let pipelined: pg.Pool;
+  let plain: pg.Pool;
+  let db: Db;
+  beforeAll(async () => {
+    target = await createTestDatabase({ empty: true });
+    pipelined = new pg.Pool({ connectionString: target.url, max: 2, pipeline: true });
+    plain = new pg.Pool({ connectionString: target.url, max: 2 });
+    db = createDb(pipelined);
+    await plain.query('CREATE TABLE pipeline_probes (n int PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await pipelined?.end();
+    await plain?.end();
+    await target?.drop();
+  });
+  const count = async () => (await plain.query('SELECT count(*)::int AS n FROM pipeline_probes')).rows[0].n as number;
+
+  it('sends BEGIN with the first statements in one round trip, runs them in order, and commits', async () => {
+    const sent = await recordStatements(() =>
+      transaction(db, async (tx) => {
+        expect(tx).toBeInstanceOf(PgTransaction);
+        const [, seen] = await issuedTogether(tx, () => Promise.all([tx.execute(sql`INSERT INTO pipeline_probes VALUES (1)`), tx.execute(sql`SELECT count(*)::int AS n FROM pipeline_probes`)]));
+        expect(seen.rows[0]!.n).toBe(1); // the second statement sees the first
+        await tx.execute(sql`INSERT INTO pipeline_probes VALUES (2)`);
+      }),
+    );
+    expect(sent.map((s) => [s.trip, s.text.split(' ')[0]])).toEqual([
+      [1, 'BEGIN'],
+      [1, 'INSERT'],
+      [1, 'SELECT'],
+      [2, 'INSERT'],
+      [3, 'COMMIT'],
+    ]);
+    expect(await count()).toBe(2);
+  });
+
+  it('rolls everything back when a statement fails, whether the ones issued with it or later', async () => {
+    await plain.query('TRUNCATE pipeline_probes');
+    const failing = transaction(db, async (tx) => {
+      await issuedTogether(tx, () => Promise.all([tx.execute(sql`INSERT INTO pipeline_probes VALUES (10)`), tx.execute(sql`INSERT INTO pipeline_probes VALUES (10)`), tx.execute(sql`INSERT INTO pipeline_probes VALUES (11)`)]));
+    });
+    await expect(failing).rejects.toMatchObject({ cause: { code: '23505' } });
+    await expect(transaction(db, async (tx) => {
+      await tx.execute(sql`INSERT INTO pipeline_probes VALUES (12)`);
+      throw new Error('refused');
+    })).rejects.toThrow('refused');
+    expect(await count()).toBe(0);
+    // The connections are clean afterwards.
+    await transaction(db, (tx) => tx.execute(sql`INSERT INTO pipeline_probes VALUES (13)`));
+    expect(await count()).toBe(1);
+  });
+
+  it('is a plain Drizzle transaction on a pool that does not pipeline', async () => {
+    const sent = await recordStatements(() => transaction(createDb(plain), (tx) => tx.execute(sql`SELECT 1`)));
+    expect(sent.map((s) => [s.trip, s.text])).toEqual([
+      [1, 'begin'],
+      [2, 'SELECT 1'],
+      [3, 'commit'],
+    ]);
+  });
+});

@@ -1,0 +1,56 @@
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { CASING } from './casing.js';
+import type { Db, DbOrTx, Tx } from './client.js';
+import { clientOf } from './prepared.js';
+
+/**
+ * Pipelining. The application pool's connections pipeline (node-postgres `pipeline`, see
+ * `openDatabase`): a statement goes to PostgreSQL when it is issued, without waiting for the
+ * answer to the one before, and PostgreSQL runs them in the order sent, each seeing what the ones
+ * before it did (each has its own Sync: outside a transaction, one failing does not touch the
+ * others; inside one, the statements after a failure fail too and the transaction rolls back).
+ * So statements that need nothing from each other's answers cost one round trip together.
+ */
+
+/**
+ * Runs `issue`, which starts statements on the transaction `tx` without awaiting them (e.g.
+ * `Promise.all([a(tx), b(tx)])`), and sends all it started in one write (the socket is corked
+ * meanwhile). On a connection that does not pipeline they run one after another as usual.
+ */
+export function issuedTogether<T>(tx: DbOrTx, issue: () => T): T {
+  const stream = (clientOf(tx) as Partial<pg.Client>).connection?.stream;
+  stream?.cork();
+  try {
+    return issue();
+  } finally {
+    stream?.uncork();
+  }
+}
+
+const dialect = new PgDialect({ casing: CASING });
+
+/**
+ * `db.transaction(fn)` without the round trip of its BEGIN: BEGIN goes out in one write with the
+ * statements `fn` issues before its first await (Drizzle's transaction waits for BEGIN's answer
+ * before it calls `fn`); then COMMIT, or ROLLBACK when `fn` throws. `tx` is a Drizzle transaction
+ * on the checked-out connection, as Drizzle's. On a pool that does not pipeline it is
+ * `db.transaction(fn)`. (BEGIN fails only with its connection, and then so does all that follows.)
+ */
+export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const pool = clientOf(db);
+  if (!(pool instanceof pg.Pool) || !(pool.options as pg.PoolConfig).pipeline) return db.transaction(fn);
+  const client = await pool.connect();
+  const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as Tx;
+  try {
+    const [, result] = await issuedTogether(tx, () => Promise.all([client.query('BEGIN'), fn(tx)]));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
