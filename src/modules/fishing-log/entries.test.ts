@@ -330,6 +330,26 @@ describe('catches', () => {
     expect(bests.json()).toEqual([]);
   });
 
+  it('keeps one personal best in force, the heaviest, when catches of one angler arrive in parallel', async () => {
+    const angler = await createUser(t);
+    const criterion = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: angler.headers, payload: { speciesId: WALLEYE, measure: 'weight' } });
+    const entry = await createEntry(angler);
+    const weights = [2.5, 4.1, 1.2, 3.3, 4.0, 0.8, 3.9, 2.2];
+    const added = await Promise.all(weights.map((weightKg) => addCatch(angler, entry.id, { weightKg })));
+    expect(added.map((r) => r.statusCode)).toEqual(weights.map(() => 201));
+    const heaviest = added[weights.indexOf(4.1)]!.json().id;
+    const bests = await t.app.inject({ method: 'GET', url: '/api/personalbest/me', headers: angler.headers });
+    expect(bests.json()).toEqual([expect.objectContaining({ criterion: expect.objectContaining({ id: criterion.json().id }), value: 4.1, catch: expect.objectContaining({ id: heaviest }) })]);
+    // Each catch was compared with the best in force when it came (one at a time, under the lock):
+    // every reported new best beat the one before it, and the last one reported is the heaviest.
+    const reported = added.flatMap((r) => r.json().personalBests as { catchId: string; previousCatchId: string | null }[]);
+    const weightOf = new Map(added.map((r, i) => [r.json().id as string, weights[i]!]));
+    for (const change of reported) if (change.previousCatchId) expect(weightOf.get(change.catchId)!).toBeGreaterThan(weightOf.get(change.previousCatchId)!);
+    expect(reported.filter((c) => !reported.some((later) => later.previousCatchId === c.catchId)).map((c) => c.catchId)).toEqual([heaviest]);
+    const rows = await t.database.pool.query("SELECT status, count(*)::int AS n FROM personal_bests WHERE owner_id = $1 GROUP BY status ORDER BY status", [angler.userId]);
+    expect(rows.rows).toEqual([...(reported.length > 1 ? [{ status: 'beaten', n: reported.length - 1 }] : []), { status: 'current', n: 1 }]);
+  });
+
   it('links a catalog lure and one of your gear setups (the setup shown to you only)', async () => {
     const lure = (await t.database.pool.query("SELECT g.id, g.name, b.name AS brand FROM gear_items g JOIN brands b ON b.id = g.brand_id WHERE g.kind = 'lure' AND g.is_active AND b.is_active ORDER BY g.name LIMIT 1")).rows[0];
     const rod = (await t.database.pool.query("SELECT id FROM gear_items WHERE kind = 'rod' AND is_active LIMIT 1")).rows[0];
