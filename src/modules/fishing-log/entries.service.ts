@@ -219,9 +219,10 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
  * Adds a catch in one transaction: BEGIN, the entry locked (after the owner's personal-best lock),
  * the catch inserted, and the personal-best criteria it counts for read, issued together so that
  * they go to PostgreSQL in one round trip (core/db/pipeline) and run in that order; then the
- * personal-best comparison and COMMIT: two round trips when no personal best changes. The INSERT inserts nothing unless the viewer owns the entry, so the
- * entry policy's refusal (404/403) rolls back nothing but a read. With a catalog lure or a gear
- * setup to check, the entry is locked and the species, the lure and the setup are checked first (in that order).
+ * personal-best comparison and COMMIT: two round trips when no personal best changes. The INSERT
+ * inserts nothing unless the viewer owns the entry, so the entry policy's refusal (404/403) rolls
+ * back nothing but reads. With a catalog lure or a gear setup to check, the entry is locked first
+ * and the species, the lure and the setup are checked (in that order) before the INSERT.
  */
 export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
   return transaction(db, async (tx) => {
