@@ -6,24 +6,6 @@ import { CASING } from './casing.js';
 import type { DbOrTx } from './client.js';
 
 /**
- * Statements of the hot paths, prepared once per database handle and variant: Drizzle builds the
- * SQL once per process (`.prepare(name)`), and PostgreSQL parses it once per connection (a named
- * statement). Values come as placeholders (`sql.placeholder`); what changes the text (a variant:
- * e.g. a page size, or whether a cursor is given) is part of the key and of the statement's name.
- * A transaction handle gets its own statements (the same names and texts), dropped with it.
- */
-export function preparedStatements<K extends string, S>(build: (db: DbOrTx, variant: K) => S): (db: DbOrTx, variant: K) => S {
-  const byDb = new WeakMap<DbOrTx, Map<K, S>>();
-  return (db, variant) => {
-    let statements = byDb.get(db);
-    if (!statements) byDb.set(db, (statements = new Map()));
-    let statement = statements.get(variant);
-    if (!statement) statements.set(variant, (statement = build(db, variant)));
-    return statement;
-  };
-}
-
-/**
  * A placeholder standing in for a value of type T inside SQL builders that take values (visibility
  * branches, keyset conditions): in a `sql` template it becomes the statement's parameter `name`.
  */
@@ -70,8 +52,8 @@ export interface NamedStatement<R, P extends Record<string, unknown>> {
  * ONCE per process, from a Drizzle `sql` template whose values are `sql.placeholder(name)`s (or
  * constants), and it runs as a named pg statement (`{ name, text, values }`) on whatever handle
  * is given: the pool for a `db`, the transaction's own connection for a `tx`. PostgreSQL parses
- * it once per connection. Unlike `preparedStatements` (Drizzle's `.prepare`, kept per handle, so
- * rebuilt for every new transaction), nothing is built per request or per transaction.
+ * it once per connection. Nothing is built per request or per transaction (Drizzle's `.prepare`
+ * is kept per handle, so it would be rebuilt for every transaction, and maps every row).
  *
  * Rows come from pg as they are, without Drizzle's mapping: the SQL names each column after the
  * property the code expects (`AS "ownerId"`) and gives it the type Drizzle would have given
@@ -98,6 +80,20 @@ export function namedStatement<R, P extends Record<string, unknown> = Record<str
   };
   const rows = async (db: DbOrTx, params: P) => (await clientOf(db).query<R & pg.QueryResultRow>(config(params))).rows;
   return { name, rows, first: async (db, params) => (await rows(db, params))[0] };
+}
+
+/**
+ * A family of named statements whose text depends on a variant (e.g. a page size, which is a
+ * literal in the SQL, or whether a cursor is given): the statement of a variant is built on its
+ * first use, named `name(variant)`.
+ */
+export function namedStatementVariants<R, P extends Record<string, unknown>, K extends string>(name: (variant: K) => string, build: (variant: K) => SQL): (variant: K) => NamedStatement<R, P> {
+  const made = new Map<K, NamedStatement<R, P>>();
+  return (variant) => {
+    let statement = made.get(variant);
+    if (!statement) made.set(variant, (statement = namedStatement<R, P>(name(variant), () => build(variant))));
+    return statement;
+  };
 }
 
 /** Column types whose value pg returns as Drizzle maps it (timestamps: with time zone only, see below). */

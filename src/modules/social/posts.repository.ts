@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
-import { anyUuid, columnsOf, namedStatement, placeholder, preparedStatements } from '../../core/db/prepared.js';
+import { anyUuid, columnsOf, namedStatement, namedStatementVariants, placeholder } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import type { ContentStatus } from '../moderation/index.js';
@@ -105,15 +105,15 @@ function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, 
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
-/** The unfiltered feed, first page or after a cursor, prepared per page size (see core/db/prepared.ts). */
-const feedStatement = preparedStatements((db: DbOrTx, variant: `${number}` | `${number}:after`) => {
-  const [limit, after] = variant.split(':');
-  const page: FeedPage = { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined };
-  return db
-    .select({ id: sql<string>`page.id`.as('id'), key: sql<string>`page.key`.as('key') })
-    .from(sql`(${feedQuery(placeholder('viewer'), {}, page)}) page`)
-    .prepare(`posts_feed_${limit}${after ? '_after' : ''}`);
-});
+/** The unfiltered feed, first page or after a cursor, a named statement per page size (see core/db/prepared.ts). */
+type FeedVariant = `${number}` | `${number}:after`;
+const feedStatement = namedStatementVariants<{ id: string; key: string }, { viewer: string; micros?: string; afterId?: string }, FeedVariant>(
+  (variant) => `posts_feed_${variant.replace(':', '_')}`,
+  (variant) => {
+    const [limit, after] = variant.split(':');
+    return feedQuery(placeholder('viewer'), {}, { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined });
+  },
+);
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
@@ -130,7 +130,7 @@ export async function feedPage(
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
   const rows =
     page.offset === 0 && !filter.authorId
-      ? await feedStatement(db, page.after ? `${page.limit}:after` : `${page.limit}`).execute({ viewer: viewerId, micros: page.after?.micros, afterId: page.after?.id })
+      ? await feedStatement(page.after ? `${page.limit}:after` : `${page.limit}`).rows(db, page.after ? { viewer: viewerId, micros: page.after.micros, afterId: page.after.id } : { viewer: viewerId })
       : (await db.execute<{ id: string; key: string }>(feedQuery(viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
