@@ -4,8 +4,8 @@ import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
-import { anyUuid, columnsOf, insertOf, namedStatement, namedStatementVariants, placeholder } from '../../core/db/prepared.js';
+import { afterKeySql, feedKeySql, feedStatements } from '../../core/db/keyset.js';
+import { anyUuid, columnsOf, insertOf, namedStatement } from '../../core/db/prepared.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
 import { personalBestLockSql } from '../personal-bests/personal-bests.service.js';
@@ -83,19 +83,11 @@ export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, pa
  * The unfiltered feed (what an app shows first, and every next page through its cursor) as a
  * named statement per page size and cursor presence; parameters: viewer, cursor key.
  */
-type FeedVariant = `${number}` | `${number}:after`;
-const feedStatement = namedStatementVariants<{ id: string; key: string }, { viewer: string; micros?: string; afterId?: string }, FeedVariant>(
-  (variant) => `entries_feed_${variant.replace(':', '_')}`,
-  (variant) => {
-    const [limit, after] = variant.split(':');
-    return visibleEntryIdsQuery(placeholder('viewer'), {}, { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined });
-  },
-);
+const feedStatement = feedStatements('entries_feed', (viewerId, page) => visibleEntryIdsQuery(viewerId, {}, page));
 
 async function feedIds(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
   if (page.offset === 0 && Object.keys(filters).length === 0) {
-    const statement = feedStatement(page.after ? `${page.limit}:after` : `${page.limit}`);
-    return statement.rows(db, page.after ? { viewer: viewerId, micros: page.after.micros, afterId: page.after.id } : { viewer: viewerId });
+    return feedStatement(db, viewerId, page);
   }
   return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(viewerId, filters, page))).rows;
 }

@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
-import { anyUuid, columnsOf, namedStatement, namedStatementVariants, placeholder } from '../../core/db/prepared.js';
+import { afterKeySql, feedKeySql, feedStatements } from '../../core/db/keyset.js';
+import { anyUuid, columnsOf, namedStatement } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import type { ContentStatus } from '../moderation/index.js';
@@ -105,15 +105,8 @@ function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, 
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
-/** The unfiltered feed, first page or after a cursor, a named statement per page size (see core/db/prepared.ts). */
-type FeedVariant = `${number}` | `${number}:after`;
-const feedStatement = namedStatementVariants<{ id: string; key: string }, { viewer: string; micros?: string; afterId?: string }, FeedVariant>(
-  (variant) => `posts_feed_${variant.replace(':', '_')}`,
-  (variant) => {
-    const [limit, after] = variant.split(':');
-    return feedQuery(placeholder('viewer'), {}, { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined });
-  },
-);
+/** The unfiltered feed, first page or after a cursor, a named statement per page size (core/db/keyset.ts). */
+const feedStatement = feedStatements('posts_feed', (viewerId, page) => feedQuery(viewerId, {}, page));
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
@@ -130,7 +123,7 @@ export async function feedPage(
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
   const rows =
     page.offset === 0 && !filter.authorId
-      ? await feedStatement(page.after ? `${page.limit}:after` : `${page.limit}`).rows(db, page.after ? { viewer: viewerId, micros: page.after.micros, afterId: page.after.id } : { viewer: viewerId })
+      ? await feedStatement(db, viewerId, page)
       : (await db.execute<{ id: string; key: string }>(feedQuery(viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
