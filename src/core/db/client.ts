@@ -2,6 +2,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { CASING } from './casing.js';
+import { fastTypeParsers } from './timestamps.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
 
 /**
@@ -77,7 +78,8 @@ export async function openDatabase(
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
       ...(role ? { options: `-c role=${role}` } : {}),
-      ...(pipeline ? { pipeline } : {}),
+      // The request path's pool also reads timestamptz with a parser of its own (core/db/timestamps.ts).
+      ...(pipeline ? { pipeline, types: fastTypeParsers } : {}),
     });
     // A connection that fails (the server was killed, restarted, or ended it: 57P01) must never
     // crash the process: idle ones report to the pool, checked-out ones to their own listener.
