@@ -90,7 +90,7 @@ export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Pr
 export async function getEntry(db: Db, viewerId: string, id: string) {
   const entry = await visibleEntry(db, viewerId, id);
   const rows = await repo.catchesOfEntries(db, [entry.id]);
-  return { ...fullEntryView(viewerId, entry, rows), catches: await catchViews(db, viewerId, entry, rows) };
+  return fullEntryView(viewerId, entry, rows, await catchViews(db, viewerId, entry, rows));
 }
 
 /** One statement (with a session: its check first; the session's foreign key guards the rest). */
@@ -240,7 +240,7 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
     const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, { db: tx }, () => FishingLogErrors.entryNotFound(entryId)));
     if (!row) throw FishingLogErrors.unknownSpecies();
     const personalBests = await evaluateNewCatch(tx, viewerId, criteria);
-    return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) };
+    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) });
   });
 }
 
@@ -265,7 +265,7 @@ async function catchViews(db: DbOrTx, viewerId: string, entry: LocatedRecord & {
   const views = rows.map((c) => catchView(c, showsExactLocation(viewerId, entry), owner));
   if (!owner) return views;
   const eligibility = await masterAnglerOfMany(db, viewerId, rows, entry.stateCode);
-  return views.map((view, i) => ({ ...view, masterAngler: eligibility[i]! }));
+  return views.map((view, i) => Object.assign(view, { masterAngler: eligibility[i]! }));
 }
 
 /** The catch if it belongs to the entry of the path (another entry's catch is a 404 here). */
@@ -291,7 +291,7 @@ export async function updateCatch(db: Db, viewerId: string, entryId: string, cat
     await repo.updateCatch(tx, catchId, await catchValues(tx, viewerId, input, current.entry.occurredAt));
     const personalBests = await evaluateChangedCatch(tx, viewerId, catchId);
     const row = (await repo.findCatch(tx, catchId))!;
-    return { ...catchView(row, true), personalBests, masterAngler: await masterAnglerOf(tx, row, row.entry.stateCode) };
+    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(tx, row, row.entry.stateCode) });
   });
 }
 

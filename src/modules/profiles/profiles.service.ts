@@ -38,9 +38,20 @@ function publicView({ user, profile, favouriteSpecies }: ProfileSource) {
   };
 }
 
+/** The owner's view: the public view's fields and the owner's own (one object literal: `/userprofile/me` is a hot path). */
 function ownView(row: ProfileSource, consent: ResearchConsent) {
+  const { user, profile, favouriteSpecies } = row;
   return {
-    ...publicView(row),
+    userId: user.id,
+    username: user.username,
+    displayName: profile?.displayName ?? null,
+    bio: profile?.bio ?? null,
+    homeState: profile?.homeState ?? null,
+    homeRegion: profile?.homeRegion ?? null,
+    avatarUrl: profile?.avatarUrl ?? null,
+    favouriteSpecies: favouriteSpecies ?? null,
+    visibility: profile?.visibility ?? PROFILE_DEFAULTS.visibility,
+    memberSince: user.createdAt.toISOString(),
     email: row.user.email,
     role: roleName(row.user.role),
     unitsPreference: UnitsEnum.toApi(row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference),
