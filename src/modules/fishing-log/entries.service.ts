@@ -132,7 +132,7 @@ const speciesOf = (keys: { speciesId: string }[]) => [...new Set(keys.map((k) =>
 
 /** PUT (replace) or PATCH (merge patch) of an entry; its catches are kept. */
 export async function updateEntry(db: Db, viewerId: string, id: string, change: Change<EntryReplaceType>) {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const row = await ownedEntryForUpdate(tx, viewerId, id);
     const input = applyChange(change, EntryReplaceInput, () => entryAsInput(row));
     await repo.updateEntry(tx, id, await entryValues(tx, viewerId, input));
@@ -145,7 +145,7 @@ export async function updateEntry(db: Db, viewerId: string, id: string, change: 
 }
 
 export async function deleteEntry(db: Db, viewerId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await ownedEntryForUpdate(tx, viewerId, id, 'delete');
     const keys = await repo.catchKeysOfEntry(tx, id);
     await withCatchesRemoved(
@@ -283,7 +283,7 @@ export async function getCatch(db: Db, viewerId: string, entryId: string, catchI
 
 /** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */
 export async function updateCatch(db: Db, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>) {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await lockPersonalBests(tx, viewerId);
     await repo.lockCatch(tx, catchId);
     const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(tx, entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
@@ -297,7 +297,7 @@ export async function updateCatch(db: Db, viewerId: string, entryId: string, cat
 
 /** Deletes a catch; a personal best it held falls back to the next best catch (or is withdrawn). */
 export async function deleteCatch(db: Db, viewerId: string, entryId: string, catchId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await lockPersonalBests(tx, viewerId);
     await repo.lockCatch(tx, catchId);
     await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(tx, entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));

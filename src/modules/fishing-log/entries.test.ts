@@ -330,6 +330,17 @@ describe('catches', () => {
     expect(bests.json()).toEqual([]);
   });
 
+  it('sends the BEGIN of a change or deletion with its first statement (one round trip)', async () => {
+    const entry = await createEntry(owner);
+    const added = await addCatch(owner, entry.id);
+    const firstTrip = (sent: { text: string; trip: number }[]) => sent.filter((s) => s.trip === sent[0]!.trip).map((s) => s.text);
+    const patched = await recordStatements(() => t.app.inject({ method: 'PATCH', url: `/api/fishinglog/entries/${entry.id}/catches/${added.json().id}`, headers: { ...owner.headers, 'content-type': 'application/merge-patch+json' }, payload: { notes: 'kept' } }));
+    expect(firstTrip(patched)).toEqual(['BEGIN', expect.stringMatching(/^SELECT pg_advisory_xact_lock/)]);
+    const deleted = await recordStatements(() => t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}`, headers: owner.headers }));
+    expect(firstTrip(deleted)).toEqual(['BEGIN', expect.stringMatching(/FOR UPDATE$/)]);
+    expect((await get(owner, `/api/fishinglog/entries/${entry.id}`)).statusCode).toBe(404);
+  });
+
   it('keeps one personal best in force, the heaviest, when catches of one angler arrive in parallel', async () => {
     const angler = await createUser(t);
     const criterion = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: angler.headers, payload: { speciesId: WALLEYE, measure: 'weight' } });
