@@ -47,7 +47,13 @@ async function cpuMs(pid: number): Promise<number> {
 }
 
 async function start(dir: string, url: string, users: string[]): Promise<Build> {
-  const child = fork(path.resolve(dir, 'server.js'), [], { env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+  const child = fork(path.resolve(dir, 'server.js'), [], {
+    env: { ...process.env, DATABASE_URL: url },
+    // As the benches start it (lib.ts): plain node, or BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof: a profile per build).
+    execArgv: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(/\s+/) : [],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    serialization: 'advanced',
+  });
   const ready = await new Promise<{ servicePort: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { servicePort: number }));
     child.once('exit', (code) => reject(new Error(`${dir}/server.js exited with ${code}`)));

@@ -106,4 +106,21 @@ describe('bufferedStdout', () => {
     // Well before the child's own exit at 5 s (generous for a loaded machine; the timer is 50 ms).
     expect(arrivedAfter).toBeLessThan(4000);
   });
+
+  it('loses no line and keeps their order when the process exits with lines still gathered', async () => {
+    const { spawn } = await import('node:child_process');
+    const module = new URL('./request-logger.ts', import.meta.url).pathname;
+    // 1,000 lines (several blocks, the last one partial), then an exit in the same turn of the loop.
+    const script = `const { bufferedStdout } = await import(${JSON.stringify(module)}); const out = bufferedStdout(); for (let i = 0; i < 1000; i++) out.stream.write('{"n":' + i + ',"msg":"${'x'.repeat(60)}"}\\n'); process.exit(0);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const numbers = output
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { n: number }).n);
+    expect(numbers).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
 });

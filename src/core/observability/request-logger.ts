@@ -138,39 +138,60 @@ export function loggerOptions(level: string) {
   return { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } };
 }
 
+/** A block of the log destination, in characters (4 KiB for ASCII lines). */
+const BLOCK_CHARS = 4096;
+
 /**
- * The process's log destination: standard output written in blocks of up to 4 KiB (one write a
- * block, not one a line). A line never waits more than `flushMs` (the first line after a write
- * starts the clock), so a quiet server's lines still show up at once for a reader; under load
- * the blocks fill first. Flushed synchronously when the process exits (pino registers that for
- * its destinations) and on `close`.
+ * The process's log destination: standard output written in blocks of about 4 KiB (one write a
+ * block, not one a line). Lines are gathered here, in one string, and handed to the destination
+ * (pino's sonic-boom) a block at a time: sonic-boom measures the UTF-8 length of its whole pending
+ * buffer on every write, which, a line at a time into a 4 KiB buffer, cost ~2.5 µs a line (0.5 µs
+ * a line gathered here, in a loop on this machine). A line never waits more than `flushMs` (the
+ * first line after a block starts the clock), so a quiet server's lines still show up at once for
+ * a reader; under load the blocks fill first. What is pending is written synchronously on `close`
+ * and when the process exits.
  */
-export function bufferedStdout(flushMs = 50): { stream: pino.DestinationStream & { flush(): void }; close: () => void } {
-  const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+export function bufferedStdout(flushMs = 50, fd = 1 /* standard output; another descriptor for the bench */): { stream: pino.DestinationStream & { flush(): void }; close: () => void } {
+  // A block handed over is written at once (it reaches minLength); a shorter rest waits in the
+  // destination for `flush` (the timer) or `flushSync` (close, exit), never for an async write.
+  const destination = pino.destination({ dest: fd, minLength: BLOCK_CHARS, sync: false });
+  let pending = '';
   let timer: NodeJS.Timeout | undefined;
+  const handOver = () => {
+    if (pending.length > 0) {
+      destination.write(pending);
+      pending = '';
+    }
+  };
   const flush = () => {
+    clearTimeout(timer);
     timer = undefined;
+    handOver();
     destination.flush();
   };
+  const writeAll = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    handOver();
+    try {
+      destination.flushSync();
+    } catch {
+      // Nothing written yet, or the stream is not open yet: nothing to lose.
+    }
+  };
+  process.on('exit', writeAll);
   return {
     stream: {
       write(line: string) {
-        destination.write(line);
-        if (!timer) (timer = setTimeout(flush, flushMs)).unref();
+        pending += line;
+        if (pending.length >= BLOCK_CHARS) handOver();
+        else if (!timer) (timer = setTimeout(flush, flushMs)).unref();
       },
-      flush: () => {
-        clearTimeout(timer);
-        flush();
-      },
+      flush,
     },
     close: () => {
-      clearTimeout(timer);
-      timer = undefined;
-      try {
-        destination.flushSync();
-      } catch {
-        // Nothing buffered, or the stream is not open yet: nothing to lose.
-      }
+      process.removeListener('exit', writeAll);
+      writeAll();
     },
   };
 }
