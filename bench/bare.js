@@ -2,7 +2,8 @@
  * The bare reference of the benches (a child of the bench runner, see lib.ts `BenchServer`): a
  * Fastify app with no logger, no hooks, no schemas, whose `/bare/:key` routes replay the SQL
  * captured from one service request (bench/server.js) through their own `pg` pool of the same
- * size as the service's, and answer the last result's rows with JSON.stringify. Its own process,
+ * size as the service's, and answer the rows of every statement with JSON.stringify (one
+ * statement: its rows; several: an array of their rows, in order). Its own process,
  * so that the service's RSS is measured alone.
  */
 import Fastify from 'fastify';
@@ -22,12 +23,13 @@ const bare = Fastify({ logger: false });
 bare.get('/bare/:key', async (request, reply) => {
   const groups = routes.get(request.params.key);
   if (!groups) return reply.code(404).send();
-  let last;
+  const read = [];
   for (const queries of groups) {
     const results = await Promise.all(queries.map((q) => pool.query({ text: q.text, ...(q.values ? { values: q.values } : {}), ...(q.rowMode ? { rowMode: 'array' } : {}), ...(q.name ? { name: q.name } : {}) })));
-    last = results.at(-1);
+    for (const result of results) read.push(result.rows);
   }
-  return reply.header('content-type', 'application/json').send(JSON.stringify(last?.rows ?? []));
+  // Everything the statements read goes out, as the service's answer carries what it read.
+  return reply.header('content-type', 'application/json').send(JSON.stringify(read.length === 1 ? read[0] : read));
 });
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
