@@ -276,14 +276,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   instrument(app, metrics);
 
-  // Browsers may call the API only from the configured origins (none by default).
-  await app.register(cors, {
-    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'traceparent'],
-    exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'x-next-cursor', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
-    maxAge: 600,
-  });
+  // Browsers may call the API only from the configured origins (none by default: then the CORS
+  // plugin is not registered at all — with `origin: false` it only copied its options on every
+  // request; a preflight is a 404 either way, and no answer carries Access-Control-* headers).
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'traceparent'],
+      exposedHeaders: ['x-request-id', 'x-total-count', 'x-total-count-exact', 'x-next-cursor', 'link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'traceparent'],
+      maxAge: 600,
+    });
+  }
 
   // Rate limits per client IP and per user (shared through Redis when REDIS_URL is set).
   // (ioredis, ~100 files, is loaded only then: it was a twentieth of the start-up time.)

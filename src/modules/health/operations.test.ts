@@ -137,6 +137,16 @@ describe('CORS', () => {
     try {
       const res = await plain.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://app.example.com' } });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      // A preflight is refused as an unknown route: no Access-Control-* header, a problem body.
+      const preflight = await plain.app.inject({
+        method: 'OPTIONS',
+        url: '/api/userprofile/me',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+      expect(preflight.statusCode).toBe(404);
+      expect(preflight.headers['content-type']).toContain('application/problem+json');
+      expect(Object.keys(preflight.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      expect(preflight.json()).toMatchObject({ status: 404 });
     } finally {
       await plain.app.close();
       await plain.database.close();
