@@ -118,12 +118,16 @@ describe('W3C trace context', () => {
 });
 
 describe('CORS', () => {
-  it('allows only the configured origins (preflight and simple requests)', async () => {
-    const preflight = await t.app.inject({
+  /** A browser's preflight of a GET with a token from https://app.example.com. */
+  const preflightOf = (app: TestApp['app']) =>
+    app.inject({
       method: 'OPTIONS',
       url: '/api/userprofile/me',
       headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
     });
+
+  it('allows only the configured origins (preflight and simple requests)', async () => {
+    const preflight = await preflightOf(t.app);
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
     const other = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://evil.example' } });
@@ -138,11 +142,7 @@ describe('CORS', () => {
       const res = await plain.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://app.example.com' } });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       // A preflight is refused as an unknown route: no Access-Control-* header, a problem body.
-      const preflight = await plain.app.inject({
-        method: 'OPTIONS',
-        url: '/api/userprofile/me',
-        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
-      });
+      const preflight = await preflightOf(plain.app);
       expect(preflight.statusCode).toBe(404);
       expect(preflight.headers['content-type']).toContain('application/problem+json');
       expect(Object.keys(preflight.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
