@@ -2,9 +2,9 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser } from '../../../test/factories.js';
-import { placeholder } from '../../core/db/prepared.js';
+import { clientOf, placeholder } from '../../core/db/prepared.js';
 import { speciesId } from '../species/species.seeds.js';
-import { visibleEntryIdsQuery, type EntryFilters } from './entries.repository.js';
+import { catchesOfEntries, findEntry, visibleEntryIdsQuery, type EntryFilters } from './entries.repository.js';
 
 /**
  * The hot list query on a realistic volume (20,000 entries of 200 anglers, most of them
@@ -137,6 +137,28 @@ describe('entry list query plans', () => {
     } finally {
       await client.query('RESET plan_cache_mode');
       client.release();
+    }
+  });
+
+  it('reads one entry and its catches with plans kept from one execution to the next (no planning per request)', async () => {
+    const { rows: picked } = await t.database.pool.query(`SELECT entry_id FROM catches LIMIT 8`);
+    const ids = picked.map((r) => r.entry_id as string);
+    // One connection (a transaction's) for every execution: prepared statements and their plans are per connection.
+    const counts = await t.database.db.transaction(async (tx) => {
+      for (const id of ids) {
+        expect((await findEntry(tx, id))?.id).toBe(id);
+        expect((await catchesOfEntries(tx, [id])).map((c) => c.entryId)).toContain(id);
+      }
+      const { rows } = await clientOf(tx).query<{ name: string; generic_plans: string; custom_plans: string }>({
+        text: `SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name IN ('entries_by_ids_one', 'entries_catches_of_one') ORDER BY name`,
+      });
+      return rows.map((r) => ({ name: r.name, generic: Number(r.generic_plans), custom: Number(r.custom_plans) }));
+    });
+    // PostgreSQL plans the first five executions for their values, then keeps the generic plan when it costs no more.
+    expect(counts.map((c) => c.name)).toEqual(['entries_by_ids_one', 'entries_catches_of_one']);
+    for (const c of counts) {
+      expect(c.custom, c.name).toBeLessThanOrEqual(5);
+      expect(c.generic, c.name).toBeGreaterThanOrEqual(ids.length - 5);
     }
   });
 

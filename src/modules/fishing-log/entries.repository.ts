@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { visibilityBranches } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements } from '../../core/db/keyset.js';
-import { anyUuid, columnsOf, insertOf, namedStatement } from '../../core/db/prepared.js';
+import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
 import { personalBestLockSql } from '../personal-bests/personal-bests.service.js';
@@ -98,12 +98,12 @@ export interface EntryWithOwner extends EntryRow {
 }
 
 /** Rows as pg returns them (no Drizzle mapping per cell: the feed's rows are the hot path). */
-const entriesByIdsStatement = namedStatement<EntryWithOwner, { ids: string[] }>(
+const entriesByIdsStatement = namedIdsStatement<EntryWithOwner>(
   'entries_by_ids',
-  () => sql`SELECT ${columnsOf(logEntries)}, ${users.username} AS "ownerUsername",
+  (ids) => sql`SELECT ${columnsOf(logEntries)}, ${users.username} AS "ownerUsername",
       (SELECT count(*)::int FROM ${catches} c WHERE c.entry_id = ${logEntries.id}) AS "catchCount"
     FROM ${logEntries} INNER JOIN ${users} ON ${users.id} = ${logEntries.ownerId}
-    WHERE ${anyUuid(logEntries.id, 'ids')}`,
+    WHERE ${ids(logEntries.id)}`,
 );
 
 /** Full rows for ids, with owner name and catch count, in one (named) statement, in the order of `ids`. */
@@ -209,19 +209,19 @@ function fromFlatRow({ commonName, scientificName, lureName, lureBrand, ...c }: 
 }
 
 /** The same join as `catchesFrom`, as a named statement whose rows come from pg as they are (the entry-by-id hot path). */
-const catchesOfEntriesStatement = namedStatement<FlatCatchRow, { entryIds: string[] }>(
+const catchesOfEntriesStatement = namedIdsStatement<FlatCatchRow>(
   'entries_catches_of',
-  () => sql`SELECT ${columnsOf(catches)}, ${fishSpecies.commonName} AS "commonName", ${fishSpecies.scientificName} AS "scientificName",
+  (ids) => sql`SELECT ${columnsOf(catches)}, ${fishSpecies.commonName} AS "commonName", ${fishSpecies.scientificName} AS "scientificName",
       ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
     FROM ${catches} INNER JOIN ${fishSpecies} ON ${fishSpecies.id} = ${catches.speciesId}
       LEFT JOIN ${gearItems} ON ${gearItems.id} = ${catches.lureItemId} LEFT JOIN ${brands} ON ${brands.id} = ${gearItems.brandId}
-    WHERE ${anyUuid(catches.entryId, 'entryIds')}
+    WHERE ${ids(catches.entryId)}
     ORDER BY ${catches.entryId}, ${catches.caughtAt}, ${catches.id}`,
 );
 
 export async function catchesOfEntries(db: DbOrTx, entryIds: string[]): Promise<CatchWithSpecies[]> {
   if (entryIds.length === 0) return [];
-  const rows = await catchesOfEntriesStatement.rows(db, { entryIds });
+  const rows = await catchesOfEntriesStatement.rows(db, { ids: entryIds });
   return rows.map(fromFlatRow);
 }
 
