@@ -40,15 +40,35 @@ function relationships(): RelationshipProvider {
   return provider;
 }
 
-/** The disjoint conditions under which `viewerId` sees a row; OR-ing them is the full rule. */
-export function visibilityBranches(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): SQL[] {
+/**
+ * One way of seeing a record: a condition on the record and, for Friends and Circle, the owners it
+ * is limited to (a subquery of user ids), kept apart so that a feed can read each of those owners'
+ * newest rows on its own (`newestOfBranch`, core/db/keyset.ts).
+ */
+export interface VisibilityBranch {
+  condition: SQL;
+  owners?: SQL;
+}
+
+/** The branches of `visibilityBranches` in parts: own, Public, Friends (owners: friends), Circle (owners: whose circle holds the viewer). */
+export function visibilityBranchParts(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
   const r = relationships();
   return [
-    sql`${owner} = ${viewerId}`,
-    sql`${visibility} = 'Public' AND ${owner} <> ${viewerId}`,
-    sql`${visibility} = 'Friends' AND ${owner} <> ${viewerId} AND ${owner} IN (${r.friendsOf(viewerId)})`,
-    sql`${visibility} = 'Circle' AND ${owner} <> ${viewerId} AND ${owner} IN (${r.circleOwnersOf(viewerId)})`,
+    { condition: sql`${owner} = ${viewerId}` },
+    { condition: sql`${visibility} = 'Public' AND ${owner} <> ${viewerId}` },
+    { condition: sql`${visibility} = 'Friends' AND ${owner} <> ${viewerId}`, owners: r.friendsOf(viewerId) },
+    { condition: sql`${visibility} = 'Circle' AND ${owner} <> ${viewerId}`, owners: r.circleOwnersOf(viewerId) },
   ];
+}
+
+/** A branch as one condition (its owners as `owner IN (…)`). */
+export function branchCondition(branch: VisibilityBranch, owner: AnyPgColumn): SQL {
+  return branch.owners ? sql`${branch.condition} AND ${owner} IN (${branch.owners})` : branch.condition;
+}
+
+/** The disjoint conditions under which `viewerId` sees a row; OR-ing them is the full rule. */
+export function visibilityBranches(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): SQL[] {
+  return visibilityBranchParts(viewerId, owner, visibility).map((branch) => branchCondition(branch, owner));
 }
 
 /** The same rule as one condition, for small or already narrowed sets (e.g. one owner's rows). */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { branchCondition, type VisibilityBranch } from '../access/visibility.js';
 import type { FeedKey, FeedPage } from '../http/pagination.js';
 import type { DbOrTx } from './client.js';
 import { namedStatementVariants, placeholder } from './prepared.js';
@@ -16,6 +17,43 @@ export function feedKeySql(time: AnyPgColumn | SQL): SQL<string> {
 export function afterKeySql(time: AnyPgColumn, id: AnyPgColumn, key: FeedKey | undefined): SQL | undefined {
   if (!key) return undefined;
   return sql`(${time}, ${id}) < (timestamptz 'epoch' + ${key.micros}::bigint * interval '1 microsecond', ${key.id}::uuid)`;
+}
+
+/** What `newestOfBranch` reads: the table, its owner, id and time columns, the time's name in the result, and the feed's other conditions. */
+export interface FeedSource {
+  table: PgTable;
+  owner: AnyPgColumn;
+  id: AnyPgColumn;
+  time: AnyPgColumn;
+  /** The name of the time column in the branch's rows (the id is `id`). */
+  timeAs: string;
+  where: SQL[];
+}
+
+/**
+ * One visibility branch of a newest-first feed: its newest `window` rows (`id` and the time), in
+ * the order of the (…, time DESC NULLS LAST, id DESC NULLS LAST) indexes, each branch read
+ * through its own index. With `perOwner`, a branch limited to related owners (Friends, Circle)
+ * reads each owner's newest `window` rows on its own (a LATERAL subquery per owner, served by an
+ * (owner, visibility, time) index) and keeps the newest `window` of those: what it reads is
+ * bounded by owners × window however many rows each owner has. Written as `owner IN (…)`, the
+ * generic plan of a prepared feed (the plan it runs after five executions) read every row of
+ * every friend before sorting: five friends with 5,000 entries each took a page from 0.8 to
+ * 17.7 ms on the 1M bench set (0.9 ms per owner). Without `perOwner` (filtered feeds, planned per
+ * request) the planner keeps the choice of a time-ordered scan for large friend sets.
+ */
+export function newestOfBranch(branch: VisibilityBranch, source: FeedSource, window: number, perOwner: boolean): SQL {
+  const order = sql`${source.time} DESC NULLS LAST, ${source.id} DESC NULLS LAST`;
+  const limit = sql.raw(String(window));
+  const time = sql.identifier(source.timeAs);
+  const select = sql`SELECT ${source.id} AS id, ${source.time} AS ${time} FROM ${source.table}`;
+  if (!branch.owners || !perOwner) {
+    return sql`(${select} WHERE ${sql.join([branchCondition(branch, source.owner), ...source.where], sql` AND `)} ORDER BY ${order} LIMIT ${limit})`;
+  }
+  const conditions = [sql`${source.owner} = related.owner_id`, branch.condition, ...source.where];
+  return sql`(SELECT owned.id, owned.${time} FROM (${branch.owners}) AS related(owner_id)
+    CROSS JOIN LATERAL (${select} WHERE ${sql.join(conditions, sql` AND `)} ORDER BY ${order} LIMIT ${limit}) AS owned
+    ORDER BY owned.${time} DESC NULLS LAST, owned.id DESC NULLS LAST LIMIT ${limit})`;
 }
 
 /** A feed page's ids with their keys (for the next cursor). */

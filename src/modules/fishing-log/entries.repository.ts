@@ -2,9 +2,9 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { v7 as uuidv7 } from 'uuid';
-import { visibilityBranches } from '../../core/access/visibility.js';
+import { visibilityBranchParts, type VisibilityBranch } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, feedStatements } from '../../core/db/keyset.js';
+import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
@@ -27,8 +27,6 @@ export interface EntryFilters {
 }
 
 const e = logEntries;
-// Exactly the order of the (…, occurred_at DESC NULLS LAST, id DESC NULLS LAST) indexes, so each branch is read in index order.
-const ORDER = sql`${e.occurredAt} DESC NULLS LAST, ${e.id} DESC NULLS LAST`;
 
 /** Coordinates as the viewer sees them (the location rule of core/access). */
 function shownCoordinate(viewerId: string, column: typeof e.latitude | typeof e.longitude): SQL {
@@ -54,8 +52,8 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
 }
 
 /** The visibility branches that can match these filters (others are left out of the UNION). */
-function branches(viewerId: string, filters: EntryFilters): SQL[] {
-  const [own, pub, friends, circle] = visibilityBranches(viewerId, e.ownerId, e.visibility);
+function branches(viewerId: string, filters: EntryFilters): VisibilityBranch[] {
+  const [own, pub, friends, circle] = visibilityBranchParts(viewerId, e.ownerId, e.visibility);
   if (filters.mine || (filters.ownerId ? isOwner(viewerId, { ownerId: filters.ownerId }) : false)) return [own!];
   const all = filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
   if (filters.visibility === 'Private') return filters.ownerId ? [] : [own!];
@@ -65,16 +63,15 @@ function branches(viewerId: string, filters: EntryFilters): SQL[] {
 /**
  * The list query: one index-served, ordered, limited SELECT per visibility branch, merged by
  * UNION ALL (each branch returns at most offset+limit ids, after the cursor key when given),
- * then the page with each row's key (for the next cursor). Exported for the EXPLAIN test.
+ * then the page with each row's key (for the next cursor). `perOwner`: Friends and Circle read
+ * per owner (`newestOfBranch`), for the prepared feed. Exported for the EXPLAIN test.
  */
-export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: FeedPage): SQL {
+export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = false): SQL {
   const after = afterKeySql(e.occurredAt, e.id, page.after);
-  const where = [...filterConditions(viewerId, filters), ...(after ? [after] : [])];
+  const source = { table: e, owner: e.ownerId, id: e.id, time: e.occurredAt, timeAs: 'occurred_at', where: [...filterConditions(viewerId, filters), ...(after ? [after] : [])] };
   // Limits as literals (validated integers): the planner costs each branch for the rows it really
   // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
-  const parts = branches(viewerId, filters).map(
-    (branch) => sql`(SELECT ${e.id} AS id, ${e.occurredAt} AS occurred_at FROM ${e} WHERE ${sql.join([branch, ...where], sql` AND `)} ORDER BY ${ORDER} LIMIT ${sql.raw(String(page.offset + page.limit))})`,
-  );
+  const parts = branches(viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner));
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
   return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
@@ -83,7 +80,7 @@ export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, pa
  * The unfiltered feed (what an app shows first, and every next page through its cursor) as a
  * named statement per page size and cursor presence; parameters: viewer, cursor key.
  */
-const feedStatement = feedStatements('entries_feed', (viewerId, page) => visibleEntryIdsQuery(viewerId, {}, page));
+const feedStatement = feedStatements('entries_feed', (viewerId, page) => visibleEntryIdsQuery(viewerId, {}, page, true));
 
 async function feedIds(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
   if (page.offset === 0 && Object.keys(filters).length === 0) {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { visibilityBranches, visibleTo } from '../../core/access/visibility.js';
+import { visibilityBranchParts, visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, feedStatements } from '../../core/db/keyset.js';
+import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { anyUuid, columnsOf, namedStatement } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
@@ -90,23 +90,23 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
  * each served by an index in feed order; the branches run as one UNION ALL. No count: see
  * core/http/pagination.ts.
  */
-function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage): SQL {
-  const [own, ...others] = visibilityBranches(viewerId, posts.authorId, posts.visibility);
+function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage, perOwner = false): SQL {
+  const [own, ...others] = visibilityBranchParts(viewerId, posts.authorId, posts.visibility);
   const after = afterKeySql(posts.createdAt, posts.id, page.after);
-  const extra = sql`${filter.authorId ? sql` AND ${posts.authorId} = ${filter.authorId}` : sql``}${after ? sql` AND ${after}` : sql``}`;
-  const branches: SQL[] = [sql`${own}${extra}`, ...others.map((branch) => sql`${branch} AND ${posts.status} = 'Published'${extra}`)];
+  const where = [...(filter.authorId ? [sql`${posts.authorId} = ${filter.authorId}`] : []), ...(after ? [after] : [])];
+  const source = { table: posts, owner: posts.authorId, id: posts.id, time: posts.createdAt, timeAs: 'created_at' };
   // Limits as literals (validated integers), as in the entries feed: plans costed for the rows read.
-  const window = sql.raw(String(page.offset + page.limit));
-  const selects = branches.map(
-    (where) => sql`(SELECT ${posts.id} AS id, ${posts.createdAt} AS created_at FROM ${posts} WHERE ${where}
-                    ORDER BY ${posts.createdAt} DESC NULLS LAST, ${posts.id} DESC NULLS LAST LIMIT ${window})`,
-  );
+  const window = page.offset + page.limit;
+  const selects = [
+    newestOfBranch(own!, { ...source, where }, window, perOwner),
+    ...others.map((branch) => newestOfBranch(branch, { ...source, where: [sql`${posts.status} = 'Published'`, ...where] }, window, perOwner)),
+  ];
   return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
 /** The unfiltered feed, first page or after a cursor, a named statement per page size (core/db/keyset.ts). */
-const feedStatement = feedStatements('posts_feed', (viewerId, page) => feedQuery(viewerId, {}, page));
+const feedStatement = feedStatements('posts_feed', (viewerId, page) => feedQuery(viewerId, {}, page, true));
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
