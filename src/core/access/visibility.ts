@@ -11,9 +11,10 @@ import type { Visibility } from './visibility-levels.js';
  * Who is whose friend is the social module's knowledge: it registers a `RelationshipProvider` at
  * start-up (`registerRelationships`); the core never reads its tables.
  *
- * Lists use `visibilityBranches`: one condition per way of seeing a record, each written so an
+ * Lists use `visibilityBranchParts`: one branch per way of seeing a record, each written so an
  * index on (owner, time) or (visibility, time) serves it; the caller runs them as a UNION ALL
- * (a single OR across owner and visibility defeats the indexes: measured 30× slower).
+ * (a single OR across owner and visibility defeats the indexes: measured 30× slower), each
+ * through `newestOfBranch` (core/db/keyset.ts) for a newest-first feed.
  */
 
 export { VISIBILITIES, VisibilitySchema, type Visibility } from './visibility-levels.js';
@@ -50,7 +51,7 @@ export interface VisibilityBranch {
   owners?: SQL;
 }
 
-/** The branches of `visibilityBranches` in parts: own, Public, Friends (owners: friends), Circle (owners: whose circle holds the viewer). */
+/** The disjoint ways `viewerId` sees a row (OR-ing them is the full rule): own, Public, Friends (owners: friends), Circle (owners: whose circle holds the viewer). */
 export function visibilityBranchParts(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
   const r = relationships();
   return [
@@ -66,15 +67,10 @@ export function branchCondition(branch: VisibilityBranch, owner: AnyPgColumn): S
   return branch.owners ? sql`${branch.condition} AND ${owner} IN (${branch.owners})` : branch.condition;
 }
 
-/** The disjoint conditions under which `viewerId` sees a row; OR-ing them is the full rule. */
-export function visibilityBranches(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): SQL[] {
-  return visibilityBranchParts(viewerId, owner, visibility).map((branch) => branchCondition(branch, owner));
-}
-
 /** The same rule as one condition, for small or already narrowed sets (e.g. one owner's rows). */
 export function visibleTo(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): SQL {
   return sql`(${sql.join(
-    visibilityBranches(viewerId, owner, visibility).map((b) => sql`(${b})`),
+    visibilityBranchParts(viewerId, owner, visibility).map((branch) => sql`(${branchCondition(branch, owner)})`),
     sql` OR `,
   )})`;
 }
