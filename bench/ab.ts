@@ -9,6 +9,9 @@
  *   (cd /tmp/before && npx tsc -p tsconfig.build.json) && npm run build
  *   npx tsx bench/ab.ts write /tmp/before/bench bench
  *
+ * `<bench dir>::<node options>` runs that build with node options of its own (instead of
+ * BENCH_NODE_ARGS), e.g. `bench bench::--max-semi-space-size=64` compares one build with and
+ * without the option.
  * `<load>`: `write` (the write bench's entry + catch pairs, 16 anglers on 16 connections, on the
  * 10k data set) or a GET path on the 1M data set as `bench_viewer_50` (50 connections); `:entry`
  * in the path stands for the Public entry with a catch the byid bench reads. Prints each build's
@@ -47,10 +50,12 @@ async function cpuMs(pid: number): Promise<number> {
 }
 
 async function start(dir: string, url: string, users: string[]): Promise<Build> {
-  const child = fork(path.resolve(dir, 'server.js'), [], {
+  // `<bench dir>::<node options>`: that build with node options of its own (e.g. `bench::--max-semi-space-size=32`).
+  const [folder, own] = dir.split('::') as [string, string | undefined];
+  const child = fork(path.resolve(folder, 'server.js'), [], {
     env: { ...process.env, DATABASE_URL: url },
     // As the benches start it (lib.ts): plain node, or BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof: a profile per build).
-    execArgv: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(/\s+/) : [],
+    execArgv: own !== undefined ? own.split(/\s+/).filter(Boolean) : process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(/\s+/) : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     serialization: 'advanced',
   });

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { CASING } from './casing.js';
 import { fastTypeParsers } from './timestamps.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
+import { shareRowTemplates } from './result-fields.js';
 
 /**
  * The Drizzle handle. It is made without the tables' schema: nothing uses Drizzle's relational
@@ -59,6 +60,8 @@ export async function openDatabase(
   options: OpenOptions = {},
 ): Promise<Database> {
   const processName = options.processName ?? 'fishlog';
+  // pg's per-result row template, built once per column list (core/db/result-fields.ts).
+  shareRowTemplates();
   let embedded: EmbeddedCluster | undefined;
   let url = config.databaseUrl;
   let description: string;
