@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../src/core/db/ids.js';
 import { catches, fishingSessions, logEntries, type CatchRow, type EntryRow, type SessionRow } from '../../src/modules/fishing-log/fishing-log.tables.js';
 import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/personal-bests/personal-bests.service.js';
 import { speciesId } from '../../src/modules/species/species.seeds.js';

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../src/core/db/ids.js';
 import { catches, logEntries } from '../../src/modules/fishing-log/fishing-log.tables.js';
 import { speciesId } from '../../src/modules/species/species.seeds.js';
 import { jurisdictionId, programId, zoneId } from '../../src/modules/regulations/regulations.seeds.js';

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../db/ids.js';
 import type { DbOrTx } from '../db/client.js';
 import { permissionGrants, type PermissionGrantRow } from './access.tables.js';
 import { permissionNames, PERMISSION_ALIASES, type Permission } from './permissions.js';

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { Seed } from '../../core/db/seeds.js';
 import { users } from '../users/index.js';
 import { charterCaptains, charterListings, charterSlots } from './charters.tables.js';

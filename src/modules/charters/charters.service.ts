@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { bookingPolicy, listingPolicy } from '../../core/access/policies/charters.js';

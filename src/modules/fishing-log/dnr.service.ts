@@ -1,5 +1,5 @@
 import { apiValue, ClarityEnum, MethodEnum } from './fishing-log.schemas.js';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as repo from './dnr.repository.js';

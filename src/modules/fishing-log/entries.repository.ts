@@ -1,7 +1,7 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import { visibilityBranchParts, type VisibilityBranch } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { issuedTogether, transaction } from '../../core/db/pipeline.js';
 import { authorize, isOwner } from '../../core/access/policy.js';

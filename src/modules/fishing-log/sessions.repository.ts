@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { fishingSessions, logEntries, type SessionRow } from './fishing-log.tables.js';
 

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import { authorize } from '../../core/access/policy.js';
 import { boatPolicy } from '../../core/access/policies/boats.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';

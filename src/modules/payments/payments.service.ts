@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { authorize } from '../../core/access/policy.js';
 import { commentPolicy } from '../../core/access/policies/comments.js';
 import { isAuthor } from '../../core/access/policies/posts.js';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';

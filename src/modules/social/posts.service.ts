@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { allows, authorize } from '../../core/access/policy.js';
 import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';

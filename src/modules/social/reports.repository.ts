@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { users } from '../users/index.js';
 import { userReports, type ReportResolution, type ReportStatus, type ReportTargetType, type UserReportRow } from './reports.tables.js';

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import type { Viewer } from '../../core/access/policy.js';
 import { allows, authorize } from '../../core/access/policy.js';
 import { spotPolicy } from '../../core/access/policies/spots.js';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../core/db/ids.js';
 import { PUBLISHED_STATUSES, registrationPolicy, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
 import { authorize, isOwner, type PolicyContext, type Viewer } from '../../core/access/policy.js';
 import type { AuditContext } from '../../core/audit/audit.js';

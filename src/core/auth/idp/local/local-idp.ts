@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../../db/ids.js';
 import type { LocalIdpConfig } from '../../../../config.js';
 import type { Db } from '../../../db/client.js';
 import { AuthErrors } from '../../auth.errors.js';
