@@ -1,5 +1,5 @@
-import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { pooledRandomBytes } from '../crypto/random-pool.js';
 
 /**
  * W3C Trace Context: a valid incoming `traceparent` is continued (same trace id, this server's
@@ -16,21 +16,9 @@ export interface TraceContext {
   traceparent: string;
 }
 
-/**
- * Random ids in hex from a pool refilled 4 KiB at a time (one system call per 170 requests, as
- * Node does for randomUUID): a `randomBytes` per id was 7% of the CPU of a small request.
- */
-const POOL_SIZE = 4096;
-const pool = Buffer.alloc(POOL_SIZE);
-let poolOffset = POOL_SIZE;
+/** A random id of `bytes` bytes, in hex. */
 function randomHex(bytes: number): string {
-  if (poolOffset + bytes > POOL_SIZE) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const hex = pool.toString('hex', poolOffset, poolOffset + bytes);
-  poolOffset += bytes;
-  return hex;
+  return pooledRandomBytes(bytes).toString('hex');
 }
 
 export function traceContext(header: string | string[] | undefined): TraceContext {
