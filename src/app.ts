@@ -162,19 +162,17 @@ function serializerFactory() {
     type Compile = ReturnType<typeof build>;
     type Serialize = ReturnType<Compile>;
     let compile: Compile | undefined;
+    const shared = (externalSchemas ?? {}) as Record<string, unknown>;
     // Shared schemas (`$ref` targets) are given to the serializer in its form too (on first use).
     const compiler = () =>
-      (compile ??= build(
-        Object.fromEntries(Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, schema]) => [id, serializerSchema(schema)])) as never,
-        options as never,
-      ));
+      (compile ??= build(Object.fromEntries(Object.entries(shared).map(([id, schema]) => [id, serializerSchema(schema, shared)])) as never, options as never));
     const cache = new Map<string, Serialize>();
     return (route: Parameters<Compile>[0]): Serialize => {
       const key = JSON.stringify(route.schema);
       let compiled = cache.get(key);
       return (data: unknown) => {
         if (!compiled) {
-          compiled = cache.get(key) ?? compiler()({ ...route, schema: serializerSchema(route.schema) });
+          compiled = cache.get(key) ?? compiler()({ ...route, schema: serializerSchema(route.schema, shared) });
           cache.set(key, compiled);
         }
         return compiled(data);

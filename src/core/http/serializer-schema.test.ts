@@ -42,3 +42,36 @@ describe('serializerSchema (the response schema as the serializer gets it)', () 
     expect(JSON.stringify(View)).toBe(before);
   });
 });
+
+describe('serializerSchema: a shared schema or null', () => {
+  const Shared = Type.Object({ id: Type.String(), water: Nullable(Type.String()) }, { additionalProperties: false, $id: 'Shared' });
+  const Tree = Type.Object({ name: Type.String(), parent: Nullable(Type.Ref('Tree')) }, { $id: 'Tree' });
+  const Holder = Type.Object({ linked: Type.Union([Type.Ref('Shared'), Type.Null()], { description: 'the link' }), tree: Nullable(Type.Ref('Tree')) });
+  const refs = { Shared, Tree };
+  const compile = (schema: unknown, shared: Record<string, unknown>) =>
+    SerializerSelector()(shared as never, {})({ schema, method: 'GET', url: '/', httpStatus: '200' } as never);
+
+  it('becomes a nullable copy of the shared schema (no $id), and a schema that refers to itself keeps its union inside the copy', () => {
+    const out = serializerSchema(Holder, refs) as unknown as { properties: Record<string, Record<string, unknown>> };
+    expect(out.properties.linked).toMatchObject({ type: 'object', nullable: true, description: 'the link' });
+    expect(out.properties.linked).not.toHaveProperty('$id');
+    expect(out.properties.linked).not.toHaveProperty('anyOf');
+    expect((out.properties.linked!.properties as Record<string, unknown>).water).toEqual({ type: 'string', nullable: true });
+    expect(out.properties.tree).toMatchObject({ type: 'object', nullable: true });
+    expect((out.properties.tree!.properties as Record<string, Record<string, unknown>>).parent).toHaveProperty('anyOf');
+    // Without the shared schemas the union stays.
+    expect((serializerSchema(Holder) as unknown as { properties: Record<string, unknown> }).properties.linked).toHaveProperty('anyOf');
+  });
+
+  it('serializes the same JSON as the union schema does', () => {
+    const values = [
+      { linked: { id: 'a', water: 'Lake' }, tree: { name: 'x', parent: { name: 'y', parent: null } } },
+      { linked: null, tree: null },
+      { linked: { id: 'b', water: null }, tree: { name: 'z', parent: null } },
+    ];
+    const shared = Object.fromEntries(Object.entries(refs).map(([id, s]) => [id, serializerSchema(s, refs)]));
+    const plain = compile(serializerSchema(Holder, refs), shared);
+    const union = compile(Holder, refs);
+    for (const value of values) expect(plain(value)).toBe(union(value));
+  });
+});
