@@ -1,3 +1,4 @@
+import { isoTime } from '../../core/http/iso-time.js';
 import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { profilePolicy } from '../../core/access/policies/profiles.js';
@@ -34,7 +35,7 @@ function publicView({ user, profile, favouriteSpecies }: ProfileSource) {
     avatarUrl: profile?.avatarUrl ?? null,
     favouriteSpecies: favouriteSpecies ?? null,
     visibility: profile?.visibility ?? PROFILE_DEFAULTS.visibility,
-    memberSince: user.createdAt.toISOString(),
+    memberSince: isoTime(user.createdAt),
   };
 }
 
@@ -45,7 +46,7 @@ function ownView(row: ProfileSource, consent: ResearchConsent) {
     role: roleName(row.user.role),
     unitsPreference: UnitsEnum.toApi(row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference),
     researchConsent: consent,
-    updatedAt: row.profile?.updatedAt.toISOString() ?? null,
+    updatedAt: row.profile ? isoTime(row.profile.updatedAt) : null,
   });
 }
 
@@ -68,7 +69,7 @@ export async function getOwnProfile(db: Db, userId: string) {
     profile: row.updatedAt ? (row as ProfileSource['profile']) : null,
     favouriteSpecies: row.favouriteSpeciesId ? { id: row.favouriteSpeciesId, commonName: row.favouriteSpeciesName! } : null,
   };
-  return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: row.consentGivenAt!.toISOString() } : { level: 'None', givenAt: null });
+  return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: isoTime(row.consentGivenAt!) } : { level: 'None', givenAt: null });
 }
 
 const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());

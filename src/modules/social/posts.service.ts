@@ -1,3 +1,4 @@
+import { isoTime } from '../../core/http/iso-time.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { allows, authorize } from '../../core/access/policy.js';
 import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
@@ -58,7 +59,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
       text: row.text,
       photoUrls: row.photoUrls,
       visibility: row.visibility,
-      linkedEntry: entry ? { id: entry.id, title: entry.title, occurredAt: entry.occurredAt.toISOString(), waterBody: entry.waterBody } : null,
+      linkedEntry: entry ? { id: entry.id, title: entry.title, occurredAt: isoTime(entry.occurredAt), waterBody: entry.waterBody } : null,
       linkedCatch: linkedCatch
         ? {
             id: linkedCatch.id,
@@ -68,7 +69,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
             weightKg: linkedCatch.weightKg,
             count: linkedCatch.count,
             released: linkedCatch.released,
-            caughtAt: linkedCatch.caughtAt.toISOString(),
+            caughtAt: isoTime(linkedCatch.caughtAt),
           }
         : null,
       likeCount: row.likeCount,
@@ -76,8 +77,8 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
       likedByMe: liked.has(row.id),
       moderationStatus: row.status,
       moderationReason: isAuthor(viewerId, row) ? row.moderationReason : null,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
+      createdAt: isoTime(row.createdAt),
+      updatedAt: isoTime(row.updatedAt),
     };
   });
 }
