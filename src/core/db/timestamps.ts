@@ -10,6 +10,13 @@ const DOT = 46;
 const PLUS = 43;
 const ZERO = 48;
 
+/** The number written by `count` digits from `from` (no substring, no conversion of one). */
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + at(text, i) - ZERO;
+  return value;
+}
+
 /**
  * A `timestamptz` as PostgreSQL writes it to a session in UTC with DateStyle ISO
  * (`2024-06-01 10:30:00.123456+00`), read without regular expressions; every other form (another
@@ -24,8 +31,9 @@ export function parseTimestamptz(text: string): Date | number {
     at(text, 0) !== ZERO && at(text, 4) === DASH && at(text, 7) === DASH && at(text, 10) === SPACE && at(text, 13) === COLON && at(text, 16) === COLON &&
     (n === 22 || (n >= 24 && at(text, 19) === DOT))
   ) {
+    // The fraction as pg reads it (1000 × parseFloat: Date.UTC truncates what is below a millisecond).
     const ms = n === 22 ? 0 : 1000 * parseFloat(text.slice(19, n - 3));
-    return new Date(Date.UTC(+text.slice(0, 4), +text.slice(5, 7) - 1, +text.slice(8, 10), +text.slice(11, 13), +text.slice(14, 16), +text.slice(17, 19), ms));
+    return new Date(Date.UTC(digits(text, 0, 4), digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms));
   }
   return pgParser(text);
 }
