@@ -14,6 +14,7 @@ import type { IdentityProvider } from './core/auth/idp/types.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { createAjv } from './core/http/validation.js';
 import { serializerSchema } from './core/http/serializer-schema.js';
+import { addRouteHook } from './core/http/route-hooks.js';
 import { registerMergePatch } from './core/http/merge-patch.js';
 import { registerBodyGuard } from './core/http/body-guard.js';
 import { registerRateLimits } from './core/http/rate-limit.js';
@@ -268,9 +269,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerBodyGuard(app);
   decorateRoutesForOpenApi(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', String(request.id));
     reply.header('traceparent', traceOf(request.raw).traceparent);
+    done();
   });
   instrument(app, metrics);
 
@@ -312,10 +314,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authenticator.refuseBanned(principal, request.routeOptions.config.allowBanned);
     if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
   };
-  app.addHook('onRoute', (route) => {
-    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [...existing, authenticate] as typeof route.onRequest;
-  });
+  addRouteHook(app, 'onRequest', authenticate);
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
   // Maintenance mode and the body-size limit of the system settings: hooks on every route.

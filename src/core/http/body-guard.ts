@@ -1,7 +1,8 @@
-import { Transform } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import { Transform, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BODY_DEPTH, MAX_OBJECT_PROPERTIES, truncateEcho } from './limits.js';
 import { AppError } from './problem.js';
+import { addRouteHook, takesBody } from './route-hooks.js';
 
 /**
  * A cheap walk over JSON request bodies before schema validation: an object with more
@@ -54,11 +55,17 @@ export function checkBodyShape(body: unknown, schema: SchemaNode | undefined): v
   walk(body, schema, '', 0);
 }
 
+/** On the routes that take a body (registered after this call). */
 export function registerBodyGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null || typeof request.body !== 'object') return;
-    checkBodyShape(request.body, request.routeOptions.schema?.body as SchemaNode | undefined);
-  });
+  const guard = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    try {
+      if (request.body !== undefined && request.body !== null && typeof request.body === 'object') checkBodyShape(request.body, request.routeOptions.schema?.body as SchemaNode | undefined);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  };
+  addRouteHook(app, 'preValidation', guard, takesBody);
 }
 
 function bodyTooLarge(limit: number): AppError {
@@ -72,7 +79,7 @@ function bodyTooLarge(limit: number): AppError {
  * refused before reading; a chunked body is counted as it arrives.
  */
 export function registerBodyLimit(app: FastifyInstance, limit: () => number | undefined): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  addRouteHook(app, 'preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
     const max = limit();
     if (max === undefined || !Number.isFinite(max)) return payload;
     if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return payload; // no body
@@ -87,5 +94,5 @@ export function registerBodyLimit(app: FastifyInstance, limit: () => number | un
     });
     payload.on('error', (error) => counted.destroy(error));
     return payload.pipe(counted);
-  });
+  }, takesBody);
 }

@@ -1,10 +1,11 @@
 import type { ValidateFunction } from 'ajv';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import jsonMergePatch from 'json-merge-patch';
 import { Type, type TObject, type TSchema } from 'typebox';
 import { validationFailed, type AjvError } from './error-handler.js';
 import { limitInputSchema } from './openapi-document.js';
 import { AppError, type FieldError } from './problem.js';
+import { addRouteHook, takesBody } from './route-hooks.js';
 import { createAjv } from './validation.js';
 
 /**
@@ -36,10 +37,16 @@ export function registerMergePatch(app: FastifyInstance): void {
     }
     json(request, body as string, done);
   });
-  app.addHook('preValidation', async (request) => {
-    const schema = request.routeOptions.schema as { consumes?: string[]; body?: unknown } | undefined;
-    if (request.method === 'PATCH' && schema?.consumes?.includes(MERGE_PATCH_CONTENT_TYPE)) refuseClearedRequired(request.body, schema.body);
-  });
+  // On the PATCH routes that take a merge patch (registered after this call).
+  const refuse = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    try {
+      if (request.method === 'PATCH') refuseClearedRequired(request.body, (request.routeOptions.schema as { body?: unknown }).body);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  };
+  addRouteHook(app, 'preValidation', refuse, (route) => takesBody(route) && !!(route.schema as { consumes?: string[] } | undefined)?.consumes?.includes(MERGE_PATCH_CONTENT_TYPE));
 }
 
 type Json = Record<string, unknown>;

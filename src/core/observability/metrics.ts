@@ -56,7 +56,7 @@ export function createMetrics(pool: pg.Pool): Metrics {
 /** Counts every answer under its route template (not the raw URL: ids would explode the labels). */
 export function instrument(app: FastifyInstance, metrics: Metrics): void {
   const { duration } = metrics.registry as unknown as { duration: Histogram };
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? (reply.statusCode === 404 ? 'unmatched' : 'unknown');
     const labels = { method: request.method, route, status: String(reply.statusCode) };
     duration.observe(labels, reply.elapsedTime / 1000);
@@ -64,6 +64,7 @@ export function instrument(app: FastifyInstance, metrics: Metrics): void {
     if (route === '/api/auth/login' && (reply.statusCode === 401 || reply.statusCode === 429)) {
       metrics.loginFailures.inc({ reason: reply.statusCode === 401 ? 'credentials' : 'throttled' });
     }
+    done();
   });
 }
 
