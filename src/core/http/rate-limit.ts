@@ -43,19 +43,27 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
     ...(options.redis ? { redis: options.redis, nameSpace: 'fishlog-rl:', skipOnError: true } : {}),
   });
   const byIp = app.createRateLimit({ max: options.perIpPerMinute, timeWindow: 60_000, keyGenerator: (request) => `ip:${request.ip}` });
-  const byUser = app.createRateLimit({
-    max: options.perUserPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `user:${options.userOf(request) ?? ''}`,
-    allowList: (request) => options.userOf(request) === undefined,
-  });
+  const byUser = app.createRateLimit({ max: options.perUserPerMinute, timeWindow: 60_000, keyGenerator: (request) => `user:${options.userOf(request)}` });
 
-  const check = async (request: FastifyRequest, reply: FastifyReply, limiter: typeof byIp, scope: string) => {
-    const result = await limiter(request);
+  /** The limiter's answer applied to the reply: its headers, and a 429 when exceeded. */
+  const apply = (reply: FastifyReply, result: Awaited<ReturnType<typeof byIp>>, scope: string) => {
     if (result.isAllowed) return;
     setHeaders(reply, result);
     if (result.isExceeded) throw refuse(reply, result, scope);
   };
-  app.addHook('onRequest', async (request, reply) => check(request, reply, byIp, 'from this address'));
-  return { limitByUser: (request, reply) => check(request, reply, byUser, 'for this user') };
+  // A callback hook and plain promise callbacks: the limiter's own promise is the only one per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    byIp(request).then((result) => {
+      try {
+        apply(reply, result, 'from this address');
+      } catch (error) {
+        return done(error as Error);
+      }
+      done();
+    }, done);
+  });
+  return {
+    // Without a user (no principal) nothing is counted: the per-IP limit holds.
+    limitByUser: (request, reply) => (options.userOf(request) === undefined ? Promise.resolve() : byUser(request).then((result) => apply(reply, result, 'for this user'))),
+  };
 }
