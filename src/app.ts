@@ -317,7 +317,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   addRouteHook(app, 'onRequest', authenticate);
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
-  // Maintenance mode and the body-size limit of the system settings: hooks on every route.
+  // Maintenance mode (every route) and the body-size limit of the system settings (routes that take a body).
   await registerSystemSettings(app, deps);
   await app.register(healthRoutes, { deps });
   app.get(

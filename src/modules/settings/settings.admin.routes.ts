@@ -130,7 +130,7 @@ const STAFF: ReadonlySet<number> = new Set([Role.Owner, Role.Admin, Role.Moderat
 /**
  * System settings: the admin routes, and what the settings do in this process — `MaintenanceMode`
  * (503 for everyone but employees, /health and /api/auth), `MaxFileUploadSize` (the body-size
- * limit). Registered on the root instance (its hooks apply to every route).
+ * limit, on the routes that take a body). Registered on the root instance (the maintenance hook applies to every route).
  */
 export async function registerSystemSettings(app: FastifyInstance, deps: AppDeps): Promise<SettingsRuntime> {
   const runtime = new SettingsRuntime(deps.database.pool, app.log);
