@@ -292,7 +292,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Rate limits per client IP and per user (shared through Redis when REDIS_URL is set).
   // (ioredis, ~100 files, is loaded only then: it was a twentieth of the start-up time.)
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  if (redis) {
+    // A lost Redis is a warning, not ioredis' "unhandled error" stack trace; requests go on uncounted meanwhile.
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit Redis unavailable; requests are not counted until it answers'));
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  }
   const limits = await registerRateLimits(app, {
     perIpPerMinute: config.rateLimitPerMinute,
     perUserPerMinute: config.rateLimitUserPerMinute,
@@ -310,7 +314,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const token = bearerToken(request.headers.authorization);
     const principal = authenticator.cachedPrincipal(token) ?? (await authenticator.authenticate(request.headers.authorization));
     request.principal = principal;
-    await limits.limitByUser(request, reply);
+    const limited = limits.limitByUser(request, reply);
+    if (limited) await limited; // (the in-memory store has answered already)
     authenticator.refuseBanned(principal, request.routeOptions.config.allowBanned);
     if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
   };

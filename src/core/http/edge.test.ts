@@ -128,4 +128,20 @@ describe('rate limits shared through Redis (REDIS_URL)', () => {
       }
     }
   });
+
+  it('a Redis that does not answer lets requests through (the API stays up; the limit is not counted)', async () => {
+    // Nothing listens on port 1: every count fails at once (no offline queue).
+    const unreachable = await createTestApp({ sameDatabaseAs: t, env: { RATE_LIMIT_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await unreachable.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: jo.headers, remoteAddress: '198.51.100.251' }));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      expect(answers[3]!.json().username).toBe(jo.username);
+      expect(answers[3]!.headers['ratelimit-limit']).toBe('2');
+      expect(answers[3]!.headers['ratelimit-remaining']).toBe('2');
+    } finally {
+      await unreachable.app.close();
+      await unreachable.database.close();
+    }
+  });
 });
