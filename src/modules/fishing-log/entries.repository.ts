@@ -183,9 +183,13 @@ const catchSelection = {
 
 type CatchSelectionRow = { c: CatchRow; species: CatchWithSpecies['species']; lureName: string | null; lureBrand: string | null };
 
+/** The catalog lure of a catch, when it has one (and it still has its name and brand). */
+function lureOf(lureItemId: string | null, name: string | null, brand: string | null): CatchWithSpecies['lureItem'] {
+  return lureItemId && name && brand ? { id: lureItemId, name, brand } : null;
+}
+
 function withLure(row: CatchSelectionRow): CatchWithSpecies {
-  const lureItem = row.c.lureItemId && row.lureName && row.lureBrand ? { id: row.c.lureItemId, name: row.lureName, brand: row.lureBrand } : null;
-  return { ...row.c, species: row.species, lureItem };
+  return { ...row.c, species: row.species, lureItem: lureOf(row.c.lureItemId, row.lureName, row.lureBrand) };
 }
 
 /** catches ⋈ species ⟕ catalog lure ⟕ its brand */
@@ -201,8 +205,35 @@ function catchesFrom(db: DbOrTx) {
 /** A catch row with its species' names and its catalog lure's name and brand, as the named statements return it. */
 type FlatCatchRow = CatchRow & { commonName: string; scientificName: string; lureName: string | null; lureBrand: string | null };
 
-function fromFlatRow({ commonName, scientificName, lureName, lureBrand, ...c }: FlatCatchRow): CatchWithSpecies {
-  return withLure({ c, species: { id: c.speciesId, commonName, scientificName }, lureName, lureBrand });
+/**
+ * Field by field, not by rest and spread: V8 copies those property by property in its runtime (a
+ * profile of entry by id under load put 1.8% of the service's busy samples on one catch's copy).
+ * The object literal must name every column (a new one is a type error here).
+ */
+function fromFlatRow(row: FlatCatchRow): CatchWithSpecies {
+  return {
+    id: row.id,
+    entryId: row.entryId,
+    ownerId: row.ownerId,
+    speciesId: row.speciesId,
+    lengthCm: row.lengthCm,
+    weightKg: row.weightKg,
+    count: row.count,
+    released: row.released,
+    caughtAt: row.caughtAt,
+    bait: row.bait,
+    lure: row.lure,
+    gearSetupId: row.gearSetupId,
+    lureItemId: row.lureItemId,
+    photoUrls: row.photoUrls,
+    notes: row.notes,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    species: { id: row.speciesId, commonName: row.commonName, scientificName: row.scientificName },
+    lureItem: lureOf(row.lureItemId, row.lureName, row.lureBrand),
+  };
 }
 
 /** The same join as `catchesFrom`, as a named statement whose rows come from pg as they are (the entry-by-id hot path). */
