@@ -88,6 +88,17 @@ describe('closing lines written directly (writesPlainLines)', () => {
   });
 });
 
+/** Runs `script` (an ES module importing this folder's request-logger.ts as `module`) in a child; its exit code and JSON lines. */
+async function linesOfChild(script: (module: string) => string): Promise<{ code: number | null; lines: Record<string, unknown>[] }> {
+  const { spawn } = await import('node:child_process');
+  const module = JSON.stringify(new URL('./request-logger.ts', import.meta.url).pathname);
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(module)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, lines: output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
 describe('bufferedStdout', () => {
   it('shows a quiet process its lines without waiting for a full block or the exit', async () => {
     const { spawn } = await import('node:child_process');
@@ -108,19 +119,36 @@ describe('bufferedStdout', () => {
   });
 
   it('loses no line and keeps their order when the process exits with lines still gathered', async () => {
-    const { spawn } = await import('node:child_process');
-    const module = new URL('./request-logger.ts', import.meta.url).pathname;
     // 1,000 lines (several blocks, the last one partial), then an exit in the same turn of the loop.
-    const script = `const { bufferedStdout } = await import(${JSON.stringify(module)}); const out = bufferedStdout(); for (let i = 0; i < 1000; i++) out.stream.write('{"n":' + i + ',"msg":"${'x'.repeat(60)}"}\\n'); process.exit(0);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, lines } = await linesOfChild(
+      (module) =>
+        `const { bufferedStdout } = await import(${module}); const out = bufferedStdout(); for (let i = 0; i < 1000; i++) out.stream.write('{"n":' + i + ',"msg":"${'x'.repeat(60)}"}\\n'); process.exit(0);`,
+    );
     expect(code).toBe(0);
-    const numbers = output
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { n: number }).n);
-    expect(numbers).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
+
+  it('writes closing lines taken as parts later, in the order of all the calls, and none is lost at exit', async () => {
+    // 300 closing lines (more than one batch of 128), a warning through pino after the 150th, then an exit in the same turn.
+    const { code, lines } = await linesOfChild((module) =>
+      [
+        `const { bufferedStdout, loggerOptions, RequestLogger, writesPlainLines } = await import(${module});`,
+        `const pino = (await import('pino')).default;`,
+        `const out = bufferedStdout();`,
+        `const logger = pino(loggerOptions('info'), out.stream);`,
+        `writesPlainLines(logger);`,
+        `for (let i = 0; i < 300; i++) {`,
+        `  new RequestLogger(logger, { requestId: 'r-' + i }, {}, { headers: {} }).completed('GET /x?n=' + i + '&q="a" 200 1.0 ms');`,
+        `  if (i === 149) logger.warn({ n: i }, 'between');`,
+        `}`,
+        `process.exit(0);`,
+      ].join('\n'),
+    );
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(301);
+    expect(lines[150]).toMatchObject({ level: 40, msg: 'between', n: 149 });
+    const closing = [...lines.slice(0, 150), ...lines.slice(151)];
+    expect(closing.map((l) => l.msg)).toEqual(Array.from({ length: 300 }, (_, i) => `GET /x?n=${i}&q="a" 200 1.0 ms`));
+    expect(closing.every((l, i) => l.level === 30 && l.requestId === `r-${i}` && typeof l.traceId === 'string' && (l.time as number) > 0)).toBe(true);
   });
 });
