@@ -178,9 +178,10 @@ const DEFERRED_LINES = 128;
  * A request's closing line comes as its parts (`writeLater`: time, bindings, message; nothing
  * is built for it during the request) and is formatted with the others of its batch: before any
  * other line is written (the order of the lines is the order of the calls), when 128 wait, and
- * when the clock or the exit writes what is pending. Formatting the lines a batch at a time cost
- * the `/me` load 4–7% less of the service's CPU than one line per request (`bench/ab.ts`, both
- * orders; docs/scaling.md, twelfth round).
+ * when the clock or the exit writes what is pending. On the `/me` load, formatting a batch at a
+ * time cost the service −4.0% and +0.9% CPU against one line per request in the two orders of
+ * `bench/ab.ts` (about −1.5%, within one run's noise; docs/scaling.md, twelfth round): no string
+ * is made and dropped during the request.
  */
 export function bufferedStdout(
   flushMs = 50,
