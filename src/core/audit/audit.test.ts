@@ -91,12 +91,18 @@ describe('audit log', () => {
     const client = await pool.connect();
     try {
       await client.query('SET session_replication_role = replica');
-      const { rows } = await client.query('SELECT id FROM audit_log ORDER BY id LIMIT 1 OFFSET 4');
+      // A row with a later row in its chain, whose link removing it breaks. (Which chain each of the
+      // concurrent writers above took depends on timing; the newest row of a chain is anchored by the
+      // checkpoint instead: audit-attacks.test.ts.)
+      const { rows } = await client.query(
+        `SELECT a.id, (SELECT count(*) FROM audit_log e WHERE e.id < a.id)::int AS before FROM audit_log a
+         WHERE EXISTS (SELECT 1 FROM audit_log b WHERE b.chain = a.chain AND b.id > a.id) ORDER BY a.id LIMIT 1 OFFSET 4`,
+      );
       const id = Number(rows[0].id);
       await client.query("UPDATE audit_log SET reason = 'rewritten' WHERE id = $1", [id]);
       const altered = await verifyAuditChain(db);
       expect(altered.brokenAt).toEqual({ id, reason: expect.stringContaining('altered') });
-      expect(altered.checked).toBe(4);
+      expect(altered.checked).toBe(rows[0].before);
       await client.query('DELETE FROM audit_log WHERE id = $1', [id]);
       const removed = await verifyAuditChain(db);
       expect(removed.brokenAt?.reason).toContain('removed');
