@@ -1,77 +1,13 @@
 /**
- * P4: GET /api/userprofile/me against GET /health of the same service (and the bare route of its
- * SQL); and what the request log at info costs the service under that load.
+ * P4: GET /api/userprofile/me against GET /health of the same service, in alternating windows.
+ * `/me` answers from the process's cache of own views (no statement once a user's view is kept;
+ * profiles.service.ts), `/health` runs `SELECT 1`. Details: the bare route beside them (it replays
+ * what a `/me` request sends to PostgreSQL, i.e. nothing once cached: a bare Fastify route
+ * answering from memory, so its ratio is the framework's whole per-request cost, not a goal), and
+ * the request log's cost on this route (its goal is measured on entry by id, bench byid).
  */
-import fs from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
-import { bufferedStdout, loggerOptions, RequestLogger, writesPlainLines } from '../src/core/observability/request-logger.js';
-import { atLeast, atMost, BenchServer, compare, feedDatabase, load, round, type BenchResult, type Load } from './lib.js';
-
-/**
- * Microseconds per request of the request log at info, as the service writes it (its logger
- * options, a RequestLogger per request, the closing line, its destination in 4 KiB blocks; here
- * to /dev/null): the median of 5 rounds of 100,000.
- */
-function logLineMicros(): number {
-  const output = bufferedStdout(50, fs.openSync('/dev/null', 'w'));
-  const logger = pino(loggerOptions('info'), output.stream) as unknown as FastifyBaseLogger;
-  writesPlainLines(logger);
-  const raw = { headers: {} } as IncomingMessage;
-  const rounds: number[] = [];
-  for (let round = 0; round < 6; round++) {
-    const started = performance.now();
-    for (let i = 0; i < 100_000; i++) new RequestLogger(logger, { requestId: `req-${i}` }, {}, raw).completed('GET /api/userprofile/me 200 1.2 ms');
-    if (round > 0) rounds.push(((performance.now() - started) * 1000) / 100_000);
-  }
-  output.close();
-  return rounds.sort((a, b) => a - b)[2]!;
-}
-
-/**
- * What the request log at info costs the service: the same process alternately at info and at
- * warn (no request lines; the level is changed at run time), 1 s of the `/me` load at a time,
- * twenty windows each in the order info, warn, warn, info…; the service's CPU per request at info
- * over the same at warn. Alternating short
- * windows in one process cancels the drift of a shared machine, which moved two separate 6 s
- * runs by ±15%. (A V8 profile was tried first: it put 11–16% of the samples in the closing line,
- * while switching the line off changed the CPU per request by 0–9%: samples landing right after
- * the response's socket write are charged to the hook that runs next.)
- */
-async function requestLogCost(server: BenchServer, headers: Record<string, string>) {
-  const url = `http://127.0.0.1:${server.servicePort}/api/userprofile/me`;
-  const totals = { info: { cpuMs: 0, requests: 0 }, warn: { cpuMs: 0, requests: 0 } };
-  try {
-    for (let window = 0; window < 40; window++) {
-      // info, warn, warn, info, …: a drift in time weighs on both levels alike.
-      const level = [0, 3].includes(window % 4) ? 'info' : 'warn';
-      await server.setLogLevel(level);
-      const run = await load(server, url, { headers, seconds: 1 });
-      totals[level].cpuMs += run.cpuMsPerRequest.service * run.requests;
-      totals[level].requests += run.requests;
-    }
-  } finally {
-    await server.setLogLevel('info');
-  }
-  const perRequest = (t: { cpuMs: number; requests: number }) => t.cpuMs / Math.max(1, t.requests);
-  return {
-    percent: round((perRequest(totals.info) / perRequest(totals.warn) - 1) * 100),
-    cpuMsPerRequest: { info: round(perRequest(totals.info)), warn: round(perRequest(totals.warn)) },
-    requests: { info: totals.info.requests, warn: totals.warn.requests },
-  };
-}
-
-/**
- * What P4 could reach if `/me` cost no more than its bare route: the machine's CPU per `/health`
- * request (service, PostgreSQL, load generator) over the same for the bare `/me` route. An
- * estimate from CPU, for reading P4: a throughput ratio near it means the framework costs `/me`
- * next to nothing; P4's goal above it cannot be met on this machine by the service's own code.
- */
-function p4CpuCeiling(bareMe: Load, health: Load): number {
-  const total = (cpu: Load['cpuMsPerRequest']) => cpu.service + cpu.bare + cpu.postgres + cpu.loadGenerator;
-  return round(total(health.cpuMsPerRequest) / total(bareMe.cpuMsPerRequest));
-}
+import { atLeast, BenchServer, compare, feedDatabase, round, type BenchResult } from './lib.js';
+import { logLineMicros, requestLogCost } from './request-log.js';
 
 export default async function run(): Promise<BenchResult> {
   const url = await feedDatabase('1m');
@@ -79,16 +15,11 @@ export default async function run(): Promise<BenchResult> {
   try {
     const headers = await server.login('bench_viewer_50');
     const { others: [health], ...me } = await compare(server, 'me', '/api/userprofile/me', headers, 50, [{ url: `http://127.0.0.1:${server.servicePort}/health` }]);
-    const logMicros = logLineMicros();
-    const logCost = await requestLogCost(server, headers);
+    const logCost = await requestLogCost(server, '/api/userprofile/me', headers);
     return {
       name: 'me',
-      figures: [
-        atLeast('P4 /api/userprofile/me ÷ /health throughput', me.service.rps / health!.rps, 0.75),
-        atLeast('/api/userprofile/me throughput, service ÷ bare', me.ratio, 0.9),
-        atMost('request log at info: service CPU per /me request, % over the same at warn', logCost.percent, 3, '%'),
-      ],
-      details: { me, health, p4CpuCeiling: p4CpuCeiling(me.bare, health!), requestLog: { ...logCost, microsPerLineInALoop: round(logMicros) } },
+      figures: [atLeast('P4 /api/userprofile/me ÷ /health throughput', me.service.rps / health!.rps, 0.75)],
+      details: { me, health, serviceOverBare: round(me.ratio), requestLogOnMe: { ...logCost, microsPerLineInALoop: round(logLineMicros()) } },
     };
   } finally {
     await server.stop();

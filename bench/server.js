@@ -24,8 +24,11 @@ let recording;
 let inFlight = 0;
 let group = 0;
 const originalQuery = pg.Client.prototype.query;
-// Records what the service sends to PostgreSQL while a capture is on.
-pg.Client.prototype.query = function (...args) {
+/**
+ * pg's `Client.prototype.query` while a capture records what the service sends to PostgreSQL;
+ * installed for the capture only, so that the loads measure the service's own query path.
+ */
+function recordingQuery(...args) {
   const config = args[0];
   if (recording && config && typeof config === 'object' && 'text' in config) {
     if (inFlight === 0) group++;
@@ -40,9 +43,9 @@ pg.Client.prototype.query = function (...args) {
     recording.push({ text: config, values: Array.isArray(args[1]) ? args[1] : undefined, rowMode: undefined, name: undefined, group });
   }
   return originalQuery.apply(this, args);
-};
+}
 
-const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_USER_PER_MINUTE: '1000000' });
+const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_USER_PER_MINUTE: '1000000000' });
 // As runServer (npm start) does.
 limitHeapGrowth(config.heapGrowingPercent);
 const database = await openDatabase(config, { processName: 'fishlog-bench-service', poolSize: POOL_SIZE });
@@ -50,11 +53,8 @@ const database = await openDatabase(config, { processName: 'fishlog-bench-servic
 await database.useApplicationRole();
 const app = await buildApp({ config, database });
 await app.listen({ port: 0, host: '127.0.0.1' });
-let inFlightRequests = 0;
-app.server.on('request', (_req, res) => {
-  inFlightRequests++;
-  res.once('close', () => inFlightRequests--);
-});
+/** The HTTP connections open now (a load's clients close theirs when it ends). */
+const openConnections = () => new Promise((resolve, reject) => app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
 const port = (server) => server.address().port;
 
@@ -71,12 +71,25 @@ process.on('message', (message) => {
         process.send({ id: message.id, result: true });
       } else if (message.kind === 'capture') {
         const request = { method: 'GET', url: message.url, headers: message.headers };
-        // Requests of an earlier load may still be running: wait until none is in flight.
-        // (and stays so: requests still in the sockets' buffers arrive a little later)
-        for (let quiet = 0; quiet < 10; quiet = inFlightRequests > 0 ? 0 : quiet + 1) await new Promise((r) => setTimeout(r, 50));
+        // Requests of an earlier load may still be running: wait until its connections are closed
+        // and no connection of the pool is busy beyond those that LISTEN, for half a second.
+        const busy = () => database.pool.totalCount - database.pool.idleCount;
+        let listening = busy();
+        for (let quiet = 0; quiet < 10; ) {
+          await new Promise((r) => setTimeout(r, 50));
+          const connections = await openConnections();
+          listening = Math.min(listening, busy());
+          quiet = connections > 0 || busy() > listening || database.pool.waitingCount > 0 ? 0 : quiet + 1;
+        }
         await app.inject(request); // warm: caches filled, as under load
         recording = [];
-        const res = await app.inject(request);
+        pg.Client.prototype.query = recordingQuery;
+        let res;
+        try {
+          res = await app.inject(request);
+        } finally {
+          pg.Client.prototype.query = originalQuery;
+        }
         const captured = recording;
         recording = undefined;
         if (captured.some((q) => /^(BEGIN|COMMIT|ROLLBACK)/i.test(q.text))) throw new Error(`${request.url}: a transaction cannot be replayed by the bare route`);

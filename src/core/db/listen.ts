@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from './client.js';
 
 export interface ChannelListener {
@@ -63,6 +64,26 @@ export function listenChannel(
   };
 }
 
+/** A cache's listener (`listenChannel`): counted by `count` while open; the cache forgets everything when it closes. */
+function cacheListener(
+  pool: pg.Pool,
+  channel: string,
+  handlers: { onNotify(payload: string): void; onGap(): void },
+  log: { warn: (obj: object, msg: string) => void } | undefined,
+  count: (delta: 1 | -1) => void,
+): ChannelListener {
+  const listener = listenChannel(pool, channel, handlers, log);
+  count(1);
+  return {
+    ready: listener.ready,
+    async close() {
+      count(-1);
+      handlers.onGap();
+      await listener.close();
+    },
+  };
+}
+
 /**
  * A value read from the database and kept in memory while this process listens on `channel` (a
  * trigger notifies at commit, whoever changes the rows: API, seeds, CLI, SQL). Without a listener
@@ -104,17 +125,55 @@ export function channelCache<T>(channel: string, load: (db: DbOrTx) => Promise<T
   return {
     get: (db) => (listeners === 0 ? load(db) : shared(db).catch(() => load(db))),
     forget,
-    listen(pool, log) {
-      const listener = listenChannel(pool, channel, { onNotify: forget, onGap: forget }, log);
-      listeners++;
-      return {
-        ready: listener.ready,
-        async close() {
-          listeners--;
-          forget();
-          await listener.close();
-        },
-      };
-    },
+    listen: (pool, log) => cacheListener(pool, channel, { onNotify: forget, onGap: forget }, log, (delta) => (listeners += delta)),
+  };
+}
+
+/**
+ * Values read from the database per key (e.g. per user) and kept in memory while this process
+ * listens on `channel`, as `channelCache` keeps one value: a trigger notifies the key whose rows
+ * changed, or '' when a change may touch any key; every entry is forgotten on a gap. Bounded: at
+ * most `max` keys, the least recently read dropped first. Without a listener every `get` reads
+ * anew. `load` answering undefined (nothing there) is not kept.
+ */
+export interface KeyedChannelCache<T> {
+  get(db: DbOrTx, key: string): Promise<T | undefined>;
+  /** Drops the key's value, or every value without a key (after this process's own change; also on NOTIFY and on a gap). */
+  forget(key?: string): void;
+  /** Keeps values cached while listening for their changes (the server; close() on shutdown). */
+  listen(pool: pg.Pool, log?: { warn: (obj: object, msg: string) => void }): ChannelListener;
+}
+
+export function keyedChannelCache<T extends object>(channel: string, load: (db: DbOrTx, key: string) => Promise<T | undefined>, options: { max: number }): KeyedChannelCache<T> {
+  const cached = new LRUCache<string, Promise<T | undefined>>({ max: options.max });
+  // Any change heard (of any key) while a value loads may be missing from what it read: such a
+  // load answers its callers and is not kept (a per-key count would grow with the keys).
+  let generation = 0;
+  let listeners = 0;
+  const forget = (key?: string) => {
+    generation++;
+    if (key) cached.delete(key);
+    else cached.clear();
+  };
+  const shared = (db: DbOrTx, key: string): Promise<T | undefined> => {
+    const kept = cached.get(key);
+    if (kept) return kept;
+    const loadedIn = generation;
+    const loading = load(db, key);
+    cached.set(key, loading);
+    void loading.then(
+      (value) => {
+        if ((value === undefined || generation !== loadedIn) && cached.peek(key) === loading) cached.delete(key);
+      },
+      () => {
+        if (cached.peek(key) === loading) cached.delete(key);
+      },
+    );
+    return loading;
+  };
+  return {
+    get: (db, key) => (listeners === 0 ? load(db, key) : shared(db, key).catch(() => load(db, key))),
+    forget,
+    listen: (pool, log) => cacheListener(pool, channel, { onNotify: (payload) => forget(payload), onGap: () => forget() }, log, (delta) => (listeners += delta)),
   };
 }

@@ -5,7 +5,7 @@ import { principalOf } from '../../core/access/access.js';
 import { paginationHeaders, setPaginationHeaders, toPage, paginate } from '../../core/http/pagination.js';
 import { AnalysisGroup, AnalysisQuery, AnalysisRecord, ResearchAccess, ResearchAccessQuery, ResearchConsentBody, ResearchConsentView } from './dnr.schemas.js';
 import * as dnr from './dnr.service.js';
-import { getResearchConsent, setResearchConsent } from './research-consent.service.js';
+import { getResearchConsent } from './research-consent.service.js';
 
 export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
@@ -30,7 +30,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
         response: { 200: Type.Ref('ResearchConsent') },
       },
     },
-    async (request) => setResearchConsent(db, principalOf(request).userId, request.body.level),
+    async (request) => dnr.setOwnResearchConsent(db, principalOf(request).userId, request.body.level),
   );
 
   app.get(

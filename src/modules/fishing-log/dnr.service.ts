@@ -5,6 +5,8 @@ import type { Page } from '../../core/http/pagination.js';
 import * as repo from './dnr.repository.js';
 import type { AnalysisQueryType } from './dnr.schemas.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
+import { forgetOwnProfile } from '../profiles/profiles.service.js';
+import { setResearchConsent, type ConsentLevel, type ResearchConsent } from './research-consent.service.js';
 
 /**
  * DNR research access: consent-filtered reads, each logged (who, when, purpose, filters, how many
@@ -12,6 +14,16 @@ import { FishingLogErrors } from './fishing-log.errors.js';
  * fewer than K_ANONYMITY distinct anglers.
  */
 export const K_ANONYMITY = 5;
+
+/**
+ * PUT /api/fishinglog/research-consent: the caller's consent. Their own profile view shows it:
+ * this process reads that view anew at once (other processes hear the trigger's NOTIFY).
+ */
+export async function setOwnResearchConsent(db: Db, userId: string, level: ConsentLevel): Promise<ResearchConsent> {
+  const consent = await setResearchConsent(db, userId, level);
+  forgetOwnProfile(userId);
+  return consent;
+}
 
 function filtersOf(query: AnalysisQueryType): repo.AnalysisFilters {
   const box = [query.minLat, query.maxLat, query.minLng, query.maxLng];

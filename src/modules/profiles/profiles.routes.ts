@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import type { ChannelListener } from '../../core/db/listen.js';
 import { principalOf } from '../../core/access/access.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
@@ -9,6 +10,13 @@ import * as service from './profiles.service.js';
 
 export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  // Own views stay cached while this server hears their changes (NOTIFY from triggers).
+  let listener: ChannelListener | undefined;
+  app.addHook('onReady', async () => {
+    listener = service.listenForProfileChanges(deps.database.pool, app.log);
+    await listener.ready;
+  });
+  app.addHook('onClose', async () => listener?.close());
   app.addSchema(UserProfile);
   app.addSchema(OwnProfile);
   const tags = ['profiles'];
@@ -20,11 +28,13 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         tags,
         operationId: 'getMyProfile',
         summary: 'Your profile',
-        description: 'With your email, role, units preference and research consent, which only you see. A profile you never edited has the defaults (Public, imperial).',
+        description:
+          'With your email, role, units preference and research consent, which only you see. A profile you never edited has the defaults (Public, imperial). ' +
+          'Each server process keeps this answer in memory: your own changes (this profile, your research consent) show at once, a change made elsewhere within moments.',
         response: { 200: Type.Ref('OwnProfile') },
       },
     },
-    async (request) => service.getOwnProfile(db, principalOf(request).userId),
+    async (request) => service.getMyProfile(db, principalOf(request)),
   );
 
   const consentNote =

@@ -2,7 +2,9 @@ import { isoTime } from '../../core/http/iso-time.js';
 import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { profilePolicy } from '../../core/access/policies/profiles.js';
+import type { Principal } from '../../core/auth/authenticate.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { keyedChannelCache } from '../../core/db/listen.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import { getResearchConsent, setResearchConsent, type ResearchConsent } from '../fishing-log/research-consent.service.js';
 import { ProfileErrors } from './profiles.errors.js';
@@ -61,15 +63,73 @@ export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | 
   return repo.homeState(db, userId);
 }
 
-export async function getOwnProfile(db: Db, userId: string) {
-  const row = await repo.findOwnProfile(db, userId);
-  if (!row) throw ProfileErrors.userNotFound(userId);
+function ownViewOfRow(row: repo.OwnProfileRow) {
   const source: ProfileSource = {
     user: row,
     profile: row.updatedAt ? (row as ProfileSource['profile']) : null,
     favouriteSpecies: row.favouriteSpeciesId ? { id: row.favouriteSpeciesId, commonName: row.favouriteSpeciesName! } : null,
   };
   return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: isoTime(row.consentGivenAt!) } : { level: 'None', givenAt: null });
+}
+
+/** The owner's view of their profile, read now (one statement). */
+export async function getOwnProfile(db: Db, userId: string) {
+  const row = await repo.findOwnProfile(db, userId);
+  if (!row) throw ProfileErrors.userNotFound(userId);
+  return ownViewOfRow(row);
+}
+
+type OwnProfileView = ReturnType<typeof ownViewOfRow>;
+
+/**
+ * NOTIFY channel of the own-profile cache: a trigger (migration 0041) sends the user's id when
+ * their profile or research consent changes, '' when a species is renamed (any favourite).
+ */
+export const PROFILES_CHANNEL = 'fishlog_profiles';
+
+/** Users whose own view each process keeps (~1 KB each). */
+const CACHED_PROFILES = 10_000;
+
+/**
+ * Each server process keeps the owner's views it answered while it hears their changes
+ * (`keyedChannelCache`): an unchanged profile costs no statement. The views are frozen: they are
+ * shared by every request that reads them.
+ */
+const ownProfiles = keyedChannelCache<OwnProfileView>(
+  PROFILES_CHANNEL,
+  async (db, userId) => {
+    const row = await repo.findOwnProfile(db, userId);
+    if (!row) return undefined;
+    const view = ownViewOfRow(row);
+    Object.freeze(view.researchConsent);
+    if (view.favouriteSpecies) Object.freeze(view.favouriteSpecies);
+    return Object.freeze(view);
+  },
+  { max: CACHED_PROFILES },
+);
+
+/** Keeps own views cached while listening for their changes (the server; close() on shutdown). */
+export const listenForProfileChanges = ownProfiles.listen;
+
+/**
+ * Drops the kept own view of `userId` in this process, at once (other processes hear the trigger's
+ * NOTIFY): for a change this process made outside this module (research consent).
+ */
+export const forgetOwnProfile = (userId: string) => ownProfiles.forget(userId);
+
+/**
+ * GET /api/userprofile/me: the caller's own view. Who they are (name, email, role) is what their
+ * authentication established: a kept view that names them otherwise (a role changed since it was
+ * read) is read again.
+ */
+export async function getMyProfile(db: Db, principal: Principal): Promise<OwnProfileView> {
+  let view = await ownProfiles.get(db, principal.userId);
+  if (view && !(view.username === principal.username && view.email === principal.email && view.role === roleName(principal.role))) {
+    ownProfiles.forget(principal.userId);
+    view = await ownProfiles.get(db, principal.userId);
+  }
+  if (!view) throw ProfileErrors.userNotFound(principal.userId);
+  return view;
 }
 
 const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());
@@ -91,7 +151,7 @@ function profileAsInput({ profile }: repo.UserWithProfile, consent: ResearchCons
 
 /** PUT (replace) or PATCH (merge patch) of the caller's profile. */
 export async function updateOwnProfile(db: Db, userId: string, change: Change<ReplaceProfileInput>) {
-  return db.transaction(async (tx) => {
+  const updated = await db.transaction(async (tx) => {
     await repo.lockUser(tx, userId);
     const row = await repo.findUserWithProfile(tx, userId);
     if (!row) throw ProfileErrors.userNotFound(userId);
@@ -113,6 +173,9 @@ export async function updateOwnProfile(db: Db, userId: string, change: Change<Re
     if (input.researchConsent !== undefined && consent.level !== input.researchConsent) await setResearchConsent(tx, userId, input.researchConsent);
     return loadOwn(tx, userId);
   });
+  // Committed: this process's next read of the owner's view reads it anew (the others hear NOTIFY).
+  ownProfiles.forget(userId);
+  return updated;
 }
 
 /**

@@ -1,0 +1,137 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
+import { createDb, type Db } from './client.js';
+import { keyedChannelCache, type ChannelListener } from './listen.js';
+
+/** keyedChannelCache against a real PostgreSQL: NOTIFY is sent by another connection, as a trigger's would be. */
+describe('keyedChannelCache', () => {
+  let target: TestDatabase;
+  let pool: pg.Pool;
+  let db: Db;
+  beforeAll(async () => {
+    target = await createTestDatabase({ empty: true });
+    pool = new pg.Pool({ connectionString: target.url, max: 2 });
+    db = createDb(pool);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await target?.drop();
+  });
+
+  let channels = 0;
+  /** A cache on a channel of its own whose loads are counted per key; `value` decides what a load answers. */
+  function counted(value: (key: string, n: number) => Promise<{ key: string; n: number } | undefined> = async (key, n) => ({ key, n }), max = 100) {
+    const channel = `test_keyed_${++channels}`;
+    const loads = new Map<string, number>();
+    const cache = keyedChannelCache(
+      channel,
+      (_db, key) => {
+        const n = (loads.get(key) ?? 0) + 1;
+        loads.set(key, n);
+        return value(key, n);
+      },
+      { max },
+    );
+    const notify = (payload: string) => pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    return { cache, loads, notify };
+  }
+
+  /** Waits until `done` holds (a notification takes milliseconds). */
+  async function soon(done: () => Promise<boolean>) {
+    for (let i = 0; i < 100; i++) {
+      if (await done()) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('not heard');
+  }
+
+  const listening: ChannelListener[] = [];
+  afterAll(async () => {
+    for (const listener of listening) await listener.close();
+  });
+  async function listen(cache: { listen: (pool: pg.Pool) => ChannelListener }) {
+    const listener = cache.listen(pool);
+    listening.push(listener);
+    await listener.ready;
+    return listener;
+  }
+
+  it('reads anew on every get while nothing listens (the CLI, scripts)', async () => {
+    const { cache, loads } = counted();
+    await cache.get(db, 'a');
+    await cache.get(db, 'a');
+    expect(loads.get('a')).toBe(2);
+  });
+
+  it('keeps each key while listening; a NOTIFY of a key drops that key only, an empty one every key', async () => {
+    const { cache, loads, notify } = counted();
+    await listen(cache);
+    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 1 });
+    expect(await cache.get(db, 'b')).toEqual({ key: 'b', n: 1 });
+    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 1 });
+    await notify('a');
+    await soon(async () => (await cache.get(db, 'a'))?.n === 2);
+    expect(await cache.get(db, 'b')).toEqual({ key: 'b', n: 1 });
+    await notify('');
+    await soon(async () => (await cache.get(db, 'b'))?.n === 2);
+    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 3 });
+    expect(Object.fromEntries(loads)).toEqual({ a: 3, b: 2 });
+  });
+
+  it('shares one load between concurrent callers, and does not keep it when a change is heard while it runs', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { cache, loads } = counted(async (key, n) => {
+      if (n === 1) await gate;
+      return { key, n };
+    });
+    await listen(cache);
+    const first = cache.get(db, 'a');
+    const second = cache.get(db, 'a');
+    cache.forget('other key'); // any change heard meanwhile: what the load read may predate it
+    release();
+    expect(await first).toEqual({ key: 'a', n: 1 });
+    expect(await second).toEqual({ key: 'a', n: 1 });
+    expect(loads.get('a')).toBe(1);
+    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 2 }); // read again
+    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 2 }); // and kept
+  });
+
+  it('keeps neither nothing (undefined) nor a failure; a failed shared load is read again by each caller', async () => {
+    const { cache, loads } = counted(async (key, n) => {
+      if (key === 'missing') return undefined;
+      if (n === 1) throw new Error('connection lost');
+      return { key, n };
+    });
+    await listen(cache);
+    expect(await cache.get(db, 'missing')).toBeUndefined();
+    expect(await cache.get(db, 'missing')).toBeUndefined();
+    expect(loads.get('missing')).toBe(2);
+    expect(await cache.get(db, 'flaky')).toEqual({ key: 'flaky', n: 2 }); // the caller's own read, not kept
+    expect(await cache.get(db, 'flaky')).toEqual({ key: 'flaky', n: 3 }); // a shared load again, kept
+    expect(await cache.get(db, 'flaky')).toEqual({ key: 'flaky', n: 3 });
+  });
+
+  it('holds at most `max` keys, the least recently read dropped first', async () => {
+    const { cache, loads } = counted(undefined, 2);
+    await listen(cache);
+    await cache.get(db, 'a');
+    await cache.get(db, 'b');
+    await cache.get(db, 'a');
+    await cache.get(db, 'c'); // drops b
+    await cache.get(db, 'a');
+    await cache.get(db, 'b');
+    expect(Object.fromEntries(loads)).toEqual({ a: 1, b: 2, c: 1 });
+  });
+
+  it('forgets everything when its listener closes, and reads anew afterwards', async () => {
+    const { cache, loads } = counted();
+    const listener = await listen(cache);
+    await cache.get(db, 'a');
+    await listener.close();
+    await cache.get(db, 'a');
+    await cache.get(db, 'a');
+    expect(loads.get('a')).toBe(3);
+  });
+});
