@@ -41,12 +41,20 @@ export async function requireVisiblePost(db: DbOrTx, viewerId: string, postId: s
 
 /** Views of posts for one viewer, with links, likes and counts fetched for the whole page at once. */
 export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWithAuthor[]) {
-  const entryIds = [...new Set(rows.flatMap((r) => (r.logEntryId ? [r.logEntryId] : [])))];
-  const catchIds = [...new Set(rows.flatMap((r) => (r.catchId ? [r.catchId] : [])))];
+  // Loops rather than flatMap and spread: this runs for every feed page (a flatMap callback
+  // allocates an array per post).
+  const entryIds = new Set<string>();
+  const catchIds = new Set<string>();
+  const postIds: string[] = [];
+  for (const row of rows) {
+    if (row.logEntryId) entryIds.add(row.logEntryId);
+    if (row.catchId) catchIds.add(row.catchId);
+    postIds.push(row.id);
+  }
   const [entries, catchRows, liked] = await Promise.all([
-    repo.visibleEntries(db, viewerId, entryIds),
-    repo.visibleCatches(db, viewerId, catchIds),
-    repo.likedBy(db, viewerId, rows.map((r) => r.id)),
+    repo.visibleEntries(db, viewerId, Array.from(entryIds)),
+    repo.visibleCatches(db, viewerId, Array.from(catchIds)),
+    repo.likedBy(db, viewerId, postIds),
   ]);
   const entryById = new Map(entries.map((e) => [e.id, e]));
   const catchById = new Map(catchRows.map((c) => [c.id, c]));
@@ -109,8 +117,14 @@ async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promi
 export async function listFeed(db: Db, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage) {
   const { ids, last } = await repo.feedPage(db, viewerId, filter, page);
   const rows = await repo.postsByIds(db, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  const byId = new Map<string, repo.PostWithAuthor>();
+  for (const row of rows) byId.set(row.id, row);
+  // In the page's order; a post deleted between the two statements is left out.
+  const ordered: repo.PostWithAuthor[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row) ordered.push(row);
+  }
   return { items: await postViews(db, viewerId, ordered), last };
 }
 
