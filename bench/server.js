@@ -15,14 +15,21 @@ import { limitHeapGrowth } from '../dist/core/observability/heap.js';
 const POOL_SIZE = 10;
 
 /**
- * @typedef {{ text: string; values: unknown[] | undefined; rowMode: string | undefined; name: string | undefined; group: number }} Captured
- * (queries with the same group were in flight together)
+ * @typedef {{ text: string; values: unknown[] | undefined; rowMode: string | undefined; name: string | undefined; group: number; connection: number }} Captured
+ * (queries with the same group were in flight together; `connection` tells which were sent on one connection)
  */
 
 /** @type {Captured[] | undefined} */
 let recording;
 let inFlight = 0;
 let group = 0;
+/** @type {WeakMap<object, number>} */
+const connections = new WeakMap();
+const connectionOf = (client) => {
+  if (!connections.has(client)) connections.set(client, ++connectionCount);
+  return connections.get(client);
+};
+let connectionCount = 0;
 const originalQuery = pg.Client.prototype.query;
 /**
  * pg's `Client.prototype.query` while a capture records what the service sends to PostgreSQL;
@@ -32,7 +39,7 @@ function recordingQuery(...args) {
   const config = args[0];
   if (recording && config && typeof config === 'object' && 'text' in config) {
     if (inFlight === 0) group++;
-    recording.push({ text: config.text, values: config.values ?? (Array.isArray(args[1]) ? args[1] : undefined), rowMode: config.rowMode, name: config.name, group });
+    recording.push({ text: config.text, values: config.values ?? (Array.isArray(args[1]) ? args[1] : undefined), rowMode: config.rowMode, name: config.name, group, connection: connectionOf(this) });
     inFlight++;
     const result = originalQuery.apply(this, args);
     if (result && typeof result.finally === 'function') void result.finally(() => inFlight--).catch(() => undefined);
@@ -40,7 +47,7 @@ function recordingQuery(...args) {
     return result;
   } else if (recording && typeof config === 'string') {
     if (inFlight === 0) group++;
-    recording.push({ text: config, values: Array.isArray(args[1]) ? args[1] : undefined, rowMode: undefined, name: undefined, group });
+    recording.push({ text: config, values: Array.isArray(args[1]) ? args[1] : undefined, rowMode: undefined, name: undefined, group, connection: connectionOf(this) });
   }
   return originalQuery.apply(this, args);
 }

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
 import { recordStatements } from '../../../test/statements.js';
 import { createDb, type Db } from './client.js';
-import { issuedTogether, transaction } from './pipeline.js';
+import { issuedTogether, onOneConnection, transaction } from './pipeline.js';
 
-describe('pipelining (issuedTogether, transaction)', () => {
+describe('pipelining (issuedTogether, transaction, onOneConnection)', () => {
   let target: TestDatabase;
   let pipelined: pg.Pool;
   let plain: pg.Pool;
@@ -59,6 +59,36 @@ describe('pipelining (issuedTogether, transaction)', () => {
     // The connections are clean afterwards.
     await transaction(db, (tx) => tx.execute(sql`INSERT INTO pipeline_probes VALUES (13)`));
     expect(await count()).toBe(1);
+  });
+
+  it('onOneConnection: sends the statements issued together in one round trip on one connection, each in its own transaction, and hands the connection back', async () => {
+    await plain.query('TRUNCATE pipeline_probes');
+    await plain.query('INSERT INTO pipeline_probes VALUES (1), (2)');
+    let answers!: { rows: { pid: number; n?: number; xid: string }[] }[];
+    const sent = await recordStatements(async () => {
+      answers = await onOneConnection(db, (connection) =>
+        Promise.all([
+          connection.execute(sql`SELECT pg_backend_pid() AS pid, count(*)::int AS n, txid_current()::text AS xid FROM pipeline_probes`),
+          connection.execute(sql`SELECT pg_backend_pid() AS pid, txid_current()::text AS xid`),
+        ]),
+      );
+    });
+    expect(sent.map((s) => s.trip)).toEqual([1, 1]);
+    expect(answers[0]!.rows[0]).toMatchObject({ n: 2 });
+    expect(answers[0]!.rows[0]!.pid).toBe(answers[1]!.rows[0]!.pid);
+    expect(answers[0]!.rows[0]!.xid).not.toBe(answers[1]!.rows[0]!.xid); // no transaction around them
+    // A failing statement fails its own promise only; the connection goes back to the pool, clean.
+    const failing = onOneConnection(db, (connection) => Promise.all([connection.execute(sql`SELECT 1/0`), connection.execute(sql`SELECT 1`)]));
+    await expect(failing).rejects.toMatchObject({ cause: { code: '22012' } });
+    expect(pipelined.totalCount - pipelined.idleCount).toBe(0);
+    expect((await onOneConnection(db, (connection) => connection.execute(sql`SELECT 2 AS two`))).rows).toEqual([{ two: 2 }]);
+  });
+
+  it('onOneConnection is issue(db) on a pool that does not pipeline', async () => {
+    const plainDb = createDb(plain);
+    let given: unknown;
+    await onOneConnection(plainDb, async (connection) => (given = connection));
+    expect(given).toBe(plainDb);
   });
 
   it('is a plain Drizzle transaction on a pool that does not pipeline', async () => {

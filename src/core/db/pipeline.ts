@@ -54,3 +54,22 @@ export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promis
     client.release();
   }
 }
+
+/**
+ * Runs `issue` on one connection of the pool, outside a transaction, its statements sent in one
+ * write (`issuedTogether`): statements of a read that need nothing from each other's answers
+ * (e.g. a record and its children, fetched before the record's policy is checked) cost one round
+ * trip and one connection. Each statement sees the data as of its own start, as separate
+ * statements on the pool do. On a pool that does not pipeline it runs `issue(db)`.
+ */
+export async function onOneConnection<T>(db: Db, issue: (connection: DbOrTx) => Promise<T>): Promise<T> {
+  const pool = clientOf(db);
+  if (!(pool instanceof pg.Pool) || !(pool.options as pg.PoolConfig).pipeline) return issue(db);
+  const client = await pool.connect();
+  const connection = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as DbOrTx;
+  try {
+    return await issuedTogether(connection, () => issue(connection));
+  } finally {
+    client.release();
+  }
+}

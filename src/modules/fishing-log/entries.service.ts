@@ -1,6 +1,6 @@
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { issuedTogether, transaction } from '../../core/db/pipeline.js';
+import { issuedTogether, onOneConnection, transaction } from '../../core/db/pipeline.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy } from '../../core/access/policies/catches.js';
 import { entryPolicy } from '../../core/access/policies/entries.js';
@@ -87,9 +87,13 @@ export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Pr
   return authorize(entryPolicy, viewerId, 'read', await repo.findEntry(db, id), { db }, () => FishingLogErrors.entryNotFound(id));
 }
 
+/**
+ * The entry and its catches in one round trip (pipelined on one connection); the catches are read
+ * before the entry's policy is checked and dropped with it when the viewer may not see it.
+ */
 export async function getEntry(db: Db, viewerId: string, id: string) {
-  const entry = await visibleEntry(db, viewerId, id);
-  const rows = await repo.catchesOfEntries(db, [entry.id]);
+  const [row, rows] = await onOneConnection(db, (connection) => Promise.all([repo.findEntry(connection, id), repo.catchesOfEntries(connection, [id])]));
+  const entry = await authorize(entryPolicy, viewerId, 'read', row, { db }, () => FishingLogErrors.entryNotFound(id));
   return fullEntryView(viewerId, entry, rows, await catchViews(db, viewerId, entry, rows));
 }
 

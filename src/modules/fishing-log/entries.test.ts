@@ -421,6 +421,35 @@ describe('catches', () => {
     expect((await t.database.pool.query('SELECT count(*)::int AS n FROM catches WHERE entry_id = $1', [entry.id])).rows[0].n).toBe(0);
   });
 
+  it('reads an entry by id in one round trip: the entry and its catches together (their policy checked after)', async () => {
+    const shared = await createEntry(owner, { visibility: 'Public' });
+    const hidden = await createEntry(owner, { visibility: 'Private' });
+    for (const entry of [shared, hidden]) expect((await addCatch(owner, entry.id)).statusCode).toBe(201);
+    const read = async (user: TestUser, id: string) => {
+      let res!: Awaited<ReturnType<typeof t.app.inject>>;
+      const sent = await recordStatements(async () => {
+        res = await t.app.inject({ method: 'GET', url: `/api/fishinglog/entries/${id}`, headers: user.headers });
+      });
+      return { res, sent };
+    };
+    const { res, sent } = await read(stranger, shared.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: shared.id, catches: [{ entryId: shared.id, species: { id: WALLEYE } }] });
+    expect(sent.map((s) => s.trip)).toEqual([1, 1]);
+    expect(sent[0]!.text).toMatch(/FROM "fishing_log_entries"/);
+    expect(sent[1]!.text).toMatch(/FROM "catches"/);
+    // The owner's view adds their Master Angler eligibility, after the first trip.
+    const own = await read(owner, shared.id);
+    expect(own.res.statusCode).toBe(200);
+    expect(own.sent.slice(0, 2).map((s) => s.trip)).toEqual([1, 1]);
+    // Catches read with an entry the viewer may not see go nowhere: the answer is the refusal alone.
+    const refused = await read(stranger, hidden.id);
+    expect(refused.res.statusCode).toBe(403);
+    expect(refused.res.json()).toEqual(expect.objectContaining({ status: 403, code: expect.any(String) }));
+    expect(refused.res.body).not.toContain(WALLEYE);
+    expect(refused.res.body).not.toContain('catches');
+  });
+
   it('adds a catch in two round trips: BEGIN, the entry lock, the INSERT and the personal-best read together; COMMIT', async () => {
     const entry = await createEntry(owner);
     let res!: Awaited<ReturnType<typeof addCatch>>;
