@@ -64,14 +64,15 @@ describe('pipelining (issuedTogether, transaction, onOneConnection)', () => {
   it('onOneConnection: sends the statements issued together in one round trip on one connection, each in its own transaction, and hands the connection back', async () => {
     await plain.query('TRUNCATE pipeline_probes');
     await plain.query('INSERT INTO pipeline_probes VALUES (1), (2)');
-    let answers!: { rows: { pid: number; n?: number; xid: string }[] }[];
+    type Answer = { rows: { pid: number; n?: number; xid: string }[] };
+    let answers!: Answer[];
     const sent = await recordStatements(async () => {
-      answers = await onOneConnection(db, (connection) =>
+      answers = (await onOneConnection(db, (connection) =>
         Promise.all([
           connection.execute(sql`SELECT pg_backend_pid() AS pid, count(*)::int AS n, txid_current()::text AS xid FROM pipeline_probes`),
           connection.execute(sql`SELECT pg_backend_pid() AS pid, txid_current()::text AS xid`),
         ]),
-      );
+      )) as unknown as Answer[];
     });
     expect(sent.map((s) => s.trip)).toEqual([1, 1]);
     expect(answers[0]!.rows[0]).toMatchObject({ n: 2 });
