@@ -39,7 +39,7 @@ describe('keyedChannelCache', () => {
 
   /** Waits until `done` holds (a notification takes milliseconds). */
   async function soon(done: () => Promise<boolean>) {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 250; i++) {
       if (await done()) return;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -123,6 +123,34 @@ describe('keyedChannelCache', () => {
     await cache.get(db, 'a');
     await cache.get(db, 'b');
     expect(Object.fromEntries(loads)).toEqual({ a: 1, b: 2, c: 1 });
+  });
+
+  it('keeps nothing before LISTEN took effect, nor while a lost connection is being replaced', async () => {
+    const { cache, loads } = counted();
+    const channel = `test_keyed_${channels}`;
+    const listener = cache.listen(pool);
+    listening.push(listener);
+    await cache.get(db, 'a'); // LISTEN not yet answered: read anew
+    await listener.ready;
+    await cache.get(db, 'a');
+    await cache.get(db, 'a');
+    expect(loads.get('a')).toBe(2);
+    // The listening connection dies (a restart, a proxy's idle timeout): nothing is heard until it is back.
+    const killed = await pool.query('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE query = $1', [`LISTEN "${channel}"`]);
+    expect(killed.rows).toEqual([{ done: true }]);
+    await soon(async () => {
+      const before = loads.get('a')!;
+      await cache.get(db, 'a');
+      await cache.get(db, 'a');
+      return loads.get('a')! >= before + 2; // each get reads anew
+    });
+    // Back (it reconnects after a second): kept again.
+    await soon(async () => {
+      await cache.get(db, 'a');
+      const before = loads.get('a')!;
+      await cache.get(db, 'a');
+      return loads.get('a') === before;
+    });
   });
 
   it('forgets everything when its listener closes, and reads anew afterwards', async () => {

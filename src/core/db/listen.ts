@@ -11,13 +11,14 @@ export interface ChannelListener {
 /**
  * LISTEN on `channel` through a connection of its own (made with the pool's settings, so it does
  * not take one of the pool's connections away from requests), reconnecting when it drops.
- * `onNotify` runs for each notification; `onGap` when notifications may have been missed (not yet
- * listening, or the connection was lost): a cache then forgets what it holds.
+ * `onNotify` runs for each notification; `onGap` when notifications may have been missed: with
+ * `false` when the connection was lost (nothing is heard until it is back), with `true` once LISTEN
+ * took effect (changes before it were not heard). A cache then forgets what it holds.
  */
 export function listenChannel(
   pool: pg.Pool,
   channel: string,
-  handlers: { onNotify(payload: string): void; onGap(): void },
+  handlers: { onNotify(payload: string): void; onGap(listening: boolean): void },
   log: { warn: (obj: object, msg: string) => void } = { warn: () => undefined },
 ): ChannelListener {
   let closed = false;
@@ -32,7 +33,7 @@ export function listenChannel(
       if (client !== next) return;
       log.warn({ err: error }, `listener of ${channel} lost its connection; reconnecting`);
       client = undefined;
-      handlers.onGap();
+      handlers.onGap(false);
       void next.end().catch(() => undefined);
       if (!closed) setTimeout(() => void connect(), 1000).unref();
     };
@@ -44,7 +45,7 @@ export function listenChannel(
       await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       if (closed) return void (await next.end().catch(() => undefined));
       client = next;
-      handlers.onGap(); // changes before LISTEN took effect were not heard
+      handlers.onGap(true); // changes before LISTEN took effect were not heard
     } catch (error) {
       void next.end().catch(() => undefined);
       log.warn({ err: error }, `cannot listen on ${channel} yet; retrying`);
@@ -64,7 +65,11 @@ export function listenChannel(
   };
 }
 
-/** A cache's listener (`listenChannel`): counted by `count` while open; the cache forgets everything when it closes. */
+/**
+ * A cache's listener (`listenChannel`): counted by `count` while it listens — a cache keeps values
+ * only while some listener of it hears changes (not before LISTEN took effect, not while a lost
+ * connection is being replaced) — and the cache forgets everything at each gap and when it closes.
+ */
 function cacheListener(
   pool: pg.Pool,
   channel: string,
@@ -72,12 +77,29 @@ function cacheListener(
   log: { warn: (obj: object, msg: string) => void } | undefined,
   count: (delta: 1 | -1) => void,
 ): ChannelListener {
-  const listener = listenChannel(pool, channel, handlers, log);
-  count(1);
+  let listening = false;
+  const heard = (now: boolean) => {
+    if (now !== listening) {
+      listening = now;
+      count(now ? 1 : -1);
+    }
+  };
+  const listener = listenChannel(
+    pool,
+    channel,
+    {
+      onNotify: handlers.onNotify,
+      onGap: (now) => {
+        heard(now);
+        handlers.onGap();
+      },
+    },
+    log,
+  );
   return {
     ready: listener.ready,
     async close() {
-      count(-1);
+      heard(false);
       handlers.onGap();
       await listener.close();
     },
@@ -87,7 +109,8 @@ function cacheListener(
 /**
  * A value read from the database and kept in memory while this process listens on `channel` (a
  * trigger notifies at commit, whoever changes the rows: API, seeds, CLI, SQL). Without a listener
- * (the CLI, a script) every `get` reads anew. A load shared between callers that fails is read
+ * that listens (the CLI, a script; a server whose listening connection is being replaced) every
+ * `get` reads anew. A load shared between callers that fails is read
  * again by each of them, in their own transaction.
  */
 export interface ChannelCache<T> {
@@ -133,8 +156,8 @@ export function channelCache<T>(channel: string, load: (db: DbOrTx) => Promise<T
  * Values read from the database per key (e.g. per user) and kept in memory while this process
  * listens on `channel`, as `channelCache` keeps one value: a trigger notifies the key whose rows
  * changed, or '' when a change may touch any key; every entry is forgotten on a gap. Bounded: at
- * most `max` keys, the least recently read dropped first. Without a listener every `get` reads
- * anew. `load` answering undefined (nothing there) is not kept.
+ * most `max` keys, the least recently read dropped first. Without a listener that listens every
+ * `get` reads anew. `load` answering undefined (nothing there) is not kept.
  */
 export interface KeyedChannelCache<T> {
   get(db: DbOrTx, key: string): Promise<T | undefined>;
