@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from './client.js';
@@ -199,4 +200,17 @@ export function keyedChannelCache<T extends object>(channel: string, load: (db: 
     forget,
     listen: (pool, log) => cacheListener(pool, channel, { onNotify: (payload) => forget(payload), onGap: () => forget() }, log, (delta) => (listeners += delta)),
   };
+}
+
+/**
+ * A routes plugin's cache listens (`listen`: a cache's `listen`) from the moment the server is
+ * ready until it closes; requests served meanwhile read through the cache.
+ */
+export function listenWhileServing(app: FastifyInstance, pool: pg.Pool, listen: (pool: pg.Pool, log: { warn: (obj: object, msg: string) => void }) => ChannelListener): void {
+  let listener: ChannelListener | undefined;
+  app.addHook('onReady', async () => {
+    listener = listen(pool, app.log);
+    await listener.ready;
+  });
+  app.addHook('onClose', async () => listener?.close());
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
-import type { ChannelListener } from '../../core/db/listen.js';
+import { listenWhileServing } from '../../core/db/listen.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { CategoryParams, LookupValue } from './lookups.schemas.js';
 import * as service from './lookups.service.js';
@@ -10,12 +10,7 @@ import * as service from './lookups.service.js';
 export const lookupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
   // The values stay cached while this server hears their changes (every write that uses one checks it).
-  let listener: ChannelListener | undefined;
-  app.addHook('onReady', async () => {
-    listener = service.listenForLookupChanges(deps.database.pool, app.log);
-    await listener.ready;
-  });
-  app.addHook('onClose', async () => listener?.close());
+  listenWhileServing(app, deps.database.pool, service.listenForLookupChanges);
   app.addSchema(LookupValue);
 
   app.get(

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
-import type { ChannelListener } from '../../core/db/listen.js';
+import { listenWhileServing } from '../../core/db/listen.js';
 import { principalOf } from '../../core/access/access.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
@@ -11,12 +11,7 @@ import * as service from './profiles.service.js';
 export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
   // Own views stay cached while this server hears their changes (NOTIFY from triggers).
-  let listener: ChannelListener | undefined;
-  app.addHook('onReady', async () => {
-    listener = service.listenForProfileChanges(deps.database.pool, app.log);
-    await listener.ready;
-  });
-  app.addHook('onClose', async () => listener?.close());
+  listenWhileServing(app, deps.database.pool, service.listenForProfileChanges);
   app.addSchema(UserProfile);
   app.addSchema(OwnProfile);
   const tags = ['profiles'];

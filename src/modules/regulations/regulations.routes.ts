@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
-import type { ChannelListener } from '../../core/db/listen.js';
+import { listenWhileServing } from '../../core/db/listen.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
@@ -37,12 +37,7 @@ export interface RegulationsRouteOptions {
 export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOptions> = async (app, { deps, catchSource = fishingLogCatchSource, now }) => {
   const db = deps.database.db;
   // The Master Angler minimums stay cached while this server hears their changes (catch writes check them).
-  let maListener: ChannelListener | undefined;
-  app.addHook('onReady', async () => {
-    maListener = ma.listenForMasterAnglerChanges(deps.database.pool, app.log);
-    await maListener.ready;
-  });
-  app.addHook('onClose', async () => maListener?.close());
+  listenWhileServing(app, deps.database.pool, ma.listenForMasterAnglerChanges);
   for (const schema of [RulesAtPlace, CatchCheck, ProgramView, StatePrograms, Submission, Progress]) app.addSchema(schema);
   const tags = ['regulations'];
   const maTags = ['regulations: master angler'];
