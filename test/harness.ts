@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, type Database } from '../src/core/db/client.js';
+import { createDb, openDatabase, type Database, type Db } from '../src/core/db/client.js';
 import type { IdentityProvider } from '../src/core/auth/idp/types.js';
 
 /** Test harness: one database per test file, cloned from the run's migrated template. */
@@ -70,6 +70,27 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
     url: withDatabase(adminUrl, name),
     drop: () => dropDatabase(name),
   };
+}
+
+/**
+ * For the tests of a `describe` block that need a PostgreSQL but none of the schema: an empty
+ * database (from template0), a pool of two connections on it and its Drizzle handle, made before
+ * the block's tests (`beforeAll`) and ended and dropped after them. Read `pool` and `db` in tests
+ * and hooks registered after this call, not at collection time.
+ */
+export function scratchDatabase(): { readonly pool: pg.Pool; readonly db: Db } {
+  let target: TestDatabase | undefined;
+  const scratch = {} as { pool: pg.Pool; db: Db };
+  beforeAll(async () => {
+    target = await createTestDatabase({ empty: true });
+    scratch.pool = new pg.Pool({ connectionString: target.url, max: 2 });
+    scratch.db = createDb(scratch.pool);
+  });
+  afterAll(async () => {
+    await scratch.pool?.end();
+    await target?.drop();
+  });
+  return scratch;
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {

@@ -1,23 +1,11 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
-import { createDb, type Db } from './client.js';
+import type pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDatabase } from '../../../test/harness.js';
 import { keyedChannelCache, type ChannelListener } from './listen.js';
 
 /** keyedChannelCache against a real PostgreSQL: NOTIFY is sent by another connection, as a trigger's would be. */
 describe('keyedChannelCache', () => {
-  let target: TestDatabase;
-  let pool: pg.Pool;
-  let db: Db;
-  beforeAll(async () => {
-    target = await createTestDatabase({ empty: true });
-    pool = new pg.Pool({ connectionString: target.url, max: 2 });
-    db = createDb(pool);
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await target?.drop();
-  });
+  const scratch = scratchDatabase();
 
   let channels = 0;
   /** A cache on a channel of its own whose loads are counted per key; `value` decides what a load answers. */
@@ -33,7 +21,7 @@ describe('keyedChannelCache', () => {
       },
       { max },
     );
-    const notify = (payload: string) => pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    const notify = (payload: string) => scratch.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     return { cache, loads, notify };
   }
 
@@ -51,7 +39,7 @@ describe('keyedChannelCache', () => {
     for (const listener of listening) await listener.close();
   });
   async function listen(cache: { listen: (pool: pg.Pool) => ChannelListener }) {
-    const listener = cache.listen(pool);
+    const listener = cache.listen(scratch.pool);
     listening.push(listener);
     await listener.ready;
     return listener;
@@ -59,23 +47,23 @@ describe('keyedChannelCache', () => {
 
   it('reads anew on every get while nothing listens (the CLI, scripts)', async () => {
     const { cache, loads } = counted();
-    await cache.get(db, 'a');
-    await cache.get(db, 'a');
+    await cache.get(scratch.db, 'a');
+    await cache.get(scratch.db, 'a');
     expect(loads.get('a')).toBe(2);
   });
 
   it('keeps each key while listening; a NOTIFY of a key drops that key only, an empty one every key', async () => {
     const { cache, loads, notify } = counted();
     await listen(cache);
-    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 1 });
-    expect(await cache.get(db, 'b')).toEqual({ key: 'b', n: 1 });
-    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 1 });
+    expect(await cache.get(scratch.db, 'a')).toEqual({ key: 'a', n: 1 });
+    expect(await cache.get(scratch.db, 'b')).toEqual({ key: 'b', n: 1 });
+    expect(await cache.get(scratch.db, 'a')).toEqual({ key: 'a', n: 1 });
     await notify('a');
-    await soon(async () => (await cache.get(db, 'a'))?.n === 2);
-    expect(await cache.get(db, 'b')).toEqual({ key: 'b', n: 1 });
+    await soon(async () => (await cache.get(scratch.db, 'a'))?.n === 2);
+    expect(await cache.get(scratch.db, 'b')).toEqual({ key: 'b', n: 1 });
     await notify('');
-    await soon(async () => (await cache.get(db, 'b'))?.n === 2);
-    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 3 });
+    await soon(async () => (await cache.get(scratch.db, 'b'))?.n === 2);
+    expect(await cache.get(scratch.db, 'a')).toEqual({ key: 'a', n: 3 });
     expect(Object.fromEntries(loads)).toEqual({ a: 3, b: 2 });
   });
 
@@ -87,15 +75,15 @@ describe('keyedChannelCache', () => {
       return { key, n };
     });
     await listen(cache);
-    const first = cache.get(db, 'a');
-    const second = cache.get(db, 'a');
+    const first = cache.get(scratch.db, 'a');
+    const second = cache.get(scratch.db, 'a');
     cache.forget('other key'); // any change heard meanwhile: what the load read may predate it
     release();
     expect(await first).toEqual({ key: 'a', n: 1 });
     expect(await second).toEqual({ key: 'a', n: 1 });
     expect(loads.get('a')).toBe(1);
-    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 2 }); // read again
-    expect(await cache.get(db, 'a')).toEqual({ key: 'a', n: 2 }); // and kept
+    expect(await cache.get(scratch.db, 'a')).toEqual({ key: 'a', n: 2 }); // read again
+    expect(await cache.get(scratch.db, 'a')).toEqual({ key: 'a', n: 2 }); // and kept
   });
 
   it('keeps neither nothing (undefined) nor a failure; a failed shared load is read again by each caller', async () => {
@@ -105,50 +93,50 @@ describe('keyedChannelCache', () => {
       return { key, n };
     });
     await listen(cache);
-    expect(await cache.get(db, 'missing')).toBeUndefined();
-    expect(await cache.get(db, 'missing')).toBeUndefined();
+    expect(await cache.get(scratch.db, 'missing')).toBeUndefined();
+    expect(await cache.get(scratch.db, 'missing')).toBeUndefined();
     expect(loads.get('missing')).toBe(2);
-    expect(await cache.get(db, 'flaky')).toEqual({ key: 'flaky', n: 2 }); // the caller's own read, not kept
-    expect(await cache.get(db, 'flaky')).toEqual({ key: 'flaky', n: 3 }); // a shared load again, kept
-    expect(await cache.get(db, 'flaky')).toEqual({ key: 'flaky', n: 3 });
+    expect(await cache.get(scratch.db, 'flaky')).toEqual({ key: 'flaky', n: 2 }); // the caller's own read, not kept
+    expect(await cache.get(scratch.db, 'flaky')).toEqual({ key: 'flaky', n: 3 }); // a shared load again, kept
+    expect(await cache.get(scratch.db, 'flaky')).toEqual({ key: 'flaky', n: 3 });
   });
 
   it('holds at most `max` keys, the least recently read dropped first', async () => {
     const { cache, loads } = counted(undefined, 2);
     await listen(cache);
-    await cache.get(db, 'a');
-    await cache.get(db, 'b');
-    await cache.get(db, 'a');
-    await cache.get(db, 'c'); // drops b
-    await cache.get(db, 'a');
-    await cache.get(db, 'b');
+    await cache.get(scratch.db, 'a');
+    await cache.get(scratch.db, 'b');
+    await cache.get(scratch.db, 'a');
+    await cache.get(scratch.db, 'c'); // drops b
+    await cache.get(scratch.db, 'a');
+    await cache.get(scratch.db, 'b');
     expect(Object.fromEntries(loads)).toEqual({ a: 1, b: 2, c: 1 });
   });
 
   it('keeps nothing before LISTEN took effect, nor while a lost connection is being replaced', async () => {
     const { cache, loads } = counted();
     const channel = `test_keyed_${channels}`;
-    const listener = cache.listen(pool);
+    const listener = cache.listen(scratch.pool);
     listening.push(listener);
-    await cache.get(db, 'a'); // LISTEN not yet answered: read anew
+    await cache.get(scratch.db, 'a'); // LISTEN not yet answered: read anew
     await listener.ready;
-    await cache.get(db, 'a');
-    await cache.get(db, 'a');
+    await cache.get(scratch.db, 'a');
+    await cache.get(scratch.db, 'a');
     expect(loads.get('a')).toBe(2);
     // The listening connection dies (a restart, a proxy's idle timeout): nothing is heard until it is back.
-    const killed = await pool.query('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE query = $1', [`LISTEN "${channel}"`]);
+    const killed = await scratch.pool.query('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE query = $1', [`LISTEN "${channel}"`]);
     expect(killed.rows).toEqual([{ done: true }]);
     await soon(async () => {
       const before = loads.get('a')!;
-      await cache.get(db, 'a');
-      await cache.get(db, 'a');
+      await cache.get(scratch.db, 'a');
+      await cache.get(scratch.db, 'a');
       return loads.get('a')! >= before + 2; // each get reads anew
     });
     // Back (it reconnects after a second): kept again.
     await soon(async () => {
-      await cache.get(db, 'a');
+      await cache.get(scratch.db, 'a');
       const before = loads.get('a')!;
-      await cache.get(db, 'a');
+      await cache.get(scratch.db, 'a');
       return loads.get('a') === before;
     });
   });
@@ -156,10 +144,10 @@ describe('keyedChannelCache', () => {
   it('forgets everything when its listener closes, and reads anew afterwards', async () => {
     const { cache, loads } = counted();
     const listener = await listen(cache);
-    await cache.get(db, 'a');
+    await cache.get(scratch.db, 'a');
     await listener.close();
-    await cache.get(db, 'a');
-    await cache.get(db, 'a');
+    await cache.get(scratch.db, 'a');
+    await cache.get(scratch.db, 'a');
     expect(loads.get('a')).toBe(3);
   });
 });

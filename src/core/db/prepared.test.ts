@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { numeric, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
-import { createDb, type Db } from './client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scratchDatabase } from '../../../test/harness.js';
 import { columnsOf, insertOf, namedStatement } from './prepared.js';
 
 const probes = pgTable('named_statement_probes', {
@@ -22,40 +20,31 @@ const insertProbe = namedStatement<typeof probes.$inferSelect, typeof probes.$in
 const backend = namedStatement<{ pid: number }>('test_backend_pid', () => sql`SELECT pg_backend_pid() AS pid`);
 
 describe('namedStatement', () => {
-  let target: TestDatabase;
-  let pool: pg.Pool;
-  let db: Db;
+  const scratch = scratchDatabase();
   beforeAll(async () => {
-    target = await createTestDatabase({ empty: true });
-    pool = new pg.Pool({ connectionString: target.url, max: 2 });
-    db = createDb(pool);
-    await pool.query('CREATE TABLE named_statement_probes (id uuid PRIMARY KEY, label text NOT NULL, length_cm numeric(6,2), ratio real, seen_at timestamptz NOT NULL)');
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await target?.drop();
+    await scratch.pool.query('CREATE TABLE named_statement_probes (id uuid PRIMARY KEY, label text NOT NULL, length_cm numeric(6,2), ratio real, seen_at timestamptz NOT NULL)');
   });
 
   it('returns rows under the property names, typed as a Drizzle select gives them', async () => {
     const values = { id: '0190b6a0-0000-7000-8000-000000000001', label: 'walleye', lengthCm: 41.25, ratio: 0.5, seenAt: new Date('2024-06-01T10:30:00Z') };
-    const row = await insertProbe.first(db, values);
+    const row = await insertProbe.first(scratch.db, values);
     expect(row).toEqual(values);
-    const [drizzleRow] = await db.select().from(probes);
+    const [drizzleRow] = await scratch.db.select().from(probes);
     expect(row).toEqual(drizzleRow);
   });
 
   it("runs on a transaction's own connection", async () => {
-    await db.transaction(async (tx) => {
+    await scratch.db.transaction(async (tx) => {
       const [{ pid }] = (await tx.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`)).rows as [{ pid: number }];
       expect((await backend.first(tx, {}))!.pid).toBe(pid);
       await insertProbe.rows(tx, { id: '0190b6a0-0000-7000-8000-000000000002', label: 'rolled back', lengthCm: null, ratio: null, seenAt: new Date() });
       tx.rollback();
     }).catch((error: Error) => expect(error.message).toMatch(/rollback/i));
-    expect((await pool.query("SELECT count(*)::int AS n FROM named_statement_probes WHERE label = 'rolled back'")).rows[0].n).toBe(0);
+    expect((await scratch.pool.query("SELECT count(*)::int AS n FROM named_statement_probes WHERE label = 'rolled back'")).rows[0].n).toBe(0);
   });
 
   it('refuses a second statement of the same name and a missing value', async () => {
     expect(() => namedStatement('test_backend_pid', () => sql`SELECT 1`)).toThrow(/test_backend_pid/);
-    await expect(insertProbe.rows(db, { label: 'no id' } as never)).rejects.toThrow(/no value for id/);
+    await expect(insertProbe.rows(scratch.db, { label: 'no id' } as never)).rejects.toThrow(/no value for id/);
   });
 });
