@@ -12,7 +12,7 @@ import { Authenticator, bearerToken } from './core/auth/authenticate.js';
 import { createIdentityProvider } from './core/auth/idp/index.js';
 import type { IdentityProvider } from './core/auth/idp/types.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
-import { createAjv } from './core/http/validation.js';
+import { createAjv, unstorableTextErrors } from './core/http/validation.js';
 import { serializerSchema } from './core/http/serializer-schema.js';
 import { addRouteHook } from './core/http/route-hooks.js';
 import { registerMergePatch } from './core/http/merge-patch.js';
@@ -99,10 +99,6 @@ function addSchemas(ajv: Ajv, externalSchemas: unknown): void {
   }
 }
 
-/**
- * Fastify asks for a validator compiler per plugin context; one pair of Ajv instances serves
- * them all (a new Ajv per context recompiled every shared schema: seconds of start-up).
- */
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
 /**
@@ -113,6 +109,9 @@ type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidatio
  * validators of every route up front took a third of the start-up time, and much of the idle
  * memory, for routes a process may never serve. `compileAll` compiles the ones not compiled yet
  * (the OpenAPI test: every schema of the API compiles).
+ *
+ * Every validator also applies the rule of every string (`unstorableTextErrors`: no NUL, no lone
+ * surrogate), listed before the schema's own errors.
  */
 function validatorFactory(): { build: (externalSchemas: unknown) => FastifySchemaCompiler<object>; compileAll: () => number } {
   const validators = { coercing: createAjv(true), strict: createAjv(false) };
@@ -127,8 +126,9 @@ function validatorFactory(): { build: (externalSchemas: unknown) => FastifySchem
     const validate: Validate = (data) => {
       const run = compiled ?? ensure();
       const valid = run(data);
-      validate.errors = run.errors;
-      return valid;
+      const text = unstorableTextErrors(data);
+      validate.errors = text ? [...(text as FastifySchemaValidationError[]), ...(run.errors ?? [])] : run.errors;
+      return valid && !text;
     };
     return validate;
   };

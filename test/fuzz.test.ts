@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.js';
 import { createUser, MISSING_ID, type TestUser } from './factories.js';
+import { NUL_RULE, SURROGATE_RULE } from '../src/core/http/validation.js';
 
 /**
  * OpenAPI-driven fuzzing: every operation of /openapi.json, called as the Owner (so that
@@ -66,26 +67,61 @@ const NASTY: unknown[] = [
   0,
 ];
 
+type Schema = Record<string, unknown>;
+
 interface Operation {
   method: string;
   path: string;
   params: { name: string; in: string }[];
   bodyProps: string[];
   hasBody: boolean;
+  /** The JSON body's schema, its `$ref`s resolved on demand (`resolve`). */
+  bodySchema: Schema | undefined;
+  /** Who may call it (`x-access` as JSON: `"public"`, `{"roles":["DNR"]}`, a permission …). */
+  access: string;
+}
+
+let resolve: (schema: Schema | undefined) => Schema | undefined = (schema) => schema;
+
+/**
+ * Every place a body can hold a value: the JSON Pointer of each property (nested objects, the
+ * first item of arrays, each branch of a union), as the path of keys to write a value at.
+ */
+function bodyPaths(schema: Schema | undefined, prefix: string[] = [], depth = 0): string[][] {
+  schema = resolve(schema);
+  if (!schema || depth > 6) return [];
+  const branches = [...((schema.anyOf as Schema[]) ?? []), ...((schema.oneOf as Schema[]) ?? []), ...((schema.allOf as Schema[]) ?? [])];
+  if (branches.length > 0) {
+    const seen = new Set<string>();
+    return branches.flatMap((branch) => bodyPaths(branch, prefix, depth + 1)).filter((path) => !seen.has(path.join('/')) && seen.add(path.join('/')));
+  }
+  if (schema.type === 'array' || schema.items) return bodyPaths(schema.items as Schema, [...prefix, '0'], depth + 1);
+  const properties = schema.properties as Record<string, Schema> | undefined;
+  if (!properties) return prefix.length > 0 ? [prefix] : [];
+  return Object.entries(properties).flatMap(([name, child]) => [[...prefix, name], ...bodyPaths(child, [...prefix, name], depth + 1).filter((p) => p.length > prefix.length + 1)]);
+}
+
+/** A value with `leaf` at `path` (arrays where the path has an index). */
+function placed(path: string[], leaf: unknown): unknown {
+  if (path.length === 0) return leaf;
+  const [head, ...rest] = path;
+  return /^\d+$/.test(head!) ? [placed(rest, leaf)] : { [head!]: placed(rest, leaf) };
 }
 
 let t: TestApp;
 let owner: TestUser;
+let dnr: TestUser;
 let operations: Operation[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_USER_PER_MINUTE: '1000000' } });
   owner = await createUser(t, { role: 'Owner' });
+  dnr = await createUser(t, { role: 'DNR' });
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
+    paths: Record<string, Record<string, { 'x-access'?: unknown; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
     components?: { schemas?: Record<string, Record<string, unknown>> };
   };
-  const resolve = (schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
+  resolve = (schema) => {
     const ref = schema?.$ref as string | undefined;
     return ref ? doc.components?.schemas?.[ref.split('/').pop()!] : schema;
   };
@@ -98,6 +134,8 @@ beforeAll(async () => {
         params: op.parameters ?? [],
         bodyProps: Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}),
         hasBody: Boolean(op.requestBody),
+        bodySchema: op.requestBody?.content['application/json']?.schema,
+        access: JSON.stringify(op['x-access'] ?? ''),
       };
     }),
   );
@@ -150,6 +188,54 @@ describe('fuzzing every OpenAPI operation', { timeout: 600_000 }, () => {
       if (res.statusCode >= 500) failures.push(`${op.method} ${url}${query ? `?${query.slice(0, 200)}` : ''} → ${res.statusCode} ${res.body.slice(0, 300)} body=${(JSON.stringify(payload) ?? '').slice(0, 300)}`);
     }
     expect(seen.size).toBe(Math.min(operations.length, ITERATIONS));
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('NUL and lone surrogates in every string a request sends', { timeout: 600_000 }, () => {
+  const unstorable = [
+    ['jig\u0000minnow', NUL_RULE],
+    ['jig\uD83Dminnow', SURROGATE_RULE],
+  ] as const;
+
+  // The Owner passes every permission; a route for the DNR role is called as a DNR user.
+  const caller = (op: Operation) => (/"DNR"/.test(op.access) ? dnr : owner);
+
+  it('every body field of every operation: 400 naming the field, before any handler runs', async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const op of operations.filter((o) => o.bodySchema)) {
+      const url = op.path.replace(/\{(\w+)\}/g, MISSING_ID);
+      for (const path of bodyPaths(op.bodySchema)) {
+        for (const [text, rule] of unstorable) {
+          const res = await t.app.inject({ method: op.method as 'POST', url, headers: { ...caller(op).headers, 'content-type': 'application/json' }, payload: JSON.stringify(placed(path, text)) });
+          sent++;
+          const pointer = `/${path.join('/')}`;
+          const named = res.statusCode === 400 && (res.json() as { errors?: { pointer: string; detail: string }[] }).errors?.some((e) => e.pointer === pointer && e.detail === rule);
+          if (!named) failures.push(`${op.method} ${op.path} ${pointer} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(500);
+    expect(failures).toEqual([]);
+  });
+
+  it('every path and query parameter of every operation: 400 naming the parameter', async () => {
+    const failures: string[] = [];
+    for (const op of operations) {
+      for (const param of op.params.filter((p) => p.in === 'path' || p.in === 'query')) {
+        for (const [text, rule] of unstorable) {
+          // A lone surrogate has no UTF-8 form: a URL cannot carry one (its bytes decode to U+FFFD), only
+          // a JSON escape can. NUL (%00) can.
+          if (rule === SURROGATE_RULE) continue;
+          const value = encodeURIComponent(text);
+          const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === param.name ? value : MISSING_ID));
+          const res = await t.app.inject({ method: op.method as 'GET', url: param.in === 'query' ? `${url}?${param.name}=${value}` : url, headers: caller(op).headers, ...(op.hasBody ? { payload: {} } : {}) });
+          const named = res.statusCode === 400 && (res.json() as { errors?: { pointer: string; in: string; detail: string }[] }).errors?.some((e) => e.pointer === `/${param.name}` && e.detail === rule);
+          if (!named) failures.push(`${op.method} ${op.path} ${param.in} ${param.name} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
     expect(failures).toEqual([]);
   });
 });

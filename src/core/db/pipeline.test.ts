@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/harness.js'
 import { recordStatements } from '../../../test/statements.js';
 import { createDb, type Db } from './client.js';
 import { issuedTogether, onOneConnection, transaction } from './pipeline.js';
+import { namedStatement } from './prepared.js';
 
 describe('pipelining (issuedTogether, transaction, onOneConnection)', () => {
   let target: TestDatabase;
@@ -59,6 +60,29 @@ describe('pipelining (issuedTogether, transaction, onOneConnection)', () => {
     // The connections are clean afterwards.
     await transaction(db, (tx) => tx.execute(sql`INSERT INTO pipeline_probes VALUES (13)`));
     expect(await count()).toBe(1);
+  });
+
+  it('reports the first failing statement of a transaction, not the "transaction is aborted" of those after it, and writes nothing', async () => {
+    await plain.query('TRUNCATE pipeline_probes');
+    await plain.query('CREATE TABLE IF NOT EXISTS pipeline_texts (n int PRIMARY KEY, t text NOT NULL)');
+    // Which rejection reaches Promise.all first depends on the promise layers around each call and
+    // on how the answers arrive: the failing statement's is held back here (as a repository that
+    // does more with its answer would), so the "aborted" of the statement after it comes first.
+    const later = <T>(answer: Promise<T>) => answer.catch(async (error: unknown) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw error;
+    });
+    const probe = namedStatement<{ n: number }>('pipeline_test_probe_count', () => sql`SELECT count(*)::int AS n FROM pipeline_probes`);
+    const insert = namedStatement<{ n: number }, { t: string | null }>('pipeline_test_insert_text', () => sql`INSERT INTO pipeline_texts VALUES (1, ${sql.placeholder('t')}) RETURNING n`);
+    const attempt = (t: string | null) =>
+      transaction(db, async (tx) => {
+        await tx.execute(sql`INSERT INTO pipeline_probes VALUES (1)`);
+        await issuedTogether(tx, () => Promise.all([later(insert.first(tx, { t })), probe.rows(tx, {}), tx.execute(sql`INSERT INTO pipeline_probes VALUES (2)`)]));
+      });
+    await expect(attempt('a\u0000b')).rejects.toMatchObject({ code: '22021' });
+    await expect(attempt(null)).rejects.toMatchObject({ code: '23502' });
+    expect(await count()).toBe(0);
+    expect((await plain.query('SELECT count(*)::int AS n FROM pipeline_texts')).rows[0].n).toBe(0);
   });
 
   it('onOneConnection: sends the statements issued together in one round trip on one connection, each in its own transaction, and hands the connection back', async () => {

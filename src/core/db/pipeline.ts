@@ -31,25 +31,58 @@ export function issuedTogether<T>(tx: DbOrTx, issue: () => T): T {
 
 const dialect = new PgDialect({ casing: CASING });
 
+/** SQLSTATE of a statement sent after another one of its transaction failed. */
+const TRANSACTION_ABORTED = '25P02';
+
+const sqlState = (error: unknown): unknown => (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+
+/**
+ * The checked-out connection as the transaction's session sees it: its `query` also notes the
+ * failure of the earliest statement (in the order sent) that failed. In a pipelined transaction
+ * the statements after a failure fail too ("current transaction is aborted"), and which rejection
+ * reaches `fn` first depends on how many promise layers each call has (a Drizzle query has more
+ * than a named statement), not on the order they ran in.
+ */
+function noteFirstFailure(client: pg.PoolClient): { connection: pg.PoolClient; firstFailure: () => unknown } {
+  let sent = 0;
+  let first: { at: number; error: unknown } | undefined;
+  const query = (...args: unknown[]) => {
+    const at = sent++;
+    const answer = (client.query as (...a: unknown[]) => unknown)(...args);
+    if (answer instanceof Promise) {
+      answer.catch((error: unknown) => {
+        if (!first || at < first.at) first = { at, error };
+      });
+    }
+    return answer;
+  };
+  // Everything else (the socket that `issuedTogether` corks, `release`) is the client's own.
+  const connection = new Proxy(client, { get: (target, key, receiver) => (key === 'query' ? query : Reflect.get(target, key, receiver)) });
+  return { connection, firstFailure: () => first?.error };
+}
+
 /**
  * `db.transaction(fn)` without the round trip of its BEGIN: BEGIN goes out in one write with the
  * statements `fn` issues before its first await (Drizzle's transaction waits for BEGIN's answer
  * before it calls `fn`); then COMMIT, or ROLLBACK when `fn` throws. `tx` is a Drizzle transaction
  * on the checked-out connection, as Drizzle's. On a pool that does not pipeline it is
  * `db.transaction(fn)`. (BEGIN fails only with its connection, and then so does all that follows.)
+ * When `fn` fails with "current transaction is aborted", what it throws is the error of the first
+ * statement that failed: the cause, not its echo.
  */
 export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const pool = clientOf(db);
   if (!(pool instanceof pg.Pool) || !(pool.options as pg.PoolConfig).pipeline) return db.transaction(fn);
   const client = await pool.connect();
-  const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as Tx;
+  const { connection, firstFailure } = noteFirstFailure(client);
+  const tx = new NodePgTransaction(dialect, new NodePgSession(connection, dialect, undefined), undefined) as unknown as Tx;
   try {
     const [, result] = await issuedTogether(tx, () => Promise.all([client.query('BEGIN'), fn(tx)]));
     await client.query('COMMIT');
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    throw sqlState(error) === TRANSACTION_ABORTED ? (firstFailure() ?? error) : error;
   } finally {
     client.release();
   }

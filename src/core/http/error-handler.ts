@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { pascalCase } from './enums.js';
 import { DATE_TIME_RULE, PAST_DATE_RULE, PAST_DATE_TIME_RULE } from './formats.js';
 import { MAX_FIELD_ERRORS, truncateEcho } from './limits.js';
-import { AppError, PROBLEM_CONTENT_TYPE, problemType, statusTitle, type FieldError, type ProblemBody } from './problem.js';
+import { unstorableText } from './validation.js';
+import { AppError, escapePointer, PROBLEM_CONTENT_TYPE, problemType, statusTitle, type AjvError, type FieldError, type ProblemBody } from './problem.js';
 
 /**
  * The one place where errors become RFC 9457 problem+json responses.
@@ -25,16 +26,8 @@ const CONTEXT_TO_IN: Record<ValidationContext, FieldError['in']> = {
   headers: 'header',
 };
 
-export interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
+export type { AjvError } from './problem.js';
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /**
  * An enum written as a union of literals (`anyOf: [{const: 'Public'}, …]`, as TypeBox writes it) that
@@ -192,10 +185,10 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | un
 }
 
 /**
- * Where in the request a rejected value sits: the first string leaf of body, query or path
- * equal to `value` (or, without a value, the first that `matches`).
+ * Where in the request a rejected value sits: the first string or number leaf of body, query or
+ * path that `matches`, told `detail`.
  */
-function locateValue(request: FastifyRequest, matches: (leaf: string) => boolean): FieldError | undefined {
+function locateValue(request: FastifyRequest, matches: (leaf: string | number) => boolean, detail = 'has a value out of range or not valid for this field'): FieldError | undefined {
   const parts: [FieldError['in'], unknown][] = [
     ['body', request.body],
     ['query', request.query],
@@ -204,7 +197,7 @@ function locateValue(request: FastifyRequest, matches: (leaf: string) => boolean
   let budget = 10_000; // bodies are bounded, but keep the walk cheap anyway
   const walk = (value: unknown, pointer: string): string | undefined => {
     if (--budget < 0) return undefined;
-    if (typeof value === 'string') return matches(value) ? pointer || '/' : undefined;
+    if (typeof value === 'string' || typeof value === 'number') return matches(value) ? pointer || '/' : undefined;
     if (value && typeof value === 'object') {
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
         const found = walk(child, `${pointer}/${escapePointer(key)}`);
@@ -215,17 +208,16 @@ function locateValue(request: FastifyRequest, matches: (leaf: string) => boolean
   };
   for (const [where, value] of parts) {
     const pointer = walk(value, '');
-    if (pointer) return { pointer: truncateEcho(pointer), in: where, detail: 'has a value out of range or not valid for this field' };
+    if (pointer) return { pointer: truncateEcho(pointer), in: where, detail };
   }
   return undefined;
 }
 
 const INVALID_VALUE_DETAIL = 'A value in the request is out of range or not valid for its field; check numbers, dates and ids.';
 
-function invalidValue(field: FieldError | undefined): AppError {
-  if (!field) return new AppError(400, 'request.invalid_value', INVALID_VALUE_DETAIL);
-  const detail = `The request is invalid: ${field.in} ${field.pointer} ${field.detail}. Fix the field and send it again.`;
-  return new AppError(400, 'request.invalid_value', detail, { errors: [field] });
+function invalidValue(field: FieldError | undefined, detail = INVALID_VALUE_DETAIL): AppError {
+  if (!field) return new AppError(400, 'request.invalid_value', detail);
+  return new AppError(400, 'request.invalid_value', `The request is invalid: ${field.in} ${field.pointer} ${field.detail}. Fix the field and send it again.`, { errors: [field] });
 }
 
 /** A JavaScript Date built from client input that is not a real instant ("Invalid time value"). */
@@ -233,9 +225,54 @@ function isInvalidDateError(error: unknown): boolean {
   return error instanceof RangeError && /invalid time value|invalid date/i.test(error.message);
 }
 
-/** The value PostgreSQL quotes in a data exception ('... out of range: "2026-13-01"'). */
+/** The value PostgreSQL quotes in a data exception ('... out of range: "2026-13-01"', 'value "1e10" is out of range for type integer'). */
 function quotedValue(message: string | undefined): string | undefined {
-  return message ? /: "(.*)"$/s.exec(message)?.[1] : undefined;
+  return message ? (/: "(.*)"$/s.exec(message) ?? /^value "(.*)" is out of range/s.exec(message))?.[1] : undefined;
+}
+
+const INT_RANGES: Record<string, number> = { smallint: 2 ** 15, integer: 2 ** 31, bigint: 2 ** 63 };
+
+/**
+ * A data exception (SQLSTATE class 22) that a client's value caused, as a 400 naming the field
+ * where the request shows which it was:
+ * - 22021 invalid byte sequence / 22P05 untranslatable character: a NUL or a lone surrogate (the
+ *   schema layer refuses both first; this is what a path around it would get);
+ * - 22001 string too long for its column: the first string longer than the column's length;
+ * - 22003 numeric out of range: the value PostgreSQL quotes, else a number outside the integer type;
+ * - 22007 / 22008 invalid or out-of-range date-time: the value PostgreSQL quotes, else a date-time
+ *   JavaScript cannot read;
+ * - any other 22xxx: the value PostgreSQL quotes, if any.
+ */
+export function dataException(error: { code: string; message?: string | undefined }, request: FastifyRequest): AppError {
+  const quoted = quotedValue(error.message);
+  const isQuoted = (leaf: string | number) => quoted !== undefined && String(leaf) === quoted;
+  switch (error.code) {
+    case '22021':
+    case '22P05': {
+      const detail = 'contains a character the database cannot store (U+0000 or an unpaired UTF-16 surrogate)';
+      return invalidValue(locateValue(request, (leaf) => typeof leaf === 'string' && unstorableText(leaf) !== undefined, detail), `A text in the request ${detail}; remove it.`);
+    }
+    case '22001': {
+      const length = Number(/\((\d+)\)/.exec(error.message ?? '')?.[1]);
+      const detail = Number.isFinite(length) ? `is longer than the ${length} characters this field holds` : 'is longer than this field holds';
+      return invalidValue(locateValue(request, (leaf) => typeof leaf === 'string' && Number.isFinite(length) && leaf.length > length, detail), `A text in the request ${detail}; shorten it.`);
+    }
+    case '22003': {
+      const type = /(smallint|integer|bigint)/.exec(error.message ?? '')?.[1];
+      const limit = type ? INT_RANGES[type]! : undefined;
+      const outside = (leaf: string | number) => limit !== undefined && typeof leaf === 'number' && (leaf >= limit || leaf < -limit);
+      const detail = 'is out of the range this field holds';
+      return invalidValue(locateValue(request, (leaf) => isQuoted(leaf) || (quoted === undefined && outside(leaf)), detail), `A number in the request ${detail}; check numbers and their units.`);
+    }
+    case '22007':
+    case '22008': {
+      const detail = 'is not a date-time this field can hold';
+      const unreadable = (leaf: string | number) => typeof leaf === 'string' && /^\d{4,}-\d{2}-\d{2}/.test(leaf) && Number.isNaN(new Date(leaf).getTime());
+      return invalidValue(locateValue(request, (leaf) => isQuoted(leaf) || (quoted === undefined && unreadable(leaf)), detail), `A date or time in the request ${detail}; send an ISO 8601 date-time with a time zone.`);
+    }
+    default:
+      return invalidValue(quoted === undefined ? undefined : locateValue(request, isQuoted));
+  }
 }
 
 /** Connection-level failures: the database is down, restarting or out of connections. */
@@ -264,10 +301,7 @@ export function databaseUnavailable(): AppError {
 function fromPgError(error: PgError, request: FastifyRequest): AppError | undefined {
   if (!error.code) return undefined;
   // Class 22: data exceptions (value out of range, invalid text representation, bad date ...)
-  if (error.code.startsWith('22')) {
-    const value = quotedValue(error.message);
-    return invalidValue(value === undefined ? undefined : locateValue(request, (leaf) => leaf === value));
-  }
+  if (error.code.startsWith('22')) return dataException({ code: error.code, message: error.message }, request);
   if (error.code === '23505') {
     return new AppError(409, 'request.duplicate', 'A record with the same unique value already exists.');
   }
@@ -312,7 +346,7 @@ export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit
     } else if (pgErrorOf(error)) {
       appError = fromPgError(pgErrorOf(error)!, request);
     } else if (isInvalidDateError(error) || isInvalidDateError((error as { cause?: unknown }).cause)) {
-      appError = invalidValue(locateValue(request, (leaf) => /^\d{4}-\d{2}-\d{2}/.test(leaf) && Number.isNaN(new Date(leaf).getTime())));
+      appError = dataException({ code: '22007' }, request);
     } else {
       appError = fromFastifyError(error, options.bodyLimit);
     }

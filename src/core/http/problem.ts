@@ -74,3 +74,16 @@ export const HttpErrors = {
   conflict: (code: string, detail: string) => new AppError(409, code, detail),
   unavailable: (code: string, detail: string) => new AppError(503, code, detail),
 };
+
+/** A property name as a segment of a JSON Pointer (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A schema validation error as Ajv reports it (what `validationFailed` turns into `errors[]`). */
+export interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}

@@ -396,6 +396,30 @@ describe('catches', () => {
     expect((await t.database.pool.query('SELECT count(*)::int AS n FROM catches WHERE entry_id = $1', [entry.id])).rows[0].n).toBe(0);
   });
 
+  it('refuses a NUL character or a lone surrogate in bait, lure or notes with a 400 naming the field, and stores nothing', async () => {
+    const entry = await createEntry(owner);
+    for (const field of ['bait', 'lure', 'notes']) {
+      for (const [text, rule] of [
+        ['jig\u0000minnow', 'must not contain the NUL character (U+0000)'],
+        ['jig\uD800minnow', 'must not contain an unpaired UTF-16 surrogate'],
+      ] as const) {
+        const res = await addCatch(owner, entry.id, { [field]: text });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'request.validation_failed', errors: [{ pointer: `/${field}`, in: 'body', detail: expect.stringContaining(rule) }] });
+      }
+    }
+    // A paired surrogate (an emoji) is text like any other.
+    expect((await addCatch(owner, entry.id, { notes: 'Big one 🎣' })).json().notes).toBe('Big one 🎣');
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM catches WHERE entry_id = $1', [entry.id])).rows[0].n).toBe(1);
+    const catchId = (await t.database.pool.query('SELECT id FROM catches WHERE entry_id = $1', [entry.id])).rows[0].id;
+    const patch = await t.app.inject({ method: 'PATCH', url: `/api/fishinglog/entries/${entry.id}/catches/${catchId}`, headers: owner.headers, payload: { notes: 'a\u0000b' } });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json().errors).toEqual([{ pointer: '/notes', in: 'body', detail: 'must not contain the NUL character (U+0000)' }]);
+    const search = await get(owner, `/api/fishinglog/entries?cursor=${encodeURIComponent('a\u0000')}`);
+    expect(search.statusCode).toBe(400);
+    expect(search.json().errors[0]).toEqual({ pointer: '/cursor', in: 'query', detail: 'must not contain the NUL character (U+0000)' });
+  });
+
   it('matches a state criterion against entries logged through the API (one state-code format)', async () => {
     const angler = await createUser(t);
     const criterion = await t.app.inject({ method: 'POST', url: '/api/personalbest/me/criteria', headers: angler.headers, payload: { speciesId: WALLEYE, measure: 'length', stateCode: 'US-MN' } });
