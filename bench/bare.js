@@ -9,12 +9,8 @@
  */
 import Fastify from 'fastify';
 import pg from 'pg';
-import { shareRowTemplates } from '../dist/core/db/result-fields.js';
 
 const POOL_SIZE = 10;
-// pg as the service runs it: each column list's row template built once (core/db/result-fields.ts),
-// so that the bare route is not slower than the service for a cost of the driver alone.
-shareRowTemplates();
 
 /**
  * @typedef {{ text: string; values: unknown[] | undefined; rowMode: string | undefined; name: string | undefined; connection: number }} Captured

@@ -2,9 +2,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { CASING } from './casing.js';
-import { fastTypeParsers } from './timestamps.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
-import { shareRowTemplates } from './result-fields.js';
 
 /**
  * The Drizzle handle. It is made without the tables' schema: nothing uses Drizzle's relational
@@ -60,8 +58,6 @@ export async function openDatabase(
   options: OpenOptions = {},
 ): Promise<Database> {
   const processName = options.processName ?? 'fishlog';
-  // pg's per-result row template, built once per column list (core/db/result-fields.ts).
-  shareRowTemplates();
   let embedded: EmbeddedCluster | undefined;
   let url = config.databaseUrl;
   let description: string;
@@ -81,8 +77,7 @@ export async function openDatabase(
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
       ...(role ? { options: `-c role=${role}` } : {}),
-      // The request path's pool also reads timestamptz with a parser of its own (core/db/timestamps.ts).
-      ...(pipeline ? { pipeline, types: fastTypeParsers } : {}),
+      ...(pipeline ? { pipeline } : {}),
     });
     // A connection that fails (the server was killed, restarted, or ended it: 57P01) must never
     // crash the process: idle ones report to the pool, checked-out ones to their own listener.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { pooledRandomBytes } from '../crypto/random-pool.js';
+import { randomBytes } from 'node:crypto';
 
 /**
  * W3C Trace Context: a valid incoming `traceparent` is continued (same trace id, this server's
@@ -18,7 +18,7 @@ export interface TraceContext {
 
 /** A random id of `bytes` bytes, in hex. */
 function randomHex(bytes: number): string {
-  return pooledRandomBytes(bytes).toString('hex');
+  return randomBytes(bytes).toString('hex');
 }
 
 export function traceContext(header: string | string[] | undefined): TraceContext {

@@ -1,4 +1,3 @@
-import { isoTime } from '../../core/http/iso-time.js';
 import { apiValue, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum } from './fishing-log.schemas.js';
 import type { CatchWithSpecies, EntryWithOwner } from './entries.repository.js';
 import { pointFor, showsExactLocation } from '../../core/access/location.js';
@@ -19,7 +18,7 @@ export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exa
     weightKg: row.weightKg,
     count: row.count,
     released: row.released,
-    caughtAt: isoTime(row.caughtAt),
+    caughtAt: row.caughtAt.toISOString(),
     bait: row.bait,
     lure: row.lure,
     lureItem: row.lureItem,
@@ -28,8 +27,8 @@ export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exa
     photoUrls: row.photoUrls,
     notes: row.notes,
     location: point(row.latitude, row.longitude, exact),
-    createdAt: isoTime(row.createdAt),
-    updatedAt: isoTime(row.updatedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -44,7 +43,7 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
     // Sessions are private to their owner: others do not learn which session an entry belongs to.
     sessionId: isOwner(viewerId, row) ? row.sessionId : null,
     title: row.title,
-    occurredAt: isoTime(row.occurredAt),
+    occurredAt: row.occurredAt.toISOString(),
     timeZone: row.timeZone,
     location: location ? { latitude: location.latitude, longitude: location.longitude, precision: location.precision, waterBody: row.waterBody, stateCode: row.stateCode } : null,
     weather:
@@ -60,8 +59,8 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
     visibility: row.visibility,
     shareExactLocation: row.shareExactLocation,
     catchCount: row.catchCount,
-    createdAt: isoTime(row.createdAt),
-    updatedAt: isoTime(row.updatedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -80,8 +79,8 @@ export function fullEntryView<C = ReturnType<typeof catchView>>(viewerId: string
 export function sessionView(row: SessionRow & { entryCount: number }) {
   return {
     id: row.id,
-    startedAt: isoTime(row.startedAt),
-    endedAt: row.endedAt ? isoTime(row.endedAt) : null,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt ? row.endedAt.toISOString() : null,
     timeZone: row.timeZone,
     location:
       row.latitude !== null && row.longitude !== null
@@ -92,7 +91,7 @@ export function sessionView(row: SessionRow & { entryCount: number }) {
     weatherSummary: row.weatherSummary,
     waterSummary: row.waterSummary,
     entryCount: row.entryCount,
-    createdAt: isoTime(row.createdAt),
-    updatedAt: isoTime(row.updatedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }

@@ -1,4 +1,3 @@
-import { isoTime } from '../../core/http/iso-time.js';
 import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { profilePolicy } from '../../core/access/policies/profiles.js';
@@ -37,7 +36,7 @@ function publicView({ user, profile, favouriteSpecies }: ProfileSource) {
     avatarUrl: profile?.avatarUrl ?? null,
     favouriteSpecies: favouriteSpecies ?? null,
     visibility: profile?.visibility ?? PROFILE_DEFAULTS.visibility,
-    memberSince: isoTime(user.createdAt),
+    memberSince: user.createdAt.toISOString(),
   };
 }
 
@@ -48,7 +47,7 @@ function ownView(row: ProfileSource, consent: ResearchConsent) {
     role: roleName(row.user.role),
     unitsPreference: UnitsEnum.toApi(row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference),
     researchConsent: consent,
-    updatedAt: row.profile ? isoTime(row.profile.updatedAt) : null,
+    updatedAt: row.profile ? row.profile.updatedAt.toISOString() : null,
   });
 }
 
@@ -69,7 +68,7 @@ function ownViewOfRow(row: repo.OwnProfileRow) {
     profile: row.updatedAt ? (row as ProfileSource['profile']) : null,
     favouriteSpecies: row.favouriteSpeciesId ? { id: row.favouriteSpeciesId, commonName: row.favouriteSpeciesName! } : null,
   };
-  return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: isoTime(row.consentGivenAt!) } : { level: 'None', givenAt: null });
+  return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: row.consentGivenAt!.toISOString() } : { level: 'None', givenAt: null });
 }
 
 /** The owner's view of their profile, read now (one statement). */

@@ -1,4 +1,3 @@
-import { isoTime } from '../../core/http/iso-time.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { allows, authorize } from '../../core/access/policy.js';
 import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
@@ -67,7 +66,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
       text: row.text,
       photoUrls: row.photoUrls,
       visibility: row.visibility,
-      linkedEntry: entry ? { id: entry.id, title: entry.title, occurredAt: isoTime(entry.occurredAt), waterBody: entry.waterBody } : null,
+      linkedEntry: entry ? { id: entry.id, title: entry.title, occurredAt: entry.occurredAt.toISOString(), waterBody: entry.waterBody } : null,
       linkedCatch: linkedCatch
         ? {
             id: linkedCatch.id,
@@ -77,7 +76,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
             weightKg: linkedCatch.weightKg,
             count: linkedCatch.count,
             released: linkedCatch.released,
-            caughtAt: isoTime(linkedCatch.caughtAt),
+            caughtAt: linkedCatch.caughtAt.toISOString(),
           }
         : null,
       likeCount: row.likeCount,
@@ -85,8 +84,8 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
       likedByMe: liked.has(row.id),
       moderationStatus: row.status,
       moderationReason: isAuthor(viewerId, row) ? row.moderationReason : null,
-      createdAt: isoTime(row.createdAt),
-      updatedAt: isoTime(row.updatedAt),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
     };
   });
 }
