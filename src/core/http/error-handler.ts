@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pascalCase } from './enums.js';
-import { DATE_TIME_RULE, PAST_DATE_RULE, PAST_DATE_TIME_RULE } from './formats.js';
+import { DATE_RULE, DATE_TIME_RULE } from './formats.js';
 import { MAX_FIELD_ERRORS, truncateEcho } from './limits.js';
 import { unstorableText } from './validation.js';
 import { AppError, escapePointer, PROBLEM_CONTENT_TYPE, problemType, statusTitle, type AjvError, type FieldError, type ProblemBody } from './problem.js';
@@ -94,7 +94,10 @@ function fieldErrors(validation: AjvError[], context: ValidationContext | undefi
   const where = CONTEXT_TO_IN[context ?? 'body'] ?? 'body';
   const seen = new Set<string>();
   const out: FieldError[] = [];
+  // A value outside its `x-fishlog-range` is told the whole rule; its format error would repeat half of it.
+  const ranged = new Set(validation.filter((e) => e.keyword === 'x-fishlog-range').map((e) => e.instancePath));
   for (const error of withoutUnionNoise(validation)) {
+    if (error.keyword === 'format' && ranged.has(error.instancePath)) continue;
     let pointer = error.instancePath || '';
     let detail = error.message ?? 'is invalid';
     if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
@@ -109,10 +112,8 @@ function fieldErrors(validation: AjvError[], context: ValidationContext | undefi
       detail = 'must be a UUID';
     } else if (error.keyword === 'format' && error.params.format === 'date-time') {
       detail = DATE_TIME_RULE;
-    } else if (error.keyword === 'format' && error.params.format === 'past-date-time') {
-      detail = PAST_DATE_TIME_RULE;
-    } else if (error.keyword === 'format' && error.params.format === 'past-date') {
-      detail = PAST_DATE_RULE;
+    } else if (error.keyword === 'format' && error.params.format === 'date') {
+      detail = DATE_RULE;
     }
     const key = `${pointer}|${detail}`;
     if (seen.has(key)) continue;

@@ -1,11 +1,10 @@
 /**
- * The API's own date-time formats for request validation (every module inherits them):
- * - `date-time`: RFC 3339 with a time zone, no leap second (`…T23:59:60Z`: PostgreSQL and JavaScript
- *   cannot store it), from 1900-01-01 to the end of 9999 (tournament dates, trips, filters);
- * - `past-date-time`: the same, and at most 24 hours after now — for what has happened (an entry's
- *   occurredAt, a session's start and end, a catch's caughtAt);
- * - `past-date`: a calendar date YYYY-MM-DD from 1900-01-01 to at most the (UTC) day 24 hours from now —
- *   the day something happened (a fishing report's fishedOn).
+ * The API's date-time rules for request validation (every module inherits them):
+ * - format `date-time`: RFC 3339 with a time zone (any offset, fractional seconds), no leap second
+ *   (`…T23:59:60Z`: PostgreSQL and JavaScript cannot store it), from 1900-01-01 to the end of 9999
+ *   (tournament dates, trips, filters);
+ * - `x-fishlog-range` beside `date-time` or `date`: what has happened — at most 24 hours after now
+ *   (an entry's occurredAt, a session's start and end, a catch's caughtAt, a report's day).
  */
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
@@ -15,16 +14,19 @@ export const FUTURE_ALLOWANCE_MS = 24 * 60 * 60 * 1000;
 
 /** What a refused date-time is told (the error handler's detail for the `date-time` format). */
 export const DATE_TIME_RULE = 'must be an ISO 8601 date-time with a time zone (e.g. 2026-06-01T05:30:00Z), from 1900-01-01 on (no leap second :60)';
-/** The detail for the `past-date-time` format. */
+/** The detail of a date-time outside `x-fishlog-range`. */
 export const PAST_DATE_TIME_RULE =
   'must be an ISO 8601 date-time with a time zone (e.g. 2026-06-01T05:30:00Z), from 1900-01-01 to at most 24 hours from now (no leap second :60)';
 
-/** The detail for the `past-date` format. */
+/** The detail of a calendar date that is not one (format `date`). */
+export const DATE_RULE = 'must be a calendar date YYYY-MM-DD (e.g. 2026-06-01)';
+
+/** The detail of a calendar date outside `x-fishlog-range`. */
 export const PAST_DATE_RULE = 'must be a calendar date YYYY-MM-DD (e.g. 2026-06-01), from 1900-01-01 to at most 24 hours from now';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The `past-date` format: a real calendar date from 1900-01-01 to the UTC day 24 hours after `now`. */
+/** A real calendar date from 1900-01-01 to the UTC day 24 hours after `now` (`x-fishlog-range` on a `date`). */
 export function isPlausibleDate(value: string, now: number = Date.now()): boolean {
   const m = DATE.exec(value);
   if (!m) return false;
@@ -39,7 +41,7 @@ export function isValidDateTime(value: string): boolean {
   return instant !== undefined && instant >= EARLIEST_DATE_TIME;
 }
 
-/** The `past-date-time` format: a valid instant from 1900 to 24 hours after `now`. */
+/** A valid instant from 1900 to 24 hours after `now` (`x-fishlog-range` on a `date-time`). */
 export function isPlausibleDateTime(value: string, now: number = Date.now()): boolean {
   const instant = dateTimeInstant(value);
   return instant !== undefined && instant >= EARLIEST_DATE_TIME && instant <= now + FUTURE_ALLOWANCE_MS;

@@ -19,9 +19,7 @@ const INT32_MAX = 2 ** 31 - 1;
 const FORMAT_MAX_LENGTH: Record<string, number> = {
   uuid: 36,
   'date-time': 35, // 2026-06-01T05:30:00.123456789+05:30
-  'past-date-time': 35,
   date: 10,
-  'past-date': 10,
   time: 24,
   email: 254,
   uri: 2048,

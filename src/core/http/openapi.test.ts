@@ -51,6 +51,25 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  it('uses only formats that code generators know (JSON Schema and OpenAPI), ranges as x-fishlog-range', async () => {
+    const body = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
+    // The `format` of every schema (an object with a `type`; examples may have a field called format).
+    const formats = new Set<string>();
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        const node = value as Record<string, unknown>;
+        if (typeof node.format === 'string' && 'type' in node) formats.add(node.format);
+        Object.values(node).forEach(walk);
+      }
+    };
+    walk(JSON.parse(body));
+    const standard = ['date-time', 'date', 'time', 'duration', 'email', 'uri', 'uri-reference', 'uuid', 'hostname', 'ipv4', 'ipv6', 'int32', 'int64', 'float', 'double', 'password', 'binary', 'byte'];
+    expect(formats.size).toBeGreaterThan(3);
+    expect([...formats].filter((f) => !standard.includes(f))).toEqual([]);
+    expect(body).toContain('"x-fishlog-range":{"from":"1900-01-01","toFromNow":"PT24H"}');
+  });
+
   it('renders the reference page at /docs from local assets', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);

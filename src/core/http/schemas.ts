@@ -5,16 +5,25 @@ import { Problem } from './problem.js';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID', examples: ['0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21'] });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 date-time', examples: ['2026-06-01T05:30:00.000Z'] });
-/** When something happened: a date-time at most 24 hours from now (the format `past-date-time`). */
+/**
+ * The range of a date or date-time a client sends for when something happened (`x-fishlog-range`,
+ * checked by the request validation, src/core/http/validation.ts): from 1900-01-01 to at most 24
+ * hours from now. In the OpenAPI document beside the standard `format`, which generators type.
+ */
+export const HAPPENED_RANGE = { from: '1900-01-01', toFromNow: 'PT24H' } as const;
+
+/** When something happened: a date-time from 1900 to at most 24 hours from now. */
 export const PastTimestamp = Type.String({
-  format: 'past-date-time',
+  format: 'date-time',
+  'x-fishlog-range': HAPPENED_RANGE,
   description: 'ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now',
   examples: ['2026-06-01T05:30:00.000Z'],
 });
 
-/** The day something happened: a calendar date from 1900-01-01 to at most 24 hours from now (the format `past-date`). */
+/** The day something happened: a calendar date from 1900-01-01 to at most 24 hours from now. */
 export const PastDate = Type.String({
-  format: 'past-date',
+  format: 'date',
+  'x-fishlog-range': HAPPENED_RANGE,
   maxLength: 10,
   description: 'Calendar date YYYY-MM-DD of something that happened: from 1900-01-01 to at most 24 hours from now',
   examples: ['2026-06-01'],

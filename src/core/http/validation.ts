@@ -1,6 +1,6 @@
-import { Ajv } from 'ajv';
+import { Ajv, type AnySchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { isPlausibleDate, isPlausibleDateTime, isValidDateTime } from './formats.js';
+import { isPlausibleDate, isPlausibleDateTime, isValidDateTime, PAST_DATE_RULE, PAST_DATE_TIME_RULE } from './formats.js';
 import { escapePointer, type AjvError } from './problem.js';
 
 /**
@@ -10,10 +10,22 @@ import { escapePointer, type AjvError } from './problem.js';
 export function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
   addFormats.default(ajv);
-  // Request date-times: RFC 3339, no leap second, from 1900; past-date-time also at most 24 h ahead (src/core/http/formats.ts).
+  // Request date-times: RFC 3339, no leap second, from 1900 (src/core/http/formats.ts).
   ajv.addFormat('date-time', { type: 'string', validate: (value: string) => isValidDateTime(value) });
-  ajv.addFormat('past-date-time', { type: 'string', validate: (value: string) => isPlausibleDateTime(value) });
-  ajv.addFormat('past-date', { type: 'string', validate: (value: string) => isPlausibleDate(value) });
+  // What happened: a date or date-time from 1900 to at most 24 hours from now (`x-fishlog-range`
+  // beside the standard format). Its error says the whole rule, so the format's is not repeated
+  // (error-handler.ts keeps this one where both fail).
+  ajv.addKeyword({
+    keyword: 'x-fishlog-range',
+    type: 'string',
+    errors: true,
+    validate: function inRange(_range: unknown, value: string, parentSchema?: AnySchemaObject) {
+      const date = parentSchema?.format === 'date';
+      const ok = date ? isPlausibleDate(value) : isPlausibleDateTime(value);
+      if (!ok) (inRange as { errors?: unknown[] }).errors = [{ keyword: 'x-fishlog-range', message: date ? PAST_DATE_RULE : PAST_DATE_TIME_RULE, params: {} }];
+      return ok;
+    },
+  });
   return ajv;
 }
 
