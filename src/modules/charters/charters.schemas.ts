@@ -5,8 +5,8 @@ import { pascalEnum } from '../../core/http/enums.js';
 
 const DateOnly = Type.String({ format: 'date', description: 'Calendar date (YYYY-MM-DD)', examples: ['2027-05-31'] });
 const LocalDateTime = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?(Z|[+-]\\d{2}:\\d{2})?$',
-  description: "Local date-time in the listing's time zone (YYYY-MM-DDTHH:MM), or with an explicit offset",
+  pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?$',
+  description: "Local date-time in the listing's time zone (YYYY-MM-DDTHH:MM[:SS[.fraction]]), or an RFC 3339 date-time with any offset (what Date#toISOString sends)",
   examples: ['2026-07-04T06:00'],
 });
 const ZonedTime = Type.String({ description: "ISO 8601 date-time with the listing's UTC offset", examples: ['2026-07-04T06:00:00-04:00'] });

@@ -184,6 +184,10 @@ describe('availability and time zones', () => {
     expect(zonedToUtc('2026-01-04T06:00', 'America/New_York').toISOString()).toBe('2026-01-04T11:00:00.000Z');
     expect(formatInZone(new Date('2026-07-04T10:00:00Z'), 'America/New_York')).toBe('2026-07-04T06:00:00-04:00');
     expect(formatInZone(new Date('2026-07-04T10:00:00Z'), 'Asia/Kolkata')).toBe('2026-07-04T15:30:00+05:30');
+    // RFC 3339 as clients send it: fractional seconds (Date#toISOString), any offset, lower-case t and z.
+    expect(zonedToUtc('2026-07-04T10:00:00.000Z', 'America/New_York').toISOString()).toBe('2026-07-04T10:00:00.000Z');
+    expect(zonedToUtc('2026-07-04t06:00:00.5-04:00', 'America/New_York').toISOString()).toBe('2026-07-04T10:00:00.500Z');
+    expect(zonedToUtc('2026-07-04T06:00:30.250', 'America/New_York').toISOString()).toBe('2026-07-04T10:00:30.250Z');
   });
 
   it('adds slots (captain only) and lists them with their offset', async () => {
@@ -195,6 +199,12 @@ describe('availability and time zones', () => {
     expect((await call('POST', `/api/charter/listings/${listing.id}/slots`, other, { startsAt: ['2099-07-05T06:00'] })).statusCode).toBe(403);
     const listed = await call('GET', `/api/charter/listings/${listing.id}/slots?from=2099-01-01&to=2099-12-31`, other);
     expect(listed.json()).toEqual(slots);
+  });
+
+  it('takes slot times as Date#toISOString writes them', async () => {
+    const res = await call('POST', `/api/charter/listings/${listing.id}/slots`, captain, { startsAt: ['2098-08-04T10:00:00.000Z', '2098-08-05T06:00:00.000-04:00'] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().map((slot: { startsAt: string }) => slot.startsAt).sort()).toEqual(['2098-08-04T06:00:00-04:00', '2098-08-05T06:00:00-04:00']);
   });
 });
 

@@ -29,9 +29,9 @@ export function formatInZone(date: Date, zone: string): string {
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** A local date-time (`YYYY-MM-DDTHH:MM[:SS]`) in `zone`, or with an explicit offset/Z, as an instant. */
+/** A local date-time (`YYYY-MM-DDTHH:MM[:SS[.fraction]]`) in `zone`, or with an explicit offset/Z, as an instant. */
 export function zonedToUtc(local: string, zone: string): Date {
-  if (/(Z|[+-]\d{2}:\d{2})$/.test(local)) return new Date(local);
+  if (/([Zz]|[+-]\d{2}:\d{2})$/.test(local)) return new Date(local.toUpperCase());
   const guess = Date.parse(`${local.length === 16 ? `${local}:00` : local}Z`);
   const first = offsetMinutes(new Date(guess), zone);
   let utc = guess - first * 60_000;
