@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { periodQuery } from '../../core/http/period.js';
 import { literals, Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const AUDIT_PAGE_MAX = 100;
@@ -53,8 +54,7 @@ export const AuditLogEntry = Type.Object(
 
 export const AuditStatisticsQuery = Type.Object(
   {
-    from: Type.Optional({ ...Timestamp, description: 'Start of the period (default: 30 days before `to`)' }),
-    to: Type.Optional({ ...Timestamp, description: 'End of the period, exclusive (default: now)' }),
+    ...periodQuery,
     top: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'How many admins and actions to list' }),
   },
   { additionalProperties: false },

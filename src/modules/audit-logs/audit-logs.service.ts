@@ -5,6 +5,7 @@ import { roleName } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { AuditRow } from '../../core/audit/audit.tables.js';
 import type { Db } from '../../core/db/client.js';
+import { periodOf } from '../../core/http/period.js';
 import { exportFormatter } from './audit-export.js';
 import { AuditLogErrors } from './audit-logs.errors.js';
 import * as repo from './audit-logs.repository.js';
@@ -72,8 +73,7 @@ export async function listAuditLogs(db: Db, context: AuditContext, query: AuditL
 }
 
 export async function auditStatistics(db: Db, context: AuditContext, query: { from?: string | undefined; to?: string | undefined; top: number }) {
-  const to = query.to === undefined ? new Date() : new Date(query.to);
-  const from = query.from === undefined ? new Date(to.getTime() - 30 * DAY_MS) : new Date(query.from);
+  const { from, to } = periodOf(query, Date.now());
   checkRange(from, to);
   const days = Math.ceil((to.getTime() - from.getTime()) / DAY_MS);
   if (days > MAX_STATISTICS_DAYS) throw AuditLogErrors.rangeTooLong(days, MAX_STATISTICS_DAYS);

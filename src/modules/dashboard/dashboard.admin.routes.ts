@@ -4,12 +4,13 @@ import { errorResponses } from '../../core/http/schemas.js';
 import { Growth, GrowthQuery, Overview, Popular, PopularQuery, Revenue, RevenueQuery } from './dashboard.schemas.js';
 import * as service from './dashboard.service.js';
 import { IntervalEnum } from '../../core/http/enums.js';
+import { DEFAULT_PERIOD_DAYS, periodOf } from '../../core/http/period.js';
 
 /** The administration dashboard (Admin and Owner, as the spec's admin routes without a named permission). */
 export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const now = () => new Date(deps.now());
   const tags = ['admin: dashboard'];
-  const range = `400 \`dashboard.invalid_range\` when from is not before to; 400 \`dashboard.range_too_large\` beyond ${service.MAX_PERIODS.day} days, ${service.MAX_PERIODS.week} weeks or ${service.MAX_PERIODS.month} months.`;
+  const range = `Without from and to: the last ${DEFAULT_PERIOD_DAYS} days. 400 \`dashboard.invalid_range\` when from is not before to; 400 \`dashboard.range_too_large\` beyond ${service.MAX_PERIODS.day} days, ${service.MAX_PERIODS.week} weeks or ${service.MAX_PERIODS.month} months.`;
 
   app.get(
     '/api/admin/dashboard/overview',
@@ -41,7 +42,10 @@ export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 200: Growth, ...errorResponses(400) },
       },
     },
-    async (request) => service.userGrowth(deps, new Date(request.query.from), new Date(request.query.to), IntervalEnum.fromApi(request.query.interval ?? 'Day')),
+    async (request) => {
+      const { from, to } = periodOf(request.query, deps.now());
+      return service.userGrowth(deps, from, to, IntervalEnum.fromApi(request.query.interval ?? 'Day'));
+    },
   );
 
   app.get(
@@ -59,7 +63,8 @@ export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
     },
     async (request) => {
       const q = request.query;
-      return service.revenue(deps, new Date(q.from), new Date(q.to), IntervalEnum.fromApi(q.interval ?? 'Month'), q.currency ?? 'USD', q.kind);
+      const { from, to } = periodOf(q, deps.now());
+      return service.revenue(deps, from, to, IntervalEnum.fromApi(q.interval ?? 'Month'), q.currency ?? 'USD', q.kind);
     },
   );
 
@@ -74,11 +79,14 @@ export const dashboardAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         description:
           'Most liked and most commented published posts (likes and comments given in the period; no post text), most logged species, busiest tournaments (registrations made in the period). ' +
           'Views of spots and fishing reports are not tracked: the spots with the most recent activity (ratings and confirmations) and the reports marked helpful most often stand in. ' +
-          `At most ${service.MAX_POPULAR_DAYS} days; 400 when from is not before to.`,
+          `Without from and to: the last ${DEFAULT_PERIOD_DAYS} days. At most ${service.MAX_POPULAR_DAYS} days; 400 when from is not before to.`,
         querystring: PopularQuery,
         response: { 200: Popular, ...errorResponses(400) },
       },
     },
-    async (request) => service.popular(deps, new Date(request.query.from), new Date(request.query.to), request.query.limit ?? 10),
+    async (request) => {
+      const { from, to } = periodOf(request.query, deps.now());
+      return service.popular(deps, from, to, request.query.limit ?? 10);
+    },
   );
 };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ROLES } from '../../core/access/roles.js';
 import { IntervalEnum } from '../../core/http/enums.js';
+import { periodQuery } from '../../core/http/period.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PAYMENT_KINDS, type PaymentKind } from '../payments/index.js';
 
@@ -52,12 +53,8 @@ export const Overview = Type.Object(
   { additionalProperties: false },
 );
 
-const rangeQuery = {
-  from: Type.String({ format: 'date-time', description: 'Start (inclusive)', examples: ['2026-05-01T00:00:00Z'] }),
-  to: Type.String({ format: 'date-time', description: 'End (exclusive)', examples: ['2026-06-01T00:00:00Z'] }),
-};
 
-export const GrowthQuery = Type.Object({ ...rangeQuery, interval: Type.Optional(IntervalEnum.input) }, { additionalProperties: false });
+export const GrowthQuery = Type.Object({ ...periodQuery, interval: Type.Optional(IntervalEnum.input) }, { additionalProperties: false });
 
 export const Growth = Type.Object(
   {
@@ -89,7 +86,7 @@ export const Growth = Type.Object(
 
 export const RevenueQuery = Type.Object(
   {
-    ...rangeQuery,
+    ...periodQuery,
     interval: Type.Optional(IntervalEnum.input),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code (upper case)', examples: ['USD'] })),
     kind: Type.Optional(KindSchema),
@@ -112,7 +109,7 @@ export const Revenue = Type.Object(
 );
 
 export const PopularQuery = Type.Object(
-  { ...rangeQuery, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Items per list' })) },
+  { ...periodQuery, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Items per list' })) },
   { additionalProperties: false },
 );
 

@@ -125,6 +125,20 @@ describe('GET /api/admin/dashboard/analytics/user-growth', () => {
     expect(weeks.periods.map((p: { periodStart: string }) => p.periodStart)).toEqual(['2024-12-30T00:00:00.000Z', '2025-01-06T00:00:00.000Z', '2025-01-13T00:00:00.000Z']);
   });
 
+  it('answers the last 30 days when from and to are left out (revenue and popular content too; to alone: the 30 days before it)', async () => {
+    for (const path of ['user-growth', 'revenue', 'popular']) {
+      const before = Date.now();
+      const res = await get(staff.admin, `/api/admin/dashboard/analytics/${path}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const { from, to } = res.json() as { from: string; to: string };
+      expect(Date.parse(to)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(to)).toBeLessThanOrEqual(Date.now());
+      expect(Date.parse(to) - Date.parse(from)).toBe(30 * DAY);
+    }
+    const until = await get(staff.admin, '/api/admin/dashboard/analytics/user-growth?to=2025-03-01T00:00:00Z');
+    expect(until.json()).toMatchObject({ from: '2025-01-30T00:00:00.000Z', to: '2025-03-01T00:00:00.000Z' });
+  });
+
   it('refuses reversed and too large ranges with a clear 400', async () => {
     const reversed = await get(staff.admin, '/api/admin/dashboard/analytics/user-growth?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z');
     expect(reversed.statusCode).toBe(400);

@@ -6,6 +6,7 @@ import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminPaymentsQuery, FailedPaymentsQuery, IdempotencyHeaders, Payment, PAYMENT_EXAMPLE, Refund, RefundBody, RefundResult, RevenuePeriod, RevenueQuery } from './payments.schemas.js';
 import { paymentsOf, purgeExpiredIdempotencyKeys } from './payments.service.js';
+import { periodOf } from '../../core/http/period.js';
 import { IntervalEnum } from '../../core/http/enums.js';
 
 /** /api/admin/payments: every payment (Admin/Owner) and refunds (permission payments.refund), audit-logged. */
@@ -76,7 +77,10 @@ export const paymentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: Type.Array(RevenuePeriod) },
       },
     },
-    async (request) => payments.revenueByPeriod(new Date(request.query.from), new Date(request.query.to), IntervalEnum.fromApi(request.query.interval ?? 'Month'), request.query.kind),
+    async (request) => {
+      const { from, to } = periodOf(request.query, deps.now());
+      return payments.revenueByPeriod(from, to, IntervalEnum.fromApi(request.query.interval ?? 'Month'), request.query.kind);
+    },
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
+import { periodQuery } from '../../core/http/period.js';
 import { IntervalEnum, pascalEnum } from '../../core/http/enums.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { idempotencyKeyDescription } from './payments.idempotency.js';
@@ -121,8 +122,7 @@ export const IdempotencyHeaders = Type.Object(
 
 export const RevenueQuery = Type.Object(
   {
-    from: Type.String({ format: 'date-time', description: 'Start (inclusive)' }),
-    to: Type.String({ format: 'date-time', description: 'End (exclusive)' }),
+    ...periodQuery,
     interval: Type.Optional(IntervalEnum.input),
     kind: Type.Optional(PaymentKindSchema),
   },

@@ -254,5 +254,11 @@ describe('revenue', () => {
     const res = await get(`/api/admin/payments/revenue?from=${from.toISOString()}&to=${to.toISOString()}&interval=day&kind=TournamentFee`, staff.admin);
     expect(res.statusCode).toBe(200);
     expect(res.json().filter((r: { currency: string }) => r.currency === 'EUR').reduce((s: number, r: { netCents: number }) => s + r.netCents, 0)).toBe(9_000);
+    // Without from and to: the last 30 days (these payments were made just now).
+    const recent = await get('/api/admin/payments/revenue?interval=day&kind=TournamentFee', staff.admin);
+    expect(recent.statusCode).toBe(200);
+    expect(recent.json().filter((r: { currency: string }) => r.currency === 'EUR').reduce((s: number, r: { netCents: number }) => s + r.netCents, 0)).toBe(9_000);
+    const longAgo = await get('/api/admin/payments/revenue?to=2020-01-01T00:00:00Z&kind=TournamentFee', staff.admin);
+    expect(longAgo.json()).toEqual([]);
   });
 });
