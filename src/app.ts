@@ -314,8 +314,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const token = bearerToken(request.headers.authorization);
     const principal = authenticator.cachedPrincipal(token) ?? (await authenticator.authenticate(request.headers.authorization));
     request.principal = principal;
-    const limited = limits.limitByUser(request, reply);
-    if (limited) await limited; // (the in-memory store has answered already)
+    await limits.limitByUser(request, reply);
     authenticator.refuseBanned(principal, request.routeOptions.config.allowBanned);
     if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
   };
