@@ -14,6 +14,21 @@ export default tseslint.config(
     },
   },
   {
+    // One access path: who owns a record is compared in src/core/access only (isOwner, the policies).
+    files: ['src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "BinaryExpression[operator=/^[!=]==$/] > MemberExpression[object.name='viewer'][property.name='userId']",
+          "BinaryExpression[operator=/^[!=]==$/]:not([left.type='Literal']):not([right.type='Literal']) > Identifier[name='viewerId']",
+          "BinaryExpression[operator=/^[!=]==$/] > MemberExpression[property.name=/^(ownerId|authorId|captainId|creatorId|organizerId|reporterId)$/]",
+        ].map((selector) => ({ selector, message: 'Compare owners through src/core/access (isOwner, or a policy through authorize/allows), not by hand.' })),
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },

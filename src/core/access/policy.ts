@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client.js';
 import { AppError } from '../http/problem.js';
+import { Role } from './roles.js';
 
 /**
  * Record-level access: one policy per resource type answers `can(viewer, action, record)`.
@@ -88,9 +89,19 @@ export async function allows<R, A extends string>(policy: Policy<R, A>, viewer: 
   return (await policy.can(asViewer(viewer), action, record, context)) === true;
 }
 
-/** The one comparison of a record's owner with the viewer. */
+/** The one comparison of a user with the viewer: whether the viewer is the user `userId`. */
+export function isSelf(viewer: Pick<Viewer, 'userId'> | string, userId: string): boolean {
+  return userId === (typeof viewer === 'string' ? viewer : viewer.userId);
+}
+
+/** Whether the viewer owns the record. */
 export function isOwner(viewer: Pick<Viewer, 'userId'> | string, record: { readonly ownerId: string }): boolean {
-  return record.ownerId === (typeof viewer === 'string' ? viewer : viewer.userId);
+  return isSelf(viewer, record.ownerId);
+}
+
+/** The one test of the administrator roles in record rules: an Admin or the Owner. */
+export function isAdmin(viewer: Pick<Viewer, 'role'>): boolean {
+  return viewer.role === Role.Admin || viewer.role === Role.Owner;
 }
 
 /** A rule allowing only the record's owner; anyone else gets `refusal`. */

@@ -1,6 +1,6 @@
 import { uuidv7 } from '../../core/db/ids.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import { authorize, type Viewer } from '../../core/access/policy.js';
+import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { bookingPolicy, listingPolicy } from '../../core/access/policies/charters.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -99,7 +99,7 @@ export async function reviewCaptain(deps: ChartersDeps, context: AuditContext, u
 
 function listingView(found: repo.ListingWithCaptain, viewer: Viewer, now: Date) {
   const { listing, captain } = found;
-  const own = listing.captainId === viewer.userId;
+  const own = isSelf(viewer, listing.captainId);
   const valid = licenceValid(captain, now);
   const round = (v: number) => (own ? v : Math.round(v * 100) / 100);
   return {
@@ -388,7 +388,7 @@ export async function transition(deps: ChartersDeps, viewer: Viewer | null, cont
     if (change.action === 'accept') values = { state: 'Confirmed', decidedAt: now };
     else if (change.action === 'decline') values = { state: 'Declined', decidedAt: now, declineReason: change.reason };
     else {
-      const by = change.by === 'customer' && viewer && booking.captainId === viewer.userId ? 'captain' : change.by;
+      const by = change.by === 'customer' && viewer && isSelf(viewer, booking.captainId) ? 'captain' : change.by;
       values = booking.state === 'CancelRequested' ? {} : { state: 'CancelRequested', canceledBy: by, canceledByUserId: viewer?.userId ?? null, cancelReason: change.reason };
     }
     const row = Object.keys(values).length > 0 ? await repo.updateBooking(tx, id, values) : booking;

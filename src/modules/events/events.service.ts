@@ -1,6 +1,6 @@
 import { uuidv7 } from '../../core/db/ids.js';
 import { eventPolicy } from '../../core/access/policies/events.js';
-import { authorize, type Viewer } from '../../core/access/policy.js';
+import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
@@ -32,7 +32,7 @@ function spotsLeft(row: { capacity: number | null; registeredCount: number }): n
 }
 
 export function eventView(row: repo.EventWithCreator & { distanceM?: number | null }, viewerId: string | null, registered: boolean, now: Date) {
-  const showReason = viewerId === row.creatorId || viewerId === null;
+  const showReason = viewerId === null || isSelf(viewerId, row.creatorId);
   return {
     id: row.id,
     title: row.title,

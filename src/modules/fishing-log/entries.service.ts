@@ -1,9 +1,8 @@
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { issuedTogether, onOneConnection, transaction } from '../../core/db/pipeline.js';
-import { authorize, isOwner } from '../../core/access/policy.js';
-import { catchPolicy } from '../../core/access/policies/catches.js';
-import { entryPolicy } from '../../core/access/policies/entries.js';
+import { allows, authorize, isOwner } from '../../core/access/policy.js';
+import { catchPolicy, entryPolicy, sessionPolicy } from '../../core/access/policies/index.js';
 import { showsExactLocation, type LocatedRecord } from '../../core/access/location.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
@@ -14,7 +13,7 @@ import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
 import type { CatchRow, EntryRow } from './fishing-log.tables.js';
 import { eligibleProgramsOfCatches } from './master-angler.port.js';
-import { ownsSession } from './sessions.repository.js';
+import { linkableSession } from './sessions.repository.js';
 import { catchView, entryView, fullEntryView } from './views.js';
 
 /** Log entries and their catches: visibility, ownership and validation of references. */
@@ -35,7 +34,11 @@ export function assertTimeZone(value: string, pointer: string): void {
 
 async function entryValues(db: DbOrTx, ownerId: string, input: EntryInputType): Promise<repo.EntryValues> {
   assertTimeZone(input.timeZone, '/timeZone');
-  if (input.sessionId && !(await ownsSession(db, ownerId, input.sessionId))) throw FishingLogErrors.unknownSession();
+  if (input.sessionId) {
+    // A session of another user is refused as an unknown one: sessions are private, their ids not confirmed.
+    const session = await linkableSession(db, input.sessionId);
+    if (!session || !(await allows(sessionPolicy, ownerId, 'link', session, { db }))) throw FishingLogErrors.unknownSession();
+  }
   return {
     title: input.title,
     occurredAt: new Date(input.occurredAt),

@@ -18,9 +18,10 @@ export async function findSession(db: DbOrTx, id: string): Promise<(SessionRow &
   return row ? { ...row.session, entryCount: row.entryCount } : undefined;
 }
 
-export async function ownsSession(db: DbOrTx, ownerId: string, id: string): Promise<boolean> {
-  const rows = await db.select({ id: s.id }).from(s).where(and(eq(s.id, id), eq(s.ownerId, ownerId)));
-  return rows.length > 0;
+/** A session an entry may name: its owner (what the session policy decides on). */
+export async function linkableSession(db: DbOrTx, id: string): Promise<{ ownerId: string } | undefined> {
+  const [row] = await db.select({ ownerId: s.ownerId }).from(s).where(eq(s.id, id));
+  return row;
 }
 
 export async function listSessions(db: DbOrTx, ownerId: string, filters: { from?: string; to?: string }, page: { limit: number; offset: number }) {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { uuidv7 } from '../../core/db/ids.js';
 import { fishingReportPolicy } from '../../core/access/policies/fishing-reports.js';
-import { allows, authorize, type Viewer } from '../../core/access/policy.js';
+import { allows, authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { shownLocation, snapToGrid, toKm, type Near } from '../../core/db/geo.js';
@@ -50,7 +50,7 @@ async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) 
         species: row.species.map((s) => ({ speciesId: s.speciesId, commonName: species.get(s.speciesId)?.commonName ?? 'Unknown species', bite: s.bite })),
         text: row.text,
         status: row.status,
-        moderationReason: row.authorId === viewer.userId ? row.moderationReason : null,
+        moderationReason: isSelf(viewer, row.authorId) ? row.moderationReason : null,
         helpfulCount: row.helpfulCount,
         markedHelpful: marked.has(row.id),
         createdAt: row.createdAt.toISOString(),

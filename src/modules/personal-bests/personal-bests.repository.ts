@@ -1,3 +1,4 @@
+import { isSelf } from '../../core/access/policy.js';
 import { and, eq, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, PgTransaction } from 'drizzle-orm/pg-core';
 import { uuidv7 } from '../../core/db/ids.js';
@@ -293,7 +294,7 @@ function currentOf(ownerId: string, filter: PbFilter): SQL {
  * from a Private entry would otherwise reveal that catch's size, time and water.
  */
 function shownTo(viewerId: string, ownerId: string): SQL | undefined {
-  return viewerId === ownerId ? undefined : visibleTo(viewerId, logEntries.ownerId, logEntries.visibility);
+  return isSelf(viewerId, ownerId) ? undefined : visibleTo(viewerId, logEntries.ownerId, logEntries.visibility);
 }
 
 /** The owner's current personal bests, newest first (index personal_bests_owner_current_idx). */

@@ -1,3 +1,4 @@
+import { isSelf } from '../../core/access/policy.js';
 import type { RelationshipProvider } from '../../core/access/visibility.js';
 import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -9,7 +10,7 @@ import { FriendStatusEnum } from './friends.schemas.js';
 /** Friends (mutual adds) and the circle (chosen among friends). Visibility reads these tables on every request. */
 
 async function requireOther(db: Db, viewerId: string, otherId: string, self: () => Error) {
-  if (viewerId === otherId) throw self();
+  if (isSelf(viewerId, otherId)) throw self();
   const other = await findById(db, otherId);
   if (!other) throw FriendErrors.userNotFound(otherId);
   return other;

@@ -187,14 +187,20 @@ export async function removeLike(db: DbOrTx, postId: string, userId: string): Pr
 
 // ---- links to the fishing log ----
 
-export async function entryOwner(db: DbOrTx, entryId: string): Promise<string | undefined> {
-  const [row] = await db.select({ ownerId: logEntries.ownerId }).from(logEntries).where(eq(logEntries.id, entryId));
-  return row?.ownerId;
+/** An entry a post may link to: its owner and visibility (what the entry policy decides on). */
+export async function linkableEntry(db: DbOrTx, entryId: string): Promise<{ ownerId: string; visibility: string } | undefined> {
+  const [row] = await db.select({ ownerId: logEntries.ownerId, visibility: logEntries.visibility }).from(logEntries).where(eq(logEntries.id, entryId));
+  return row;
 }
 
-export async function catchOwner(db: DbOrTx, catchId: string): Promise<string | undefined> {
-  const [row] = await db.select({ ownerId: logEntries.ownerId }).from(catches).innerJoin(logEntries, eq(logEntries.id, catches.entryId)).where(eq(catches.id, catchId));
-  return row?.ownerId;
+/** A catch a post may link to: its owner and its entry's visibility (what the catch policy decides on). */
+export async function linkableCatch(db: DbOrTx, catchId: string): Promise<{ ownerId: string; visibility: string } | undefined> {
+  const [row] = await db
+    .select({ ownerId: logEntries.ownerId, visibility: logEntries.visibility })
+    .from(catches)
+    .innerJoin(logEntries, eq(logEntries.id, catches.entryId))
+    .where(eq(catches.id, catchId));
+  return row;
 }
 
 /** The linked entries `viewerId` may see (entries narrowed by id, so the one-condition predicate fits). */

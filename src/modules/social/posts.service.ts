@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { allows, authorize } from '../../core/access/policy.js';
-import { isAuthor, postPolicy } from '../../core/access/policies/posts.js';
+import { catchPolicy, entryPolicy, isAuthor, postPolicy } from '../../core/access/policies/index.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { FeedPage } from '../../core/http/pagination.js';
@@ -102,14 +102,14 @@ async function viewOf(db: DbOrTx, viewerId: string, postId: string): Promise<Pos
 async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promise<void> {
   if (input.logEntryId && input.catchId) throw PostErrors.twoLinks();
   if (input.logEntryId) {
-    const owner = await repo.entryOwner(db, input.logEntryId);
-    if (!owner) throw PostErrors.linkNotFound('logEntryId', input.logEntryId);
-    if (owner !== authorId) throw PostErrors.linkNotOwned('logEntryId');
+    const entry = await repo.linkableEntry(db, input.logEntryId);
+    if (!entry) throw PostErrors.linkNotFound('logEntryId', input.logEntryId);
+    if (!(await allows(entryPolicy, authorId, 'link', entry, { db }))) throw PostErrors.linkNotOwned('logEntryId');
   }
   if (input.catchId) {
-    const owner = await repo.catchOwner(db, input.catchId);
-    if (!owner) throw PostErrors.linkNotFound('catchId', input.catchId);
-    if (owner !== authorId) throw PostErrors.linkNotOwned('catchId');
+    const linked = await repo.linkableCatch(db, input.catchId);
+    if (!linked) throw PostErrors.linkNotFound('catchId', input.catchId);
+    if (!(await allows(catchPolicy, authorId, 'link', linked, { db }))) throw PostErrors.linkNotOwned('catchId');
   }
 }
 

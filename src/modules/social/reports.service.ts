@@ -1,3 +1,4 @@
+import { isSelf } from '../../core/access/policy.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { isAuthor } from '../../core/access/policies/posts.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -59,7 +60,7 @@ export async function reportComment(db: Db, reporterId: string, commentId: strin
 }
 
 export async function reportUser(db: Db, reporterId: string, userId: string, input: ReportInput) {
-  if (userId === reporterId) throw ReportErrors.self();
+  if (isSelf(reporterId, userId)) throw ReportErrors.self();
   const user = await findById(db, userId);
   if (!user) throw ReportErrors.userNotFound(userId);
   return file(db, reporterId, { type: 'user', id: user.id, userId: user.id, snapshot: { username: user.username } }, input);

@@ -1,9 +1,9 @@
-import { definePolicy, isOwner, ownerOnly } from '../policy.js';
+import { definePolicy, ownerOnly } from '../policy.js';
 import { canSee } from '../visibility.js';
 
 /**
- * Catches: seen as far as their entry is seen; changed by their owner. `seePrivate` covers what
- * only the owner sees of a catch (its gear setup); `link` is whether a post may point at it.
+ * Catches: seen as far as their entry is seen; changed by their owner; `link` is whether a post
+ * may point at it. What only the owner sees of a catch (its gear setup) is the view's `isOwner`.
  */
 
 export interface CatchRecord {
@@ -14,10 +14,9 @@ export interface CatchRecord {
 
 const notOwner = { code: 'fishinglog.not_entry_owner', detail: 'Only the owner of this log entry may change it or add catches to it.' };
 
-export const catchPolicy = definePolicy<CatchRecord, 'read' | 'update' | 'delete' | 'seePrivate' | 'link'>('catches', {
+export const catchPolicy = definePolicy<CatchRecord, 'read' | 'update' | 'delete' | 'link'>('catches', {
   read: async (viewer, record, { db }) => ((await canSee(db, viewer.userId, record)) ? true : { code: 'fishinglog.entry_not_visible', detail: 'This log entry is not shared with you.' }),
   update: ownerOnly(notOwner),
   delete: ownerOnly(notOwner),
-  seePrivate: (viewer, record) => (isOwner(viewer, record) ? true : { code: 'fishinglog.catch_private_fields', detail: 'Only the owner sees the gear setup of a catch.' }),
   link: ownerOnly({ code: 'social.link_not_owned', detail: 'You can link only your own catches.' }),
 });

@@ -1,5 +1,4 @@
-import { definePolicy, type Viewer } from '../policy.js';
-import { Role } from '../roles.js';
+import { definePolicy, isAdmin, type Viewer } from '../policy.js';
 
 /**
  * Record-level rules of charter listings and bookings (structural records: no module imports).
@@ -19,7 +18,6 @@ export interface BookingRecord {
   readonly captainId: string;
 }
 
-const isAdmin = (viewer: Viewer) => viewer.role === Role.Admin || viewer.role === Role.Owner;
 const isCaptainOf = (viewer: Viewer, record: { captainId: string }) => record.captainId === viewer.userId;
 
 const notCaptain = { code: 'charters.not_listing_captain', detail: 'Only the captain of this listing can do this.' };

@@ -1,5 +1,4 @@
-import { definePolicy, isOwner, type Viewer } from '../policy.js';
-import { Role } from '../roles.js';
+import { definePolicy, isAdmin, isOwner } from '../policy.js';
 
 /**
  * Clubs. `membership` is the viewer's own membership of the club (or null), supplied by the
@@ -14,7 +13,6 @@ export interface ClubRecord {
   readonly membership: { readonly role: string; readonly status: string } | null;
 }
 
-const isAdmin = (viewer: Viewer) => viewer.role === Role.Admin || viewer.role === Role.Owner;
 const activeMember = (club: ClubRecord) => club.membership?.status === 'Active';
 const clubAdmin = (club: ClubRecord) => activeMember(club) && (club.membership?.role === 'admin' || club.membership?.role === 'owner');
 const inactive = { code: 'clubs.deactivated', detail: 'This club was deactivated by an administrator.' };

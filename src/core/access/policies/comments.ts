@@ -18,7 +18,7 @@ const notVisible: Refusal = {
   detail: 'This comment is not visible to you: its post is not shared with you, or the comment is awaiting moderation.',
 };
 
-export const commentPolicy = definePolicy<CommentRecord, 'read' | 'update' | 'delete' | 'report'>('comments', {
+export const commentPolicy = definePolicy<CommentRecord, 'read' | 'update' | 'delete'>('comments', {
   read: async (viewer, comment, context) => {
     const visible = comment.post !== undefined && (await allows(postPolicy, viewer, 'read', comment.post, context)) && (comment.status === 'Published' || isAuthor(viewer, comment));
     return visible ? true : notVisible;
@@ -28,5 +28,4 @@ export const commentPolicy = definePolicy<CommentRecord, 'read' | 'update' | 'de
     isAuthor(viewer, comment) || (comment.post !== undefined && isAuthor(viewer, comment.post))
       ? true
       : { code: 'social.cannot_delete_comment', detail: 'Only the author of a comment or of its post may delete it.' },
-  report: (viewer, comment) => (isAuthor(viewer, comment) ? { code: 'reports.own_content', detail: 'You cannot report your own comment; edit or delete it instead.' } : true),
 });

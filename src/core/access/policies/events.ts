@@ -1,5 +1,4 @@
-import { definePolicy, isOwner, type Viewer } from '../policy.js';
-import { Role } from '../roles.js';
+import { definePolicy, isAdmin, isOwner } from '../policy.js';
 
 /**
  * Community events. An approved, active event is seen by everyone; one pending approval,
@@ -12,7 +11,6 @@ export interface EventRecord {
   readonly isActive: boolean;
 }
 
-const isAdmin = (viewer: Viewer) => viewer.role === Role.Admin || viewer.role === Role.Owner;
 
 export const eventPolicy = definePolicy<EventRecord, 'view' | 'register'>('events', {
   view: (viewer, event) =>

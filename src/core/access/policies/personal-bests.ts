@@ -1,18 +1,17 @@
-import { definePolicy, isOwner, ownerOnly } from '../policy.js';
+import { definePolicy, ownerOnly } from '../policy.js';
 
 /**
  * Personal bests: only their owner makes one the ultimate, or deletes a criterion. Who may see
- * someone's personal bests is the profile policy's `read`; `seeOwnerView` is what only the owner
- * sees of a personal best.
+ * someone's personal bests is the profile policy's `read`; what only the owner sees of a personal
+ * best is the view's `isOwner`.
  */
 
 export interface PersonalBestRecord {
   readonly ownerId: string;
 }
 
-export const personalBestPolicy = definePolicy<PersonalBestRecord, 'setUltimate' | 'seeOwnerView'>('personalBests', {
+export const personalBestPolicy = definePolicy<PersonalBestRecord, 'setUltimate'>('personalBests', {
   setUltimate: ownerOnly({ code: 'personalbests.not_owner', detail: 'Only the owner of a personal best can make it their ultimate personal best.' }),
-  seeOwnerView: (viewer, record) => (isOwner(viewer, record) ? true : { code: 'personalbests.not_owner', detail: 'Only the owner sees this.' }),
 });
 
 export const personalBestCriterionPolicy = definePolicy<PersonalBestRecord, 'delete'>('personalBestCriteria', {

@@ -3,7 +3,8 @@ import { canSee } from '../visibility.js';
 
 /**
  * Social posts: the author always sees theirs; others once it is published and its visibility
- * admits them. Only the author changes or deletes it; nobody reports their own post.
+ * admits them. Only the author changes or deletes it. (Reporting your own post is a state
+ * conflict, 409 `reports.own_content`, decided by the reports service.)
  */
 
 export interface PostRecord {
@@ -21,7 +22,7 @@ export function isAuthor(viewer: string | { userId: string }, record: { readonly
 
 const authorOnly = (viewer: { userId: string }, post: PostRecord) => (isAuthor(viewer, post) ? true : notAuthor);
 
-export const postPolicy = definePolicy<PostRecord, 'read' | 'update' | 'delete' | 'report'>('posts', {
+export const postPolicy = definePolicy<PostRecord, 'read' | 'update' | 'delete'>('posts', {
   read: async (viewer, post, { db }) => {
     if (isAuthor(viewer, post)) return true;
     if (post.status !== 'Published') return notVisible;
@@ -29,5 +30,4 @@ export const postPolicy = definePolicy<PostRecord, 'read' | 'update' | 'delete' 
   },
   update: authorOnly,
   delete: authorOnly,
-  report: (viewer, post) => (isAuthor(viewer, post) ? { code: 'reports.own_content', detail: 'You cannot report your own post; edit or delete it instead.' } : true),
 });

@@ -1,7 +1,11 @@
-import { definePolicy, ownerOnly } from '../policy.js';
+import { definePolicy } from '../policy.js';
 import { visibleRecord, type VisibleRecord } from './common.js';
 
-/** Angler profiles (and what hangs on them: personal bests, the ultimate one) are seen by the profile's visibility. */
+/**
+ * Angler profiles (and what hangs on them: personal bests, the ultimate one) are seen by the
+ * profile's visibility. A profile is changed only as the caller's own (`/api/userprofile/me`): no
+ * route addresses another user's profile for a change.
+ */
 
 /** `ownerId` is the profile's user. */
 export type ProfileRecord = VisibleRecord;
@@ -18,7 +22,6 @@ function notVisible(profile: ProfileRecord) {
   };
 }
 
-export const profilePolicy = definePolicy<ProfileRecord, 'read' | 'update'>('profiles', {
+export const profilePolicy = definePolicy<ProfileRecord, 'read'>('profiles', {
   read: visibleRecord(notVisible),
-  update: ownerOnly({ code: 'profiles.not_owner', detail: 'Only the owner of a profile may change it.' }),
 });

@@ -1,5 +1,4 @@
-import { definePolicy, isOwner, type Viewer } from '../policy.js';
-import { Role } from '../roles.js';
+import { definePolicy, isAdmin, isOwner } from '../policy.js';
 
 /**
  * Spots (fishing spots, boat ramps, piers, shore access).
@@ -19,14 +18,10 @@ export interface SpotRecord {
 
 const FACILITIES = new Set(['BoatRamp', 'Pier']);
 
-export function isStaffAdmin(viewer: Viewer): boolean {
-  return viewer.role === Role.Admin || viewer.role === Role.Owner;
-}
-
 const deactivated = { code: 'spots.deactivated', detail: 'This spot was deactivated by an administrator; it can no longer be seen or rated.' };
 
 export const spotPolicy = definePolicy<SpotRecord, 'view' | 'seeExact' | 'rate' | 'confirm'>('spots', {
-  view: (viewer, spot) => (spot.isActive || isOwner(viewer, spot) || isStaffAdmin(viewer) ? true : deactivated),
+  view: (viewer, spot) => (spot.isActive || isOwner(viewer, spot) || isAdmin(viewer) ? true : deactivated),
   seeExact: (viewer, spot) =>
     isOwner(viewer, spot) || spot.privacy === 'Public' || FACILITIES.has(spot.kind)
       ? true
