@@ -47,8 +47,8 @@ export interface FishlogClient {
     session(): Promise<TokenSet | undefined>;
   };
   /**
-   * Every item of a list or feed, page after page (the `next` link of `Link`, which carries the
-   * feed's cursor; or `X-Next-Cursor`). A failed page throws its FishlogProblem.
+   * Every item of a list or feed, page after page: the `next` link of `Link` (which carries the
+   * cursor of a feed) to the end. A failed page throws its FishlogProblem.
    */
   paginate<P extends ListPath>(path: P, ...init: CallArgs<CallInit<P, 'get'>>): AsyncIterableIterator<ListItem<P>>;
 }
@@ -227,15 +227,9 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
       if (page.error) throw page.error;
       const items = page.data as unknown[];
       yield* items;
-      const url = new URL(page.response.url || `${baseUrl}${path}`);
       const link = nextLink(page.response.headers.get('link'));
-      const cursor = page.response.headers.get('x-next-cursor');
-      let next: URL;
-      if (link !== undefined) next = new URL(link, url);
-      else if (cursor !== null && cursor !== '' && items.length > 0) {
-        next = url;
-        next.searchParams.set('cursor', cursor);
-      } else return;
+      if (link === undefined) return;
+      const next = new URL(link, page.response.url || `${baseUrl}${path}`);
       const response = await send(new Request(next, { headers: { accept: 'application/json' } }), true);
       page = response.ok ? { data: await response.json(), response } : { error: await FishlogProblem.fromResponse(response), response };
     }

@@ -29,7 +29,7 @@ export type Call<M extends HttpMethod> = <P extends PathsWith<M>, I extends Call
 
 type JsonOk<O> = O extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 
-/** The GET paths that answer a JSON array (lists and feeds: pages by `Link`, or by `X-Next-Cursor`). */
+/** The GET paths that answer a JSON array (lists and feeds, paged by their `Link` header). */
 export type ListPath = {
   [P in PathsWith<'get'>]: JsonOk<paths[P]['get']> extends readonly unknown[] ? P : never;
 }[PathsWith<'get'>];
