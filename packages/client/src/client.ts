@@ -90,7 +90,7 @@ function tokenSet(tokens: LoginTokens, receivedAt: number): TokenSet {
   return { idToken: tokens.id_token, refreshToken: tokens.refresh_token, expiresAt: receivedAt + tokens.expires_in * 1000 };
 }
 
-/** A response carrying `problem`, for calls that end before reaching the API (the session ended). */
+/** A response carrying `problem`, for calls that end before reaching the API (the session ended, or there was none). */
 function problemResponse(problem: FishlogProblem): Response {
   return new Response(JSON.stringify(problem.toJSON()), { status: problem.status, headers: { 'content-type': 'application/problem+json' } });
 }
@@ -133,7 +133,7 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
       if (bearer !== undefined && response.status === 401 && !refreshed && (await problemCode(response)) === 'auth.token_expired') {
         refreshed = true;
         const outcome = await refresh(bearer);
-        if (outcome instanceof FishlogProblem) return problemResponse(outcome);
+        if ('problem' in outcome) return problemResponse(outcome.problem);
         continue;
       }
       if (response.status === 429 || response.status === 503) {
@@ -162,39 +162,44 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
     const tokens = await store.get();
     if (tokens === undefined || !due(tokens)) return tokens?.idToken;
     const outcome = await refresh();
-    if (!(outcome instanceof FishlogProblem)) return outcome.idToken;
+    if ('tokens' in outcome) return outcome.tokens.idToken;
     // The refresh failed but the session stands (a network or server trouble): the server judges the token.
     const still = await store.get();
-    return still === undefined ? outcome : still.idToken;
+    return still === undefined ? outcome.problem : still.idToken;
   }
 
   const api = createClient<paths>({ baseUrl, fetch: (request) => send(request, true) });
   const publicApi = createClient<paths>({ baseUrl, fetch: (request) => send(request, false) });
 
-  let refreshing: Promise<TokenSet | FishlogProblem> | undefined;
+  /** A refresh's outcome and the answer it came with (none when another refresh already renewed the session). */
+  type Refreshed = { tokens: TokenSet; response?: Response } | { problem: FishlogProblem; response: Response };
+  let refreshing: Promise<Refreshed> | undefined;
 
   /**
    * One refresh at a time: callers during it share its outcome. `sentWith` is the id token a call
    * was refused with: when the session already holds a newer one, that one is used.
    */
-  function refresh(sentWith?: string): Promise<TokenSet | FishlogProblem> {
-    refreshing ??= (async () => {
+  function refresh(sentWith?: string): Promise<Refreshed> {
+    refreshing ??= (async (): Promise<Refreshed> => {
       const current = await store.get();
-      if (current === undefined) return new FishlogProblem(SIGNED_OUT);
-      if (sentWith !== undefined && current.idToken !== sentWith && !due(current)) return current;
+      if (current === undefined) {
+        const problem = new FishlogProblem(SIGNED_OUT);
+        return { problem, response: problemResponse(problem) };
+      }
+      if (sentWith !== undefined && current.idToken !== sentWith && !due(current)) return { tokens: current };
       const receivedAt = Date.now();
       const { data, error, response } = await publicApi.POST('/api/auth/refresh', { body: { refreshToken: current.refreshToken } });
       if (data !== undefined) {
         const tokens = tokenSet(data, receivedAt);
         await store.set(tokens);
-        return tokens;
+        return { tokens, response };
       }
       const problem = await FishlogProblem.fromResponse(response, error);
       if (response.status === 401) {
         await store.clear();
         options.onSignOut?.({ reason: problem.code === 'auth.refresh_token_reused' ? 'refresh_token_reused' : 'refresh_rejected', problem });
       }
-      return problem;
+      return { problem, response };
     })().finally(() => {
       refreshing = undefined;
     });
@@ -256,8 +261,9 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
       },
       async refresh() {
         const outcome = await refresh();
-        const response = outcome instanceof FishlogProblem ? problemResponse(outcome) : new Response(null, { status: 204 });
-        return outcome instanceof FishlogProblem ? { error: outcome, response } : { data: outcome, response };
+        if ('problem' in outcome) return { error: outcome.problem, response: outcome.response };
+        // Without a sent id token to compare, refresh() always asks the server: there is an answer.
+        return { data: outcome.tokens, response: outcome.response! };
       },
       session: async () => store.get(),
     },

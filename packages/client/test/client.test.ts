@@ -61,6 +61,21 @@ describe('signing in', () => {
     expect((await fishlog.GET('/api/userprofile/me')).error?.code).toBe('auth.token_missing');
   });
 
+  it('renews the session on auth.refresh() (parallel callers share one refresh), and says client.signed_out without one', async () => {
+    const observed = observedFetch();
+    const fishlog = createFishlogClient({ baseUrl: base, fetch: observed.fetch });
+    expect((await fishlog.auth.refresh()).error).toMatchObject({ status: 401, code: 'client.signed_out' });
+    expect(observed.exchanges).toEqual([]);
+    const first = await ok(fishlog.auth.login(jo.username, jo.password));
+    const [a, b] = await Promise.all([fishlog.auth.refresh(), fishlog.auth.refresh()]);
+    expect(a.response.status).toBe(200);
+    expect(a.data!.refreshToken).not.toBe(first.refreshToken);
+    expect(b.data).toEqual(a.data);
+    expect(observed.exchanges.filter((e) => e.url.pathname === '/api/auth/refresh')).toHaveLength(1);
+    expect(await fishlog.auth.session()).toEqual(a.data);
+    expect((await ok(fishlog.GET('/api/userprofile/me'))).userId).toBe(jo.userId);
+  });
+
   it('shares one session between clients that share a token store', async () => {
     const store: TokenStore = memoryTokenStore();
     const signIn = createFishlogClient({ baseUrl: base, tokenStore: store });
