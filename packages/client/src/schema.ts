@@ -5484,7 +5484,7 @@ export interface paths {
         };
         /**
          * New and active users per day, week or month
-         * @description Every period from the one holding `from` to the one holding `to` is present (zeros included). Active: signed in during the period. 400 `dashboard.invalid_range` when from is not before to; 400 `dashboard.range_too_large` beyond 400 days, 260 weeks or 120 months.
+         * @description Every period from the one holding `from` to the one holding `to` is present (zeros included). Active: signed in during the period. Without from and to: the last 30 days. 400 `dashboard.invalid_range` when from is not before to; 400 `dashboard.range_too_large` beyond 400 days, 260 weeks or 120 months.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -5506,7 +5506,7 @@ export interface paths {
         };
         /**
          * Revenue per period and payment kind (refunds subtracted, integer cents)
-         * @description Succeeded payments made in [from, to) in one currency (default USD), per period (every period present) and kind, from the payments service. 400 `dashboard.invalid_range` when from is not before to; 400 `dashboard.range_too_large` beyond 400 days, 260 weeks or 120 months.
+         * @description Succeeded payments made in [from, to) in one currency (default USD), per period (every period present) and kind, from the payments service. Without from and to: the last 30 days. 400 `dashboard.invalid_range` when from is not before to; 400 `dashboard.range_too_large` beyond 400 days, 260 weeks or 120 months.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -5528,7 +5528,7 @@ export interface paths {
         };
         /**
          * Popular content in a period
-         * @description Most liked and most commented published posts (likes and comments given in the period; no post text), most logged species, busiest tournaments (registrations made in the period). Views of spots and fishing reports are not tracked: the spots with the most recent activity (ratings and confirmations) and the reports marked helpful most often stand in. At most 400 days; 400 when from is not before to.
+         * @description Most liked and most commented published posts (likes and comments given in the period; no post text), most logged species, busiest tournaments (registrations made in the period). Views of spots and fishing reports are not tracked: the spots with the most recent activity (ratings and confirmations) and the reports marked helpful most often stand in. Without from and to: the last 30 days. At most 400 days; 400 when from is not before to.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -15397,7 +15397,7 @@ export interface operations {
                 "application/json": {
                     title: string;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -15675,7 +15675,7 @@ export interface operations {
                 "application/json": {
                     title: string;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -15977,7 +15977,7 @@ export interface operations {
                 "application/merge-patch+json": {
                     title?: string;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -16033,7 +16033,7 @@ export interface operations {
                 "application/json": {
                     title?: string;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -16364,7 +16364,7 @@ export interface operations {
                     /** @description true: released; false: kept */
                     released: boolean;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -16661,7 +16661,7 @@ export interface operations {
                     /** @description true: released; false: kept */
                     released: boolean;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -16956,7 +16956,7 @@ export interface operations {
                     /** @description true: released; false: kept */
                     released?: boolean;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -16995,7 +16995,7 @@ export interface operations {
                     /** @description true: released; false: kept */
                     released?: boolean;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -17247,7 +17247,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -17500,7 +17500,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -17784,7 +17784,7 @@ export interface operations {
                  */
                 "application/merge-patch+json": {
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -17822,7 +17822,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -38361,11 +38361,17 @@ export interface operations {
     };
     adminPaymentsRevenue: {
         parameters: {
-            query: {
-                /** @description Start (inclusive) */
-                from: string;
-                /** @description End (exclusive) */
-                to: string;
+            query?: {
+                /**
+                 * @description Start (inclusive); default: 30 days before `to`
+                 * @example 2026-05-01T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description End (exclusive); default: now
+                 * @example 2026-06-01T00:00:00Z
+                 */
+                to?: string;
                 /** @description UTC day, ISO week (from Monday) or month: Day, Week or Month. The older spellings day, week, month are still accepted (deprecated). */
                 interval?: "Day" | "Week" | "Month" | "day" | "week" | "month";
                 /** @description What the payment is for */
@@ -43874,7 +43880,7 @@ export interface operations {
                     /** @description SHA-256 of the photo file, lower-case hex: the same photo cannot be submitted twice */
                     photoHash?: string;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description When the fish was caught (inside the fishing window; from 1900, at most 24 hours from now); may be sent later
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -44343,7 +44349,7 @@ export interface operations {
                     /** @description SHA-256 of the photo file, lower-case hex: the same photo cannot be submitted twice */
                     photoHash?: string;
                     /**
-                     * Format: past-date-time
+                     * Format: date-time
                      * @description When the fish was caught (inside the fishing window; from 1900, at most 24 hours from now); may be sent later
                      * @example 2026-06-01T05:30:00.000Z
                      */
@@ -48373,7 +48379,7 @@ export interface operations {
                      */
                     exactLocation?: boolean;
                     /**
-                     * Format: past-date
+                     * Format: date
                      * @description The day fished: from 1900-01-01, not in the future
                      * @example 2026-06-01
                      */
@@ -54076,17 +54082,17 @@ export interface operations {
     };
     getDashboardUserGrowth: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Start (inclusive)
+                 * @description Start (inclusive); default: 30 days before `to`
                  * @example 2026-05-01T00:00:00Z
                  */
-                from: string;
+                from?: string;
                 /**
-                 * @description End (exclusive)
+                 * @description End (exclusive); default: now
                  * @example 2026-06-01T00:00:00Z
                  */
-                to: string;
+                to?: string;
                 /** @description UTC day, ISO week (from Monday) or month: Day, Week or Month. The older spellings day, week, month are still accepted (deprecated). */
                 interval?: "Day" | "Week" | "Month" | "day" | "week" | "month";
             };
@@ -54238,17 +54244,17 @@ export interface operations {
     };
     getDashboardRevenue: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Start (inclusive)
+                 * @description Start (inclusive); default: 30 days before `to`
                  * @example 2026-05-01T00:00:00Z
                  */
-                from: string;
+                from?: string;
                 /**
-                 * @description End (exclusive)
+                 * @description End (exclusive); default: now
                  * @example 2026-06-01T00:00:00Z
                  */
-                to: string;
+                to?: string;
                 /** @description UTC day, ISO week (from Monday) or month: Day, Week or Month. The older spellings day, week, month are still accepted (deprecated). */
                 interval?: "Day" | "Week" | "Month" | "day" | "week" | "month";
                 /**
@@ -54441,17 +54447,17 @@ export interface operations {
     };
     getDashboardPopular: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Start (inclusive)
+                 * @description Start (inclusive); default: 30 days before `to`
                  * @example 2026-05-01T00:00:00Z
                  */
-                from: string;
+                from?: string;
                 /**
-                 * @description End (exclusive)
+                 * @description End (exclusive); default: now
                  * @example 2026-06-01T00:00:00Z
                  */
-                to: string;
+                to?: string;
                 /** @description Items per list */
                 limit?: number;
             };
@@ -57062,13 +57068,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Start of the period (default: 30 days before `to`)
-                 * @example 2026-06-01T05:30:00.000Z
+                 * @description Start (inclusive); default: 30 days before `to`
+                 * @example 2026-05-01T00:00:00Z
                  */
                 from?: string;
                 /**
-                 * @description End of the period, exclusive (default: now)
-                 * @example 2026-06-01T05:30:00.000Z
+                 * @description End (exclusive); default: now
+                 * @example 2026-06-01T00:00:00Z
                  */
                 to?: string;
                 /** @description How many admins and actions to list */
