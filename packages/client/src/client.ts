@@ -132,6 +132,7 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
       }
       if (bearer !== undefined && response.status === 401 && !refreshed && (await problemCode(response)) === 'auth.token_expired') {
         refreshed = true;
+        await response.body?.cancel();
         const outcome = await refresh(bearer);
         if ('problem' in outcome) return problemResponse(outcome.problem);
         continue;
