@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'drizzle/', 'coverage/', '.tmp/'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'data/', 'drizzle/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
     });
     expect(loadConfig({ FISHLOG_HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(loadConfig({}).idp).toMatchObject({ kind: 'local', tokenLifetimeSeconds: 3600 });
+    expect(loadConfig({ IDP_LOCAL_TOKEN_LIFETIME_SECONDS: '300' }).idp).toMatchObject({ tokenLifetimeSeconds: 300 });
   });
 
   it('turns public docs off in production unless asked', () => {
@@ -44,6 +46,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'not a url', 'a PostgreSQL URL such as'],
     ['HOST', 'bad host!', 'a host name or IP address'],
     ['FISHLOG_HEAP_GROWING_PERCENT', '400', 'an integer from 0 to 300'],
+    ['IDP_LOCAL_TOKEN_LIFETIME_SECONDS', '0', 'an integer from 1 to 86400'],
   ])('refuses %s=%s with one clear line', (name, value, accepts) => {
     try {
       loadConfig({ [name]: value });

@@ -69,6 +69,8 @@ export interface LocalIdpConfig {
   poolId: string;
   /** The tokens' `aud` (id token) and `client_id` (access token). */
   clientId: string;
+  /** Lifetime of the id and access tokens it issues, in seconds (as a Cognito app client's token validity). */
+  tokenLifetimeSeconds: number;
   /** log2 of scrypt's N for new password hashes; p follows OWASP's table (13: p=10, 8 MiB; 17: p=1, 128 MiB). */
   scryptCost: number;
   /** Password hashes computed at once (each holds 8 MiB at the default cost), and callers allowed to wait. */
@@ -192,6 +194,7 @@ function idpConfig(env: Env): LocalIdpConfig | CognitoIdpConfig {
       kind,
       poolId: pattern(env, 'IDP_LOCAL_POOL_ID', 'local_fishlog', /^[\w-]{1,55}$/, 'letters, digits, _ and - (1-55 characters)')!,
       clientId: pattern(env, 'IDP_LOCAL_CLIENT_ID', 'fishlog-local-client', /^[\w-]{1,128}$/, 'letters, digits, _ and - (1-128 characters)')!,
+      tokenLifetimeSeconds: integer(env, 'IDP_LOCAL_TOKEN_LIFETIME_SECONDS', 3600, 1, 86_400),
       scryptCost: integer(env, 'FISHLOG_SCRYPT_COST', DEFAULT_SCRYPT_COST, 10, 20),
       hashConcurrency: integer(env, 'FISHLOG_HASH_CONCURRENCY', 2, 1, 16),
       hashQueue: integer(env, 'FISHLOG_HASH_QUEUE', 16, 0, 1000),

@@ -6,7 +6,7 @@ import type { LocalIdpConfig } from '../../../../config.js';
 import type { Db } from '../../../db/client.js';
 import { AuthErrors } from '../../auth.errors.js';
 import { mapJoseError } from '../jwt-errors.js';
-import { REFRESH_LIFETIME_SECONDS, TOKEN_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
+import { REFRESH_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
 import { KeyStore } from './keys.js';
 import { idpUsers, refreshTokens } from './local.tables.js';
 import { burnPasswordCheck, configureHashing, hashPassword, needsRehash, verifyPassword } from './passwords.js';
@@ -212,7 +212,7 @@ export class LocalIdentityProvider implements IdentityProvider {
       .setAudience(this.config.clientId)
       .setIssuer(this.issuer)
       .setIssuedAt(now)
-      .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
+      .setExpirationTime(now + this.config.tokenLifetimeSeconds)
       .setJti(randomUUID())
       .sign(key.privateKey);
     const accessToken = await new SignJWT({
@@ -226,10 +226,10 @@ export class LocalIdentityProvider implements IdentityProvider {
       .setSubject(user.sub)
       .setIssuer(this.issuer)
       .setIssuedAt(now)
-      .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
+      .setExpirationTime(now + this.config.tokenLifetimeSeconds)
       .setJti(randomUUID())
       .sign(key.privateKey);
-    return { access_token: accessToken, id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS };
+    return { access_token: accessToken, id_token: idToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: this.config.tokenLifetimeSeconds };
   }
 }
 

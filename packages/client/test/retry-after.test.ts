@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser, type TestUser } from '../../../test/factories.js';
+import { createFishlogClient, FishlogProblem } from '../src/index.js';
+import { observedFetch } from './observe.js';
+
+/**
+ * Retry-After against the real server: one password check at a time and none waiting
+ * (FISHLOG_HASH_CONCURRENCY=1, FISHLOG_HASH_QUEUE=0), so parallel sign-ins get
+ * 503 auth.busy with `Retry-After: 2`. (Its own file: the hashing limits are the process's.)
+ */
+
+let t: TestApp;
+let base: string;
+const users: TestUser[] = [];
+beforeAll(async () => {
+  t = await createTestApp({ env: { FISHLOG_HASH_CONCURRENCY: '1', FISHLOG_HASH_QUEUE: '0' } });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  for (let i = 0; i < 6; i++) users.push(await createUser(t));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+it('waits for Retry-After on a 503 and repeats the call', async () => {
+  const observed = observedFetch();
+  const signIns = users.map((user) => createFishlogClient({ baseUrl: base, fetch: observed.fetch, maxRetries: 5 }).auth.login(user.username, user.password));
+  const results = await Promise.all(signIns);
+  expect(results.map((r) => r.error)).toEqual(users.map(() => undefined));
+  const statuses = observed.exchanges.map((e) => e.status);
+  expect(statuses).toContain(503);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(users.length);
+});
+
+it('answers a Retry-After longer than it waits for as the problem, retryAfter set', async () => {
+  const observed = observedFetch();
+  const signIns = users.map((user) => createFishlogClient({ baseUrl: base, fetch: observed.fetch, maxRetryAfterSeconds: 1 }).auth.login(user.username, user.password));
+  const results = await Promise.all(signIns);
+  const busy = results.filter((r) => r.error);
+  expect(busy.length).toBeGreaterThan(0);
+  for (const { error } of busy) {
+    expect(error).toBeInstanceOf(FishlogProblem);
+    expect(error).toMatchObject({ status: 503, code: 'auth.busy', retryAfter: 2 });
+  }
+  expect(observed.exchanges).toHaveLength(users.length);
+});
