@@ -7,7 +7,8 @@ import { observedFetch } from './observe.js';
 /**
  * Retry-After against the real server: one password check at a time and none waiting
  * (FISHLOG_HASH_CONCURRENCY=1, FISHLOG_HASH_QUEUE=0), so parallel sign-ins get
- * 503 auth.busy with `Retry-After: 2`. (Its own file: the hashing limits are the process's.)
+ * 503 auth.busy with `Retry-After: 2`; failed sign-ins lock the username (429, 30 s).
+ * (Its own file: the hashing limits are the process's.)
  */
 
 let t: TestApp;
@@ -43,4 +44,17 @@ it('answers a Retry-After longer than it waits for as the problem, retryAfter se
     expect(error).toMatchObject({ status: 503, code: 'auth.busy', retryAfter: 2 });
   }
   expect(observed.exchanges).toHaveLength(users.length);
+});
+
+it('answers a 429 whose Retry-After is longer than it waits for at once, as the problem', async () => {
+  const [user] = users;
+  const observed = observedFetch();
+  const fishlog = createFishlogClient({ baseUrl: base, fetch: observed.fetch, maxRetryAfterSeconds: 5 });
+  const answers = [];
+  for (let i = 0; i < 6; i++) answers.push((await fishlog.auth.login(user!.username, 'wrong password')).error);
+  expect(answers.slice(0, 5).map((e) => e?.code)).toEqual(Array(5).fill('auth.invalid_credentials'));
+  expect(answers[5]).toMatchObject({ status: 429, code: 'auth.login_throttled' });
+  expect(answers[5]!.retryAfter).toBeGreaterThan(5);
+  expect(answers[5]!.retryAfter).toBeLessThanOrEqual(30);
+  expect(observed.exchanges.map((e) => e.status)).toEqual([401, 401, 401, 401, 401, 429]);
 });
