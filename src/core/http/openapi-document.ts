@@ -155,6 +155,10 @@ export function finishDocument<T>(document: T): T {
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       if (!isObject(operation) || !isObject(operation.responses)) continue;
+      // A query parameter with a default may be left out (the validation fills the default in).
+      for (const parameter of (operation.parameters ?? []) as Json[]) {
+        if (parameter.in === 'query' && parameter.required === true && isObject(parameter.schema) && parameter.schema.default !== undefined) parameter.required = false;
+      }
       const responses = operation.responses as Record<string, Json>;
       responses['429'] ??= { description: TOO_MANY_REQUESTS, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
       for (const [status, response] of Object.entries(responses)) {

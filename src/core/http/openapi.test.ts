@@ -70,6 +70,16 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     expect(body).toContain('"x-fishlog-range":{"from":"1900-01-01","toFromNow":"PT24H"}');
   });
 
+  it('marks no query parameter with a default as required (a client may leave it out)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const parameters = Object.values(doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }>>)
+      .flatMap((ops) => Object.values(ops))
+      .flatMap((op) => op.parameters ?? []);
+    const defaulted = parameters.filter((p) => p.in === 'query' && p.schema?.default !== undefined);
+    expect(defaulted.length).toBeGreaterThan(50);
+    expect(defaulted.filter((p) => p.required).map((p) => p.name)).toEqual([]);
+  });
+
   it('renders the reference page at /docs from local assets', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
