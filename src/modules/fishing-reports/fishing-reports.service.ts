@@ -116,6 +116,11 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
   return getReport(db, viewer, id);
 }
 
+/** The report when the viewer may see it (404 unknown, 403 not published and not theirs). */
+export async function requireVisibleReport(db: DbOrTx, viewer: Viewer, id: string): Promise<repo.ReportWithAuthor> {
+  return permitted(db, viewer, 'view', id, await repo.findReport(db, id));
+}
+
 export async function getReport(db: DbOrTx, viewer: Viewer, id: string) {
   const row = await permitted(db, viewer, 'view', id, await repo.findReport(db, id));
   return (await views(db, viewer, [row]))[0]!;
