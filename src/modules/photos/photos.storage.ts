@@ -72,6 +72,10 @@ export function s3Storage(options: NonNullable<MediaConfig['s3']>): MediaStorage
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle,
+    // Checksums only where S3 requires them: S3-compatible services do not all read the
+    // streaming-trailer checksums the SDK sends by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = options.bucket;
   const storage: MediaStorage = {
