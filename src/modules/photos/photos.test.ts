@@ -12,6 +12,9 @@ import {
   catchPhotosUrl,
   createCatch,
   createEntry,
+  createFishingReport,
+  createPost,
+  createSpot,
   createUser,
   heicBytes,
   jpegWithGps,
@@ -385,5 +388,53 @@ describe('photos go with their record', () => {
     expect((await t.app.inject({ method: 'DELETE', url: '/api/userprofile/me/avatar', headers: user.headers })).statusCode).toBe(204);
     expect(await photoRows(user.userId)).toBe(0);
     await eventually(async () => !(await mediaFiles(t)).some((file) => file.includes(second.id)), 'the avatar files deleted');
+  });
+});
+
+describe('posts, fishing reports, spots and avatars', () => {
+  let stranger: TestUser;
+  beforeAll(async () => {
+    stranger = await createUser(t);
+  });
+
+  it('a post photo passes moderation (the local provider allows it and records the call); the post lists it as it is seen', async () => {
+    const post = await createPost(t, owner, { text: 'Dawn pike', visibility: 'Public' });
+    const photo = await uploadPhoto(t, owner, `/api/social/posts/${post.id}/photos`, await jpegWithGps({ width: 640, height: 480 }));
+    expect(photo).toMatchObject({ moderationStatus: 'Published', suggestedLocation: null, width: 640, height: 480 });
+    const { rows } = await t.database.pool.query("SELECT provider, outcome FROM moderation_calls WHERE content_type = 'photo' AND content_id = $1", [photo.id]);
+    expect(rows).toEqual([{ provider: 'local', outcome: 'clean' }]);
+    const seen = await get(stranger, `/api/social/posts/${post.id}`);
+    expect(seen.json().photos).toEqual([expect.objectContaining({ id: photo.id, cover: true, thumbnailUrl: photo.thumbnailUrl })]);
+    expect((await get(stranger, photo.displayUrl)).headers['cache-control']).toBe('public, max-age=86400');
+    expect((await sendPhoto(t, stranger, `/api/social/posts/${post.id}/photos`, await smallPng())).json()).toMatchObject({ status: 403, code: 'photos.not_owner' });
+
+    const friendsOnly = await createPost(t, owner, { text: 'Secret bay', visibility: 'Friends' });
+    const hidden = await uploadPhoto(t, owner, `/api/social/posts/${friendsOnly.id}/photos`);
+    expect((await get(stranger, hidden.thumbnailUrl)).json()).toMatchObject({ status: 403, code: 'social.post_not_visible' });
+    expect((await sendPhoto(t, owner, `/api/social/posts/${MISSING_ID}/photos`, await smallPng())).json()).toMatchObject({ status: 404, code: 'social.post_not_found' });
+  });
+
+  it('a fishing report photo and a spot photo: the author or creator adds, everyone who sees the record sees them', async () => {
+    const report = await createFishingReport(t, owner);
+    const reportPhoto = await uploadPhoto(t, owner, `/api/reports/${report.id}/photos`);
+    expect((await get(stranger, `/api/reports/${report.id}`)).json().photos).toEqual(report.status === 'Published' ? [expect.objectContaining({ id: reportPhoto.id })] : []);
+    expect((await sendPhoto(t, stranger, `/api/reports/${report.id}/photos`, await smallPng())).json()).toMatchObject({ status: 403, code: 'photos.not_owner' });
+
+    const spot = await createSpot(t, owner);
+    const spotPhoto = await uploadPhoto(t, owner, `/api/spots/${spot.id}/photos`);
+    expect((await get(stranger, `/api/spots/${spot.id}`)).json().photos).toEqual([expect.objectContaining({ id: spotPhoto.id })]);
+    expect((await get(stranger, spotPhoto.displayUrl)).statusCode).toBe(200);
+    expect((await sendPhoto(t, stranger, `/api/spots/${spot.id}/photos`, await smallPng())).json()).toMatchObject({ status: 403, code: 'photos.not_owner' });
+    expect((await sendPhoto(t, owner, `/api/spots/${MISSING_ID}/photos`, await smallPng())).json()).toMatchObject({ status: 404, code: 'spots.not_found' });
+  });
+
+  it('an avatar is seen as its profile is', async () => {
+    const user = await createUser(t);
+    const avatar = await uploadPhoto(t, user, '/api/userprofile/me/avatar', await smallPng(), { method: 'PUT' });
+    expect((await get(stranger, `/api/userprofile/${user.userId}`)).json().avatar).toMatchObject({ id: avatar.id, thumbnailUrl: avatar.thumbnailUrl });
+    expect((await get(stranger, avatar.thumbnailUrl)).statusCode).toBe(200);
+    await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: user.headers, payload: { visibility: 'Private' } });
+    expect((await get(stranger, avatar.thumbnailUrl)).json()).toMatchObject({ status: 403, code: 'profiles.not_visible' });
+    expect((await get(user, avatar.thumbnailUrl)).statusCode).toBe(200);
   });
 });
