@@ -11,5 +11,3 @@ export * from './factories/bans.js';
 export * from './factories/announcements.js';
 export * from './factories/lookups.js';
 export * from './factories/photos.js';
-export * from './factories/spots.js';
-export * from './factories/fishing-reports.js';

@@ -12,9 +12,7 @@ import {
   catchPhotosUrl,
   createCatch,
   createEntry,
-  createFishingReport,
   createPost,
-  createSpot,
   createUser,
   heicBytes,
   jpegWithGps,
@@ -28,6 +26,8 @@ import {
   uploadPhoto,
   type TestUser,
 } from '../../../test/factories.js';
+import { createFishingReport } from '../../../test/factories/fishing-reports.js';
+import { createSpot } from '../../../test/factories/spots.js';
 
 let t: TestApp;
 let dataDir: string;
