@@ -28,6 +28,7 @@ export const PhotoErrors = {
       'photos.quota_exceeded',
       `Your photos use ${used} bytes (${megabytes(used)}) of your ${quota} bytes (${megabytes(quota)}) quota (system setting PhotoStorageQuota); this one needs ${adding} more. Delete photos you no longer need.`,
     ),
+  recordDeleted: (id: string) => new AppError(404, 'photos.record_deleted', `The record ${id} was deleted while its photo was uploading; nothing was stored.`),
   badPosition: (position: number, count: number) =>
     new AppError(400, 'photos.bad_position', `The record has ${count} photos; the position must be from 1 to ${count}, not ${position}.`, {
       errors: [{ pointer: '/position', in: 'body', detail: `must be from 1 to ${count}` }],

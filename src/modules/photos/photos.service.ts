@@ -230,6 +230,9 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
         if (verdict) await recordVerdictRules(tx, verdict);
         await repo.dropDeletion(tx, [id]);
         return inserted;
+      }).catch((error: unknown) => {
+        // 23503: the record (a foreign key) was deleted while the file was processed.
+        throw (error as { cause?: { code?: string } }).cause?.code === '23503' || (error as { code?: string }).code === '23503' ? PhotoErrors.recordDeleted(target.recordId) : error;
       });
       if (target.kind === 'Avatar') void sweepMedia(deps).catch((error: unknown) => deps.log.warn({ err: error }, 'media sweep failed'));
       const view = (await recordPhotos(db, viewer, row.recordId)).find((photo) => photo.id === row.id)!;
