@@ -19,6 +19,8 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 FISHLOG_DATA_DIR=/data
+# Two glibc malloc arenas: image decoding threads (sharp) otherwise each grow their own (bench/photos.bench.ts).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

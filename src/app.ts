@@ -62,6 +62,8 @@ import { clubsAdminRoutes } from './modules/clubs/clubs.admin.routes.js';
 import { spotsAdminRoutes } from './modules/spots/spots.admin.routes.js';
 import { auditLogsAdminRoutes } from './modules/audit-logs/audit-logs.admin.routes.js';
 import { registerSystemSettings } from './modules/settings/settings.admin.routes.js';
+import { photosRoutes } from './modules/photos/photos.routes.js';
+import { Photo } from './modules/photos/index.js';
 import { version } from './paths.js';
 import type { AppDeps } from './core/app-deps.js';
 import { registerModuleProviders } from './providers.js';
@@ -253,7 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   if (output) app.addHook('onClose', async () => output!.close());
-  const deps: AppDeps = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now };
+  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now };
   app.addHook('onClose', async () => {
     await authenticator.close();
     if (!options.idp) await idp.close();
@@ -265,6 +267,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser('text/plain');
   registerMergePatch(app);
   for (const schema of sharedSchemas) app.addSchema(schema);
+  // Record views of several modules list their photos (`$ref: Photo`).
+  app.addSchema(Photo);
   registerErrorHandling(app, { bodyLimit: config.bodyLimitBytes });
   registerBodyGuard(app);
   decorateRoutesForOpenApi(app);
@@ -321,8 +325,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   addRouteHook(app, 'onRequest', authenticate);
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
-  // Maintenance mode (every route) and the body-size limit of the system settings (routes that take a body).
-  await registerSystemSettings(app, deps);
+  // Maintenance mode (every route); the settings are then read live by the modules.
+  const deps: AppDeps = { ...base, settings: await registerSystemSettings(app, base) };
   await app.register(healthRoutes, { deps });
   app.get(
     '/metrics',
@@ -388,6 +392,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(lookupsRoutes, { deps });
   await app.register(lookupsAdminRoutes, { deps });
   await app.register(auditLogsAdminRoutes, { deps });
+  await app.register(photosRoutes, { deps });
 
   return app;
 }

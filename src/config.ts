@@ -52,6 +52,26 @@ export interface Config {
   moderationAllowHttp: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
   payments: PaymentsConfig;
+  media: MediaConfig;
+}
+
+/** Where photos are stored: FISHLOG_DATA_DIR/media (default), or an S3 bucket when `s3` is set. */
+export interface MediaConfig {
+  s3:
+    | {
+        bucket: string;
+        region: string;
+        /** An S3-compatible service's address (MinIO, R2, a test server); unset: AWS. */
+        endpoint: string | undefined;
+        forcePathStyle: boolean;
+        /** Reads redirect to a presigned URL valid this long (seconds) after the access check; 0: served through the API. */
+        redirectSeconds: number;
+      }
+    | undefined;
+  /** How often stored files of deleted photos (and of uploads that never committed) are swept, in seconds. */
+  sweepSeconds: number;
+  /** Photo uploads a minute per client IP (re-encoding costs CPU), beside the global limits. */
+  uploadsPerMinute: number;
 }
 
 /** Which payment provider moves the money (see src/modules/payments). */
@@ -298,6 +318,26 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
     idp: idpConfig(env),
     payments: paymentsConfig(env),
+    media: mediaConfig(env),
+  };
+}
+
+function mediaConfig(env: Env): MediaConfig {
+  const storage = oneOf(env, 'FISHLOG_MEDIA_STORAGE', 'local', ['local', 's3'] as const);
+  const sweepSeconds = integer(env, 'FISHLOG_MEDIA_SWEEP_SECONDS', 60, 1, 86_400);
+  const uploadsPerMinute = integer(env, 'FISHLOG_PHOTO_UPLOADS_PER_MINUTE', 30, 1, 1_000_000);
+  if (storage === 'local') return { s3: undefined, sweepSeconds, uploadsPerMinute };
+  const why = 'when FISHLOG_MEDIA_STORAGE=s3';
+  return {
+    s3: {
+      bucket: pattern(env, 'S3_BUCKET', required(env, 'S3_BUCKET', why), /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lower-case letters, digits, dots and hyphens)')!,
+      region: read(env, 'S3_REGION') ?? read(env, 'AWS_REGION') ?? 'us-east-1',
+      endpoint: read(env, 'S3_ENDPOINT') === undefined ? undefined : urlValue(env, 'S3_ENDPOINT'),
+      forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', false),
+      redirectSeconds: integer(env, 'S3_PRESIGNED_READ_SECONDS', 0, 0, 3600),
+    },
+    sweepSeconds,
+    uploadsPerMinute,
   };
 }
 

@@ -8,6 +8,12 @@ import { registerLookupUsage } from './modules/lookups/index.js';
 import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
 import { eventsByType } from './modules/events/events.service.js';
 import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
+import { registerPhotoRecord } from './modules/photos/photos.service.js';
+import { visibleCatch, visibleEntry } from './modules/fishing-log/entries.service.js';
+import { requireVisiblePost } from './modules/social/posts.service.js';
+import { requireVisibleReport } from './modules/fishing-reports/fishing-reports.service.js';
+import { requireVisibleSpot } from './modules/spots/spots.service.js';
+import { PROFILE_DEFAULTS, requireVisibleProfile } from './modules/profiles/profiles.service.js';
 
 /**
  * Composition root of what the core needs from the modules, registered once at start-up (the
@@ -30,4 +36,52 @@ export function registerModuleProviders(): void {
   registerLookupUsage('WaterClarity', reportsByClarity);
   registerLookupUsage('Sky', reportsBySky);
   registerLookupUsage('EventType', eventsByType);
+  registerPhotoRecords();
+}
+
+/**
+ * The records that have photos: each is read through its own module's access check (its policy's
+ * 404/403), so a photo is seen exactly as its record is. `isPublic`: every signed-in user sees it.
+ */
+function registerPhotoRecords(): void {
+  registerPhotoRecord('Catch', {
+    offersLocation: true,
+    read: async (db, viewer, id, entryId) => {
+      const row = await visibleCatch(db, viewer.userId, id, entryId);
+      return { ownerId: row.ownerId, isPublic: row.entry.visibility === 'Public' };
+    },
+  });
+  registerPhotoRecord('Entry', {
+    offersLocation: true,
+    read: async (db, viewer, id) => {
+      const row = await visibleEntry(db, viewer.userId, id);
+      return { ownerId: row.ownerId, isPublic: row.visibility === 'Public' };
+    },
+  });
+  registerPhotoRecord('Post', {
+    moderated: true,
+    read: async (db, viewer, id) => {
+      const row = await requireVisiblePost(db, viewer.userId, id);
+      return { ownerId: row.authorId, isPublic: row.status === 'Published' && row.visibility === 'Public' };
+    },
+  });
+  registerPhotoRecord('FishingReport', {
+    moderated: true,
+    read: async (db, viewer, id) => {
+      const row = await requireVisibleReport(db, viewer, id);
+      return { ownerId: row.authorId, isPublic: row.status === 'Published' };
+    },
+  });
+  registerPhotoRecord('Spot', {
+    read: async (db, viewer, id) => {
+      const row = await requireVisibleSpot(db, viewer, id);
+      return { ownerId: row.ownerId, isPublic: row.isActive };
+    },
+  });
+  registerPhotoRecord('Avatar', {
+    read: async (db, viewer, userId) => {
+      const row = await requireVisibleProfile(db, viewer.userId, userId);
+      return { ownerId: userId, isPublic: row.user.isActive && (row.profile?.visibility ?? PROFILE_DEFAULTS.visibility) === 'Public' };
+    },
+  });
 }

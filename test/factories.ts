@@ -10,3 +10,4 @@ export * from './factories/gear.js';
 export * from './factories/bans.js';
 export * from './factories/announcements.js';
 export * from './factories/lookups.js';
+export * from './factories/photos.js';

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/index.js';
@@ -36,7 +37,7 @@ function fencedBlocks(text: string): Block[] {
 
 interface Step {
   command: string;
-  expect?: { status: number; array: boolean; fields: string[]; saves: Array<[string, string]> };
+  expect?: { status: number; array: boolean; fields: string[]; saves: Array<[string, string]>; contentType?: string };
 }
 
 /** The command without a trailing `# comment` (a # outside quotes, after a space). */
@@ -58,6 +59,12 @@ function steps(block: Block): Step[] {
   let pending = '';
   for (const raw of block.lines) {
     const line = raw.trimEnd();
+    // A download (`curl … -o FILE`) shows the status and the type of the file: `# → 200 image/jpeg`.
+    const file = /^#\s*→\s*(\d{3})\s+([a-z]+\/[a-z0-9.+-]+)$/.exec(line.trim());
+    if (file) {
+      out[out.length - 1]!.expect = { status: Number(file[1]), array: false, fields: [], saves: [], contentType: file[2]! };
+      continue;
+    }
     const arrow = /^#\s*→\s*(\d{3})\s+(\[?)\s*\{([^}]*)\}\s*\]?\s*(.*)$/.exec(line.trim());
     if (arrow) {
       const saves = [...arrow[4]!.matchAll(/(\w+)=\.(\S+)/g)].map((m) => [m[1]!, m[2]!] as [string, string]);
@@ -134,11 +141,15 @@ function field(value: unknown, pathText: string): unknown {
 
 describe('README', () => {
   let t: TestApp;
+  let dataDir: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Photos the examples upload are stored in a folder of this run, not the checkout's ./data.
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-readme-'));
+    t = await createTestApp({ env: { FISHLOG_DATA_DIR: dataDir } });
   });
   afterAll(async () => {
     await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('references no file outside the repository, and every repository path it names exists', () => {
@@ -187,6 +198,7 @@ describe('README', () => {
         let method: string | undefined;
         let body: string | undefined;
         let url: string | undefined;
+        let output: string | undefined;
         const headers: Record<string, string> = {};
         for (let i = 1; i < argv.length; i++) {
           const arg = argv[i]!;
@@ -196,6 +208,16 @@ describe('README', () => {
             const [name, ...value] = argv[++i]!.split(':');
             headers[name!.trim().toLowerCase()] = value.join(':').trim();
           } else if (arg === '-d') body = argv[++i];
+          else if (arg === '-F') {
+            // One file part (`-F 'file=@path'`, a path in the repository), as curl sends it.
+            const [name, at] = argv[++i]!.split('=');
+            const boundary = '----readme';
+            const file = readFileSync(path.join(root, at!.replace(/^@/, '')));
+            const head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${path.basename(at!)}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+            body = Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]) as unknown as string;
+            method ??= 'POST';
+            headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+          } else if (arg === '-o') output = argv[++i];
           else if (arg.startsWith('-')) throw new Error(`${where}: curl option ${arg} is not understood by this test`);
           else url = arg;
         }
@@ -210,6 +232,12 @@ describe('README', () => {
         expect(step.expect, `${where}: every curl example shows its answer with a "# →" line`).toBeDefined();
         const expected = step.expect!;
         expect(res.statusCode, `${where}\n${res.body}`).toBe(expected.status);
+        if (output !== undefined) {
+          expect(expected.contentType, `${where}: a download shows the file's type ("# → 200 image/jpeg")`).toBeDefined();
+          expect(res.headers['content-type'], where).toBe(expected.contentType);
+          expect(res.rawPayload.length, where).toBeGreaterThan(0);
+          continue;
+        }
         const answer = res.json();
         if (expected.array) expect(Array.isArray(answer) && answer.length > 0, `${where}: a non-empty array`).toBe(true);
         const shape = expected.array ? answer[0] : answer;

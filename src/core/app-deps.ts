@@ -4,6 +4,11 @@ import type { IdentityProvider } from './auth/idp/types.js';
 import type { Database } from './db/client.js';
 import type { Metrics } from './observability/metrics.js';
 
+/** The system settings as this process applies them, read live (undefined: not set; the caller's built-in default applies). */
+export interface SettingsReader {
+  get<T>(name: string): T | undefined;
+}
+
 /** What every module's routes receive from the composition root (src/app.ts). */
 export interface AppDeps {
   config: Config;
@@ -16,4 +21,6 @@ export interface AppDeps {
   metrics: Metrics;
   /** The clock (ms since the epoch) of time-dependent rules such as ban expiry; tests inject theirs (BuildAppOptions.now). */
   now: () => number;
+  /** The system settings (src/modules/settings), kept current while the server runs. */
+  settings: SettingsReader;
 }

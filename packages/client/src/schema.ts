@@ -5913,6 +5913,232 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fishinglog/entries/{entryId}/catches/{catchId}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to a catch (seen as its entry is)
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client. The answer offers the GPS position the photo carried (`suggestedLocation`), once.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["uploadCatchPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fishinglog/entries/{entryId}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to a log entry (seen as the entry is)
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client. The answer offers the GPS position the photo carried (`suggestedLocation`), once.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["uploadEntryPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/social/posts/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to a post (moderated before others see it)
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["uploadPostPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to a fishing report (moderated before others see it)
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["uploadFishingReportPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/spots/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to a spot you added
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["uploadSpotPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/userprofile/me/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a photo to your profile (the avatar: one photo, replaced by the next; seen as your profile is)
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        put: operations["putMyAvatar"];
+        post?: never;
+        /**
+         * Remove your avatar
+         * @description Deletes your avatar photo (its files too). 204 also when you have none.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        delete: operations["deleteMyAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/photos/{id}/{size}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo’s display size or thumbnail
+         * @description The image (JPEG, no metadata), for whoever may see the photo’s record, by the record’s own rule (a Private entry’s catch photo is a 403 for others, a Friends entry’s for non-friends; a deleted photo, or one not published by moderation for anyone but its owner, is a 404). `ETag` (the file never changes: `If-None-Match` answers 304); `Cache-Control: private, no-cache` unless the record is seen by everyone (`public, max-age=86400`). With S3 storage and S3_PRESIGNED_READ_SECONDS set, a 302 to a short-lived presigned URL after the access check.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getPhoto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/photos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a photo
+         * @description The owner of the photo’s record only (403 `photos.not_owner`). The photos after it move up; its files are deleted after the commit.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        delete: operations["deletePhoto"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/photos/{id}/position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move a photo within its record
+         * @description The owner of the photo’s record only. `position` 1 is first; the others shift. Answers the record’s photos in their new order.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        put: operations["movePhoto"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/photos/{id}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a photo its record’s cover
+         * @description The owner of the photo’s record only. Without a choice the first photo is the cover. Answers the record’s photos.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["setCoverPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5969,6 +6195,61 @@ export interface components {
              * @description How many further invalid fields were not listed in `errors`
              */
             errorsOmitted?: number;
+        };
+        /**
+         * @example {
+         *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+         *       "width": 1600,
+         *       "height": 1200,
+         *       "thumbnailWidth": 320,
+         *       "thumbnailHeight": 240,
+         *       "cover": true,
+         *       "moderationStatus": "Published",
+         *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+         *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail"
+         *     }
+         */
+        Photo: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            /**
+             * Format: int32
+             * @description Display size width in pixels (at most 1600 on the longer side)
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Display size height in pixels
+             */
+            height: number;
+            /**
+             * Format: int32
+             * @description Thumbnail width in pixels (at most 320 on the longer side)
+             */
+            thumbnailWidth: number;
+            /**
+             * Format: int32
+             * @description Thumbnail height in pixels
+             */
+            thumbnailHeight: number;
+            /** @description The record’s cover photo: the one the owner chose, else the first */
+            cover: boolean;
+            /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+            moderationStatus: "Published" | "PendingReview" | "Rejected";
+            /**
+             * @description GET it with your token: the display size (JPEG)
+             * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+             */
+            displayUrl: string;
+            /**
+             * @description GET it with your token: the thumbnail (JPEG)
+             * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+             */
+            thumbnailUrl: string;
         };
         SystemSetting: {
             /**
@@ -6189,7 +6470,10 @@ export interface components {
             } | null;
             /** @description Your gear setup (shown to the owner only) */
             gearSetupId: string | null;
+            /** @description Links to pictures elsewhere */
             photoUrls: string[];
+            /** @description Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry */
+            photos?: components["schemas"]["Photo"][];
             notes: string | null;
             location: {
                 latitude: number;
@@ -6283,7 +6567,10 @@ export interface components {
             } | null;
             /** @description Your gear setup (shown to the owner only) */
             gearSetupId: string | null;
+            /** @description Links to pictures elsewhere */
             photoUrls: string[];
+            /** @description Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry */
+            photos?: components["schemas"]["Photo"][];
             notes: string | null;
             location: {
                 latitude: number;
@@ -6401,7 +6688,10 @@ export interface components {
             } | null;
             /** @description Your gear setup (shown to the owner only) */
             gearSetupId: string | null;
+            /** @description Links to pictures elsewhere */
             photoUrls: string[];
+            /** @description Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry */
+            photos?: components["schemas"]["Photo"][];
             notes: string | null;
             location: {
                 latitude: number;
@@ -6598,6 +6888,8 @@ export interface components {
              * @example 2026-06-01T05:30:00.000Z
              */
             updatedAt: string;
+            /** @description Uploaded photos of the entry, in order (POST …/entries/{entryId}/photos); on reads of the entry */
+            photos?: components["schemas"]["Photo"][];
             catches: components["schemas"]["Catch"][];
         };
         FishingSessionSummary: {
@@ -6811,6 +7103,8 @@ export interface components {
              * @example 2026-06-01T05:30:00.000Z
              */
             memberSince: string;
+            /** @description The uploaded avatar (PUT /api/userprofile/me/avatar), or null */
+            avatar?: components["schemas"]["Photo"] | null;
         };
         /** @description Your own profile */
         OwnProfile: {
@@ -8094,7 +8388,10 @@ export interface components {
             id: string;
             author: components["schemas"]["UserRef"];
             text: string;
+            /** @description Links to pictures elsewhere */
             photoUrls: string[];
+            /** @description Uploaded photos, in order (POST /api/social/posts/{id}/photos; others see the published ones); on reads */
+            photos?: components["schemas"]["Photo"][];
             /** @description Who may see the record: Public (everyone), Private (owner only), Friends (mutual friends), Circle (the owner’s circle) */
             visibility: "Public" | "Private" | "Friends" | "Circle";
             linkedEntry: components["schemas"]["PostLinkedEntry"] | null;
@@ -11011,6 +11308,8 @@ export interface components {
             };
             /** @description Featured by the administrators right now */
             featured: boolean;
+            /** @description Uploaded photos, in order (POST /api/spots/{id}/photos, by the spot’s creator); on reads */
+            photos?: components["schemas"]["Photo"][];
             /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
             isActive: boolean;
             createdBy: {
@@ -11134,6 +11433,8 @@ export interface components {
             };
             /** @description Featured by the administrators right now */
             featured: boolean;
+            /** @description Uploaded photos, in order (POST /api/spots/{id}/photos, by the spot’s creator); on reads */
+            photos?: components["schemas"]["Photo"][];
             /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
             isActive: boolean;
             createdBy: {
@@ -11320,6 +11621,8 @@ export interface components {
             };
             /** @description Featured by the administrators right now */
             featured: boolean;
+            /** @description Uploaded photos, in order (POST /api/spots/{id}/photos, by the spot’s creator); on reads */
+            photos?: components["schemas"]["Photo"][];
             /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
             isActive: boolean;
             createdBy: {
@@ -11436,6 +11739,8 @@ export interface components {
                 bite: "Hot" | "Good" | "Fair" | "Slow" | "None";
             }[];
             text: string;
+            /** @description Uploaded photos, in order (POST /api/reports/{id}/photos; others see the published ones); on reads */
+            photos?: components["schemas"]["Photo"][];
             /** @description Published, PendingReview (held for a moderator; only its author sees it) or Rejected (its author sees why) */
             status: "Published" | "PendingReview" | "Rejected";
             moderationReason: string | null;
@@ -11548,6 +11853,8 @@ export interface components {
                 bite: "Hot" | "Good" | "Fair" | "Slow" | "None";
             }[];
             text: string;
+            /** @description Uploaded photos, in order (POST /api/reports/{id}/photos; others see the published ones); on reads */
+            photos?: components["schemas"]["Photo"][];
             /** @description Published, PendingReview (held for a moderator; only its author sees it) or Rejected (its author sees why) */
             status: "Published" | "PendingReview" | "Rejected";
             moderationReason: string | null;
@@ -57239,6 +57546,1892 @@ export interface operations {
             };
             /** @description The caller lacks the role or permission, or the record is not visible to the caller */
             403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadCatchPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                entryId: string;
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                catchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *       "width": 1600,
+                     *       "height": 1200,
+                     *       "thumbnailWidth": 320,
+                     *       "thumbnailHeight": 240,
+                     *       "cover": true,
+                     *       "moderationStatus": "Published",
+                     *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+                     *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+                     *       "suggestedLocation": {
+                     *         "latitude": 46.2333,
+                     *         "longitude": -93.65
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description Display size width in pixels (at most 1600 on the longer side)
+                         */
+                        width: number;
+                        /**
+                         * Format: int32
+                         * @description Display size height in pixels
+                         */
+                        height: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail width in pixels (at most 320 on the longer side)
+                         */
+                        thumbnailWidth: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail height in pixels
+                         */
+                        thumbnailHeight: number;
+                        /** @description The record’s cover photo: the one the owner chose, else the first */
+                        cover: boolean;
+                        /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+                        moderationStatus: "Published" | "PendingReview" | "Rejected";
+                        /**
+                         * @description GET it with your token: the display size (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+                         */
+                        displayUrl: string;
+                        /**
+                         * @description GET it with your token: the thumbnail (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+                         */
+                        thumbnailUrl: string;
+                        /** @description Catches and entries: the GPS position the photo carried, offered once so you may set it as the record’s location yourself. It is not stored, and the stored images carry no metadata. */
+                        suggestedLocation: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadEntryPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *       "width": 1600,
+                     *       "height": 1200,
+                     *       "thumbnailWidth": 320,
+                     *       "thumbnailHeight": 240,
+                     *       "cover": true,
+                     *       "moderationStatus": "Published",
+                     *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+                     *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+                     *       "suggestedLocation": {
+                     *         "latitude": 46.2333,
+                     *         "longitude": -93.65
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description Display size width in pixels (at most 1600 on the longer side)
+                         */
+                        width: number;
+                        /**
+                         * Format: int32
+                         * @description Display size height in pixels
+                         */
+                        height: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail width in pixels (at most 320 on the longer side)
+                         */
+                        thumbnailWidth: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail height in pixels
+                         */
+                        thumbnailHeight: number;
+                        /** @description The record’s cover photo: the one the owner chose, else the first */
+                        cover: boolean;
+                        /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+                        moderationStatus: "Published" | "PendingReview" | "Rejected";
+                        /**
+                         * @description GET it with your token: the display size (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+                         */
+                        displayUrl: string;
+                        /**
+                         * @description GET it with your token: the thumbnail (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+                         */
+                        thumbnailUrl: string;
+                        /** @description Catches and entries: the GPS position the photo carried, offered once so you may set it as the record’s location yourself. It is not stored, and the stored images carry no metadata. */
+                        suggestedLocation: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadPostPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *       "width": 1600,
+                     *       "height": 1200,
+                     *       "thumbnailWidth": 320,
+                     *       "thumbnailHeight": 240,
+                     *       "cover": true,
+                     *       "moderationStatus": "Published",
+                     *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+                     *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+                     *       "suggestedLocation": {
+                     *         "latitude": 46.2333,
+                     *         "longitude": -93.65
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description Display size width in pixels (at most 1600 on the longer side)
+                         */
+                        width: number;
+                        /**
+                         * Format: int32
+                         * @description Display size height in pixels
+                         */
+                        height: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail width in pixels (at most 320 on the longer side)
+                         */
+                        thumbnailWidth: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail height in pixels
+                         */
+                        thumbnailHeight: number;
+                        /** @description The record’s cover photo: the one the owner chose, else the first */
+                        cover: boolean;
+                        /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+                        moderationStatus: "Published" | "PendingReview" | "Rejected";
+                        /**
+                         * @description GET it with your token: the display size (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+                         */
+                        displayUrl: string;
+                        /**
+                         * @description GET it with your token: the thumbnail (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+                         */
+                        thumbnailUrl: string;
+                        /** @description Catches and entries: the GPS position the photo carried, offered once so you may set it as the record’s location yourself. It is not stored, and the stored images carry no metadata. */
+                        suggestedLocation: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadFishingReportPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *       "width": 1600,
+                     *       "height": 1200,
+                     *       "thumbnailWidth": 320,
+                     *       "thumbnailHeight": 240,
+                     *       "cover": true,
+                     *       "moderationStatus": "Published",
+                     *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+                     *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+                     *       "suggestedLocation": {
+                     *         "latitude": 46.2333,
+                     *         "longitude": -93.65
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description Display size width in pixels (at most 1600 on the longer side)
+                         */
+                        width: number;
+                        /**
+                         * Format: int32
+                         * @description Display size height in pixels
+                         */
+                        height: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail width in pixels (at most 320 on the longer side)
+                         */
+                        thumbnailWidth: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail height in pixels
+                         */
+                        thumbnailHeight: number;
+                        /** @description The record’s cover photo: the one the owner chose, else the first */
+                        cover: boolean;
+                        /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+                        moderationStatus: "Published" | "PendingReview" | "Rejected";
+                        /**
+                         * @description GET it with your token: the display size (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+                         */
+                        displayUrl: string;
+                        /**
+                         * @description GET it with your token: the thumbnail (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+                         */
+                        thumbnailUrl: string;
+                        /** @description Catches and entries: the GPS position the photo carried, offered once so you may set it as the record’s location yourself. It is not stored, and the stored images carry no metadata. */
+                        suggestedLocation: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadSpotPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *       "width": 1600,
+                     *       "height": 1200,
+                     *       "thumbnailWidth": 320,
+                     *       "thumbnailHeight": 240,
+                     *       "cover": true,
+                     *       "moderationStatus": "Published",
+                     *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+                     *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+                     *       "suggestedLocation": {
+                     *         "latitude": 46.2333,
+                     *         "longitude": -93.65
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description Display size width in pixels (at most 1600 on the longer side)
+                         */
+                        width: number;
+                        /**
+                         * Format: int32
+                         * @description Display size height in pixels
+                         */
+                        height: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail width in pixels (at most 320 on the longer side)
+                         */
+                        thumbnailWidth: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail height in pixels
+                         */
+                        thumbnailHeight: number;
+                        /** @description The record’s cover photo: the one the owner chose, else the first */
+                        cover: boolean;
+                        /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+                        moderationStatus: "Published" | "PendingReview" | "Rejected";
+                        /**
+                         * @description GET it with your token: the display size (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+                         */
+                        displayUrl: string;
+                        /**
+                         * @description GET it with your token: the thumbnail (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+                         */
+                        thumbnailUrl: string;
+                        /** @description Catches and entries: the GPS position the photo carried, offered once so you may set it as the record’s location yourself. It is not stored, and the stored images carry no metadata. */
+                        suggestedLocation: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putMyAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *       "width": 1600,
+                     *       "height": 1200,
+                     *       "thumbnailWidth": 320,
+                     *       "thumbnailHeight": 240,
+                     *       "cover": true,
+                     *       "moderationStatus": "Published",
+                     *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+                     *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+                     *       "suggestedLocation": {
+                     *         "latitude": 46.2333,
+                     *         "longitude": -93.65
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description Display size width in pixels (at most 1600 on the longer side)
+                         */
+                        width: number;
+                        /**
+                         * Format: int32
+                         * @description Display size height in pixels
+                         */
+                        height: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail width in pixels (at most 320 on the longer side)
+                         */
+                        thumbnailWidth: number;
+                        /**
+                         * Format: int32
+                         * @description Thumbnail height in pixels
+                         */
+                        thumbnailHeight: number;
+                        /** @description The record’s cover photo: the one the owner chose, else the first */
+                        cover: boolean;
+                        /** @description Published, or (posts’ and reports’ photos, shown to their owner only) PendingReview or Rejected */
+                        moderationStatus: "Published" | "PendingReview" | "Rejected";
+                        /**
+                         * @description GET it with your token: the display size (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display
+                         */
+                        displayUrl: string;
+                        /**
+                         * @description GET it with your token: the thumbnail (JPEG)
+                         * @example /api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail
+                         */
+                        thumbnailUrl: string;
+                        /** @description Catches and entries: the GPS position the photo carried, offered once so you may set it as the record’s location yourself. It is not stored, and the stored images carry no metadata. */
+                        suggestedLocation: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMyAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+                /** @description display (about 1600 px) or thumbnail (about 320 px) */
+                size: "display" | "thumbnail";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image (JPEG, no metadata) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Redirect to a presigned URL of the file (S3 storage with presigned reads) */
+            302: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (your copy, by its ETag, is current) */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    movePhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": 1
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int32
+                     * @description The new place among the record’s photos, 1 first
+                     */
+                    position: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The record’s photos in order */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setCoverPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record’s photos in order */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -1,4 +1,3 @@
-import { Transform, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BODY_DEPTH, MAX_OBJECT_PROPERTIES, truncateEcho } from './limits.js';
 import { AppError } from './problem.js';
@@ -66,33 +65,4 @@ export function registerBodyGuard(app: FastifyInstance): void {
     done();
   };
   addRouteHook(app, 'preValidation', guard, takesBody);
-}
-
-function bodyTooLarge(limit: number): AppError {
-  return new AppError(413, 'request.body_too_large', `The request body is larger than the limit of ${limit} bytes (system setting MaxFileUploadSize); send a smaller body.`);
-}
-
-/**
- * A body-size limit that may change while the server runs (the system setting
- * MaxFileUploadSize): `limit()` is read per request; undefined leaves only the server's
- * FISHLOG_BODY_LIMIT, which stays the ceiling. A declared Content-Length over the limit is
- * refused before reading; a chunked body is counted as it arrives.
- */
-export function registerBodyLimit(app: FastifyInstance, limit: () => number | undefined): void {
-  addRouteHook(app, 'preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
-    const max = limit();
-    if (max === undefined || !Number.isFinite(max)) return payload;
-    if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return payload; // no body
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) throw bodyTooLarge(max);
-    let received = 0;
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        done(received > max ? bodyTooLarge(max) : null, chunk);
-      },
-    });
-    payload.on('error', (error) => counted.destroy(error));
-    return payload.pipe(counted);
-  }, takesBody);
 }

@@ -15,6 +15,7 @@ import type { CatchRow, EntryRow } from './fishing-log.tables.js';
 import { eligibleProgramsOfCatches } from './master-angler.port.js';
 import { linkableSession } from './sessions.repository.js';
 import { catchView, entryView, fullEntryView } from './views.js';
+import { photosOfTrees, photoViews, photoViewsOf, type PhotoView } from '../photos/photos.service.js';
 
 /** Log entries and their catches: visibility, ownership and validation of references. */
 
@@ -91,13 +92,18 @@ export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Pr
 }
 
 /**
- * The entry and its catches in one round trip (pipelined on one connection); the catches are read
- * before the entry's policy is checked and dropped with it when the viewer may not see it.
+ * The entry, its catches and their photos in one round trip (pipelined on one connection); the
+ * catches and photos are read before the entry's policy is checked and dropped with it when the
+ * viewer may not see it.
  */
 export async function getEntry(db: Db, viewerId: string, id: string) {
-  const [row, rows] = await onOneConnection(db, (connection) => Promise.all([repo.findEntry(connection, id), repo.catchesOfEntries(connection, [id])]));
+  const [row, rows, photoRows] = await onOneConnection(db, (connection) =>
+    Promise.all([repo.findEntry(connection, id), repo.catchesOfEntries(connection, [id]), photosOfTrees(connection, [id])]),
+  );
   const entry = await authorize(entryPolicy, viewerId, 'read', row, { db }, () => FishingLogErrors.entryNotFound(id));
-  return fullEntryView(viewerId, entry, rows, await catchViews(db, viewerId, entry, rows));
+  const photos = photoViewsOf(viewerId, photoRows, [id, ...rows.map((c) => c.id)]);
+  const view = fullEntryView(viewerId, entry, rows, await catchViews(db, viewerId, entry, rows, photos));
+  return Object.assign(view, { photos: photos.get(id)! });
 }
 
 /** One statement (with a session: its check first; the session's foreign key guards the rest). */
@@ -267,9 +273,10 @@ async function masterAnglerOfMany(db: DbOrTx, ownerId: string, rows: readonly Ca
 }
 
 /** Catch views, with the Master Angler eligibility for the owner (a prompt to submit: others never see it). */
-async function catchViews(db: DbOrTx, viewerId: string, entry: LocatedRecord & { stateCode: string | null }, rows: repo.CatchWithSpecies[]) {
+async function catchViews(db: DbOrTx, viewerId: string, entry: LocatedRecord & { stateCode: string | null }, rows: repo.CatchWithSpecies[], photosRead?: Map<string, PhotoView[]>) {
   const owner = isOwner(viewerId, entry);
-  const views = rows.map((c) => catchView(c, showsExactLocation(viewerId, entry), owner));
+  const photos = photosRead ?? (await photoViews(db, viewerId, rows.map((c) => c.id)));
+  const views = rows.map((c) => Object.assign(catchView(c, showsExactLocation(viewerId, entry), owner), { photos: photos.get(c.id)! }));
   if (!owner) return views;
   const eligibility = await masterAnglerOfMany(db, viewerId, rows, entry.stateCode);
   return views.map((view, i) => Object.assign(view, { masterAngler: eligibility[i]! }));
@@ -286,6 +293,12 @@ const catchNotFound = (entryId: string, catchId: string) => () => FishingLogErro
 export async function getCatch(db: Db, viewerId: string, entryId: string, catchId: string) {
   const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(db, entryId, catchId), { db }, catchNotFound(entryId, catchId));
   return (await catchViews(db, viewerId, row.entry, [row]))[0]!;
+}
+
+/** The catch if the viewer may see it (404 when unknown, or not the entry's when `entryId` is given; 403 when not shared with them). */
+export async function visibleCatch(db: DbOrTx, viewerId: string, catchId: string, entryId?: string): Promise<repo.CatchWithEntry> {
+  const row = entryId === undefined ? await repo.findCatch(db, catchId) : await catchOfEntry(db, entryId, catchId);
+  return authorize(catchPolicy, viewerId, 'read', row, { db }, catchNotFound(entryId ?? row?.entryId ?? '', catchId));
 }
 
 /** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */

@@ -459,13 +459,14 @@ describe('catches', () => {
     const { res, sent } = await read(stranger, shared.id);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: shared.id, catches: [{ entryId: shared.id, species: { id: WALLEYE } }] });
-    expect(sent.map((s) => s.trip)).toEqual([1, 1]);
+    expect(sent.map((s) => s.trip)).toEqual([1, 1, 1]);
     expect(sent[0]!.text).toMatch(/FROM "fishing_log_entries"/);
     expect(sent[1]!.text).toMatch(/FROM "catches"/);
+    expect(sent[2]!.text).toMatch(/from "photos"/i);
     // The owner's view adds their Master Angler eligibility, after the first trip.
     const own = await read(owner, shared.id);
     expect(own.res.statusCode).toBe(200);
-    expect(own.sent.slice(0, 2).map((s) => s.trip)).toEqual([1, 1]);
+    expect(own.sent.slice(0, 3).map((s) => s.trip)).toEqual([1, 1, 1]);
     // Catches read with an entry the viewer may not see go nowhere: the answer is the refusal alone.
     const refused = await read(stranger, hidden.id);
     expect(refused.res.statusCode).toBe(403);

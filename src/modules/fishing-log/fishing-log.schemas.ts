@@ -189,7 +189,8 @@ export const CatchView = Type.Object(
     lure: Nullable(Type.String()),
     lureItem: Nullable(Type.Object({ id: Uuid, name: Type.String(), brand: Type.String() }, { additionalProperties: false, description: 'The catalog lure' })),
     gearSetupId: Type.Union([Uuid, Type.Null()], { description: 'Your gear setup (shown to the owner only)' }),
-    photoUrls: Type.Array(Type.String()),
+    photoUrls: Type.Array(Type.String(), { description: 'Links to pictures elsewhere' }),
+    photos: Type.Optional(Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry' })),
     notes: Nullable(Type.String()),
     location: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number(), precision: Type.Union([Type.Literal('Exact'), Type.Literal('Approximate')]) }, { additionalProperties: false })),
     createdAt: Timestamp,
@@ -240,7 +241,14 @@ const entryProperties = {
 };
 
 export const EntrySummary = Type.Object(entryProperties, { additionalProperties: false, $id: 'LogEntrySummary' });
-export const EntryFull = Type.Object({ ...entryProperties, catches: Type.Array(Type.Ref('Catch')) }, { additionalProperties: false, $id: 'LogEntry' });
+export const EntryFull = Type.Object(
+  {
+    ...entryProperties,
+    photos: Type.Optional(Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos of the entry, in order (POST …/entries/{entryId}/photos); on reads of the entry' })),
+    catches: Type.Array(Type.Ref('Catch')),
+  },
+  { additionalProperties: false, $id: 'LogEntry' },
+);
 
 export const EntriesQuery = feedQuery({
   mine: Type.Optional(Type.Boolean({ description: 'Only your own entries' })),

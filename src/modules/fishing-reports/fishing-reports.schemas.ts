@@ -64,6 +64,7 @@ const reportProperties = {
   ),
   species: Type.Array(Type.Object({ speciesId: Uuid, commonName: Type.String(), bite: Bite }, { additionalProperties: false })),
   text: Type.String(),
+  photos: Type.Optional(Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos, in order (POST /api/reports/{id}/photos; others see the published ones); on reads' })),
   status: literals(CONTENT_STATUSES, 'Published, PendingReview (held for a moderator; only its author sees it) or Rejected (its author sees why)'),
   moderationReason: Nullable(Type.String({ description: 'Why it was rejected (its author only)' })),
   helpfulCount: Type.Integer(),

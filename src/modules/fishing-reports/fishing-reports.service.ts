@@ -12,6 +12,7 @@ import { assertReferenceableSpecies, speciesRefs } from '../species/species.serv
 import { FishingReportErrors } from './fishing-reports.errors.js';
 import * as repo from './fishing-reports.repository.js';
 import type { CreateFishingReportInput } from './fishing-reports.schemas.js';
+import { photoViews } from '../photos/photos.service.js';
 
 /**
  * Fishing reports: any angler reports how the fishing was; the report is moderated like a post
@@ -25,12 +26,17 @@ type ReportAction = Parameters<typeof fishingReportPolicy.can>[1];
 const asRecord = (row: repo.ReportWithAuthor) => ({ ownerId: row.authorId, status: row.status, exactLocation: row.exactLocation });
 
 async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) {
-  const [species, marked] = await Promise.all([
+  const [species, marked, photos] = await Promise.all([
     speciesRefs(
       db,
       rows.flatMap((r) => r.species.map((s) => s.speciesId)),
     ),
     repo.markedBy(
+      db,
+      viewer.userId,
+      rows.map((r) => r.id),
+    ),
+    photoViews(
       db,
       viewer.userId,
       rows.map((r) => r.id),
@@ -49,6 +55,7 @@ async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) 
         conditions: { waterTempC: row.waterTempC, clarity: row.clarity, sky: row.sky, windKmh: row.windKmh, windDirection: row.windDirection },
         species: row.species.map((s) => ({ speciesId: s.speciesId, commonName: species.get(s.speciesId)?.commonName ?? 'Unknown species', bite: s.bite })),
         text: row.text,
+        photos: photos.get(row.id)!,
         status: row.status,
         moderationReason: isSelf(viewer, row.authorId) ? row.moderationReason : null,
         helpfulCount: row.helpfulCount,
@@ -114,6 +121,11 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
     await recordVerdictRules(tx, verdict);
   });
   return getReport(db, viewer, id);
+}
+
+/** The report when the viewer may see it (404 unknown, 403 not published and not theirs). */
+export async function requireVisibleReport(db: DbOrTx, viewer: Viewer, id: string): Promise<repo.ReportWithAuthor> {
+  return permitted(db, viewer, 'view', id, await repo.findReport(db, id));
 }
 
 export async function getReport(db: DbOrTx, viewer: Viewer, id: string) {

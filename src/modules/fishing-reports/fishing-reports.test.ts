@@ -45,6 +45,7 @@ describe('POST /api/reports', () => {
     expect(res.statusCode).toBe(201);
     const report = res.json();
     expect(report).toEqual({
+      photos: [],
       id: expect.any(String),
       author: { userId: jo.userId, username: jo.username },
       waterBody: 'Mille Lacs Lake',

@@ -7,7 +7,7 @@ import type { ModerationRuleRow } from './moderation.tables.js';
 import type { CallOutcome, ContentStatus, ModeratedType } from './moderation.types.js';
 import { localProvider } from './providers/local.js';
 import { providerDefinition } from './providers/index.js';
-import type { ModerationInput, ModerationProvider, ModerationResult } from './providers/types.js';
+import { linkedImages, type ModerationInput, type ModerationProvider, type ModerationResult } from './providers/types.js';
 import { matchRules } from './rules.js';
 import { loadSettings, type ModerationSettings } from './settings.service.js';
 
@@ -141,7 +141,7 @@ type Settings = Awaited<ReturnType<typeof loadSettings>>;
 
 /** Step 1: the community rules against the text and image URLs (a rule out of time is recorded). */
 async function applyRules(db: Db, rules: RuleRow[], request: ModerationRequest, log?: Log) {
-  const { matched, timedOut } = await matchRules(rules, `${request.text}\n${request.imageUrls.join('\n')}`);
+  const { matched, timedOut } = await matchRules(rules, `${request.text}\n${linkedImages(request.imageUrls).join('\n')}`);
   if (timedOut) {
     log?.warn({ ruleId: timedOut.id }, 'moderation rule ran out of time; content held for review');
     await recordRuleTimeout(db, timedOut, log);

@@ -12,10 +12,10 @@ export const CONTENT_TYPES = ['post', 'comment'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
 /**
- * What moderation checks: the queue's content types, and fishing reports (checked with the rules
- * for posts, reviewed in their own module).
+ * What moderation checks: the queue's content types, fishing reports (checked with the rules
+ * for posts, reviewed in their own module) and the photos of posts and reports (the image only).
  */
-export const MODERATED_TYPES = [...CONTENT_TYPES, 'fishing_report'] as const;
+export const MODERATED_TYPES = [...CONTENT_TYPES, 'fishing_report', 'photo'] as const;
 export type ModeratedType = (typeof MODERATED_TYPES)[number];
 
 /** Why an item waits in the review queue. */

@@ -41,11 +41,14 @@ const profileFields = {
 };
 
 /** What other users see (never email, role or consent). */
-export const UserProfile = Type.Object(profileFields, {
-  additionalProperties: false,
-  $id: 'UserProfile',
-  description: 'A user’s profile as other users see it',
-});
+export const UserProfile = Type.Object(
+  { ...profileFields, avatar: Type.Optional(Nullable(Type.Ref('Photo'), { description: 'The uploaded avatar (PUT /api/userprofile/me/avatar), or null' })) },
+  {
+    additionalProperties: false,
+    $id: 'UserProfile',
+    description: 'A user’s profile as other users see it',
+  },
+);
 
 /** What the owner sees of their own profile. */
 export const OwnProfile = Type.Object(

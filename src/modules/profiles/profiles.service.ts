@@ -9,6 +9,7 @@ import { getResearchConsent, setResearchConsent, type ResearchConsent } from '..
 import { ProfileErrors } from './profiles.errors.js';
 import * as repo from './profiles.repository.js';
 import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profiles.schemas.js';
+import { photoViews } from '../photos/photos.service.js';
 
 /**
  * Profiles: one per user, created lazily (a user without a row has the defaults). Another user's
@@ -191,7 +192,8 @@ export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId
 }
 
 export async function getProfile(db: Db, viewerId: string, userId: string) {
-  return publicView(await requireVisibleProfile(db, viewerId, userId));
+  const view = publicView(await requireVisibleProfile(db, viewerId, userId));
+  return Object.assign(view, { avatar: (await photoViews(db, viewerId, [userId])).get(userId)![0] ?? null });
 }
 
 /**

@@ -211,6 +211,7 @@ describe('GET /api/userprofile/{userId}', () => {
       if (allowed.includes(name as Viewer)) {
         expect(res.statusCode, `${visibility} seen by ${name}`).toBe(200);
         expect(res.json()).toEqual({
+          avatar: null,
           userId: alice.userId,
           username: 'alice_angler',
           displayName: 'Alice',

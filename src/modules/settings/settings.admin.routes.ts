@@ -6,7 +6,6 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { RequiredReasonBody } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { loadKey } from '../../core/crypto/keys.js';
-import { registerBodyLimit } from '../../core/http/body-guard.js';
 import { paginate, paginationHeaders, PageQuery } from '../../core/http/pagination.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { SettingsErrors } from './settings.errors.js';
@@ -17,7 +16,7 @@ import * as service from './settings.service.js';
 /** Seconds a client is told to wait during maintenance. */
 const MAINTENANCE_RETRY_AFTER = 300;
 
-const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; key: Buffer }> = async (app, { deps, key }) => {
+const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'>; key: Buffer }> = async (app, { deps, key }) => {
   const db = deps.database.db;
   app.addSchema(SystemSetting);
   app.addSchema(SettingHistoryEntry);
@@ -129,10 +128,10 @@ const STAFF: ReadonlySet<number> = new Set([Role.Owner, Role.Admin, Role.Moderat
 
 /**
  * System settings: the admin routes, and what the settings do in this process — `MaintenanceMode`
- * (503 for everyone but employees, /health and /api/auth), `MaxFileUploadSize` (the body-size
- * limit, on the routes that take a body). Registered on the root instance (the maintenance hook applies to every route).
+ * (503 for everyone but employees, /health and /api/auth); the modules read the others live
+ * (`AppDeps.settings`: e.g. `MaxFileUploadSize` and `PhotoStorageQuota` in the photos module). Registered on the root instance (the maintenance hook applies to every route).
  */
-export async function registerSystemSettings(app: FastifyInstance, deps: AppDeps): Promise<SettingsRuntime> {
+export async function registerSystemSettings(app: FastifyInstance, deps: Omit<AppDeps, 'settings'>): Promise<SettingsRuntime> {
   const runtime = new SettingsRuntime(deps.database.pool, app.log);
   await runtime.start();
   app.addHook('onClose', async () => runtime.close());
@@ -150,7 +149,6 @@ export async function registerSystemSettings(app: FastifyInstance, deps: AppDeps
     if (runtime.get<boolean>('MaintenanceMode') !== true) return done(null, payload);
     duringMaintenance(request).then(() => done(null, payload), (error: Error) => done(error));
   });
-  registerBodyLimit(app, () => runtime.get<number>('MaxFileUploadSize'));
 
   const key = loadKey(deps.config.settingsKey, deps.config.dataDir, 'settings.key');
   await app.register(settingsRoutes, { deps, key });

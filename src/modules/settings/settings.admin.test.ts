@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, grant, type Staff, type TestUser } from '../../../test/factories.js';
+import { auditEntries, createStaff, createUser, grant, sendPhoto, type Staff, type TestUser } from '../../../test/factories.js';
 
 let t: TestApp;
 let staff: Staff;
@@ -203,16 +203,20 @@ describe('sensitive settings', () => {
 });
 
 describe('settings take effect at once, in every process', () => {
-  it('MaxFileUploadSize limits request bodies (413), and a raised limit applies again', async () => {
+  it('MaxFileUploadSize limits photo files (413), read live; JSON bodies keep FISHLOG_BODY_LIMIT', async () => {
     const big = { value: 'y', reason: 'r'.repeat(900), description: 'd'.repeat(1000) };
-    expect((await call('PUT', '/api/admin/system-settings/SiteName', staff.owner, big)).statusCode).toBe(200);
     await call('PUT', '/api/admin/system-settings/MaxFileUploadSize', staff.owner, { value: 1024, reason: 'tight' });
-    await eventually(async () => (await call('PUT', '/api/admin/system-settings/SiteName', staff.owner, big)).statusCode === 413, 'the 1024-byte limit');
-    const refused = await call('PUT', '/api/admin/system-settings/SiteName', staff.owner, big);
-    expect(refused.json()).toMatchObject({ code: 'request.body_too_large' });
+    const upload = () => sendPhoto(t, staff.standard, '/api/userprofile/me/avatar', Buffer.alloc(4096, 1), { method: 'PUT' });
+    await eventually(async () => (await upload()).statusCode === 413, 'the 1024-byte limit');
+    const refused = await upload();
+    expect(refused.json()).toMatchObject({ status: 413, code: 'photos.file_too_large' });
+    expect(refused.json().detail).toContain('1024 bytes');
     expect(refused.json().detail).toContain('MaxFileUploadSize');
+    // A JSON body of 2 kB is not a file: only FISHLOG_BODY_LIMIT (1 MB) applies to it.
+    expect((await call('PUT', '/api/admin/system-settings/SiteName', staff.owner, big)).statusCode).toBe(200);
     await call('PUT', '/api/admin/system-settings/MaxFileUploadSize', staff.owner, { value: 10_485_760, reason: 'back' });
-    await eventually(async () => (await call('PUT', '/api/admin/system-settings/SiteName', staff.owner, big)).statusCode === 200, 'the limit raised again');
+    // (Accepted as a file again: the type is checked next, and 4 kB of ones are no image.)
+    await eventually(async () => (await upload()).statusCode === 415, 'the limit raised again');
   });
 
   it('MaintenanceMode: 503 with Retry-After for users and anonymous callers, employees, /health and /api/auth pass; other processes follow', async () => {

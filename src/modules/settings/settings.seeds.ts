@@ -22,8 +22,16 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
     type: 'Int',
     category: 'General',
     value: 10_485_760,
-    description: 'Largest request body in bytes; the server’s FISHLOG_BODY_LIMIT stays the ceiling',
+    description: 'Largest photo file in bytes an upload may send (413 beyond); JSON bodies are limited by FISHLOG_BODY_LIMIT',
     constraints: { minimum: 1024, maximum: 104_857_600 },
+  },
+  {
+    name: 'PhotoStorageQuota',
+    type: 'Int',
+    category: 'General',
+    value: 262_144_000,
+    description: 'Bytes of stored photos (display size and thumbnail) each user may have (409 beyond)',
+    constraints: { minimum: 0, maximum: 1_099_511_627_776 },
   },
   {
     name: 'PaymentProcessorApiKey',
@@ -47,7 +55,7 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
 
 export const settingsSeed: Seed = {
   name: 'settings.defaults',
-  version: 1,
+  version: 2,
   description: 'Built-in system settings with their defaults',
   async run({ tx }) {
     await tx.insert(systemSettings).values(DEFAULT_SETTINGS).onConflictDoNothing({ target: systemSettings.name });

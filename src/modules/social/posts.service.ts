@@ -11,6 +11,7 @@ import type { ContentStatus } from '../moderation/index.js';
 import { PostErrors } from './posts.errors.js';
 import * as repo from './posts.repository.js';
 import type { Visibility } from '../../core/access/visibility.js';
+import { photoViews } from '../photos/photos.service.js';
 
 /**
  * Posts: visibility (the shared predicate), ownership, links to the author's fishing log, and
@@ -50,10 +51,11 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
     if (row.catchId) catchIds.add(row.catchId);
     postIds.push(row.id);
   }
-  const [entries, catchRows, liked] = await Promise.all([
+  const [entries, catchRows, liked, photos] = await Promise.all([
     repo.visibleEntries(db, viewerId, Array.from(entryIds)),
     repo.visibleCatches(db, viewerId, Array.from(catchIds)),
     repo.likedBy(db, viewerId, postIds),
+    photoViews(db, viewerId, postIds),
   ]);
   const entryById = new Map(entries.map((e) => [e.id, e]));
   const catchById = new Map(catchRows.map((c) => [c.id, c]));
@@ -65,6 +67,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
       author: { id: row.authorId, username: row.authorUsername },
       text: row.text,
       photoUrls: row.photoUrls,
+      photos: photos.get(row.id)!,
       visibility: row.visibility,
       linkedEntry: entry ? { id: entry.id, title: entry.title, occurredAt: entry.occurredAt.toISOString(), waterBody: entry.waterBody } : null,
       linkedCatch: linkedCatch

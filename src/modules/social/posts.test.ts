@@ -51,6 +51,7 @@ describe('POST /api/social/posts', () => {
       author: { id: author.userId, username: 'olivia_angler' },
       text: 'First walleye of the season!',
       photoUrls: ['https://img.example.com/walleye.jpg'],
+      photos: [],
       visibility: 'Friends',
       linkedEntry: null,
       linkedCatch: null,

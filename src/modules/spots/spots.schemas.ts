@@ -84,6 +84,7 @@ const spotProperties = {
   confirmationCount: Type.Integer({ description: 'Anglers other than its creator who confirmed it' }),
   rating: RatingAverage,
   featured: Type.Boolean({ description: 'Featured by the administrators right now' }),
+  photos: Type.Optional(Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos, in order (POST /api/spots/{id}/photos, by the spot’s creator); on reads' })),
   isActive: Type.Boolean({ description: 'false: deactivated by an administrator (seen only by its creator and administrators)' }),
   createdBy: Type.Object({ userId: Uuid, username: Type.String() }, { additionalProperties: false }),
   createdAt: Timestamp,

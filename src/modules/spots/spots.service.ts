@@ -11,6 +11,7 @@ import { SpotErrors } from './spots.errors.js';
 import * as repo from './spots.repository.js';
 import type { CreateSpotInput, RateSpotInput } from './spots.schemas.js';
 import { FACILITY_KINDS, type SpotKind, type SpotPrivacy } from './spots.tables.js';
+import { photoViews } from '../photos/photos.service.js';
 
 /**
  * Spots: any angler adds one (Unverified until an administrator verifies it or
@@ -25,7 +26,7 @@ function average(sum: number, count: number): number | null {
 }
 
 export async function spotView(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCreator, now = new Date()) {
-  const exact = await allows(spotPolicy, viewer, 'seeExact', row, { db });
+  const [exact, photos] = await Promise.all([allows(spotPolicy, viewer, 'seeExact', row, { db }), photoViews(db, viewer.userId, [row.id])]);
   return {
     id: row.id,
     name: row.name,
@@ -53,6 +54,7 @@ export async function spotView(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCre
     confirmationCount: row.confirmationCount,
     rating: { average: average(row.ratingSum, row.ratingCount), count: row.ratingCount },
     featured: isFeatured(row, now),
+    photos: photos.get(row.id)!,
     isActive: row.isActive,
     createdBy: { userId: row.ownerId, username: row.creatorUsername },
     createdAt: row.createdAt.toISOString(),

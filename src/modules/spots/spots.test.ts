@@ -36,6 +36,7 @@ describe('POST /api/spots', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
+      photos: [],
       id: expect.any(String),
       name: 'Cove ramp',
       kind: 'BoatRamp',

@@ -14,5 +14,6 @@ export * from './posts.js';
 export * from './profiles.js';
 export * from './sessions.js';
 export * from './setups.js';
+export * from './photos.js';
 export * from './spots.js';
 export * from './tournaments.js';

@@ -1,4 +1,4 @@
-import type { ModerationInput, ModerationProvider, ModerationResult, ProviderDefinition } from './types.js';
+import { linkedImages, type ModerationInput, type ModerationProvider, type ModerationResult, type ProviderDefinition } from './types.js';
 
 /**
  * The local provider (default): deterministic, no network, microseconds per call. It rates text
@@ -48,7 +48,7 @@ const MATCHERS = Object.entries(WORD_LIST).map(([category, [score, phrases]]) =>
 export const LOCAL_CATEGORIES = Object.keys(WORD_LIST);
 
 export function rateLocally(input: ModerationInput): Omit<ModerationResult, 'latencyMs'> {
-  const forms = normalise([input.text, ...input.imageUrls].join('\n'));
+  const forms = normalise([input.text, ...linkedImages(input.imageUrls)].join('\n'));
   const scores: Record<string, number> = {};
   const categories: string[] = [];
   for (const { category, score, regex } of MATCHERS) {

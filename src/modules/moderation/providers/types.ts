@@ -24,6 +24,14 @@ export interface ModerationResult {
   latencyMs: number;
 }
 
+/**
+ * The image URLs that are addresses, which text rules and word lists may read; a `data:` URL is
+ * an image's bytes (uploaded photos), for a provider that looks at images only.
+ */
+export function linkedImages(imageUrls: readonly string[]): string[] {
+  return imageUrls.filter((url) => !url.startsWith('data:'));
+}
+
 /** The settings a provider is built from (moderation settings, API key included). */
 export interface ProviderSettings {
   model: string | null;

@@ -1,0 +1,124 @@
+import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/client.js';
+import { mediaDeletions, photos, type PhotoKind, type PhotoRow } from './photos.tables.js';
+
+/** Key of the per-user advisory lock that serialises a user's photo changes ("PHOT"). */
+const LOCK_NAMESPACE = 0x50484f54;
+
+/** Serialises one user's photo changes (count and quota checks) until the transaction ends. */
+export async function lockOwner(tx: DbOrTx, ownerId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(LOCK_NAMESPACE))}, hashtext(${ownerId}))`);
+}
+
+export async function usage(tx: DbOrTx, ownerId: string, recordId: string): Promise<{ usedBytes: number; onRecord: number }> {
+  const [row] = await tx
+    .select({
+      usedBytes: sql<number>`coalesce(sum(${photos.bytes}), 0)::float8`,
+      onRecord: sql<number>`count(*) FILTER (WHERE ${photos.recordId} = ${recordId})::int`,
+    })
+    .from(photos)
+    .where(eq(photos.ownerId, ownerId));
+  return row!;
+}
+
+const RECORD_COLUMN: Record<PhotoKind, keyof typeof photos.$inferInsert | undefined> = {
+  Catch: 'catchId',
+  Entry: 'entryId',
+  Post: 'postId',
+  FishingReport: 'reportId',
+  Spot: 'spotId',
+  Avatar: undefined,
+};
+
+export type NewPhoto = Omit<typeof photos.$inferInsert, 'catchId' | 'entryId' | 'postId' | 'reportId' | 'spotId' | 'position'>;
+
+/** Inserts the photo last in its record's order. */
+export async function insertPhoto(tx: DbOrTx, values: NewPhoto & { kind: PhotoKind }): Promise<PhotoRow> {
+  const column = RECORD_COLUMN[values.kind];
+  const position = sql<number>`(SELECT coalesce(max(${photos.position}), 0) + 1 FROM ${photos} WHERE ${photos.recordId} = ${values.recordId})`;
+  const [row] = await tx
+    .insert(photos)
+    .values({ ...values, ...(column ? { [column]: values.recordId } : {}), position })
+    .returning();
+  return row!;
+}
+
+export async function findPhoto(db: DbOrTx, id: string, options: { lock?: boolean } = {}): Promise<PhotoRow | undefined> {
+  const query = db.select().from(photos).where(eq(photos.id, id));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** The photos of the records, each record's in order. */
+export async function photosOfRecords(db: DbOrTx, recordIds: readonly string[]): Promise<PhotoRow[]> {
+  if (recordIds.length === 0) return [];
+  return db
+    .select()
+    .from(photos)
+    .where(inArray(photos.recordId, [...recordIds]))
+    .orderBy(asc(photos.recordId), asc(photos.position));
+}
+
+/** The photos of the records and of their children (photos whose parent is one of them), in order. */
+export async function photosOfTrees(db: DbOrTx, recordIds: readonly string[]): Promise<PhotoRow[]> {
+  if (recordIds.length === 0) return [];
+  return db
+    .select()
+    .from(photos)
+    .where(or(inArray(photos.recordId, [...recordIds]), inArray(photos.parentId, [...recordIds])))
+    .orderBy(asc(photos.recordId), asc(photos.position));
+}
+
+/** Deletes the photo and closes the gap in its record's order (the trigger queues its files). */
+export async function deletePhoto(tx: DbOrTx, photo: Pick<PhotoRow, 'id' | 'recordId' | 'position'>): Promise<void> {
+  await tx.delete(photos).where(eq(photos.id, photo.id));
+  await tx
+    .update(photos)
+    .set({ position: sql`${photos.position} - 1` })
+    .where(and(eq(photos.recordId, photo.recordId), sql`${photos.position} > ${photo.position}`));
+}
+
+/** Moves the photo to `to` (1-based), shifting the ones between. */
+export async function movePhoto(tx: DbOrTx, photo: Pick<PhotoRow, 'id' | 'recordId' | 'position'>, to: number): Promise<void> {
+  const from = photo.position;
+  if (to === from) return;
+  const shift = to < from ? sql`${photos.position} + 1` : sql`${photos.position} - 1`;
+  const between = to < from ? sql`${photos.position} >= ${to} AND ${photos.position} < ${from}` : sql`${photos.position} > ${from} AND ${photos.position} <= ${to}`;
+  await tx
+    .update(photos)
+    .set({ position: sql`CASE WHEN ${photos.id} = ${photo.id} THEN ${to} ELSE ${shift} END`, updatedAt: sql`now()` })
+    .where(and(eq(photos.recordId, photo.recordId), sql`(${photos.id} = ${photo.id} OR (${between}))`));
+}
+
+export async function setCover(tx: DbOrTx, photo: Pick<PhotoRow, 'id' | 'recordId'>): Promise<void> {
+  await tx.update(photos).set({ isCover: false }).where(and(eq(photos.recordId, photo.recordId), eq(photos.isCover, true)));
+  await tx.update(photos).set({ isCover: true, updatedAt: sql`now()` }).where(eq(photos.id, photo.id));
+}
+
+/** The record's photos (an avatar's replacement deletes the one before). */
+export async function deleteRecordPhotos(tx: DbOrTx, recordId: string): Promise<void> {
+  await tx.delete(photos).where(eq(photos.recordId, recordId));
+}
+
+// ---- stored files waiting for deletion ----
+
+/** Before an upload writes its files: they are swept at `dueAt` unless the photo's commit drops this row. */
+export async function guardFiles(db: DbOrTx, photoId: string, dueAt: Date): Promise<void> {
+  await db.insert(mediaDeletions).values({ photoId, dueAt }).onConflictDoNothing();
+}
+
+export async function dropDeletion(db: DbOrTx, photoIds: string[]): Promise<void> {
+  if (photoIds.length > 0) await db.delete(mediaDeletions).where(inArray(mediaDeletions.photoId, photoIds));
+}
+
+/** Due deletions, locked for this sweep (another process's sweep skips them). */
+export async function dueDeletions(tx: DbOrTx, limit: number): Promise<string[]> {
+  const rows = await tx
+    .select({ photoId: mediaDeletions.photoId })
+    .from(mediaDeletions)
+    .where(lte(mediaDeletions.dueAt, sql`now()`))
+    .orderBy(asc(mediaDeletions.dueAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return rows.map((row) => row.photoId);
+}
