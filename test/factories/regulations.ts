@@ -23,6 +23,8 @@ export const SPECIES = {
 export const PLACES = {
   /** Near Mille Lacs, Minnesota: statewide rules. */
   centralMinnesota: { lat: 46.25, lon: -93.65 },
+  /** Mille Lacs Lake, Minnesota (the lake's special-regulation water). */
+  milleLacs: { lat: 46.23, lon: -93.65 },
   /** Big Traverse Bay, Lake of the Woods (Minnesota waters). */
   lakeOfTheWoods: { lat: 49.1, lon: -94.9 },
   /** Central basin of Lake Erie, Ohio waters. */

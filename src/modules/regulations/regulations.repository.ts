@@ -62,6 +62,23 @@ export async function licenseYearAt(db: DbOrTx, jurisdictionId: string, date: st
   return row;
 }
 
+/** The jurisdiction's newest license year (the data we have last), if any. */
+export async function newestLicenseYear(db: DbOrTx, jurisdictionId: string) {
+  const [row] = await db.select().from(regLicenseYears).where(eq(regLicenseYears.jurisdictionId, jurisdictionId)).orderBy(desc(regLicenseYears.endsOn)).limit(1);
+  return row;
+}
+
+/** Per active jurisdiction, the last day of its newest license year (jurisdictions without license years are left out). */
+export async function dataEnds(db: DbOrTx) {
+  return db
+    .select({ code: regJurisdictions.code, name: regJurisdictions.name, agencyUrl: regJurisdictions.agencyUrl, year: sql<number>`max(${regLicenseYears.year})::int`, endsOn: sql<string>`max(${regLicenseYears.endsOn})::text` })
+    .from(regJurisdictions)
+    .innerJoin(regLicenseYears, eq(regLicenseYears.jurisdictionId, regJurisdictions.id))
+    .where(eq(regJurisdictions.isActive, true))
+    .groupBy(regJurisdictions.id)
+    .orderBy(asc(regJurisdictions.code));
+}
+
 /** Active versions of the license year, statewide or of the given zones, optionally of one species. */
 export async function ruleVersions(db: DbOrTx, jurisdictionId: string, licenseYearId: string, zoneIds: string[], speciesId?: string) {
   const zones = zoneIds.length ? or(isNull(regRuleSets.zoneId), inArray(regRuleSets.zoneId, zoneIds)) : isNull(regRuleSets.zoneId);

@@ -18,6 +18,27 @@ export const ZoneKindEnum = pascalEnum(ZONE_KINDS, 'State: a jurisdiction’s ou
 export const LevelEnum = pascalEnum(['statewide', 'zone', 'water_body'] as const, 'Where the rule applies: Statewide, Zone or WaterBody.');
 /** Open, ReleaseOnly, Closed or Unknown (answered only). */
 export const SeasonStatusEnum = pascalEnum(['open', 'release_only', 'closed', 'unknown'] as const, 'On the requested date: Open, ReleaseOnly, Closed; Unknown = our data states no season.');
+/** Current or Outdated (answered only). */
+export const DataStatusEnum = pascalEnum(
+  ['current', 'outdated'] as const,
+  'Current: the date lies in a license year we have data for. Outdated: the date is after the newest license year we have, and the rules shown are that year’s (see `warning`).',
+);
+/** Yes, No or Unknown (answered only). */
+export const LegalEnum = pascalEnum(['yes', 'no', 'unknown'] as const, 'Yes: may be kept; No: must be released (see reasons); Unknown: our data cannot tell (no rule, no length, or outdated rules).');
+export const DataWarning = Type.Object(
+  {
+    code: Type.Literal('regulations.data_outdated'),
+    message: Type.String({ description: 'Which license year the rules are from, and where to find the current ones' }),
+    sourceUrl: Type.String({ description: 'The agency’s regulations page', examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] }),
+    licenseYear: Type.Integer({ examples: [2025] }),
+    dataEndsOn: DateOnly,
+  },
+  { additionalProperties: false, description: 'Present when dataStatus is Outdated; null otherwise' },
+);
+const dataFlags = {
+  dataStatus: DataStatusEnum.output,
+  warning: Nullable(DataWarning),
+};
 const Level = LevelEnum.output;
 const AppliesIn = Type.Object({ level: Level, zoneId: Nullable(Uuid), name: Type.String({ examples: ['Lake of the Woods (Minnesota waters)'] }) }, { additionalProperties: false });
 export const Overrides = Type.Object(
@@ -77,7 +98,9 @@ export const RulesAtPlace = Type.Object(
   {
     jurisdiction: Type.Object({ ...Jurisdiction.properties, agency: Type.String(), url: Type.String() }, { additionalProperties: false }),
     date: DateOnly,
-    licenseYear: Type.Object({ year: Type.Integer(), startsOn: DateOnly, endsOn: DateOnly }, { additionalProperties: false }),
+    asOf: DateOnly,
+    ...dataFlags,
+    licenseYear: Type.Object({ year: Type.Integer(), startsOn: DateOnly, endsOn: DateOnly }, { additionalProperties: false, description: 'The license year of the rules shown (Outdated: the newest we have)' }),
     areas: Type.Array(AppliesIn, { description: 'The state and the zones / water bodies containing the point' }),
     rules: Type.Array(SpeciesRule, { description: 'Per species, the rule of the most specific area that has one' }),
     disclaimer: Disclaimer,
@@ -88,7 +111,17 @@ export const RulesAtPlace = Type.Object(
     examples: [
       {
         jurisdiction: { code: 'US-MN', name: 'Minnesota', agency: 'Minnesota Department of Natural Resources', url: 'https://www.dnr.state.mn.us/regulations/fishing/index.html' },
-        date: '2025-06-01',
+        date: '2026-11-26',
+        asOf: '2026-11-26',
+        dataStatus: 'Outdated',
+        warning: {
+          code: 'regulations.data_outdated',
+          message:
+            'These are the Minnesota rules of the 2025 license year (2025-03-01 to 2026-02-28), the newest we have; 2026-11-26 is after it, and the rules may have changed since. Do not rely on them: check the current regulations at https://www.dnr.state.mn.us/regulations/fishing/index.html.',
+          sourceUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html',
+          licenseYear: 2025,
+          dataEndsOn: '2026-02-28',
+        },
         licenseYear: { year: 2025, startsOn: '2025-03-01', endsOn: '2026-02-28' },
         areas: [{ level: 'Statewide', zoneId: null, name: 'Minnesota' }],
         rules: [],
@@ -116,9 +149,11 @@ export const CatchCheck = Type.Object(
     catchId: Uuid,
     date: DateOnly,
     jurisdiction: Jurisdiction,
-    licenseYear: Type.Integer(),
+    licenseYear: Type.Integer({ description: 'The license year of the rules applied (Outdated: the newest we have)' }),
+    ...dataFlags,
     released: Type.Boolean({ description: 'Whether the angler logged the fish as released' }),
-    legalToKeep: Nullable(Type.Boolean(), { description: 'true: may be kept; false: must be released (see reasons); null: our data cannot tell' }),
+    legal: LegalEnum.output,
+    legalToKeep: Nullable(Type.Boolean(), { description: 'The same verdict as `legal`: true = Yes, false = No, null = Unknown' }),
     reasons: Type.Array(Type.Object({ code: Type.String({ examples: ['in_protected_slot'] }), detail: Type.String() }, { additionalProperties: false })),
     appliesIn: Nullable(AppliesIn),
     ruleSetId: Nullable(Uuid),
@@ -135,7 +170,10 @@ export const CatchCheck = Type.Object(
         date: '2025-06-01',
         jurisdiction: { code: 'US-MN', name: 'Minnesota' },
         licenseYear: 2025,
+        dataStatus: 'Current',
+        warning: null,
         released: false,
+        legal: 'No',
         legalToKeep: false,
         reasons: [{ code: 'in_protected_slot', detail: '24" is inside the protected slot 19.5"–28": release it.' }],
         appliesIn: { level: 'WaterBody', zoneId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', name: 'Lake of the Woods (Minnesota waters)' },
