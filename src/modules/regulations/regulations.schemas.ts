@@ -7,6 +7,14 @@ import { CATEGORIES, MEASUREMENTS, ZONE_KINDS } from './regulations.tables.js';
 export const DateOnly = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Calendar date YYYY-MM-DD (local to the jurisdiction)', examples: ['2025-06-01'] });
 const StateId = Type.String({ pattern: '^([A-Za-z]{2}-)?[A-Za-z]{2}$', description: 'ISO 3166-2 state code (US-MN) or the two letters (MN)', examples: ['US-MN'] });
 export const Length = Type.Object({ in: Type.Number({ examples: [20] }), cm: Type.Number({ examples: [50.8] }) }, { additionalProperties: false, description: 'A length in inches (as the booklet prints it) and in cm' });
+const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 3 });
+export const Boundary = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('Polygon'), coordinates: Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }) }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }), { maxItems: 1_000 }) }, { additionalProperties: false }),
+  ],
+  { description: 'GeoJSON Polygon or MultiPolygon, [longitude, latitude]; closed outer rings, no holes, at most 10,000 positions, not self-intersecting' },
+);
 export const Range = Type.Object({ from: DateOnly, to: DateOnly }, { additionalProperties: false });
 export const Source = Type.Object(
   { url: Type.String({ examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] }), bookletYear: Type.Integer({ examples: [2025] }) },
