@@ -6,6 +6,8 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { auditEntries, createStaff, createUser, type Staff, type TestUser } from '../../../test/factories.js';
 import { PLACES, SPECIES } from '../../../test/factories/regulations.js';
 import { main } from '../../cli/index.js';
+import { writeLicenseYears, type LicenseYearFileData } from './license-years.js';
+import { loadRegulationData } from './regulations.seeds.js';
 
 /**
  * Loading a license year without code: POST /api/admin/regulations/license-years and
@@ -159,5 +161,20 @@ describe('fishlog regulations import', () => {
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('/rules/0/species Fishus imaginarius is not in the species catalog');
     expect((await cli(['regulations', 'import', path.join(dir, 'missing.json')])).code).toBe(2);
+  });
+});
+
+describe('the reference data seed', () => {
+  it('replaces a seeded version the file now states differently by a corrected version from the same day, once', async () => {
+    const year = structuredClone(loadRegulationData().licenseYears.find((y) => y.file === 'rules-2025.json')!.data) as LicenseYearFileData;
+    const perch = year.rules.find((r) => r.jurisdiction === 'US-MN' && !r.water && r.species === 'Perca flavescens')!;
+    perch.dailyBag = 19; // as if the file had been corrected
+    const rows = () => t.database.pool.query('SELECT version, is_active, daily_bag, effective_from::text FROM reg_rule_sets WHERE species_id = $1 AND zone_id IS NULL AND jurisdiction_id = (SELECT id FROM reg_jurisdictions WHERE code = $2) AND booklet_year = 2025 ORDER BY version', [SPECIES.perch, 'US-MN']);
+    for (let run = 0; run < 2; run++) await t.database.db.transaction((tx) => writeLicenseYears(tx, year, null));
+    expect((await rows()).rows).toEqual([
+      { version: 1, is_active: false, daily_bag: 20, effective_from: '2025-03-01' },
+      { version: 2, is_active: true, daily_bag: 19, effective_from: '2025-03-01' },
+    ]);
+    expect((await lookup('2025-06-01')).rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.perch)).toMatchObject({ dailyBag: 19, version: 2 });
   });
 });

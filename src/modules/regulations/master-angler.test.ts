@@ -203,14 +203,14 @@ describe('admin: who may and who may not', () => {
     expect(created.statusCode).toBe(201);
     const zone = created.json();
     expect(zone).toMatchObject({ kind: 'WaterBody', name: 'Test water', pointCount: 5, isActive: true });
-    const at = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.centralMinnesota.lat}&lon=${PLACES.centralMinnesota.lon}&date=2025-06-01`, angler)).json();
+    const at = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.milleLacs.lat}&lon=${PLACES.milleLacs.lon}&date=2025-06-01`, angler)).json();
     expect(at.areas.map((a: { name: string }) => a.name)).toContain('Test water');
     const off = await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, { reason: 'Uploaded by mistake' });
     expect(off.json()).toEqual({ id: zone.id, isActive: false, deactivationReason: 'Uploaded by mistake' });
     expect((await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, { reason: 'again' })).statusCode).toBe(409);
     expect((await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, {})).statusCode).toBe(400);
     expect((await auditEntries(t, 'regulations.reg_zone_deactivated')).at(-1)).toMatchObject({ target_id: zone.id, reason: 'Uploaded by mistake' });
-    const after = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.centralMinnesota.lat}&lon=${PLACES.centralMinnesota.lon}&date=2025-06-01`, angler)).json();
+    const after = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.milleLacs.lat}&lon=${PLACES.milleLacs.lon}&date=2025-06-01`, angler)).json();
     expect(after.areas.map((a: { name: string }) => a.name)).not.toContain('Test water');
   });
 

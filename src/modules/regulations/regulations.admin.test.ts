@@ -53,7 +53,7 @@ describe('admin lists (Regulations.View)', () => {
           deactivationReason: null,
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
-          usage: { zones: 1, ruleSets: expect.any(Number), emergencyOrders: 0, programs: 1, licenseYears: 1 },
+          usage: { zones: 2, ruleSets: expect.any(Number), emergencyOrders: 0, programs: 1, licenseYears: 1 },
         },
       ]);
     }

@@ -104,7 +104,7 @@ async function run(tx: Tx): Promise<void> {
 
 export const regulationsSeed: Seed = {
   name: 'regulations.reference',
-  version: 3,
+  version: 4,
   description: 'State fishing rules (MN, WI, MI, OH; 2025 license year), special waters and Master Angler programs',
   run: ({ tx }) => run(tx),
 };
