@@ -206,6 +206,8 @@ export const maPrograms = pgTable(
     name: text().notNull(),
     url: text().notNull(),
     sourceYear: integer().notNull(),
+    /** The oldest year any of its species minimums is confirmed for (null: no minimums known). */
+    dataYear: integer(),
     measurement: text({ enum: MEASUREMENTS }).notNull(),
     /** Lengths are counted to this increment (Iowa: ¼ inch); null = as measured. */
     lengthIncrementIn: numeric({ precision: 4, scale: 3, mode: 'number' }),
@@ -235,6 +237,9 @@ export const maProgramSpecies = pgTable(
     minLengthIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
     minWeightLb: numeric({ precision: 6, scale: 2, mode: 'number' }),
     notes: text(),
+    /** The program year the minimum is confirmed for, and where it was read. */
+    dataYear: integer(),
+    sourceUrl: text(),
     ...deactivation(),
     ...timestamps(),
   },
