@@ -49,6 +49,12 @@ export const RegulationErrors = {
     new AppError(409, active ? 'regulations.already_active' : 'regulations.already_inactive', `${what} ${id} is already ${active ? 'active' : 'deactivated'}.`),
   notInProgram: (species: string, program: string) =>
     new AppError(409, 'regulations.species_not_in_program', `${species} is not a qualifying species of ${program} (or the program states no minimum for it).`),
+  programHasNoMinimums: (name: string, id: string) =>
+    new AppError(
+      409,
+      'regulations.program_minimums_missing',
+      `${name} has no qualifying minimums in our data yet, so no entry can be checked. Submissions open once an administrator enters the minimums (PATCH /api/admin/regulations/programs/${id} with its species).`,
+    ),
   belowMinimum: (detail: string) => new AppError(409, 'regulations.below_program_minimum', detail),
   measureMissing: (detail: string) => new AppError(409, 'regulations.measure_missing', detail),
   alreadySubmitted: (id: string) =>

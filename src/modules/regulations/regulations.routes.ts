@@ -125,7 +125,7 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
         summary: 'Submit one of your catches to a Master Angler program',
         description:
           'The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species ' +
-          '(409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`). Species, length, weight, date and water come from the catch; ' +
+          '(409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; ' +
           'add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.',
         body: SubmitBody,
         response: { 201: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
@@ -187,11 +187,13 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
         operationId: 'getMasterAnglerPrograms',
         tags: maTags,
         summary: 'Master Angler programs of a state',
-        description: '`US-MN` or `MN`. Qualifying species with minimum lengths/weights, award levels and rules, with the program’s page as source. 404 for a state we keep no data for.',
+        description:
+          '`US-MN` or `MN`. Qualifying species with minimum lengths/weights (each with the year it is confirmed for and where it was read), award levels and rules, with the program’s page as source. ' +
+          '`dataStatus`: Current, Outdated (some minimums are only known for an earlier year: `dataYear`) or Missing (no minimums yet: submissions are refused with 409 `regulations.program_minimums_missing` until an administrator enters them). 404 for a state we keep no data for.',
         params: StateParams,
         response: { 200: Type.Ref('MasterAnglerStatePrograms'), ...errorResponses(404) },
       },
     },
-    async (request) => ma.programsOfState(db, request.params.stateId),
+    async (request) => ma.programsOfState(db, request.params.stateId, now()),
   );
 };

@@ -205,13 +205,20 @@ export const AwardLevel = Type.Object(
   { name: Type.String({ examples: ['Master Angler'] }), speciesCount: Type.Integer({ minimum: 1, maximum: 500, examples: [4] }), description: Type.Optional(Type.String()) },
   { additionalProperties: false },
 );
+/** Current, Outdated or Missing (answered only). */
+export const ProgramDataStatusEnum = pascalEnum(
+  ['current', 'outdated', 'missing'] as const,
+  'Current: every minimum is confirmed for this program year; Outdated: some are only confirmed for an earlier year (`dataYear`); Missing: no minimums in our data yet (submissions open once an administrator enters them).',
+);
 export const ProgramView = Type.Object(
   {
     id: Uuid,
     state: Type.String({ examples: ['US-OH'] }),
     name: Type.String({ examples: ['Fish Ohio'] }),
     url: Type.String(),
-    sourceYear: Type.Integer({ examples: [2025] }),
+    sourceYear: Type.Integer({ examples: [2025], description: 'Year the program’s rules and levels were read from its page' }),
+    dataYear: Nullable(Type.Integer({ examples: [2020] }), { description: 'The oldest program year any of its minimums is confirmed for (null: no minimums)' }),
+    dataStatus: ProgramDataStatusEnum.output,
     measurement: MeasurementEnum.output,
     lengthIncrementIn: Nullable(Type.Number({ description: 'Lengths counted down to this increment (Iowa: 0.25)' })),
     rules: Nullable(Type.String()),
@@ -228,6 +235,8 @@ export const ProgramView = Type.Object(
           minWeightLb: Nullable(Type.Number()),
           minWeightKg: Nullable(Type.Number()),
           notes: Nullable(Type.String()),
+          dataYear: Nullable(Type.Integer({ description: 'The program year this minimum is confirmed for (null: the program’s sourceYear)', examples: [2023] })),
+          sourceUrl: Nullable(Type.String({ description: 'Where this minimum was read' })),
         },
         { additionalProperties: false },
       ),

@@ -39,7 +39,7 @@ interface ProgramData {
   lengthIncrementIn?: number;
   rules: string;
   awardLevels: AwardLevel[];
-  species: Array<{ species: string; category?: 'any' | 'release' | 'harvest'; minLengthIn?: number; minWeightLb?: number; notes?: string }>;
+  species: Array<{ species: string; category?: 'any' | 'release' | 'harvest'; minLengthIn?: number; minWeightLb?: number; notes?: string; dataYear?: number; sourceUrl?: string }>;
 }
 
 /** The license-year files, oldest first. */
@@ -93,7 +93,7 @@ async function run(tx: Tx): Promise<void> {
       .onConflictDoUpdate({ target: maPrograms.id, set: { ...values, updatedAt: new Date() } });
     for (const s of p.species) {
       const category = s.category ?? 'any';
-      const row = { programId: id, speciesId: speciesId(s.species), category, minLengthIn: s.minLengthIn ?? null, minWeightLb: s.minWeightLb ?? null, notes: s.notes ?? null };
+      const row = { programId: id, speciesId: speciesId(s.species), category, minLengthIn: s.minLengthIn ?? null, minWeightLb: s.minWeightLb ?? null, notes: s.notes ?? null, dataYear: s.dataYear ?? null, sourceUrl: s.sourceUrl ?? null };
       await tx
         .insert(maProgramSpecies)
         .values({ id: regulationId(`program-species:${id}:${s.species.toLowerCase()}:${category}`), ...row })
@@ -104,7 +104,7 @@ async function run(tx: Tx): Promise<void> {
 
 export const regulationsSeed: Seed = {
   name: 'regulations.reference',
-  version: 4,
+  version: 5,
   description: 'State fishing rules (MN, WI, MI, OH; 2025 license year), special waters and Master Angler programs',
   run: ({ tx }) => run(tx),
 };

@@ -206,8 +206,6 @@ export const maPrograms = pgTable(
     name: text().notNull(),
     url: text().notNull(),
     sourceYear: integer().notNull(),
-    /** The oldest year any of its species minimums is confirmed for (null: no minimums known). */
-    dataYear: integer(),
     measurement: text({ enum: MEASUREMENTS }).notNull(),
     /** Lengths are counted to this increment (Iowa: ¼ inch); null = as measured. */
     lengthIncrementIn: numeric({ precision: 4, scale: 3, mode: 'number' }),
