@@ -21,9 +21,9 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         ...[
-          "BinaryExpression[operator=/^[!=]==$/] > MemberExpression[object.name='viewer'][property.name='userId']",
+          "BinaryExpression[operator=/^[!=]==$/]:not([left.type='Literal']):not([right.type='Literal']) > MemberExpression[object.name='viewer'][property.name='userId']",
           "BinaryExpression[operator=/^[!=]==$/]:not([left.type='Literal']):not([right.type='Literal']) > Identifier[name='viewerId']",
-          "BinaryExpression[operator=/^[!=]==$/] > MemberExpression[property.name=/^(ownerId|authorId|captainId|creatorId|organizerId|reporterId)$/]",
+          "BinaryExpression[operator=/^[!=]==$/]:not([left.type='Literal']):not([right.type='Literal']) > MemberExpression[property.name=/^(ownerId|authorId|captainId|creatorId|organizerId|reporterId)$/]",
         ].map((selector) => ({ selector, message: 'Compare owners through src/core/access (isOwner, or a policy through authorize/allows), not by hand.' })),
       ],
     },

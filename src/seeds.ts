@@ -7,6 +7,7 @@ import { gearSeed } from './modules/gear/gear.seeds.js';
 import { lookupsSeed } from './modules/lookups/lookups.seeds.js';
 import { regulationsSeed } from './modules/regulations/regulations.seeds.js';
 import { speciesSeed } from './modules/species/species.seeds.js';
+import { boatRampsSeed } from './modules/spots/spots.seeds.js';
 import { settingsSeed } from './modules/settings/settings.seeds.js';
 import { tournamentsDemoSeed } from './modules/tournaments/tournaments.seeds.js';
 
@@ -14,7 +15,7 @@ import { tournamentsDemoSeed } from './modules/tournaments/tournaments.seeds.js'
  * Every module's reference-data seeds, in the order they are applied (a seed that refers to
  * another module's data comes after it). Modules add theirs here.
  */
-export const seeds: readonly Seed[] = [speciesSeed, brandsSeed, gearSeed, regulationsSeed, settingsSeed, lookupsSeed];
+export const seeds: readonly Seed[] = [speciesSeed, brandsSeed, gearSeed, regulationsSeed, settingsSeed, lookupsSeed, boatRampsSeed];
 
 /**
  * Demonstration data, applied only by `fishlog seed --demo` (never on start): sample records of

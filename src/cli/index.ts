@@ -3,6 +3,7 @@ import { version } from '../paths.js';
 import { registerAudit } from './commands/audit.js';
 import { registerIdp } from './commands/idp.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerRegulations } from './commands/regulations.js';
 import { registerSeed } from './commands/seed.js';
 import { registerServe } from './commands/serve.js';
 import { registerUsers } from './commands/users.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   registerIdp(program, io);
   registerUsers(program, io);
   registerAudit(program, io);
+  registerRegulations(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
 
   if (argv.length === 0) {

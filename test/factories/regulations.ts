@@ -21,8 +21,10 @@ export const SPECIES = {
 };
 
 export const PLACES = {
-  /** Near Mille Lacs, Minnesota: statewide rules. */
-  centralMinnesota: { lat: 46.25, lon: -93.65 },
+  /** Near Little Falls, Minnesota: statewide rules. */
+  centralMinnesota: { lat: 45.95, lon: -94.35 },
+  /** Mille Lacs Lake, Minnesota (the lake's special-regulation water). */
+  milleLacs: { lat: 46.23, lon: -93.65 },
   /** Big Traverse Bay, Lake of the Woods (Minnesota waters). */
   lakeOfTheWoods: { lat: 49.1, lon: -94.9 },
   /** Central basin of Lake Erie, Ohio waters. */
@@ -35,6 +37,7 @@ export const PLACES = {
 
 export const MN = jurisdictionId('US-MN');
 export const LAKE_OF_THE_WOODS = zoneId('US-MN', 'Lake of the Woods (Minnesota waters)');
+export const MILLE_LACS = zoneId('US-MN', 'Mille Lacs Lake');
 export const OH = jurisdictionId('US-OH');
 export const LAKE_ERIE = zoneId('US-OH', 'Lake Erie (Ohio waters)');
 export const MN_OUTLINE = zoneId('US-MN', 'Minnesota');

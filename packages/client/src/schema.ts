@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise.
+         * @description Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. `details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready.
          *
          *     Access: Public: no token needed.
          */
@@ -2578,7 +2578,7 @@ export interface paths {
         };
         /**
          * Rules in force at a place and date
-         * @description The state containing the point (or `state`), the zones and water bodies containing it, and per species the rule of the most specific area that has one (water body, then zone, then statewide), in the version in force on `date` (default: today in the state), with emergency orders applied. Filter with `species`. Every answer carries its source and a disclaimer: check the official booklet. 404 `regulations.no_jurisdiction_here` when no seeded state contains the point; 404 `regulations.no_license_year` for dates before our data.
+         * @description The state containing the point (or `state`), the zones and water bodies containing it, and per species the rule of the most specific area that has one (water body, then zone, then statewide), in the version in force on `date` (default: today in the state), with emergency orders applied. Filter with `species`. Every answer carries its source and a disclaimer: check the official booklet. For a date after the newest license year we have, the answer is that year’s rules flagged `dataStatus: Outdated` with a `warning` naming the year and the agency’s page; season status is then Unknown (the seasons shown are of that year). 404 `regulations.no_jurisdiction_here` when no seeded state contains the point; 404 `regulations.no_license_year` for dates before our data.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2600,7 +2600,7 @@ export interface paths {
         };
         /**
          * May this logged catch be kept?
-         * @description Checks a catch you may see against the rules of where (the catch’s or its entry’s coordinates, else its state) and when (local date) it was caught: closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. `legalToKeep` is null when our data cannot tell (no rule, no length). 404 when the catch does not exist, 403 when its entry is not shared with you; 409 `regulations.catch_without_location` when neither the catch nor its entry has a place.
+         * @description Checks a catch you may see against the rules of where (the catch’s or its entry’s coordinates, else its state) and when (local date) it was caught: closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. `legal` is Unknown (and `legalToKeep` null) when our data cannot tell: no rule, no length, or a date after the newest license year we have (`dataStatus: Outdated`: the reasons then start with `data_outdated` and give that year’s findings as context). 404 when the catch does not exist, 403 when its entry is not shared with you; 409 `regulations.catch_without_location` when neither the catch nor its entry has a place.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2630,7 +2630,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one of your catches to a Master Angler program
-         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
+         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2716,13 +2716,35 @@ export interface paths {
         };
         /**
          * Master Angler programs of a state
-         * @description `US-MN` or `MN`. Qualifying species with minimum lengths/weights, award levels and rules, with the program’s page as source. 404 for a state we keep no data for.
+         * @description `US-MN` or `MN`. Qualifying species with minimum lengths/weights (each with the year it is confirmed for and where it was read), award levels and rules, with the program’s page as source. `dataStatus`: Current, Outdated (some minimums are only known for an earlier year: `dataYear`) or Missing (no minimums yet: submissions are refused with 409 `regulations.program_minimums_missing` until an administrator enters them). 404 for a state we keep no data for.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         get: operations["getMasterAnglerPrograms"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/license-years": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load license years from a file (the format of reference-data/regulations/rules-<year>.json)
+         * @description The body is a license-year file as documented in reference-data/README.md: license years (one per jurisdiction), the special waters it needs, and rules per species. It is validated as a whole (400 `regulations.invalid_license_year_file` listing every problem with its JSON pointer: schema, known jurisdictions and species, valid polygons, seasons and effective dates starting inside their license year, rule consistency); 409 `regulations.license_year_exists` when one of its years is loaded already. `dryRun=true` only answers what differs from each jurisdiction’s previous license year (200). Otherwise it is written in one transaction, audit-logged with `reason` (required), and answers 201 with the same differences. The CLI does the same: `fishlog regulations import <file.json> [--dry-run]`.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminImportRegulationLicenseYears"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4597,6 +4619,28 @@ export interface paths {
          *     Access: Admin-only: Admin and Owner.
          */
         post: operations["adminReactivateSpot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/spots/{id}/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a spot’s facts (e.g. a seeded boat ramp’s name, position or water body)
+         * @description Only the fields sent change; the location everyone is shown follows the spot’s privacy. Reference spots (seeded agency records) keep the correction: the seed never changes a ramp it seeded before. Reason required; audit-logged with the values before and after.
+         *
+         *     Access: Admin-only: Admin and Owner.
+         */
+        post: operations["adminCorrectSpot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8758,7 +8802,16 @@ export interface components {
          *         "agency": "Minnesota Department of Natural Resources",
          *         "url": "https://www.dnr.state.mn.us/regulations/fishing/index.html"
          *       },
-         *       "date": "2025-06-01",
+         *       "date": "2026-11-26",
+         *       "asOf": "2026-11-26",
+         *       "dataStatus": "Outdated",
+         *       "warning": {
+         *         "code": "regulations.data_outdated",
+         *         "message": "These are the Minnesota rules of the 2025 license year (2025-03-01 to 2026-02-28), the newest we have; 2026-11-26 is after it, and the rules may have changed since. Do not rely on them: check the current regulations at https://www.dnr.state.mn.us/regulations/fishing/index.html.",
+         *         "sourceUrl": "https://www.dnr.state.mn.us/regulations/fishing/index.html",
+         *         "licenseYear": 2025,
+         *         "dataEndsOn": "2026-02-28"
+         *       },
          *       "licenseYear": {
          *         "year": 2025,
          *         "startsOn": "2025-03-01",
@@ -8789,6 +8842,35 @@ export interface components {
              * @example 2025-06-01
              */
             date: string;
+            /**
+             * @description Calendar date YYYY-MM-DD (local to the jurisdiction)
+             * @example 2025-06-01
+             */
+            asOf: string;
+            /** @description Current: the date lies in a license year we have data for. Outdated: the date is after the newest license year we have, and the rules shown are that year’s (see `warning`). */
+            dataStatus: "Current" | "Outdated";
+            warning: {
+                /** @enum {string} */
+                code: "regulations.data_outdated";
+                /** @description Which license year the rules are from, and where to find the current ones */
+                message: string;
+                /**
+                 * @description The agency’s regulations page
+                 * @example https://www.dnr.state.mn.us/regulations/fishing/index.html
+                 */
+                sourceUrl: string;
+                /**
+                 * Format: int64
+                 * @example 2025
+                 */
+                licenseYear: number;
+                /**
+                 * @description Calendar date YYYY-MM-DD (local to the jurisdiction)
+                 * @example 2025-06-01
+                 */
+                dataEndsOn: string;
+            } | null;
+            /** @description The license year of the rules shown (Outdated: the newest we have) */
             licenseYear: {
                 /** Format: int64 */
                 year: number;
@@ -8991,7 +9073,10 @@ export interface components {
          *         "name": "Minnesota"
          *       },
          *       "licenseYear": 2025,
+         *       "dataStatus": "Current",
+         *       "warning": null,
          *       "released": false,
+         *       "legal": "No",
          *       "legalToKeep": false,
          *       "reasons": [
          *         {
@@ -9031,11 +9116,39 @@ export interface components {
                 /** @example Minnesota */
                 name: string;
             };
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The license year of the rules applied (Outdated: the newest we have)
+             */
             licenseYear: number;
+            /** @description Current: the date lies in a license year we have data for. Outdated: the date is after the newest license year we have, and the rules shown are that year’s (see `warning`). */
+            dataStatus: "Current" | "Outdated";
+            warning: {
+                /** @enum {string} */
+                code: "regulations.data_outdated";
+                /** @description Which license year the rules are from, and where to find the current ones */
+                message: string;
+                /**
+                 * @description The agency’s regulations page
+                 * @example https://www.dnr.state.mn.us/regulations/fishing/index.html
+                 */
+                sourceUrl: string;
+                /**
+                 * Format: int64
+                 * @example 2025
+                 */
+                licenseYear: number;
+                /**
+                 * @description Calendar date YYYY-MM-DD (local to the jurisdiction)
+                 * @example 2025-06-01
+                 */
+                dataEndsOn: string;
+            } | null;
             /** @description Whether the angler logged the fish as released */
             released: boolean;
-            /** @description true: may be kept; false: must be released (see reasons); null: our data cannot tell */
+            /** @description Yes: may be kept; No: must be released (see reasons); Unknown: our data cannot tell (no rule, no length, or outdated rules). */
+            legal: "Yes" | "No" | "Unknown";
+            /** @description The same verdict as `legal`: true = Yes, false = No, null = Unknown */
             legalToKeep: boolean | null;
             reasons: {
                 /** @example in_protected_slot */
@@ -9115,9 +9228,14 @@ export interface components {
             url: string;
             /**
              * Format: int64
+             * @description Year the program’s rules and levels were read from its page
              * @example 2025
              */
             sourceYear: number;
+            /** @description The oldest program year any of its minimums is confirmed for (null: no minimums) */
+            dataYear: number | null;
+            /** @description Current: every minimum is confirmed for this program year; Outdated: some are only confirmed for an earlier year (`dataYear`); Missing: no minimums in our data yet (submissions open once an administrator enters them). */
+            dataStatus: "Current" | "Outdated" | "Missing";
             /** @description What the program measures: Length, Weight or Either. */
             measurement: "Length" | "Weight" | "Either";
             lengthIncrementIn: number | null;
@@ -9149,6 +9267,8 @@ export interface components {
                 minWeightLb: number | null;
                 minWeightKg: number | null;
                 notes: string | null;
+                dataYear: number | null;
+                sourceUrl: string | null;
             }[];
         };
         MasterAnglerStatePrograms: {
@@ -9803,12 +9923,16 @@ export interface components {
          *           "minLengthCm": 101.6,
          *           "minWeightLb": null,
          *           "minWeightKg": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "dataYear": null,
+         *           "sourceUrl": null
          *         }
          *       ],
          *       "lengthIncrementIn": null,
          *       "rules": null,
          *       "isActive": true,
+         *       "dataYear": 2025,
+         *       "dataStatus": "Outdated",
          *       "jurisdictionId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
          *       "revision": 1,
          *       "deactivationReason": null,
@@ -9836,9 +9960,14 @@ export interface components {
             url: string;
             /**
              * Format: int64
+             * @description Year the program’s rules and levels were read from its page
              * @example 2025
              */
             sourceYear: number;
+            /** @description The oldest program year any of its minimums is confirmed for (null: no minimums) */
+            dataYear: number | null;
+            /** @description Current: every minimum is confirmed for this program year; Outdated: some are only confirmed for an earlier year (`dataYear`); Missing: no minimums in our data yet (submissions open once an administrator enters them). */
+            dataStatus: "Current" | "Outdated" | "Missing";
             /** @description What the program measures: Length, Weight or Either. */
             measurement: "Length" | "Weight" | "Either";
             lengthIncrementIn: number | null;
@@ -9870,6 +9999,8 @@ export interface components {
                 minWeightLb: number | null;
                 minWeightKg: number | null;
                 notes: string | null;
+                dataYear: number | null;
+                sourceUrl: string | null;
             }[];
             /**
              * Format: uuid
@@ -9944,12 +10075,16 @@ export interface components {
          *             "minLengthCm": 101.6,
          *             "minWeightLb": null,
          *             "minWeightKg": null,
-         *             "notes": null
+         *             "notes": null,
+         *             "dataYear": null,
+         *             "sourceUrl": null
          *           }
          *         ],
          *         "lengthIncrementIn": null,
          *         "rules": null,
-         *         "isActive": true
+         *         "isActive": true,
+         *         "dataYear": 2025,
+         *         "dataStatus": "Outdated"
          *       }
          *     }
          */
@@ -11213,29 +11348,31 @@ export interface components {
         /**
          * @example {
          *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
-         *       "name": "Father Hennepin State Park public access",
+         *       "name": "Father Hennepin State Park (East)",
          *       "kind": "BoatRamp",
          *       "privacy": "Public",
          *       "location": {
-         *         "lat": 46.1474,
-         *         "lon": -93.4741,
+         *         "lat": 46.1484007916,
+         *         "lon": -93.4849793514,
          *         "precision": "Exact"
          *       },
          *       "waterBody": "Mille Lacs Lake",
          *       "stateCode": "US-MN",
-         *       "description": null,
+         *       "description": "Public access (USGS Boat Ramp Locations, record OID_ 24414; HUC12 070102070107 Mille Lacs Lake)",
          *       "ramp": {
-         *         "rampType": "Concrete",
-         *         "lanes": 2,
+         *         "rampType": null,
+         *         "lanes": null,
          *         "parkingSpaces": null,
-         *         "feeRequired": true,
+         *         "feeRequired": null,
          *         "feeCents": null,
-         *         "accessible": true,
+         *         "accessible": null,
          *         "seasonal": null
          *       },
-         *       "sourceUrl": null,
-         *       "status": "Unverified",
-         *       "verifiedAt": null,
+         *       "sourceUrl": "https://www.sciencebase.gov/catalog/item/63b81b50d34e92aad3cc004d",
+         *       "county": "Mille Lacs County",
+         *       "agency": "Minnesota Department of Natural Resources",
+         *       "status": "Verified",
+         *       "verifiedAt": "2026-06-01T05:30:00.000Z",
          *       "confirmationCount": 0,
          *       "rating": {
          *         "average": null,
@@ -11243,10 +11380,7 @@ export interface components {
          *       },
          *       "featured": false,
          *       "isActive": true,
-         *       "createdBy": {
-         *         "userId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
-         *         "username": "jo"
-         *       },
+         *       "createdBy": null,
          *       "createdAt": "2026-06-01T05:30:00.000Z",
          *       "updatedAt": "2026-06-01T05:30:00.000Z"
          *     }
@@ -11290,6 +11424,8 @@ export interface components {
                 seasonal: boolean | null;
             } | null;
             sourceUrl: string | null;
+            county: string | null;
+            agency: string | null;
             /** @description Unverified until an administrator verifies it or enough anglers confirm it */
             status: "Unverified" | "Verified";
             verifiedAt: string | null;
@@ -11312,6 +11448,7 @@ export interface components {
             photos?: components["schemas"]["Photo"][];
             /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
             isActive: boolean;
+            /** @description null for a reference spot (agency data seeded with the service, e.g. the USGS boat ramps): nobody owns it, administrators correct or deactivate it */
             createdBy: {
                 /**
                  * Format: uuid
@@ -11320,7 +11457,7 @@ export interface components {
                  */
                 userId: string;
                 username: string;
-            };
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -11337,29 +11474,31 @@ export interface components {
         /**
          * @example {
          *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
-         *       "name": "Father Hennepin State Park public access",
+         *       "name": "Father Hennepin State Park (East)",
          *       "kind": "BoatRamp",
          *       "privacy": "Public",
          *       "location": {
-         *         "lat": 46.1474,
-         *         "lon": -93.4741,
+         *         "lat": 46.1484007916,
+         *         "lon": -93.4849793514,
          *         "precision": "Exact"
          *       },
          *       "waterBody": "Mille Lacs Lake",
          *       "stateCode": "US-MN",
-         *       "description": null,
+         *       "description": "Public access (USGS Boat Ramp Locations, record OID_ 24414; HUC12 070102070107 Mille Lacs Lake)",
          *       "ramp": {
-         *         "rampType": "Concrete",
-         *         "lanes": 2,
+         *         "rampType": null,
+         *         "lanes": null,
          *         "parkingSpaces": null,
-         *         "feeRequired": true,
+         *         "feeRequired": null,
          *         "feeCents": null,
-         *         "accessible": true,
+         *         "accessible": null,
          *         "seasonal": null
          *       },
-         *       "sourceUrl": null,
-         *       "status": "Unverified",
-         *       "verifiedAt": null,
+         *       "sourceUrl": "https://www.sciencebase.gov/catalog/item/63b81b50d34e92aad3cc004d",
+         *       "county": "Mille Lacs County",
+         *       "agency": "Minnesota Department of Natural Resources",
+         *       "status": "Verified",
+         *       "verifiedAt": "2026-06-01T05:30:00.000Z",
          *       "confirmationCount": 0,
          *       "rating": {
          *         "average": null,
@@ -11367,10 +11506,7 @@ export interface components {
          *       },
          *       "featured": false,
          *       "isActive": true,
-         *       "createdBy": {
-         *         "userId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
-         *         "username": "jo"
-         *       },
+         *       "createdBy": null,
          *       "createdAt": "2026-06-01T05:30:00.000Z",
          *       "updatedAt": "2026-06-01T05:30:00.000Z",
          *       "distanceKm": 3.742
@@ -11415,6 +11551,8 @@ export interface components {
                 seasonal: boolean | null;
             } | null;
             sourceUrl: string | null;
+            county: string | null;
+            agency: string | null;
             /** @description Unverified until an administrator verifies it or enough anglers confirm it */
             status: "Unverified" | "Verified";
             verifiedAt: string | null;
@@ -11437,6 +11575,7 @@ export interface components {
             photos?: components["schemas"]["Photo"][];
             /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
             isActive: boolean;
+            /** @description null for a reference spot (agency data seeded with the service, e.g. the USGS boat ramps): nobody owns it, administrators correct or deactivate it */
             createdBy: {
                 /**
                  * Format: uuid
@@ -11445,7 +11584,7 @@ export interface components {
                  */
                 userId: string;
                 username: string;
-            };
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -11514,29 +11653,31 @@ export interface components {
         /**
          * @example {
          *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
-         *       "name": "Father Hennepin State Park public access",
+         *       "name": "Father Hennepin State Park (East)",
          *       "kind": "BoatRamp",
          *       "privacy": "Public",
          *       "location": {
-         *         "lat": 46.1474,
-         *         "lon": -93.4741,
+         *         "lat": 46.1484007916,
+         *         "lon": -93.4849793514,
          *         "precision": "Exact"
          *       },
          *       "waterBody": "Mille Lacs Lake",
          *       "stateCode": "US-MN",
-         *       "description": null,
+         *       "description": "Public access (USGS Boat Ramp Locations, record OID_ 24414; HUC12 070102070107 Mille Lacs Lake)",
          *       "ramp": {
-         *         "rampType": "Concrete",
-         *         "lanes": 2,
+         *         "rampType": null,
+         *         "lanes": null,
          *         "parkingSpaces": null,
-         *         "feeRequired": true,
+         *         "feeRequired": null,
          *         "feeCents": null,
-         *         "accessible": true,
+         *         "accessible": null,
          *         "seasonal": null
          *       },
-         *       "sourceUrl": null,
-         *       "status": "Unverified",
-         *       "verifiedAt": null,
+         *       "sourceUrl": "https://www.sciencebase.gov/catalog/item/63b81b50d34e92aad3cc004d",
+         *       "county": "Mille Lacs County",
+         *       "agency": "Minnesota Department of Natural Resources",
+         *       "status": "Verified",
+         *       "verifiedAt": "2026-06-01T05:30:00.000Z",
          *       "confirmationCount": 0,
          *       "rating": {
          *         "average": null,
@@ -11544,10 +11685,7 @@ export interface components {
          *       },
          *       "featured": false,
          *       "isActive": true,
-         *       "createdBy": {
-         *         "userId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
-         *         "username": "jo"
-         *       },
+         *       "createdBy": null,
          *       "createdAt": "2026-06-01T05:30:00.000Z",
          *       "updatedAt": "2026-06-01T05:30:00.000Z",
          *       "ratingSummary": {
@@ -11603,6 +11741,8 @@ export interface components {
                 seasonal: boolean | null;
             } | null;
             sourceUrl: string | null;
+            county: string | null;
+            agency: string | null;
             /** @description Unverified until an administrator verifies it or enough anglers confirm it */
             status: "Unverified" | "Verified";
             verifiedAt: string | null;
@@ -11625,6 +11765,7 @@ export interface components {
             photos?: components["schemas"]["Photo"][];
             /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
             isActive: boolean;
+            /** @description null for a reference spot (agency data seeded with the service, e.g. the USGS boat ramps): nobody owns it, administrators correct or deactivate it */
             createdBy: {
                 /**
                  * Format: uuid
@@ -11633,7 +11774,7 @@ export interface components {
                  */
                 userId: string;
                 username: string;
-            };
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -13936,6 +14077,36 @@ export interface operations {
                         /** @description `unknown` while the database cannot be reached */
                         migrations: "applied" | "pending" | "unknown";
                         shuttingDown: boolean;
+                        details: {
+                            /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
+                            regulationData: {
+                                /** @example US-MN */
+                                jurisdiction: string;
+                                /** @example Minnesota */
+                                name: string;
+                                /**
+                                 * Format: int64
+                                 * @description The newest license year we have
+                                 * @example 2025
+                                 */
+                                licenseYear: number;
+                                /**
+                                 * @description Its last day (YYYY-MM-DD)
+                                 * @example 2026-02-28
+                                 */
+                                dataEndsOn: string;
+                                /** @description EndingSoon: ends within 30 days; Ended: lookups after it answer Outdated */
+                                status: "EndingSoon" | "Ended";
+                                /**
+                                 * Format: int64
+                                 * @description Days from today to the last day (negative once ended)
+                                 * @example -271
+                                 */
+                                daysLeft: number;
+                                /** @description The agency’s regulations page, where the next year’s rules are published */
+                                sourceUrl: string;
+                            }[];
+                        };
                     };
                 };
             };
@@ -13982,6 +14153,36 @@ export interface operations {
                         /** @description `unknown` while the database cannot be reached */
                         migrations: "applied" | "pending" | "unknown";
                         shuttingDown: boolean;
+                        details: {
+                            /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
+                            regulationData: {
+                                /** @example US-MN */
+                                jurisdiction: string;
+                                /** @example Minnesota */
+                                name: string;
+                                /**
+                                 * Format: int64
+                                 * @description The newest license year we have
+                                 * @example 2025
+                                 */
+                                licenseYear: number;
+                                /**
+                                 * @description Its last day (YYYY-MM-DD)
+                                 * @example 2026-02-28
+                                 */
+                                dataEndsOn: string;
+                                /** @description EndingSoon: ends within 30 days; Ended: lookups after it answer Outdated */
+                                status: "EndingSoon" | "Ended";
+                                /**
+                                 * Format: int64
+                                 * @description Days from today to the last day (negative once ended)
+                                 * @example -271
+                                 */
+                                daysLeft: number;
+                                /** @description The agency’s regulations page, where the next year’s rules are published */
+                                sourceUrl: string;
+                            }[];
+                        };
                     };
                 };
             };
@@ -33955,6 +34156,356 @@ export interface operations {
             };
         };
     };
+    adminImportRegulationLicenseYears: {
+        parameters: {
+            query?: {
+                /** @description Check and compare only */
+                dryRun?: boolean;
+                /**
+                 * @description Why (kept in the audit log)
+                 * @example Boundary replaced by the 2026 booklet map
+                 */
+                reason?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A license-year file: the format of reference-data/regulations/rules-<year>.json (see reference-data/README.md) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "about": "Test data: a synthetic license year, not real regulations.",
+                 *       "licenseYears": [
+                 *         {
+                 *           "jurisdiction": "US-MN",
+                 *           "year": 2026,
+                 *           "startsOn": "2026-03-01",
+                 *           "endsOn": "2027-02-28"
+                 *         }
+                 *       ],
+                 *       "rules": [
+                 *         {
+                 *           "jurisdiction": "US-MN",
+                 *           "species": "Sander vitreus",
+                 *           "openSeasons": [
+                 *             [
+                 *               "2026-05-09",
+                 *               "2027-02-21"
+                 *             ]
+                 *           ],
+                 *           "dailyBag": 6,
+                 *           "sourceUrl": "https://www.dnr.state.mn.us/regulations/fishing/index.html"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    about?: string;
+                    licenseYears: {
+                        /** @example US-MN */
+                        jurisdiction: string;
+                        /** Format: int32 */
+                        year: number;
+                        /**
+                         * @description YYYY-MM-DD
+                         * @example 2026-03-01
+                         */
+                        startsOn: string;
+                        /**
+                         * @description YYYY-MM-DD
+                         * @example 2026-03-01
+                         */
+                        endsOn: string;
+                    }[];
+                    waters?: {
+                        /** @example US-MN */
+                        jurisdiction: string;
+                        kind: "zone" | "water_body";
+                        name: string;
+                        description?: string;
+                        sourceUrl?: string;
+                        /** @description GeoJSON Polygon or MultiPolygon, [longitude, latitude]; closed outer rings, no holes, at most 10,000 positions, not self-intersecting */
+                        boundary?: {
+                            /** @enum {string} */
+                            type: "Polygon";
+                            coordinates: number[][][];
+                        } | {
+                            /** @enum {string} */
+                            type: "MultiPolygon";
+                            coordinates: number[][][][];
+                        };
+                        /**
+                         * Format: int32
+                         * @description Instead of a boundary: this ring of the jurisdiction’s outline
+                         */
+                        boundaryFromJurisdictionRing?: number;
+                    }[];
+                    rules: {
+                        /** @example US-MN */
+                        jurisdiction: string;
+                        water?: string;
+                        /** @description Scientific name, as in reference-data/species.json */
+                        species: string;
+                        /**
+                         * @description YYYY-MM-DD
+                         * @example 2026-03-01
+                         */
+                        effectiveFrom?: string;
+                        openSeasons?: string[][];
+                        releaseOnlyPeriods?: string[][];
+                        /** Format: int32 */
+                        dailyBag?: number;
+                        /** Format: int32 */
+                        possessionLimit?: number;
+                        minLengthIn?: number;
+                        maxLengthIn?: number;
+                        slotFromIn?: number;
+                        slotToIn?: number;
+                        oneOverIn?: number;
+                        /** Format: int32 */
+                        oneOverCount?: number;
+                        combinedGroup?: string;
+                        /** Format: int32 */
+                        combinedBag?: number;
+                        gear?: string;
+                        notes?: string;
+                        sourceUrl: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK: load license years from a file (the format of reference-data/regulations/rules-<year>.json) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: checked and compared, nothing written */
+                        dryRun: boolean;
+                        licenseYears: {
+                            /** @example US-MN */
+                            jurisdiction: string;
+                            /**
+                             * Format: int64
+                             * @example 2026
+                             */
+                            year: number;
+                            /** @example 2026-03-01 */
+                            startsOn: string;
+                            /** @example 2027-02-28 */
+                            endsOn: string;
+                            /**
+                             * Format: int64
+                             * @description Waters the file names for this jurisdiction (new or known)
+                             */
+                            waters: number;
+                            /**
+                             * Format: int64
+                             * @description Rule entries (versions) of this jurisdiction in the file
+                             */
+                            rules: number;
+                            /** @description The license year compared with (null: the first one we have) */
+                            previousYear: number | null;
+                            /**
+                             * @description Rules (species and where) the previous year did not have
+                             * @example [
+                             *       "Walleye, in Mille Lacs Lake"
+                             *     ]
+                             */
+                            added: string[];
+                            /** @description Rules of the previous year the file does not have */
+                            removed: string[];
+                            /** @description Per rule, the limits and seasons that differ (the previous year’s version in force at its end against the file’s last version) */
+                            changed: {
+                                /** @example Walleye, statewide */
+                                rule: string;
+                                fields: {
+                                    /** @example dailyBag */
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: checked and compared, nothing written */
+                        dryRun: boolean;
+                        licenseYears: {
+                            /** @example US-MN */
+                            jurisdiction: string;
+                            /**
+                             * Format: int64
+                             * @example 2026
+                             */
+                            year: number;
+                            /** @example 2026-03-01 */
+                            startsOn: string;
+                            /** @example 2027-02-28 */
+                            endsOn: string;
+                            /**
+                             * Format: int64
+                             * @description Waters the file names for this jurisdiction (new or known)
+                             */
+                            waters: number;
+                            /**
+                             * Format: int64
+                             * @description Rule entries (versions) of this jurisdiction in the file
+                             */
+                            rules: number;
+                            /** @description The license year compared with (null: the first one we have) */
+                            previousYear: number | null;
+                            /**
+                             * @description Rules (species and where) the previous year did not have
+                             * @example [
+                             *       "Walleye, in Mille Lacs Lake"
+                             *     ]
+                             */
+                            added: string[];
+                            /** @description Rules of the previous year the file does not have */
+                            removed: string[];
+                            /** @description Per rule, the limits and seasons that differ (the previous year’s version in force at its end against the file’s last version) */
+                            changed: {
+                                /** @example Walleye, statewide */
+                                rule: string;
+                                fields: {
+                                    /** @example dailyBag */
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminListRegulationZones: {
         parameters: {
             query?: {
@@ -35596,6 +36147,8 @@ export interface operations {
                         minLengthIn?: number | null;
                         minWeightLb?: number | null;
                         notes?: string | null;
+                        dataYear?: number | null;
+                        sourceUrl?: string | null;
                     }[];
                     /**
                      * @description Why (kept in the audit log)
@@ -35791,6 +36344,8 @@ export interface operations {
                         minLengthIn?: number | null;
                         minWeightLb?: number | null;
                         notes?: string | null;
+                        dataYear?: number | null;
+                        sourceUrl?: string | null;
                     }[];
                     /**
                      * @description Why (kept in the audit log)
@@ -48475,6 +49030,173 @@ export interface operations {
             };
         };
     };
+    adminCorrectSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "waterBody": "Mille Lacs Lake",
+                 *       "reason": "The source spells it MIlle Lacs Lake"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    lat?: number;
+                    lon?: number;
+                    waterBody?: string | null;
+                    county?: string | null;
+                    description?: string | null;
+                    sourceUrl?: string | null;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Spot */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Spot"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminFeatureSpot: {
         parameters: {
             query?: never;
@@ -54329,6 +55051,34 @@ export interface operations {
                                 netCents: number;
                             }[];
                         };
+                        /** @description Jurisdictions whose regulation data ends within 30 days or has ended: import the next license year */
+                        regulationData: {
+                            /** @example US-MN */
+                            jurisdiction: string;
+                            /** @example Minnesota */
+                            name: string;
+                            /**
+                             * Format: int64
+                             * @description The newest license year we have
+                             * @example 2025
+                             */
+                            licenseYear: number;
+                            /**
+                             * @description Its last day (YYYY-MM-DD)
+                             * @example 2026-02-28
+                             */
+                            dataEndsOn: string;
+                            /** @description EndingSoon: ends within 30 days; Ended: lookups after it answer Outdated */
+                            status: "EndingSoon" | "Ended";
+                            /**
+                             * Format: int64
+                             * @description Days from today to the last day (negative once ended)
+                             * @example -271
+                             */
+                            daysLeft: number;
+                            /** @description The agency’s regulations page, where the next year’s rules are published */
+                            sourceUrl: string;
+                        }[];
                     };
                 };
             };

@@ -4,6 +4,7 @@ import { IntervalEnum } from '../../core/http/enums.js';
 import { periodQuery } from '../../core/http/period.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PAYMENT_KINDS, type PaymentKind } from '../payments/index.js';
+import { RegulationDataWarning } from '../regulations/index.js';
 
 const n = (description?: string) => Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
 const cents = (description: string) => Type.Integer({ description });
@@ -49,6 +50,7 @@ export const Overview = Type.Object(
       },
       { additionalProperties: false },
     ),
+    regulationData: Type.Array(RegulationDataWarning, { description: 'Jurisdictions whose regulation data ends within 30 days or has ended: import the next license year' }),
   },
   { additionalProperties: false },
 );

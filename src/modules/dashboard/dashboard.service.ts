@@ -3,6 +3,7 @@ import { pendingEvents } from '../events/stats.service.js';
 import { logOverview, mostLoggedSpecies } from '../fishing-log/stats.service.js';
 import { mostHelpfulReports, pendingFishingReports } from '../fishing-reports/stats.service.js';
 import { PAYMENT_KINDS, paymentsOf, type PaymentKind, type RevenuePeriod } from '../payments/index.js';
+import { regulationDataWarnings } from '../regulations/index.js';
 import { popularPosts, socialOverview } from '../social/stats.service.js';
 import { mostActiveSpots } from '../spots/stats.service.js';
 import { busiestTournaments, pendingTournamentWork } from '../tournaments/stats.service.js';
@@ -63,7 +64,7 @@ function byCurrency(rows: RevenuePeriod[]) {
 export async function overview(deps: AppDeps, now: Date) {
   const db = deps.database.db;
   const payments = paymentsOf(deps);
-  const [users, log, social, tournaments, events, fishingReports, revenue7, revenue30] = await Promise.all([
+  const [users, log, social, tournaments, events, fishingReports, revenue7, revenue30, regulationData] = await Promise.all([
     usersOverview(db, now),
     logOverview(db, now),
     socialOverview(db, now),
@@ -72,6 +73,7 @@ export async function overview(deps: AppDeps, now: Date) {
     pendingFishingReports(db),
     payments.revenueByPeriod(new Date(now.getTime() - 7 * DAY), now, 'month'),
     payments.revenueByPeriod(new Date(now.getTime() - 30 * DAY), now, 'month'),
+    regulationDataWarnings(db, now),
   ]);
   const { activeBans, ...userFigures } = users;
   return {
@@ -90,6 +92,7 @@ export async function overview(deps: AppDeps, now: Date) {
     pending: { tournaments: tournaments.tournaments, events, organizerApplications: tournaments.organizerApplications },
     activeBans,
     payments: { last7Days: byCurrency(revenue7), last30Days: byCurrency(revenue30) },
+    regulationData,
   };
 }
 

@@ -50,12 +50,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         tags: ['system'],
         operationId: 'getReadiness',
         summary: 'Readiness probe',
-        description: 'Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise.',
+        description: 'Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. ' +
+          '`details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready.',
         response: { 200: Readiness, 503: Readiness },
       },
     },
     async (_request, reply) => {
-      const readiness = await checkReadiness(deps.database.pool, shuttingDown);
+      const readiness = await checkReadiness(deps.database.pool, deps.database.db, shuttingDown, new Date(deps.now()));
       if (readiness.status !== 'ready') reply.header('retry-after', '5');
       return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness);
     },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DATA_WARNING_DAYS, RegulationDataWarning } from '../regulations/index.js';
 
 export const Health = Type.Object(
   {
@@ -22,6 +23,14 @@ export const Readiness = Type.Object(
     database: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
     migrations: Type.Union([Type.Literal('applied'), Type.Literal('pending'), Type.Literal('unknown')], { description: '`unknown` while the database cannot be reached' }),
     shuttingDown: Type.Boolean(),
+    details: Type.Object(
+      {
+        regulationData: Type.Array(RegulationDataWarning, {
+          description: `Jurisdictions whose regulation data ends within ${DATA_WARNING_DAYS} days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached)`,
+        }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false, $id: 'Readiness' },
 );

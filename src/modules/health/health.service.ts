@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import type { HealthBody } from './health.schemas.js';
+import type { Static } from 'typebox';
+import type { HealthBody, Readiness as ReadinessSchema } from './health.schemas.js';
 import { migrationsFolder } from '../../paths.js';
+import type { Db } from '../../core/db/client.js';
+import { regulationDataWarnings } from '../regulations/index.js';
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -43,15 +46,13 @@ async function appliedMigrations(pool: pg.Pool): Promise<number> {
   return result.rows[0]?.n ?? 0;
 }
 
-export interface Readiness {
-  status: 'ready' | 'not_ready';
-  database: 'ok' | 'unavailable';
-  migrations: 'applied' | 'pending' | 'unknown';
-  shuttingDown: boolean;
-}
+export type Readiness = Static<typeof ReadinessSchema>;
 
-/** Ready: the database answers, every shipped migration is applied, and no shutdown has begun. */
-export async function checkReadiness(pool: pg.Pool, shuttingDown: boolean): Promise<Readiness> {
+/**
+ * Ready: the database answers, every shipped migration is applied, and no shutdown has begun.
+ * The details carry data warnings (regulations about to run out), which never make it not ready.
+ */
+export async function checkReadiness(pool: pg.Pool, db: Db, shuttingDown: boolean, now: Date): Promise<Readiness> {
   const database = (await databaseAnswers(pool)) ? 'ok' : 'unavailable';
   let migrations: Readiness['migrations'] = 'unknown';
   if (database === 'ok') {
@@ -61,5 +62,6 @@ export async function checkReadiness(pool: pg.Pool, shuttingDown: boolean): Prom
     );
   }
   const ready = database === 'ok' && migrations === 'applied' && !shuttingDown;
-  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown };
+  const regulationData = migrations === 'applied' ? await regulationDataWarnings(db, now).catch(() => []) : [];
+  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown, details: { regulationData } };
 }

@@ -29,7 +29,7 @@ describe('liveness and readiness', () => {
     expect(live.json()).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number) });
     const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'applied', shuttingDown: false });
+    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'applied', shuttingDown: false, details: { regulationData: expect.any(Array) } });
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     expect(Object.keys(health.json()).sort()).toEqual(['database', 'status', 'uptimeSeconds', 'version']);
   });
@@ -43,7 +43,7 @@ describe('liveness and readiness', () => {
       const ready = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(ready.statusCode).toBe(503);
       expect(ready.headers['retry-after']).toBe('5');
-      expect(ready.json()).toMatchObject({ status: 'not_ready', database: 'unavailable', migrations: 'unknown' });
+      expect(ready.json()).toMatchObject({ status: 'not_ready', database: 'unavailable', migrations: 'unknown', details: { regulationData: [] } });
       // and an API call is a 503 problem, not a 500
       const api = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'jo', password: 'x' } });
       expect(api.statusCode).toBe(503);

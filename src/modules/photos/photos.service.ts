@@ -44,7 +44,7 @@ export interface PhotoRecordAccess {
    * its owner and whether everyone may see it (then its photos may be cached publicly).
    * `parentId`: the record's parent named in the path (a catch's entry), when there is one.
    */
-  read(db: Db, viewer: Viewer, recordId: string, parentId?: string): Promise<{ ownerId: string; isPublic: boolean }>;
+  read(db: Db, viewer: Viewer, recordId: string, parentId?: string): Promise<{ ownerId: string | null; isPublic: boolean }>;
   /** Photos go through moderation before anyone but their owner sees them. */
   moderated?: boolean;
   /** The upload answer offers the image's GPS position as the record's location. */
@@ -183,8 +183,9 @@ async function receive(incoming: IncomingFile, maxBytes: number): Promise<string
 export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: UploadTarget, nextFile: (maxBytes: number) => Promise<IncomingFile | undefined>): Promise<UploadResult> {
   const { db, storage } = deps;
   const access = recordAccess(target.kind);
-  const record = await access.read(db, viewer, target.recordId, target.parentId);
-  await authorize(photoPolicy, viewer, 'manage', record, { db }, () => PhotoErrors.notFound(target.recordId));
+  const found = await access.read(db, viewer, target.recordId, target.parentId);
+  await authorize(photoPolicy, viewer, 'manage', found, { db }, () => PhotoErrors.notFound(target.recordId));
+  const record = { ...found, ownerId: viewer.userId }; // the manage rule admits the record's owner only
   const { maxFileBytes, quotaBytes } = limits(deps.settings);
   await checkRoom(db, record.ownerId, target, quotaBytes, 0);
 

@@ -27,6 +27,8 @@ export interface ProgramSpeciesInput {
   minLengthIn?: number | null | undefined;
   minWeightLb?: number | null | undefined;
   notes?: string | null | undefined;
+  dataYear?: number | null | undefined;
+  sourceUrl?: string | null | undefined;
 }
 
 export interface ProgramFields {
@@ -90,7 +92,7 @@ async function syncSpecies(tx: Tx, programId: string, species: ProgramSpeciesInp
   for (const s of species) {
     const category = s.category ?? 'any';
     wanted.add(`${s.speciesId}:${category}`);
-    const values = { minLengthIn: s.minLengthIn ?? null, minWeightLb: s.minWeightLb ?? null, notes: s.notes ?? null };
+    const values = { minLengthIn: s.minLengthIn ?? null, minWeightLb: s.minWeightLb ?? null, notes: s.notes ?? null, dataYear: s.dataYear ?? null, sourceUrl: s.sourceUrl ?? null };
     const row = existing.find((e) => e.speciesId === s.speciesId && e.category === category);
     if (row) {
       await tx

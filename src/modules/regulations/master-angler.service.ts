@@ -23,7 +23,7 @@ import {
   type SubmissionStatus,
 } from './regulations.tables.js';
 import { cmToInches, localDate } from './rules.js';
-import { CategoryEnum, MeasurementEnum } from './regulations.schemas.js';
+import { CategoryEnum, MeasurementEnum, ProgramDataStatusEnum } from './regulations.schemas.js';
 
 /** Master Angler programs, eligibility detection, submissions and award progress. */
 
@@ -35,13 +35,21 @@ export async function programsWithSpecies(db: DbOrTx, programs: ProgramRow[]) {
   return programs.map((p) => ({ program: p, species: species.filter((s) => s.programId === p.id), names }));
 }
 
-export function programView({ program, species, names }: Awaited<ReturnType<typeof programsWithSpecies>>[number], code: string) {
+/** The oldest year the minimums are confirmed for, and whether that is this year's (program years are calendar years). */
+function dataYearOf(program: ProgramRow, species: ProgramSpeciesRow[], year: number) {
+  if (species.length === 0) return { dataYear: null, dataStatus: ProgramDataStatusEnum.toApi('missing') };
+  const dataYear = Math.min(...species.map((s) => s.dataYear ?? program.sourceYear));
+  return { dataYear, dataStatus: ProgramDataStatusEnum.toApi(dataYear >= year ? 'current' : 'outdated') };
+}
+
+export function programView({ program, species, names }: Awaited<ReturnType<typeof programsWithSpecies>>[number], code: string, year = new Date().getUTCFullYear()) {
   return {
     id: program.id,
     state: code,
     name: program.name,
     url: program.url,
     sourceYear: program.sourceYear,
+    ...dataYearOf(program, species, year),
     measurement: MeasurementEnum.toApi(program.measurement),
     lengthIncrementIn: program.lengthIncrementIn,
     rules: program.rules,
@@ -56,17 +64,19 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
       minWeightLb: s.minWeightLb,
       minWeightKg: s.minWeightLb === null ? null : Math.round(s.minWeightLb * KG_PER_LB * 1000) / 1000,
       notes: s.notes,
+      dataYear: s.dataYear,
+      sourceUrl: s.sourceUrl,
     })),
   };
 }
 
 /** The programs of a state: `US-MN` or `MN`. */
-export async function programsOfState(db: DbOrTx, stateId: string) {
+export async function programsOfState(db: DbOrTx, stateId: string, now: Date = new Date()) {
   const code = normaliseStateCode(stateId);
   const jurisdiction = await repo.jurisdictionByCode(db, code);
   if (!jurisdiction || !jurisdiction.isActive) throw RegulationErrors.unknownState(code);
   const programs = await programsWithSpecies(db, await repo.programsOf(db, [jurisdiction.id]));
-  return { state: code, name: jurisdiction.name, programs: programs.map((p) => programView(p, code)) };
+  return { state: code, name: jurisdiction.name, programs: programs.map((p) => programView(p, code, now.getUTCFullYear())) };
 }
 
 /** Length counted as the program counts it (Iowa: down to the quarter inch). */
@@ -210,7 +220,9 @@ export async function submit(db: Db, source: CatchSource, viewer: Viewer, input:
   const program = await repo.findProgram(db, input.programId);
   if (!program) throw RegulationErrors.badReference('/programId', 'refers to no Master Angler program');
   if (!program.isActive) throw RegulationErrors.programInactive(program.id);
-  const minimum = checkMeasure(program, await repo.programSpecies(db, [program.id]), fish, input.category);
+  const minimums = await repo.programSpecies(db, [program.id]);
+  if (minimums.length === 0) throw RegulationErrors.programHasNoMinimums(program.name, program.id);
+  const minimum = checkMeasure(program, minimums, fish, input.category);
   if (!minimum) throw RegulationErrors.notInProgram((await speciesRefs(db, [fish.speciesId])).get(fish.speciesId)?.commonName ?? fish.speciesId, program.name);
   const id = uuidv7();
   const programYear = Number(localDate(fish.caughtAt, fish.timeZone).slice(0, 4));

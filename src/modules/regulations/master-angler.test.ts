@@ -48,6 +48,28 @@ describe('GET /api/regulations/master-angler/{stateId}', () => {
     expect(ia).toMatchObject({ name: 'Iowa Master Angler Award', measurement: 'Length', lengthIncrementIn: 0.25 });
     expect(levels(ia)).toEqual([['Master Angler', 1], ['Silver Master Angler', 5], ['Gold Master Angler', 10]]);
   });
+
+  it('Fish Ohio lists its minimums each with the year it is confirmed for and its source; Michigan’s are of 2013 (Outdated); Minnesota has none (Missing)', async () => {
+    const program = async (state: string) => (await inject('GET', `/api/regulations/master-angler/${state}`, angler)).json().programs[0];
+    const ohio = await program('OH');
+    expect(ohio).toMatchObject({ dataYear: 2020, dataStatus: 'Outdated' });
+    expect(ohio.species.length).toBeGreaterThanOrEqual(25);
+    expect(ohio.species.every((s: { sourceUrl: string | null; dataYear: number | null }) => s.sourceUrl !== null && s.dataYear !== null)).toBe(true);
+    expect(ohio.species.find((s: { speciesId: string }) => s.speciesId === SPECIES.walleye)).toMatchObject({
+      minLengthIn: 28,
+      dataYear: 2023,
+      sourceUrl: 'https://www.outdoornews.com/2024/04/22/lake-erie-provided-majority-of-fish-ohio-catches-in-2023/',
+    });
+    expect(ohio.species.find((s: { speciesId: string }) => s.speciesId === SPECIES.muskie)).toMatchObject({
+      minLengthIn: 40,
+      dataYear: 2020,
+      sourceUrl: 'https://www.dispatch.com/story/sports/outdoors/2020/08/02/outdoors-fish-ohio-catches-measure-up-in-different-lengths/112787394/',
+    });
+    const michigan = await program('MI');
+    expect(michigan).toMatchObject({ dataYear: 2013, dataStatus: 'Outdated' });
+    expect(michigan.species.find((s: { speciesId: string }) => s.speciesId === SPECIES.brookTrout)).toMatchObject({ minLengthIn: 15, dataYear: 2013 });
+    expect(await program('MN')).toMatchObject({ species: [], dataYear: null, dataStatus: 'Missing' });
+  });
 });
 
 describe('eligibility detection (for the fishing log)', () => {
@@ -119,6 +141,15 @@ describe('submissions', () => {
     });
     expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: MISSING_ID, catchId: small.catchId })).statusCode).toBe(400);
     expect((await inject('POST', '/api/regulations/master-angler/submissions', null, { programId: FISH_OHIO, catchId: small.catchId })).statusCode).toBe(401);
+  });
+
+  it('Minnesota’s program has no minimums yet: a 30" walleye is refused with a message that submissions open once an administrator enters them', async () => {
+    const mn = (await inject('GET', '/api/regulations/master-angler/MN', angler)).json().programs[0];
+    const { catchId } = await createLoggedCatch(t, angler.userId, { speciesId: SPECIES.walleye, lengthCm: inches(30) });
+    const res = await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: mn.id, catchId });
+    expect(res.json()).toMatchObject({ status: 409, code: 'regulations.program_minimums_missing' });
+    expect(res.json().detail).toContain('Submissions open once an administrator enters the minimums');
+    expect(res.json().detail).not.toContain('not a qualifying species');
   });
 
   it('two parallel submissions of the same species and year: one wins', async () => {
@@ -203,14 +234,14 @@ describe('admin: who may and who may not', () => {
     expect(created.statusCode).toBe(201);
     const zone = created.json();
     expect(zone).toMatchObject({ kind: 'WaterBody', name: 'Test water', pointCount: 5, isActive: true });
-    const at = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.centralMinnesota.lat}&lon=${PLACES.centralMinnesota.lon}&date=2025-06-01`, angler)).json();
+    const at = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.milleLacs.lat}&lon=${PLACES.milleLacs.lon}&date=2025-06-01`, angler)).json();
     expect(at.areas.map((a: { name: string }) => a.name)).toContain('Test water');
     const off = await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, { reason: 'Uploaded by mistake' });
     expect(off.json()).toEqual({ id: zone.id, isActive: false, deactivationReason: 'Uploaded by mistake' });
     expect((await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, { reason: 'again' })).statusCode).toBe(409);
     expect((await inject('POST', `/api/admin/regulations/zones/${zone.id}/deactivate`, staff.admin, {})).statusCode).toBe(400);
     expect((await auditEntries(t, 'regulations.reg_zone_deactivated')).at(-1)).toMatchObject({ target_id: zone.id, reason: 'Uploaded by mistake' });
-    const after = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.centralMinnesota.lat}&lon=${PLACES.centralMinnesota.lon}&date=2025-06-01`, angler)).json();
+    const after = (await inject('GET', `/api/regulations/by-location?lat=${PLACES.milleLacs.lat}&lon=${PLACES.milleLacs.lon}&date=2025-06-01`, angler)).json();
     expect(after.areas.map((a: { name: string }) => a.name)).not.toContain('Test water');
   });
 

@@ -26,21 +26,14 @@ import {
   UpdateProgramBody,
   ZonesQuery,
 } from './regulations.admin.schemas.js';
+import { licenseYearsAdminRoutes } from './license-years.admin.routes.js';
 import * as admin from './regulations.admin.service.js';
 import { ADMIN_TARGETS, createOrder, createZone, setActive, type AdminTarget } from './regulations.admin.service.js';
-import { DateOnly, DecisionBody, EmergencyOrderView, ProgramView, ReviewQuery, ReviewSubmission, Submission } from './regulations.schemas.js';
+import { Boundary, DateOnly, DecisionBody, EmergencyOrderView, ProgramView, ReviewQuery, ReviewSubmission, Submission } from './regulations.schemas.js';
 import * as versions from './rule-versions.js';
 import { ZoneKindEnum } from './regulations.schemas.js';
 import { createProgramFromApi, updateProgramFromApi } from './regulations.admin.schemas.js';
 
-const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 3 });
-const Boundary = Type.Union(
-  [
-    Type.Object({ type: Type.Literal('Polygon'), coordinates: Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }) }, { additionalProperties: false }),
-    Type.Object({ type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }), { maxItems: 1_000 }) }, { additionalProperties: false }),
-  ],
-  { description: 'GeoJSON Polygon or MultiPolygon, [longitude, latitude]; closed outer rings, no holes, at most 10,000 positions, not self-intersecting' },
-);
 const ActiveState = Type.Object({ id: Uuid, isActive: Type.Boolean(), deactivationReason: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
 const ZoneCreated = Type.Object(
   {
@@ -69,6 +62,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
   const tags = ['admin: regulations'];
   const view = { access: { permission: 'Regulations.View' as const } };
   const edit = { access: { permission: 'Regulations.Edit' as const } };
+  await app.register(licenseYearsAdminRoutes, { deps });
 
   app.post(
     '/api/admin/regulations/zones',

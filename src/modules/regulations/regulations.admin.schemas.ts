@@ -295,6 +295,8 @@ const ProgramSpeciesInput = Type.Object(
     minLengthIn: Type.Optional(Inches('Qualifying length, inches')),
     minWeightLb: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 2000, description: 'Qualifying weight, pounds' }))),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    dataYear: Type.Optional(Nullable(Type.Integer({ minimum: 1900, maximum: 3000, description: 'The program year this minimum is confirmed for (default: the program’s sourceYear)' }))),
+    sourceUrl: Type.Optional(Nullable(Type.String({ minLength: 8, maxLength: 500, pattern: '^https?://[^\\s]+$', description: 'Where the minimum was read' }))),
   },
   { additionalProperties: false },
 );
@@ -339,7 +341,9 @@ const programViewExample = {
   lengthIncrementIn: null,
   rules: null,
   isActive: true,
-  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+  dataYear: 2025,
+  dataStatus: 'Outdated',
+  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null, dataYear: null, sourceUrl: null }],
 };
 export const AdminProgram = Type.Object(
   {

@@ -53,7 +53,7 @@ describe('admin lists (Regulations.View)', () => {
           deactivationReason: null,
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
-          usage: { zones: 1, ruleSets: expect.any(Number), emergencyOrders: 0, programs: 1, licenseYears: 1 },
+          usage: { zones: 2, ruleSets: expect.any(Number), emergencyOrders: 0, programs: 1, licenseYears: 1 },
         },
       ]);
     }
@@ -310,6 +310,8 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
       name: 'Test Trophy Program',
       url: 'https://example.org/trophy',
       sourceYear: 2025,
+      dataYear: 2025,
+      dataStatus: 'Outdated', // dataYear 2025, before this year
       measurement: 'Length',
       lengthIncrementIn: null,
       rules: null,
@@ -318,7 +320,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
         { name: 'Master', speciesCount: 3 },
       ],
       isActive: true,
-      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null }],
+      species: [{ speciesId: SPECIES.muskie, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null, dataYear: null, sourceUrl: null }],
       revision: 1,
       deactivationReason: null,
       createdAt: expect.any(String),

@@ -14,6 +14,26 @@ export const RegulationErrors = {
     new AppError(400, 'regulations.invalid_date', `${value} is not a calendar date; use YYYY-MM-DD.`, { errors: [{ pointer: '/date', in: 'query', detail: 'must be a date YYYY-MM-DD' }] }),
   noLicenseYear: (code: string, date: string) =>
     new AppError(404, 'regulations.no_license_year', `Our data has no ${code} license year containing ${date}: rules are kept from the 2025 license year on.`),
+  invalidLicenseYearFile: (errors: FieldError[]) =>
+    new AppError(
+      400,
+      'regulations.invalid_license_year_file',
+      `The license-year file has ${errors.length} problem${errors.length === 1 ? '' : 's'} (the format is described in reference-data/README.md): ${errors
+        .slice(0, 10)
+        .map((e) => `${e.pointer} ${e.detail}`)
+        .join('; ')}${errors.length > 10 ? '; …' : ''}.`,
+      { errors },
+    ),
+  licenseYearExists: (code: string, year: number) =>
+    new AppError(
+      409,
+      'regulations.license_year_exists',
+      `The ${year} license year of ${code} is loaded already. Change a loaded year through rule-set versions (POST /api/admin/regulations/rule-sets), not a second import.`,
+    ),
+  reasonRequired: () =>
+    new AppError(400, 'regulations.reason_required', 'Say why in the `reason` query parameter (kept in the audit log), or pass dryRun=true to only compare.', {
+      errors: [{ pointer: '/reason', in: 'query', detail: 'is required unless dryRun=true' }],
+    }),
   catchWithoutPlace: () =>
     new AppError(409, 'regulations.catch_without_location', 'The catch and its log entry have neither coordinates nor a state: add the location to the entry to check the rules.'),
   jurisdictionNotFound: (id: string) => new AppError(404, 'regulations.jurisdiction_not_found', `No jurisdiction has id ${id}.`),
@@ -29,6 +49,12 @@ export const RegulationErrors = {
     new AppError(409, active ? 'regulations.already_active' : 'regulations.already_inactive', `${what} ${id} is already ${active ? 'active' : 'deactivated'}.`),
   notInProgram: (species: string, program: string) =>
     new AppError(409, 'regulations.species_not_in_program', `${species} is not a qualifying species of ${program} (or the program states no minimum for it).`),
+  programHasNoMinimums: (name: string, id: string) =>
+    new AppError(
+      409,
+      'regulations.program_minimums_missing',
+      `${name} has no qualifying minimums in our data yet, so no entry can be checked. Submissions open once an administrator enters the minimums (PATCH /api/admin/regulations/programs/${id} with its species).`,
+    ),
   belowMinimum: (detail: string) => new AppError(409, 'regulations.below_program_minimum', detail),
   measureMissing: (detail: string) => new AppError(409, 'regulations.measure_missing', detail),
   alreadySubmitted: (id: string) =>

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import {
   maProgramSpecies,
@@ -60,6 +60,39 @@ export async function licenseYearAt(db: DbOrTx, jurisdictionId: string, date: st
     .from(regLicenseYears)
     .where(and(eq(regLicenseYears.jurisdictionId, jurisdictionId), lte(regLicenseYears.startsOn, date), gte(regLicenseYears.endsOn, date)));
   return row;
+}
+
+/** The jurisdiction's newest license year (the data we have last), if any. */
+export async function newestLicenseYear(db: DbOrTx, jurisdictionId: string) {
+  const [row] = await db.select().from(regLicenseYears).where(eq(regLicenseYears.jurisdictionId, jurisdictionId)).orderBy(desc(regLicenseYears.endsOn)).limit(1);
+  return row;
+}
+
+/** The newest license year of the jurisdiction before `year`. */
+export async function licenseYearBefore(db: DbOrTx, jurisdictionId: string, year: number) {
+  const [row] = await db
+    .select()
+    .from(regLicenseYears)
+    .where(and(eq(regLicenseYears.jurisdictionId, jurisdictionId), lt(regLicenseYears.year, year)))
+    .orderBy(desc(regLicenseYears.year))
+    .limit(1);
+  return row;
+}
+
+/** Every active version of a license year. */
+export async function licenseYearRules(db: DbOrTx, licenseYearId: string) {
+  return db.select().from(regRuleSets).where(and(eq(regRuleSets.licenseYearId, licenseYearId), eq(regRuleSets.isActive, true)));
+}
+
+/** Per active jurisdiction, the last day of its newest license year (jurisdictions without license years are left out). */
+export async function dataEnds(db: DbOrTx) {
+  return db
+    .select({ code: regJurisdictions.code, name: regJurisdictions.name, agencyUrl: regJurisdictions.agencyUrl, year: sql<number>`max(${regLicenseYears.year})::int`, endsOn: sql<string>`max(${regLicenseYears.endsOn})::text` })
+    .from(regJurisdictions)
+    .innerJoin(regLicenseYears, eq(regLicenseYears.jurisdictionId, regJurisdictions.id))
+    .where(eq(regJurisdictions.isActive, true))
+    .groupBy(regJurisdictions.id)
+    .orderBy(asc(regJurisdictions.code));
 }
 
 /** Active versions of the license year, statewide or of the given zones, optionally of one species. */

@@ -7,6 +7,14 @@ import { CATEGORIES, MEASUREMENTS, ZONE_KINDS } from './regulations.tables.js';
 export const DateOnly = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Calendar date YYYY-MM-DD (local to the jurisdiction)', examples: ['2025-06-01'] });
 const StateId = Type.String({ pattern: '^([A-Za-z]{2}-)?[A-Za-z]{2}$', description: 'ISO 3166-2 state code (US-MN) or the two letters (MN)', examples: ['US-MN'] });
 export const Length = Type.Object({ in: Type.Number({ examples: [20] }), cm: Type.Number({ examples: [50.8] }) }, { additionalProperties: false, description: 'A length in inches (as the booklet prints it) and in cm' });
+const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 3 });
+export const Boundary = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('Polygon'), coordinates: Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }) }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Array(Type.Array(Position, { maxItems: 10_001 }), { minItems: 1, maxItems: 1 }), { maxItems: 1_000 }) }, { additionalProperties: false }),
+  ],
+  { description: 'GeoJSON Polygon or MultiPolygon, [longitude, latitude]; closed outer rings, no holes, at most 10,000 positions, not self-intersecting' },
+);
 export const Range = Type.Object({ from: DateOnly, to: DateOnly }, { additionalProperties: false });
 export const Source = Type.Object(
   { url: Type.String({ examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] }), bookletYear: Type.Integer({ examples: [2025] }) },
@@ -18,6 +26,27 @@ export const ZoneKindEnum = pascalEnum(ZONE_KINDS, 'State: a jurisdiction’s ou
 export const LevelEnum = pascalEnum(['statewide', 'zone', 'water_body'] as const, 'Where the rule applies: Statewide, Zone or WaterBody.');
 /** Open, ReleaseOnly, Closed or Unknown (answered only). */
 export const SeasonStatusEnum = pascalEnum(['open', 'release_only', 'closed', 'unknown'] as const, 'On the requested date: Open, ReleaseOnly, Closed; Unknown = our data states no season.');
+/** Current or Outdated (answered only). */
+export const DataStatusEnum = pascalEnum(
+  ['current', 'outdated'] as const,
+  'Current: the date lies in a license year we have data for. Outdated: the date is after the newest license year we have, and the rules shown are that year’s (see `warning`).',
+);
+/** Yes, No or Unknown (answered only). */
+export const LegalEnum = pascalEnum(['yes', 'no', 'unknown'] as const, 'Yes: may be kept; No: must be released (see reasons); Unknown: our data cannot tell (no rule, no length, or outdated rules).');
+export const DataWarning = Type.Object(
+  {
+    code: Type.Literal('regulations.data_outdated'),
+    message: Type.String({ description: 'Which license year the rules are from, and where to find the current ones' }),
+    sourceUrl: Type.String({ description: 'The agency’s regulations page', examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] }),
+    licenseYear: Type.Integer({ examples: [2025] }),
+    dataEndsOn: DateOnly,
+  },
+  { additionalProperties: false, description: 'Present when dataStatus is Outdated; null otherwise' },
+);
+const dataFlags = {
+  dataStatus: DataStatusEnum.output,
+  warning: Nullable(DataWarning),
+};
 const Level = LevelEnum.output;
 const AppliesIn = Type.Object({ level: Level, zoneId: Nullable(Uuid), name: Type.String({ examples: ['Lake of the Woods (Minnesota waters)'] }) }, { additionalProperties: false });
 export const Overrides = Type.Object(
@@ -77,7 +106,9 @@ export const RulesAtPlace = Type.Object(
   {
     jurisdiction: Type.Object({ ...Jurisdiction.properties, agency: Type.String(), url: Type.String() }, { additionalProperties: false }),
     date: DateOnly,
-    licenseYear: Type.Object({ year: Type.Integer(), startsOn: DateOnly, endsOn: DateOnly }, { additionalProperties: false }),
+    asOf: DateOnly,
+    ...dataFlags,
+    licenseYear: Type.Object({ year: Type.Integer(), startsOn: DateOnly, endsOn: DateOnly }, { additionalProperties: false, description: 'The license year of the rules shown (Outdated: the newest we have)' }),
     areas: Type.Array(AppliesIn, { description: 'The state and the zones / water bodies containing the point' }),
     rules: Type.Array(SpeciesRule, { description: 'Per species, the rule of the most specific area that has one' }),
     disclaimer: Disclaimer,
@@ -88,7 +119,17 @@ export const RulesAtPlace = Type.Object(
     examples: [
       {
         jurisdiction: { code: 'US-MN', name: 'Minnesota', agency: 'Minnesota Department of Natural Resources', url: 'https://www.dnr.state.mn.us/regulations/fishing/index.html' },
-        date: '2025-06-01',
+        date: '2026-11-26',
+        asOf: '2026-11-26',
+        dataStatus: 'Outdated',
+        warning: {
+          code: 'regulations.data_outdated',
+          message:
+            'These are the Minnesota rules of the 2025 license year (2025-03-01 to 2026-02-28), the newest we have; 2026-11-26 is after it, and the rules may have changed since. Do not rely on them: check the current regulations at https://www.dnr.state.mn.us/regulations/fishing/index.html.',
+          sourceUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html',
+          licenseYear: 2025,
+          dataEndsOn: '2026-02-28',
+        },
         licenseYear: { year: 2025, startsOn: '2025-03-01', endsOn: '2026-02-28' },
         areas: [{ level: 'Statewide', zoneId: null, name: 'Minnesota' }],
         rules: [],
@@ -116,9 +157,11 @@ export const CatchCheck = Type.Object(
     catchId: Uuid,
     date: DateOnly,
     jurisdiction: Jurisdiction,
-    licenseYear: Type.Integer(),
+    licenseYear: Type.Integer({ description: 'The license year of the rules applied (Outdated: the newest we have)' }),
+    ...dataFlags,
     released: Type.Boolean({ description: 'Whether the angler logged the fish as released' }),
-    legalToKeep: Nullable(Type.Boolean(), { description: 'true: may be kept; false: must be released (see reasons); null: our data cannot tell' }),
+    legal: LegalEnum.output,
+    legalToKeep: Nullable(Type.Boolean(), { description: 'The same verdict as `legal`: true = Yes, false = No, null = Unknown' }),
     reasons: Type.Array(Type.Object({ code: Type.String({ examples: ['in_protected_slot'] }), detail: Type.String() }, { additionalProperties: false })),
     appliesIn: Nullable(AppliesIn),
     ruleSetId: Nullable(Uuid),
@@ -135,7 +178,10 @@ export const CatchCheck = Type.Object(
         date: '2025-06-01',
         jurisdiction: { code: 'US-MN', name: 'Minnesota' },
         licenseYear: 2025,
+        dataStatus: 'Current',
+        warning: null,
         released: false,
+        legal: 'No',
         legalToKeep: false,
         reasons: [{ code: 'in_protected_slot', detail: '24" is inside the protected slot 19.5"–28": release it.' }],
         appliesIn: { level: 'WaterBody', zoneId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', name: 'Lake of the Woods (Minnesota waters)' },
@@ -159,13 +205,20 @@ export const AwardLevel = Type.Object(
   { name: Type.String({ examples: ['Master Angler'] }), speciesCount: Type.Integer({ minimum: 1, maximum: 500, examples: [4] }), description: Type.Optional(Type.String()) },
   { additionalProperties: false },
 );
+/** Current, Outdated or Missing (answered only). */
+export const ProgramDataStatusEnum = pascalEnum(
+  ['current', 'outdated', 'missing'] as const,
+  'Current: every minimum is confirmed for this program year; Outdated: some are only confirmed for an earlier year (`dataYear`); Missing: no minimums in our data yet (submissions open once an administrator enters them).',
+);
 export const ProgramView = Type.Object(
   {
     id: Uuid,
     state: Type.String({ examples: ['US-OH'] }),
     name: Type.String({ examples: ['Fish Ohio'] }),
     url: Type.String(),
-    sourceYear: Type.Integer({ examples: [2025] }),
+    sourceYear: Type.Integer({ examples: [2025], description: 'Year the program’s rules and levels were read from its page' }),
+    dataYear: Nullable(Type.Integer({ examples: [2020] }), { description: 'The oldest program year any of its minimums is confirmed for (null: no minimums)' }),
+    dataStatus: ProgramDataStatusEnum.output,
     measurement: MeasurementEnum.output,
     lengthIncrementIn: Nullable(Type.Number({ description: 'Lengths counted down to this increment (Iowa: 0.25)' })),
     rules: Nullable(Type.String()),
@@ -182,6 +235,8 @@ export const ProgramView = Type.Object(
           minWeightLb: Nullable(Type.Number()),
           minWeightKg: Nullable(Type.Number()),
           notes: Nullable(Type.String()),
+          dataYear: Nullable(Type.Integer({ description: 'The program year this minimum is confirmed for (null: the program’s sourceYear)', examples: [2023] })),
+          sourceUrl: Nullable(Type.String({ description: 'Where this minimum was read' })),
         },
         { additionalProperties: false },
       ),

@@ -3,8 +3,8 @@ import { speciesRefs } from '../species/species.service.js';
 import type { CatchSource } from './catch-source.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as repo from './regulations.repository.js';
-import type { EmergencyOrderRow, JurisdictionRow, RuleSetRow } from './regulations.tables.js';
-import { LevelEnum, SeasonStatusEnum } from './regulations.schemas.js';
+import type { EmergencyOrderRow, JurisdictionRow, LicenseYearRow, RuleSetRow } from './regulations.tables.js';
+import { DataStatusEnum, LegalEnum, LevelEnum, SeasonStatusEnum } from './regulations.schemas.js';
 import {
   addDays,
   applyOrders,
@@ -17,6 +17,7 @@ import {
   seasonStatus,
   type Area,
   type KeptFish,
+  type RuleFields,
 } from './rules.js';
 
 /**
@@ -83,15 +84,49 @@ export interface RulesQuery {
   state?: string | undefined;
 }
 
+export type DataStatus = 'current' | 'outdated';
+
+/**
+ * The license year whose rules answer for `date`: the one containing it (current), or, for a date
+ * after the newest one's end, the newest (outdated: the rules we have last, flagged as such).
+ * Dates before the oldest license year, or in a gap between two, have no answer (404).
+ */
+async function licenseYearFor(db: DbOrTx, jurisdiction: JurisdictionRow, date: string): Promise<{ licenseYear: LicenseYearRow; dataStatus: DataStatus }> {
+  const containing = await repo.licenseYearAt(db, jurisdiction.id, date);
+  if (containing) return { licenseYear: containing, dataStatus: 'current' };
+  const newest = await repo.newestLicenseYear(db, jurisdiction.id);
+  if (newest && newest.endsOn < date) return { licenseYear: newest, dataStatus: 'outdated' };
+  throw RegulationErrors.noLicenseYear(jurisdiction.code, date);
+}
+
+/** What an answer from outdated data says, and where the current rules are. */
+export function outdatedWarning(jurisdiction: Pick<JurisdictionRow, 'name' | 'agencyUrl'>, licenseYear: Pick<LicenseYearRow, 'year' | 'startsOn' | 'endsOn'>, date: string) {
+  return {
+    code: 'regulations.data_outdated',
+    message:
+      `These are the ${jurisdiction.name} rules of the ${licenseYear.year} license year (${licenseYear.startsOn} to ${licenseYear.endsOn}), the newest we have; ` +
+      `${date} is after it, and the rules may have changed since. Do not rely on them: check the current regulations at ${jurisdiction.agencyUrl}.`,
+    sourceUrl: jurisdiction.agencyUrl,
+    licenseYear: licenseYear.year,
+    dataEndsOn: licenseYear.endsOn,
+  };
+}
+
+/** A rule whose seasons are not known (dates of an older license year say nothing about `date`). */
+const withoutSeasons = <R extends RuleFields>(rule: R): R => ({ ...rule, openSeasons: null, releaseOnlyPeriods: [] });
+
 async function resolveRules(db: DbOrTx, place: Place, date: string, speciesId?: string) {
-  const licenseYear = await repo.licenseYearAt(db, place.jurisdiction.id, date);
-  if (!licenseYear) throw RegulationErrors.noLicenseYear(place.jurisdiction.code, date);
+  const { licenseYear, dataStatus } = await licenseYearFor(db, place.jurisdiction, date);
   const zoneIds = place.areas.flatMap((a) => (a.zoneId ? [a.zoneId] : []));
   const versions = await repo.ruleVersions(db, place.jurisdiction.id, licenseYear.id, zoneIds, speciesId);
-  const inForce = rulesInForce<RuleSetRow>(place.areas, versions, date);
+  // Outdated: the versions in force at the end of the data year.
+  const inForce = rulesInForce<RuleSetRow>(place.areas, versions, dataStatus === 'current' ? date : licenseYear.endsOn);
   const orders = await repo.ordersAt(db, place.jurisdiction.id, date);
   const zoneSet = new Set<string | null>([null, ...zoneIds]);
-  return { licenseYear, inForce, orders, zoneSet };
+  const warning = dataStatus === 'outdated' ? outdatedWarning(place.jurisdiction, licenseYear, date) : null;
+  /** The rule as it decides on `date`: without its seasons when they are of an older year. */
+  const deciding = <R extends RuleFields>(rule: R): R => (dataStatus === 'current' ? rule : withoutSeasons(rule));
+  return { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding };
 }
 
 /** The rules in force at a point (or in a state) on a date, per species, most specific area first. */
@@ -99,7 +134,7 @@ export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = (
   const point = query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
   const place = await placeOf(db, point, query.state);
   const date = query.date ?? todayIn(stateTimeZone(place.jurisdiction.code), now());
-  const { licenseYear, inForce, orders, zoneSet } = await resolveRules(db, place, date, query.species);
+  const { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding } = await resolveRules(db, place, date, query.species);
   const names = await speciesRefs(db, [...inForce.keys()]);
   const rules = [...inForce.entries()]
     .map(([speciesId, { rule, area }]) => {
@@ -114,7 +149,7 @@ export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = (
         version: rule.version,
         effectiveFrom: rule.effectiveFrom,
         effectiveTo: rule.effectiveTo,
-        seasonStatus: SeasonStatusEnum.toApi(seasonStatus(effective, date)),
+        seasonStatus: SeasonStatusEnum.toApi(seasonStatus({ ...effective, rule: deciding(r) }, date)),
         openSeasons: r.openSeasons,
         releaseOnlyPeriods: r.releaseOnlyPeriods,
         dailyBag: r.dailyBag,
@@ -134,6 +169,9 @@ export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = (
   return {
     jurisdiction: { code: place.jurisdiction.code, name: place.jurisdiction.name, agency: place.jurisdiction.agencyName, url: place.jurisdiction.agencyUrl },
     date,
+    asOf: date,
+    dataStatus: DataStatusEnum.toApi(dataStatus),
+    warning,
     licenseYear: { year: licenseYear.year, startsOn: licenseYear.startsOn, endsOn: licenseYear.endsOn },
     areas: place.areas.map((a) => ({ level: LevelEnum.toApi(a.level), zoneId: a.zoneId, name: a.name })),
     rules,
@@ -148,18 +186,23 @@ export async function checkCatch(db: DbOrTx, source: CatchSource, viewerId: stri
   if (!point && !fish.stateCode) throw RegulationErrors.catchWithoutPlace();
   const place = await placeOf(db, point, point ? undefined : fish.stateCode!);
   const date = localDate(fish.caughtAt, fish.timeZone);
-  const { licenseYear, inForce, orders, zoneSet } = await resolveRules(db, place, date);
+  const { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding } = await resolveRules(db, place, date);
   const base = {
     catchId: fish.id,
     date,
     jurisdiction: { code: place.jurisdiction.code, name: place.jurisdiction.name },
     licenseYear: licenseYear.year,
+    dataStatus: DataStatusEnum.toApi(dataStatus),
+    warning,
     released: fish.released,
     disclaimer: DISCLAIMER,
   };
+  // Outdated data never decides: the verdict is Unknown, the old rule's findings are context.
+  const outdated = warning ? [{ code: 'data_outdated', detail: warning.message }] : [];
   const found = inForce.get(fish.speciesId);
   if (!found) {
-    return { ...base, legalToKeep: null, reasons: [{ code: 'no_rule', detail: 'Our data has no rule for this species here: check the official booklet.' }], appliesIn: null, ruleSetId: null, source: null, emergencyOrders: [] };
+    const reasons = [...outdated, { code: 'no_rule', detail: 'Our data has no rule for this species here: check the official booklet.' }];
+    return { ...base, legalToKeep: null, legal: LegalEnum.toApi('unknown'), reasons, appliesIn: null, ruleSetId: null, source: null, emergencyOrders: [] };
   }
   // The day of the catch in its time zone, as instants, for the angler's other kept fish.
   const dayStart = zonedMidnight(date, fish.timeZone);
@@ -172,11 +215,14 @@ export async function checkCatch(db: DbOrTx, source: CatchSource, viewerId: stri
     combinedGroup: inForce.get(o.speciesId)?.rule.combinedGroup ?? null,
   }));
   const applied = ordersInForce(orders, fish.speciesId, zoneSet, date);
-  const verdict = evaluateKeep(applyOrders(found.rule, applied), { speciesId: fish.speciesId, date, lengthIn: fish.lengthCm === null ? null : cmToInches(fish.lengthCm), count: fish.count }, kept);
+  const verdict = evaluateKeep(applyOrders(deciding(found.rule), applied), { speciesId: fish.speciesId, date, lengthIn: fish.lengthCm === null ? null : cmToInches(fish.lengthCm), count: fish.count }, kept);
+  const context = outdated.length ? verdict.reasons.map((r) => ({ ...r, detail: `Under the ${licenseYear.year} rules: ${r.detail}` })) : verdict.reasons;
+  const legalToKeep = outdated.length ? null : verdict.legalToKeep;
   return {
     ...base,
-    legalToKeep: verdict.legalToKeep,
-    reasons: verdict.reasons,
+    legalToKeep,
+    legal: LegalEnum.toApi(legalToKeep === null ? 'unknown' : legalToKeep ? 'yes' : 'no'),
+    reasons: [...outdated, ...context],
     appliesIn: { level: LevelEnum.toApi(found.area.level), zoneId: found.area.zoneId, name: place.areas.find((a) => a.zoneId === found.area.zoneId)!.name },
     ruleSetId: found.rule.id,
     source: { url: found.rule.sourceUrl, bookletYear: found.rule.bookletYear },

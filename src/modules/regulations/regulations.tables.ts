@@ -235,6 +235,9 @@ export const maProgramSpecies = pgTable(
     minLengthIn: numeric({ precision: 5, scale: 2, mode: 'number' }),
     minWeightLb: numeric({ precision: 6, scale: 2, mode: 'number' }),
     notes: text(),
+    /** The program year the minimum is confirmed for, and where it was read. */
+    dataYear: integer(),
+    sourceUrl: text(),
     ...deactivation(),
     ...timestamps(),
   },

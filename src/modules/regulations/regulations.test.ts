@@ -2,7 +2,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
-import { createLoggedCatch, inches, LAKE_OF_THE_WOODS, PLACES, SPECIES } from '../../../test/factories/regulations.js';
+import { createLoggedCatch, inches, LAKE_OF_THE_WOODS, MILLE_LACS, PLACES, SPECIES } from '../../../test/factories/regulations.js';
 import { areasAtQuery } from './regulations.repository.js';
 
 let t: TestApp;
@@ -106,6 +106,50 @@ describe('point-in-polygon lookup uses the GiST index', () => {
     const text = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('reg_zone_rings_ring_gist');
     expect(text).not.toMatch(/Seq Scan on reg_zone_rings/);
+  });
+});
+
+describe('Minnesota 2025 as the booklet states it', () => {
+  const rule = async (place: { lat: number; lon: number }, date: string, species: string) => (await byLocation(place, `&date=${date}&species=${species}`)).json().rules[0];
+
+  it('Mille Lacs open water 2025: 2 walleye, both at least 17", only 1 over 20" (news quoting the DNR, so marked); winter unknown; the lake outline says it is simplified', async () => {
+    const summer = await byLocation(PLACES.milleLacs, '&date=2025-06-01');
+    const body = summer.json();
+    expect(body.areas).toContainEqual({ level: 'WaterBody', zoneId: MILLE_LACS, name: 'Mille Lacs Lake' });
+    const walleye = body.rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.walleye);
+    expect(walleye).toMatchObject({
+      appliesIn: { level: 'WaterBody', zoneId: MILLE_LACS },
+      seasonStatus: 'Open',
+      openSeasons: [{ from: '2025-05-10', to: '2025-11-30' }],
+      dailyBag: 2,
+      minLength: { in: 17 },
+      oneOver: { over: { in: 20 }, count: 1 },
+      source: { url: 'https://wjon.com/mille-lacs-walleye-bag-limit-set-for-2025-open-water-season/', bookletYear: 2025 },
+    });
+    expect(walleye.notes).toContain('news items quoting the Minnesota DNR');
+    // Species without a Mille Lacs rule keep the statewide one.
+    expect(body.rules.find((r: { species: { id: string } }) => r.species.id === SPECIES.perch).appliesIn.level).toBe('Statewide');
+    expect(await rule(PLACES.milleLacs, '2025-12-15', SPECIES.walleye)).toMatchObject({ appliesIn: { zoneId: MILLE_LACS }, version: 2, seasonStatus: 'Unknown', dailyBag: null });
+    const zone = await t.database.pool.query('SELECT description FROM reg_zones WHERE id = $1', [MILLE_LACS]);
+    expect(zone.rows[0].description).toContain('hand-simplified');
+  });
+
+  it('corrected from the booklet: smallmouth release-only after Sept 7, muskie to Dec 1, perch possession 40, Lake of the Woods open in March', async () => {
+    expect((await rule(PLACES.centralMinnesota, '2025-09-15', SPECIES.smallmouth)).seasonStatus).toBe('ReleaseOnly');
+    expect((await rule(PLACES.centralMinnesota, '2025-07-15', SPECIES.smallmouth)).seasonStatus).toBe('Open');
+    expect((await rule(PLACES.centralMinnesota, '2025-12-01', SPECIES.muskie)).seasonStatus).toBe('Open');
+    expect((await rule(PLACES.centralMinnesota, '2025-12-02', SPECIES.muskie)).seasonStatus).toBe('Closed');
+    expect(await rule(PLACES.centralMinnesota, '2025-06-01', SPECIES.perch)).toMatchObject({ dailyBag: 20, possessionLimit: 40 });
+    expect(await rule(PLACES.lakeOfTheWoods, '2025-04-01', SPECIES.walleye)).toMatchObject({ seasonStatus: 'Open', appliesIn: { zoneId: LAKE_OF_THE_WOODS } });
+    expect(await rule(PLACES.lakeOfTheWoods, '2025-04-20', SPECIES.walleye)).toMatchObject({ seasonStatus: 'Closed' });
+    expect(await rule(PLACES.lakeOfTheWoods, '2025-04-20', SPECIES.pike)).toMatchObject({ seasonStatus: 'Open', dailyBag: 3 });
+  });
+
+  it('a Mille Lacs walleye under 17" must be released, an 18" one may be kept', async () => {
+    const small = await createLoggedCatch(t, angler.userId, { ...PLACES.milleLacs, lengthCm: inches(16), caughtAt: '2025-06-14T15:00:00Z' });
+    expect((await get(`/api/regulations/check?catchId=${small.catchId}`)).json()).toMatchObject({ legal: 'No', legalToKeep: false, reasons: [{ code: 'under_minimum' }], appliesIn: { zoneId: MILLE_LACS } });
+    const keeper = await createLoggedCatch(t, angler.userId, { ...PLACES.milleLacs, lengthCm: inches(18), caughtAt: '2025-06-15T15:00:00Z' });
+    expect((await get(`/api/regulations/check?catchId=${keeper.catchId}`)).json()).toMatchObject({ legal: 'Yes', legalToKeep: true, reasons: [] });
   });
 });
 

@@ -4,11 +4,11 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { AdminReasonBody, FeatureBody } from '../../core/db/featured.js';
-import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { errorResponses, IdParams, Nullable } from '../../core/http/schemas.js';
 import { Spot } from './spots.schemas.js';
 import * as service from './spots.service.js';
 
-/** /api/admin/spots: verify, deactivate, reactivate and feature spots (Admin and Owner); audit-logged. */
+/** /api/admin/spots: verify, correct, deactivate, reactivate and feature spots (Admin and Owner); audit-logged. */
 export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
   app.addSchema(Spot);
@@ -54,6 +54,37 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       async (request) => service.setSpotActive(db, auditContextOf(request), principalOf(request), request.params.id, active, request.body.reason),
     );
   }
+
+  app.post(
+    '/api/admin/spots/:id/correct',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminCorrectSpot',
+        summary: 'Correct a spot’s facts (e.g. a seeded boat ramp’s name, position or water body)',
+        description:
+          'Only the fields sent change; the location everyone is shown follows the spot’s privacy. Reference spots (seeded agency records) keep the correction: the seed never changes a ramp it seeded before. ' +
+          'Reason required; audit-logged with the values before and after.',
+        params: IdParams,
+        body: Type.Object(
+          {
+            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+            lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+            waterBody: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+            county: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+            description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+            sourceUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }))),
+            reason: Type.String({ minLength: 1, maxLength: 500 }),
+          },
+          { additionalProperties: false, minProperties: 2, examples: [{ waterBody: 'Mille Lacs Lake', reason: 'The source spells it MIlle Lacs Lake' }] },
+        ),
+        response,
+      },
+    },
+    async (request) => service.correctSpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body),
+  );
 
   app.post(
     '/api/admin/spots/:id/feature',

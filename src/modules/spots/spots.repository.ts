@@ -5,11 +5,11 @@ import type { Page } from '../../core/http/pagination.js';
 import { users } from '../users/index.js';
 import { spotConfirmations, spotRatings, spots, type SpotKind, type SpotRow } from './spots.tables.js';
 
-export type SpotWithCreator = SpotRow & { creatorUsername: string };
+export type SpotWithCreator = SpotRow & { creatorUsername: string | null };
 
 const withCreator = { spot: spots, creatorUsername: users.username };
 
-function flatten(row: { spot: SpotRow; creatorUsername: string }): SpotWithCreator {
+function flatten(row: { spot: SpotRow; creatorUsername: string | null }): SpotWithCreator {
   return { ...row.spot, creatorUsername: row.creatorUsername };
 }
 
@@ -19,7 +19,7 @@ export async function insertSpot(db: DbOrTx, row: typeof spots.$inferInsert): Pr
 }
 
 export async function findSpot(db: DbOrTx, id: string, options: { lock?: boolean } = {}): Promise<SpotWithCreator | undefined> {
-  const query = db.select(withCreator).from(spots).innerJoin(users, eq(users.id, spots.ownerId)).where(eq(spots.id, id));
+  const query = db.select(withCreator).from(spots).leftJoin(users, eq(users.id, spots.ownerId)).where(eq(spots.id, id));
   const [row] = options.lock ? await query.for('update', { of: spots }) : await query;
   return row ? flatten(row) : undefined;
 }
@@ -36,7 +36,7 @@ export function nearbySelect(db: DbOrTx, near: Near, filter: { kind?: SpotKind |
   return db
     .select({ ...withCreator, distanceM: distance })
     .from(spots)
-    .innerJoin(users, eq(users.id, spots.ownerId))
+    .leftJoin(users, eq(users.id, spots.ownerId))
     .where(nearbyWhere(near, filter))
     .orderBy(asc(distance), asc(spots.id))
     .limit(page.limit)

@@ -49,6 +49,8 @@ export async function spotView(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCre
           }
         : null,
     sourceUrl: row.sourceUrl,
+    county: row.county,
+    agency: row.agency,
     status: row.status,
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     confirmationCount: row.confirmationCount,
@@ -56,7 +58,7 @@ export async function spotView(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCre
     featured: isFeatured(row, now),
     photos: photos.get(row.id)!,
     isActive: row.isActive,
-    createdBy: { userId: row.ownerId, username: row.creatorUsername },
+    createdBy: row.ownerId ? { userId: row.ownerId, username: row.creatorUsername ?? '' } : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -182,6 +184,33 @@ export async function setSpotActive(db: Db, context: AuditContext, viewer: Viewe
     return active
       ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null }
       : { isActive: false, deactivatedAt: new Date(), deactivatedBy: viewer.userId, deactivationReason: reason };
+  });
+}
+
+export interface SpotCorrection {
+  name?: string | undefined;
+  lat?: number | undefined;
+  lon?: number | undefined;
+  waterBody?: string | null | undefined;
+  county?: string | null | undefined;
+  description?: string | null | undefined;
+  sourceUrl?: string | null | undefined;
+  reason: string;
+}
+
+/** An administrator's correction of a spot's facts (reference spots included: the seed never undoes it). */
+export async function correctSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: SpotCorrection) {
+  const { reason, ...fields } = input;
+  return adminChange(db, context, viewer, id, 'spots.corrected', reason, (row) => {
+    const values: Partial<repo.SpotWithCreator> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (values.name !== undefined) values.name = values.name.trim();
+    if (input.lat !== undefined || input.lon !== undefined) {
+      const lat = input.lat ?? row.lat;
+      const lon = input.lon ?? row.lon;
+      const shown = row.privacy === 'Public' ? { lat, lon } : snapToGrid(lat, lon);
+      Object.assign(values, { lat, lon, publicLat: shown.lat, publicLon: shown.lon });
+    }
+    return values;
   });
 }
 

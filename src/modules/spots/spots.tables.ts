@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
 import { featuring } from '../../core/db/featured.js';
 import { users } from '../users/index.js';
@@ -23,9 +23,8 @@ export const spots = pgTable(
   'spots',
   {
     id: uuid().primaryKey(),
-    ownerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null for reference spots (seeded from agency data, e.g. the USGS boat ramps): nobody owns them. */
+    ownerId: uuid().references(() => users.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     kind: text({ enum: SPOT_KINDS }).notNull(),
     privacy: text({ enum: SPOT_PRIVACIES }).notNull(),
@@ -45,6 +44,11 @@ export const spots = pgTable(
     accessible: boolean(),
     seasonal: boolean(),
     sourceUrl: text(),
+    county: text(),
+    /** The agency whose record the spot comes from (reference spots). */
+    agency: text(),
+    /** The record in the source dataset (reference spots), e.g. `USGS_BoatRamps.csv OID_=24414`: the seed's natural key. */
+    sourceRecordId: text(),
     status: text({ enum: SPOT_STATUSES }).notNull().default('Unverified'),
     verifiedAt: timestamp({ withTimezone: true }),
     /** The administrator who verified it; null with verifiedAt set: verified by users' confirmations. */
@@ -58,6 +62,7 @@ export const spots = pgTable(
   },
   (t) => [
     index('spots_owner_idx').on(t.ownerId, t.createdAt),
+    uniqueIndex('spots_source_record_key').on(t.sourceRecordId),
     check('spots_lat_range', sql`${t.lat} BETWEEN -90 AND 90 AND ${t.publicLat} BETWEEN -90 AND 90`),
     check('spots_lon_range', sql`${t.lon} BETWEEN -180 AND 180 AND ${t.publicLon} BETWEEN -180 AND 180`),
     check('spots_lanes_positive', sql`${t.lanes} IS NULL OR ${t.lanes} > 0`),

@@ -47,6 +47,8 @@ describe('POST /api/spots', () => {
       description: null,
       ramp: { rampType: 'Concrete', lanes: 2, parkingSpaces: 30, feeRequired: true, feeCents: 700, accessible: true, seasonal: false },
       sourceUrl: null,
+      county: null,
+      agency: null,
       status: 'Unverified',
       verifiedAt: null,
       confirmationCount: 0,
@@ -93,11 +95,12 @@ describe('location privacy', () => {
 
 describe('GET /api/spots/nearby', () => {
   it('lists active spots within the radius, nearest first, with distances; kind filter; pagination', async () => {
-    const centre = { lat: 45.5, lon: -94.5 };
-    const far = await createSpot(t, sam, { name: 'Far', kind: 'Shore', lat: 45.6, lon: -94.5 });
-    const nearest = await createSpot(t, sam, { name: 'Nearest', kind: 'Pier', lat: 45.501, lon: -94.5 });
-    const middle = await createSpot(t, sam, { name: 'Middle', kind: 'Shore', lat: 45.55, lon: -94.5 });
-    await createSpot(t, sam, { name: 'Out of range', lat: 46.5, lon: -94.5 });
+    // Far from the seeded boat ramps (South Dakota).
+    const centre = { lat: 44.5, lon: -100.5 };
+    const far = await createSpot(t, sam, { name: 'Far', kind: 'Shore', lat: 44.6, lon: -100.5 });
+    const nearest = await createSpot(t, sam, { name: 'Nearest', kind: 'Pier', lat: 44.501, lon: -100.5 });
+    const middle = await createSpot(t, sam, { name: 'Middle', kind: 'Shore', lat: 44.55, lon: -100.5 });
+    await createSpot(t, sam, { name: 'Out of range', lat: 45.5, lon: -100.5 });
     const res = await call('GET', `/api/spots/nearby?lat=${centre.lat}&lon=${centre.lon}&radiusKm=20`, kim);
     expect(res.statusCode).toBe(200);
     const body = res.json() as Array<{ id: string; name: string; distanceKm: number }>;

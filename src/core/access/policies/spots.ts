@@ -1,4 +1,4 @@
-import { definePolicy, isAdmin, isOwner } from '../policy.js';
+import { definePolicy, isAdmin, isOwner, type Viewer } from '../policy.js';
 
 /**
  * Spots (fishing spots, boat ramps, piers, shore access).
@@ -9,7 +9,8 @@ import { definePolicy, isAdmin, isOwner } from '../policy.js';
  * - confirm: a user other than the owner, while the spot is active and unverified.
  */
 export interface SpotRecord {
-  readonly ownerId: string;
+  /** Null for reference spots (agency data nobody owns). */
+  readonly ownerId: string | null;
   readonly kind: string;
   readonly privacy: string;
   readonly status: string;
@@ -18,18 +19,21 @@ export interface SpotRecord {
 
 const FACILITIES = new Set(['BoatRamp', 'Pier']);
 
+/** The spot's owner (never anyone for a reference spot). */
+const ownsSpot = (viewer: Viewer, spot: SpotRecord) => spot.ownerId !== null && isOwner(viewer, { ownerId: spot.ownerId });
+
 const deactivated = { code: 'spots.deactivated', detail: 'This spot was deactivated by an administrator; it can no longer be seen or rated.' };
 
 export const spotPolicy = definePolicy<SpotRecord, 'view' | 'seeExact' | 'rate' | 'confirm'>('spots', {
-  view: (viewer, spot) => (spot.isActive || isOwner(viewer, spot) || isAdmin(viewer) ? true : deactivated),
+  view: (viewer, spot) => (spot.isActive || ownsSpot(viewer, spot) || isAdmin(viewer) ? true : deactivated),
   seeExact: (viewer, spot) =>
-    isOwner(viewer, spot) || spot.privacy === 'Public' || FACILITIES.has(spot.kind)
+    ownsSpot(viewer, spot) || spot.privacy === 'Public' || FACILITIES.has(spot.kind)
       ? true
       : { code: 'spots.location_private', detail: 'The spot comes from a private log: its location is shown to the nearest kilometre.' },
   rate: (_viewer, spot) => (spot.isActive ? true : deactivated),
   confirm: (viewer, spot) => {
     if (!spot.isActive) return deactivated;
-    if (isOwner(viewer, spot)) return { code: 'spots.own_spot', detail: 'You added this spot; confirmations must come from other anglers.' };
+    if (ownsSpot(viewer, spot)) return { code: 'spots.own_spot', detail: 'You added this spot; confirmations must come from other anglers.' };
     if (spot.status === 'Verified') return { code: 'spots.already_verified', detail: 'This spot is verified already; no confirmation is needed.' };
     return true;
   },
