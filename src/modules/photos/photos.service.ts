@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -126,6 +125,13 @@ export interface PhotoDeps {
   storage: MediaStorage;
   settings: SettingsReader;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+  /** Where an upload is streamed before it is decoded (`uploadDirOf`): the data folder's, not the system's temp folder. */
+  uploadDir: string;
+}
+
+/** The folder of uploads being received, in the data folder (`FISHLOG_DATA_DIR/uploads`). */
+export function uploadDirOf(dataDir: string): string {
+  return path.join(dataDir, 'uploads');
 }
 
 /** The uploaded file as the route hands it over (a stream of @fastify/multipart). */
@@ -159,8 +165,9 @@ async function checkRoom(db: DbOrTx, ownerId: string, target: UploadTarget, quot
 }
 
 /** Streams the file to a temporary file of its own, at most `maxBytes` (413 beyond). */
-async function receive(incoming: IncomingFile, maxBytes: number): Promise<string> {
-  const file = path.join(os.tmpdir(), `fishlog-upload-${randomUUID()}`);
+async function receive(incoming: IncomingFile, maxBytes: number, folder: string): Promise<string> {
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, `fishlog-upload-${randomUUID()}`);
   try {
     await pipeline(incoming.file, createWriteStream(file, { flags: 'wx' }));
     if (incoming.file.truncated) throw PhotoErrors.fileTooLarge(maxBytes);
@@ -193,7 +200,7 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
     throw error instanceof AppError ? error : PhotoErrors.incomplete();
   });
   if (!incoming) throw PhotoErrors.noFile();
-  const file = await receive(incoming, maxFileBytes);
+  const file = await receive(incoming, maxFileBytes, deps.uploadDir);
   try {
     await detectType(file);
     await checkDimensions(file);

@@ -28,6 +28,7 @@ import {
 } from '../../../test/factories.js';
 import { createFishingReport } from '../../../test/factories/fishing-reports.js';
 import { createSpot } from '../../../test/factories/spots.js';
+import { uploadDirOf } from './photos.service.js';
 
 let t: TestApp;
 let dataDir: string;
@@ -143,8 +144,7 @@ describe('refusals store nothing', () => {
   async function expectNothingStored(recordId: string, before: string[]) {
     expect(await photoRows(recordId)).toBe(0);
     expect(await mediaFiles(t)).toEqual(before);
-    const temp = (await readdir(os.tmpdir())).filter((name) => name.startsWith('fishlog-upload-'));
-    expect(temp).toEqual([]);
+    expect(await readdir(uploadDirOf(dataDir)).catch(() => [])).toEqual([]);
   }
 
   it('415 for a type it does not read, naming the accepted ones; 415 for HEIC, saying to share it as JPEG', async () => {
@@ -431,6 +431,13 @@ describe('posts, fishing reports, spots and avatars', () => {
     expect((await get(stranger, spotPhoto.displayUrl)).statusCode).toBe(200);
     expect((await sendPhoto(t, stranger, `/api/spots/${spot.id}/photos`, await smallPng())).json()).toMatchObject({ status: 403, code: 'photos.not_owner' });
     expect((await sendPhoto(t, owner, `/api/spots/${MISSING_ID}/photos`, await smallPng())).json()).toMatchObject({ status: 404, code: 'spots.not_found' });
+    // A reference spot (a boat ramp of the USGS dataset) belongs to nobody: it takes no photos, not even from an admin.
+    const ramp = (await t.database.pool.query("SELECT id FROM spots WHERE owner_id IS NULL AND kind = 'BoatRamp' LIMIT 1")).rows[0].id as string;
+    for (const who of [owner, admin]) {
+      const refused = await sendPhoto(t, who, `/api/spots/${ramp}/photos`, await smallPng());
+      expect(refused.json()).toMatchObject({ status: 403, code: 'photos.not_owner', detail: expect.stringContaining('nobody owns') });
+    }
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM photos WHERE record_id = $1', [ramp])).rows[0].n).toBe(0);
   });
 
   it('an avatar is seen as its profile is', async () => {
