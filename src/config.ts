@@ -52,6 +52,16 @@ export interface Config {
   moderationAllowHttp: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
   payments: PaymentsConfig;
+  jobs: JobsConfig;
+}
+
+/** The job queue (core/jobs): whether this process works jobs, and how often it looks. */
+export interface JobsConfig {
+  /** Run the job workers and schedules here (false: this process only queues jobs). */
+  work: boolean;
+  pollSeconds: number;
+  /** How often lost jobs (their process died) are put back for a retry. */
+  maintenanceSeconds: number;
 }
 
 /** Which payment provider moves the money (see src/modules/payments). */
@@ -295,6 +305,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
     idp: idpConfig(env),
     payments: paymentsConfig(env),
+    jobs: {
+      work: boolean(env, 'FISHLOG_JOBS', true),
+      pollSeconds: integer(env, 'FISHLOG_JOBS_POLL_SECONDS', 2, 1, 60),
+      maintenanceSeconds: integer(env, 'FISHLOG_JOBS_MAINTENANCE_SECONDS', 60, 1, 3600),
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Authenticator } from './auth/authenticate.js';
 import type { IdentityProvider } from './auth/idp/types.js';
 import type { Database } from './db/client.js';
+import type { Jobs } from './jobs/jobs.js';
 import type { Metrics } from './observability/metrics.js';
 
 /** What every module's routes receive from the composition root (src/app.ts). */
@@ -16,4 +17,6 @@ export interface AppDeps {
   metrics: Metrics;
   /** The clock (ms since the epoch) of time-dependent rules such as ban expiry; tests inject theirs (BuildAppOptions.now). */
   now: () => number;
+  /** The job queue: modules register their handlers (`jobs.work`) and queue jobs (`jobs.send`). */
+  jobs: Jobs;
 }
