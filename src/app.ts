@@ -75,6 +75,7 @@ import { announcementsAdminRoutes } from './modules/announcements/announcements.
 import { lookupsRoutes } from './modules/lookups/lookups.routes.js';
 import { lookupsAdminRoutes } from './modules/lookups/lookups.admin.routes.js';
 import { jobsAdminRoutes } from './modules/jobs/jobs.admin.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -399,6 +400,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(lookupsAdminRoutes, { deps });
   await app.register(auditLogsAdminRoutes, { deps });
   await app.register(jobsAdminRoutes, { deps });
+  await app.register(notificationsRoutes, { deps });
 
   return app;
 }

@@ -3,11 +3,12 @@ import { relationships } from './modules/social/friends.service.js';
 import { registerMasterAnglerDetection } from './modules/fishing-log/master-angler.port.js';
 import { homeStateOf } from './modules/profiles/profiles.service.js';
 import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
-import { onPaymentSettled } from './modules/payments/payments.service.js';
+import { onPaymentSettled, registerPaymentRecordPath } from './modules/payments/payments.service.js';
 import { registerLookupUsage } from './modules/lookups/index.js';
 import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
 import { eventsByType } from './modules/events/events.service.js';
 import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
+import { bookingPath } from './modules/charters/charters.service.js';
 
 /**
  * Composition root of what the core needs from the modules, registered once at start-up (the
@@ -26,6 +27,8 @@ export function registerModuleProviders(): void {
   });
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
+  // Where a payer reads what a refunded payment was for (the refund's notification links it).
+  registerPaymentRecordPath('charter_booking', bookingPath);
   // The lookups' usage statistics: the modules whose fields use a vocabulary count their records.
   registerLookupUsage('WaterClarity', reportsByClarity);
   registerLookupUsage('Sky', reportsBySky);

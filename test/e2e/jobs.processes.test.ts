@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Jobs } from '../../src/core/jobs/jobs.js';
 import { CHARTERS_SWEEP } from '../../src/modules/charters/charters.jobs.js';
 import { projectRoot } from '../../src/paths.js';
-import { addSlots, createCaptain, createListing, daysAhead } from '../factories/charters.js';
+import { addSlots, charterCast, daysAhead } from '../factories/charters.js';
 import { CARDS } from '../factories/payments.js';
-import { createStaff, createUser } from '../factories.js';
 import { createTestApp, type TestApp } from '../harness.js';
 
 /**
@@ -76,10 +75,7 @@ describe('jobs across server processes', () => {
   });
 
   it('declines an overdue booking exactly once, after a killed process lost the running sweep', { timeout: 240_000 }, async () => {
-    const staff = await createStaff(t, 'payments.refund');
-    const captain = await createCaptain(t, staff.admin);
-    const customer = await createUser(t);
-    const listing = await createListing(t, captain);
+    const { captain, customer, listing } = await charterCast(t);
     const [slot] = await addSlots(t, captain, listing.id, [daysAhead(60)]);
     const booked = await t.app.inject({
       method: 'POST',
@@ -132,5 +128,7 @@ describe('jobs across server processes', () => {
     expect(refunds).toEqual([{ amount_cents: booking.depositCents }]);
     const { rows: audits } = await owner.query("SELECT actor_type, reason FROM audit_log WHERE action = 'charters.booking_declined' AND target_id = $1", [booking.id]);
     expect(audits).toEqual([{ actor_type: 'system', reason: 'The captain did not accept within 24 hours' }]);
+    const { rows: notes } = await owner.query('SELECT type FROM notifications WHERE recipient_id = $1 AND path = $2 ORDER BY type', [customer.userId, `/api/charter/bookings/${booking.id}`]);
+    expect(notes).toEqual([{ type: 'charters.booking_auto_declined' }, { type: 'payments.refund_issued' }]);
   });
 });

@@ -9,3 +9,4 @@ export * from './profiles.js';
 export * from './sessions.js';
 export * from './setups.js';
 export * from './bans.js';
+export * from './notifications.js';

@@ -1,0 +1,45 @@
+import { and, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/client.js';
+import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
+import type { FeedPage } from '../../core/http/pagination.js';
+import { notifications } from '../../core/notifications/notifications.tables.js';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+export async function listFor(db: DbOrTx, recipientId: string, unread: boolean, page: FeedPage) {
+  const where: Array<SQL | undefined> = [eq(notifications.recipientId, recipientId), afterKeySql(notifications.createdAt, notifications.id, page.after)];
+  if (unread) where.push(isNull(notifications.readAt));
+  return db
+    .select({ row: notifications, key: feedKeySql(notifications.createdAt) })
+    .from(notifications)
+    .where(and(...where))
+    .orderBy(sql`${notifications.createdAt} DESC NULLS LAST`, sql`${notifications.id} DESC NULLS LAST`)
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function unreadCount(db: DbOrTx, recipientId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.recipientId, recipientId), isNull(notifications.readAt)));
+  return row?.n ?? 0;
+}
+
+export async function find(db: DbOrTx, id: string): Promise<NotificationRow | undefined> {
+  const [row] = await db.select().from(notifications).where(eq(notifications.id, id));
+  return row;
+}
+
+/** Marks read (keeps the first read time). */
+export async function markRead(db: DbOrTx, id: string): Promise<NotificationRow> {
+  const [row] = await db.update(notifications).set({ readAt: sql`coalesce(${notifications.readAt}, now())` }).where(eq(notifications.id, id)).returning();
+  return row!;
+}
+
+export async function markAllRead(db: DbOrTx, recipientId: string): Promise<number> {
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(notifications.recipientId, recipientId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return rows.length;
+}
+

@@ -1,0 +1,37 @@
+import { Type, type Static } from 'typebox';
+import { feedQuery } from '../../core/http/pagination.js';
+import { literals, Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { NOTIFICATION_TYPE_NAMES } from '../../core/notifications/outbox.js';
+
+export const NotificationTypeEnum = literals(NOTIFICATION_TYPE_NAMES, 'What happened');
+
+export const NotificationsQuery = feedQuery({
+  unread: Type.Optional(Type.Boolean({ description: 'true: only notifications not read yet' })),
+});
+export type NotificationsQueryType = Static<typeof NotificationsQuery>;
+
+export const NOTIFICATION_EXAMPLE = {
+  id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21',
+  type: 'charters.booking_accepted',
+  title: 'Booking accepted',
+  body: 'Your booking of "Half-day inshore" on 2026-07-04 06:00 was accepted by the captain.',
+  path: '/api/charter/bookings/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22',
+  createdAt: '2026-06-01T05:30:00.000Z',
+  readAt: null,
+};
+
+export const Notification = Type.Object(
+  {
+    id: Uuid,
+    type: NotificationTypeEnum,
+    title: Type.String(),
+    body: Type.String(),
+    path: Type.String({ description: 'API path of the record the notification is about' }),
+    createdAt: Timestamp,
+    readAt: Nullable(Timestamp),
+  },
+  { $id: 'Notification', additionalProperties: false, examples: [NOTIFICATION_EXAMPLE] },
+);
+
+export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) }, { additionalProperties: false, examples: [{ unread: 3 }] });
+export const ReadAllResult = Type.Object({ marked: Type.Integer({ minimum: 0, description: 'Notifications newly marked read' }) }, { additionalProperties: false, examples: [{ marked: 3 }] });
