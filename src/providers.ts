@@ -7,7 +7,7 @@ import { onPaymentSettled, registerPaymentRecordPath } from './modules/payments/
 import { registerLookupUsage } from './modules/lookups/index.js';
 import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
 import { eventsByType } from './modules/events/events.service.js';
-import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
+import { registrationPathById, settleEntryFee } from './modules/tournaments/tournaments.service.js';
 import { bookingPath } from './modules/charters/charters.service.js';
 
 /**
@@ -28,7 +28,8 @@ export function registerModuleProviders(): void {
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
   // Where a payer reads what a refunded payment was for (the refund's notification links it).
-  registerPaymentRecordPath('charter_booking', bookingPath);
+  registerPaymentRecordPath('charter_booking', (_db, id) => bookingPath(id));
+  registerPaymentRecordPath('tournament_registration', registrationPathById);
   // The lookups' usage statistics: the modules whose fields use a vocabulary count their records.
   registerLookupUsage('WaterClarity', reportsByClarity);
   registerLookupUsage('Sky', reportsBySky);

@@ -16,6 +16,13 @@ export const NOTIFICATION_TYPES = {
   'payments.refund_issued': { description: 'Money was refunded to you (payer)' },
   'charters.captain_verified': { description: 'Your captain application was verified' },
   'charters.captain_rejected': { description: 'Your captain application was rejected' },
+  'tournaments.organizer_verified': { description: 'Your organizer profile was verified' },
+  'tournaments.organizer_suspended': { description: 'Your organizer profile was suspended' },
+  'tournaments.approved': { description: 'Your tournament was approved (organizer)' },
+  'tournaments.rejected': { description: 'Your tournament was rejected (organizer)' },
+  'tournaments.suspended': { description: 'Your tournament was suspended (organizer)' },
+  'tournaments.registration_confirmed': { description: 'Your tournament registration is confirmed (angler)' },
+  'tournaments.results_published': { description: 'The results of a tournament you registered for are published' },
 } as const satisfies Record<string, { description: string; security?: boolean; inAppOnly?: boolean }>;
 
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
 import { addSlots, charterCast, daysAhead, type TestListing } from '../../../test/factories/charters.js';
 import { CARDS } from '../../../test/factories/payments.js';
+import { createOrganizer, createTournament, endTournament, register } from '../../../test/factories/tournaments.js';
 import { paymentsOf } from '../payments/payments.service.js';
 import { runChartersJob } from '../charters/charters.service.js';
 
@@ -108,6 +109,39 @@ describe('booking notifications', () => {
     const [note] = await inbox(applicant);
     expect(note).toMatchObject({ type: 'charters.captain_rejected', path: '/api/charter/captains/me' });
     expect(note!.body).toContain('Licence number does not match');
+  });
+});
+
+describe('tournament notifications', () => {
+  it('tells organizers of verdicts, anglers of confirmed and refunded registrations, registrants of results', async () => {
+    const organizer = await createOrganizer(t, { status: 'Pending' });
+    await call('POST', `/api/admin/organizers/${organizer.organizerId}/verify`, staff.admin, { reason: 'Known club' });
+    expect((await inbox(organizer))[0]).toMatchObject({ type: 'tournaments.organizer_verified', path: '/api/tournament/organizers/me' });
+
+    const pending = await createTournament(t, organizer, { status: 'PendingApproval' });
+    await call('POST', `/api/admin/tournaments/${pending.id}/approve`, staff.admin, { reason: 'Complete' });
+    const [approved] = await inbox(organizer);
+    expect(approved).toMatchObject({ type: 'tournaments.approved', path: `/api/tournament/${pending.id}` });
+    expect(approved!.body).toContain('Spring Bass Classic');
+
+    const angler = await createUser(t);
+    const division = pending.body.divisions[0]!.id;
+    const registration = await register(t, angler, pending.id, division);
+    const path = `/api/tournament/${pending.id}/registrations/${registration.id}`;
+    expect((await inbox(angler))[0]).toMatchObject({ type: 'tournaments.registration_confirmed', path });
+    expect((await call('GET', path, angler)).statusCode).toBe(200);
+    await call('POST', `${path}/cancel`, angler);
+    const [refund] = await inbox(angler);
+    expect(refund).toMatchObject({ type: 'payments.refund_issued', path });
+    expect(refund!.body).toContain('25.00 USD was refunded to you (Entry fee: Spring Bass Classic)');
+
+    const free = await createTournament(t, organizer, { overrides: { entryFeeCents: 0 } });
+    const registrants = [await createUser(t), await createUser(t)];
+    for (const user of registrants) await register(t, user, free.id, free.body.divisions[0]!.id);
+    await endTournament(t, free.id);
+    expect((await call('POST', `/api/tournament/${free.id}/results`, organizer, { kind: 'publish' })).statusCode).toBe(201);
+    for (const user of registrants) expect((await inbox(user))[0]).toMatchObject({ type: 'tournaments.results_published', path: `/api/tournament/${free.id}/results` });
+    expect((await inbox(angler)).map((n) => n.type)).not.toContain('tournaments.results_published');
   });
 });
 

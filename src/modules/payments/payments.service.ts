@@ -373,13 +373,14 @@ export function onPaymentSettled(relatedType: string, listener: SettlementListen
   settlementListeners.set(relatedType, listener);
 }
 
-const recordPaths = new Map<string, (relatedId: string) => string>();
+type RecordPath = (db: DbOrTx, relatedId: string) => string | undefined | Promise<string | undefined>;
+const recordPaths = new Map<string, RecordPath>();
 
 /**
  * The API path at which a payer reads the record a payment was for (`related.type`), for the
  * notifications of refunds; registered by the composition root like settlement listeners.
  */
-export function registerPaymentRecordPath(relatedType: string, pathOf: (relatedId: string) => string): void {
+export function registerPaymentRecordPath(relatedType: string, pathOf: RecordPath): void {
   recordPaths.set(relatedType, pathOf);
 }
 
@@ -387,9 +388,8 @@ const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} 
 
 /** Tells the payer of a refund (in the refund's transaction): the amount, what it was for, and the record's path. */
 async function notifyRefund(tx: DbOrTx, payment: PaymentRow, refund: RefundRow): Promise<void> {
-  const pathOf = recordPaths.get(payment.relatedType);
-  if (!pathOf) return;
-  const path = pathOf(payment.relatedId);
+  const path = await recordPaths.get(payment.relatedType)?.(tx, payment.relatedId);
+  if (!path) return;
   await notify(tx, {
     type: 'payments.refund_issued',
     path,
