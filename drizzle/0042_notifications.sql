@@ -7,6 +7,15 @@ CREATE TABLE "notification_events" (
 	"dispatched_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "notification_preferences" (
+	"user_id" uuid NOT NULL,
+	"type" text NOT NULL,
+	"channel" text NOT NULL,
+	"enabled" boolean NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "notification_preferences_user_id_type_channel_pk" PRIMARY KEY("user_id","type","channel")
+);
+--> statement-breakpoint
 CREATE TABLE "notifications" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"event_id" uuid NOT NULL,
@@ -19,6 +28,7 @@ CREATE TABLE "notifications" (
 	"read_at" timestamp with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "notification_preferences" ADD CONSTRAINT "notification_preferences_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_event_id_notification_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."notification_events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_recipient_id_users_id_fk" FOREIGN KEY ("recipient_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "notification_events_undispatched_idx" ON "notification_events" USING btree ("created_at") WHERE dispatched_at IS NULL;--> statement-breakpoint

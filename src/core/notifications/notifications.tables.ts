@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { ownedByUser } from '../db/references.js';
 
 /**
@@ -43,4 +43,20 @@ export const notifications = pgTable(
     index('notifications_unread_idx').on(t.recipientId, t.createdAt.desc().nullsLast(), t.id.desc().nullsLast()).where(sql`read_at IS NULL`),
     index('notifications_event_idx').on(t.eventId),
   ],
+);
+
+export const NOTIFICATION_CHANNELS = ['inApp', 'email'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** A user's choice for one event type and channel; no row: the default (on). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: ownedByUser(),
+    type: text().notNull(),
+    channel: text({ enum: NOTIFICATION_CHANNELS }).notNull(),
+    enabled: boolean().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.type, t.channel] })],
 );

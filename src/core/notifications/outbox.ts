@@ -23,6 +23,19 @@ export const NOTIFICATION_TYPES = {
   'tournaments.suspended': { description: 'Your tournament was suspended (organizer)' },
   'tournaments.registration_confirmed': { description: 'Your tournament registration is confirmed (angler)' },
   'tournaments.results_published': { description: 'The results of a tournament you registered for are published' },
+  'masterangler.submission_decided': { description: 'A reviewer approved or rejected your Master Angler submission' },
+  'bans.issued': { description: 'You were banned', security: true },
+  'bans.lifted': { description: 'Your ban was lifted', security: true },
+  'bans.appeal_decided': { description: 'Your ban appeal was decided', security: true },
+  'employees.role_changed': { description: 'Your role changed', security: true },
+  'employees.permission_changed': { description: 'A permission of yours was granted, denied or revoked', security: true },
+  'moderation.post_rejected': { description: 'Moderation rejected your post (author)' },
+  'reports.resolved': { description: 'A report you made was resolved (reporter)' },
+  'clubs.join_requested': { description: 'Someone asked to join your club (club admins)' },
+  'clubs.join_decided': { description: 'Your request to join a club was decided' },
+  'events.approved': { description: 'Your event was approved (creator)' },
+  'events.registration_confirmed': { description: 'Your event registration is confirmed' },
+  'personalbests.new': { description: 'You set a new personal best', inAppOnly: true },
 } as const satisfies Record<string, { description: string; security?: boolean; inAppOnly?: boolean }>;
 
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

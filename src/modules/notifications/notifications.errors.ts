@@ -1,5 +1,11 @@
 import { AppError } from '../../core/http/problem.js';
 
 export const NotificationErrors = {
+  securityInApp: (index: number, type: string) =>
+    new AppError(400, 'notifications.security_in_app', `${type} is a security notice: it is always shown in-app (you may still turn its e-mail off).`, {
+      errors: [{ pointer: `/preferences/${index}/inApp`, in: 'body', detail: 'must be true for a security notice' }],
+    }),
+  emailUnavailable: (index: number, type: string) =>
+    new AppError(400, 'notifications.email_unavailable', `${type} is shown in-app only; it is never mailed.`, { errors: [{ pointer: `/preferences/${index}/email`, in: 'body', detail: 'must be false or left out' }] }),
   notFound: (id: string) => new AppError(404, 'notifications.not_found', `No notification has id ${id}; list yours with GET /api/notifications.`),
 };

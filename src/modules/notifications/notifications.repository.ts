@@ -2,12 +2,15 @@ import { and, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
 import type { FeedPage } from '../../core/http/pagination.js';
-import { notifications } from '../../core/notifications/notifications.tables.js';
+import { notificationPreferences, notifications, type NotificationChannel } from '../../core/notifications/notifications.tables.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
+/** Notifications of a type the recipient turned off in-app are kept (e-mail may still go) but not shown. */
+const shownInApp = sql`NOT EXISTS (SELECT 1 FROM ${notificationPreferences} p WHERE p.user_id = ${notifications.recipientId} AND p.type = ${notifications.type} AND p.channel = 'inApp' AND NOT p.enabled)`;
+
 export async function listFor(db: DbOrTx, recipientId: string, unread: boolean, page: FeedPage) {
-  const where: Array<SQL | undefined> = [eq(notifications.recipientId, recipientId), afterKeySql(notifications.createdAt, notifications.id, page.after)];
+  const where: Array<SQL | undefined> = [eq(notifications.recipientId, recipientId), afterKeySql(notifications.createdAt, notifications.id, page.after), shownInApp];
   if (unread) where.push(isNull(notifications.readAt));
   return db
     .select({ row: notifications, key: feedKeySql(notifications.createdAt) })
@@ -19,7 +22,7 @@ export async function listFor(db: DbOrTx, recipientId: string, unread: boolean, 
 }
 
 export async function unreadCount(db: DbOrTx, recipientId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.recipientId, recipientId), isNull(notifications.readAt)));
+  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.recipientId, recipientId), isNull(notifications.readAt), shownInApp));
   return row?.n ?? 0;
 }
 
@@ -43,3 +46,15 @@ export async function markAllRead(db: DbOrTx, recipientId: string): Promise<numb
   return rows.length;
 }
 
+
+export async function preferencesOf(db: DbOrTx, userId: string): Promise<Array<{ type: string; channel: NotificationChannel; enabled: boolean }>> {
+  return db.select({ type: notificationPreferences.type, channel: notificationPreferences.channel, enabled: notificationPreferences.enabled }).from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
+}
+
+export async function setPreferences(db: DbOrTx, userId: string, rows: Array<{ type: string; channel: NotificationChannel; enabled: boolean }>): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(notificationPreferences)
+    .values(rows.map((row) => ({ userId, ...row })))
+    .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.type, notificationPreferences.channel], set: { enabled: sql`excluded.enabled`, updatedAt: sql`now()` } });
+}

@@ -4,19 +4,24 @@ import { principalOf } from '../../core/access/access.js';
 import type { AppDeps } from '../../core/app-deps.js';
 import { feedHeaders, paginateFeed } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { Notification, NOTIFICATION_EXAMPLE, NotificationsQuery, ReadAllResult, UnreadCount } from './notifications.schemas.js';
+import { Notification, NOTIFICATION_EXAMPLE, NotificationsQuery, Preference, PreferencesBody, PREFERENCES_EXAMPLE, ReadAllResult, UnreadCount } from './notifications.schemas.js';
 import * as service from './notifications.service.js';
 
 /** /api/notifications: your in-app notifications (the outbox's rows for you). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
   app.addSchema(Notification);
+  app.addSchema(Preference);
   const tags = ['notifications'];
   const ref = Type.Ref('Notification');
+
+  // A banned user still reads (and marks) their notifications: the ban itself, the appeal's decision.
+  const config = { allowBanned: true };
 
   app.get(
     '/api/notifications',
     {
+      config,
       schema: {
         tags,
         operationId: 'listNotifications',
@@ -44,19 +49,53 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
 
   app.get(
     '/api/notifications/unread-count',
-    { schema: { tags, operationId: 'countUnreadNotifications', summary: 'How many of your notifications are unread', response: { 200: UnreadCount } } },
+    { config, schema: { tags, operationId: 'countUnreadNotifications', summary: 'How many of your notifications are unread', response: { 200: UnreadCount } } },
     async (request) => service.unreadCount(db, principalOf(request)),
   );
 
   app.post(
     '/api/notifications/read-all',
-    { schema: { tags, operationId: 'markAllNotificationsRead', summary: 'Mark all your notifications read', response: { 200: ReadAllResult } } },
+    { config, schema: { tags, operationId: 'markAllNotificationsRead', summary: 'Mark all your notifications read', response: { 200: ReadAllResult } } },
     async (request) => service.markAllRead(db, principalOf(request)),
+  );
+
+  const preferences = { ...Type.Array(Type.Ref('NotificationPreference')), examples: [PREFERENCES_EXAMPLE] };
+  app.get(
+    '/api/notifications/preferences',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'getNotificationPreferences',
+        summary: 'Your notification preferences',
+        description: 'Every notice type with your choice per channel (in-app, e-mail); on unless you turned it off. Security notices (bans, role and permission changes) are always shown in-app.',
+        response: { 200: preferences },
+      },
+    },
+    async (request) => service.preferences(db, principalOf(request).userId),
+  );
+
+  app.put(
+    '/api/notifications/preferences',
+    {
+      schema: {
+        tags,
+        operationId: 'setNotificationPreferences',
+        summary: 'Change your notification preferences',
+        description:
+          'Sets the channels named for each type listed; others keep their choice. 400 `notifications.security_in_app` for turning a security notice off in-app, ' +
+          '`notifications.email_unavailable` for mailing an in-app-only notice. Every mail also carries a link that turns its type off by e-mail.',
+        body: PreferencesBody,
+        response: { 200: preferences, ...errorResponses(400) },
+      },
+    },
+    async (request) => service.setPreferences(db, principalOf(request), request.body),
   );
 
   app.get(
     '/api/notifications/:id',
     {
+      config,
       schema: { tags, operationId: 'getNotification', summary: 'One of your notifications', description: '403 when it was sent to someone else.', params: IdParams, response: { 200: ref, ...errorResponses(403, 404) } },
     },
     async (request) => service.get(db, principalOf(request), request.params.id),
@@ -65,6 +104,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
   app.post(
     '/api/notifications/:id/read',
     {
+      config,
       schema: {
         tags,
         operationId: 'markNotificationRead',

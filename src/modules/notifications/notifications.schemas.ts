@@ -35,3 +35,38 @@ export const Notification = Type.Object(
 
 export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) }, { additionalProperties: false, examples: [{ unread: 3 }] });
 export const ReadAllResult = Type.Object({ marked: Type.Integer({ minimum: 0, description: 'Notifications newly marked read' }) }, { additionalProperties: false, examples: [{ marked: 3 }] });
+
+export const Preference = Type.Object(
+  {
+    type: NotificationTypeEnum,
+    description: Type.String(),
+    security: Type.Boolean({ description: 'A security notice: always shown in-app' }),
+    inApp: Type.Boolean(),
+    email: Type.Boolean({ description: 'Mailed (false: never; always false for in-app-only notices)' }),
+    emailAvailable: Type.Boolean({ description: 'false for notices that are never mailed' }),
+  },
+  { $id: 'NotificationPreference', additionalProperties: false },
+);
+
+export const PREFERENCES_EXAMPLE = [
+  { type: 'charters.booking_requested', description: 'A customer asked to book your trip (captain)', security: false, inApp: true, email: false, emailAvailable: true },
+  { type: 'bans.issued', description: 'You were banned', security: true, inApp: true, email: true, emailAvailable: true },
+];
+
+export const PreferencesBody = Type.Object(
+  {
+    preferences: Type.Array(
+      Type.Object(
+        {
+          type: NotificationTypeEnum,
+          inApp: Type.Optional(Type.Boolean({ description: 'Show it in-app (always true for security notices)' })),
+          email: Type.Optional(Type.Boolean({ description: 'Mail it' })),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false, examples: [{ preferences: [{ type: 'charters.booking_requested', email: false }] }] },
+);
+export type PreferencesBodyType = Static<typeof PreferencesBody>;

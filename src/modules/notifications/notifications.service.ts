@@ -1,9 +1,12 @@
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { notificationPolicy } from '../../core/access/policies/notifications.js';
-import type { Db } from '../../core/db/client.js';
+import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { NotificationErrors } from './notifications.errors.js';
 import * as repo from './notifications.repository.js';
+import { isInAppOnlyType, isSecurityType, NOTIFICATION_TYPE_NAMES, NOTIFICATION_TYPES } from '../../core/notifications/outbox.js';
+import type { NotificationChannel } from '../../core/notifications/notifications.tables.js';
+import type { PreferencesBodyType } from './notifications.schemas.js';
 
 /** In-app notifications: each user reads and marks their own. */
 
@@ -35,4 +38,37 @@ export async function markRead(db: Db, viewer: Viewer, id: string) {
 
 export async function markAllRead(db: Db, viewer: Viewer) {
   return { marked: await repo.markAllRead(db, viewer.userId) };
+}
+
+// Preferences
+
+/** Every notice type with the user's choice per channel (default: on; security notices always in-app). */
+export async function preferences(db: DbOrTx, userId: string) {
+  const chosen = new Map((await repo.preferencesOf(db, userId)).map((row) => [`${row.type}/${row.channel}`, row.enabled]));
+  return NOTIFICATION_TYPE_NAMES.map((type) => {
+    const security = isSecurityType(type);
+    const emailAvailable = !isInAppOnlyType(type);
+    return {
+      type,
+      description: NOTIFICATION_TYPES[type].description,
+      security,
+      inApp: security || (chosen.get(`${type}/inApp`) ?? true),
+      email: emailAvailable && (chosen.get(`${type}/email`) ?? true),
+      emailAvailable,
+    };
+  });
+}
+
+export async function setPreferences(db: Db, viewer: Viewer, body: PreferencesBodyType) {
+  const rows: Array<{ type: string; channel: NotificationChannel; enabled: boolean }> = [];
+  body.preferences.forEach((entry, index) => {
+    if (entry.inApp === false && isSecurityType(entry.type)) throw NotificationErrors.securityInApp(index, entry.type);
+    if (entry.email === true && isInAppOnlyType(entry.type)) throw NotificationErrors.emailUnavailable(index, entry.type);
+    if (entry.inApp !== undefined) rows.push({ type: entry.type, channel: 'inApp', enabled: entry.inApp });
+    if (entry.email !== undefined) rows.push({ type: entry.type, channel: 'email', enabled: entry.email });
+  });
+  // The last entry for a type and channel wins.
+  const unique = [...new Map(rows.map((row) => [`${row.type}/${row.channel}`, row])).values()];
+  await repo.setPreferences(db, viewer.userId, unique);
+  return preferences(db, viewer.userId);
 }

@@ -5,6 +5,11 @@ import { createUser, MISSING_ID, type Staff, type TestUser } from '../../../test
 import { addSlots, charterCast, daysAhead, type TestListing } from '../../../test/factories/charters.js';
 import { CARDS } from '../../../test/factories/payments.js';
 import { createOrganizer, createTournament, endTournament, register } from '../../../test/factories/tournaments.js';
+import { banUser } from '../../../test/factories/bans.js';
+import { createClub } from '../../../test/factories/clubs.js';
+import { createEvent } from '../../../test/factories/events.js';
+import { createCatch, createEntry } from '../../../test/factories/fishing-log.js';
+import { createPost } from '../../../test/factories/social.js';
 import { paymentsOf } from '../payments/payments.service.js';
 import { runChartersJob } from '../charters/charters.service.js';
 
@@ -34,7 +39,7 @@ interface Note {
   readAt: string | null;
 }
 
-const call = (method: 'GET' | 'POST', url: string, user: TestUser | null, payload?: object, headers: Record<string, string> = {}) =>
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, user: TestUser | null, payload?: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method, url, headers: { ...(user ? user.headers : {}), ...headers }, ...(payload === undefined ? {} : { payload }) });
 
 const inbox = async (user: TestUser, query = '') => (await call('GET', `/api/notifications${query}`, user)).json() as Note[];
@@ -145,6 +150,74 @@ describe('tournament notifications', () => {
   });
 });
 
+describe('other workflows', () => {
+  it('bans: the banned user reads the notice while banned; lifting and appeal decisions are told too', async () => {
+    const user = await createUser(t);
+    const ban = await banUser(t, staff.admin, user, { durationDays: 3, reason: 'Spam links' });
+    const [issued] = await inbox(user);
+    expect(issued).toMatchObject({ type: 'bans.issued', path: '/api/bans/me' });
+    expect(issued!.body).toContain('Spam links');
+    expect((await call('POST', `/api/bans/${ban.id}/appeal`, user, { text: 'A hacked account' })).statusCode).toBe(201);
+    const appeal = (await call('GET', `/api/admin/bans/${ban.id}`, staff.owner)).json().appeal;
+    await call('POST', `/api/admin/ban-appeals/${appeal.id}/decide`, staff.owner, { decision: 'Overturned', reply: 'Password reset confirmed' });
+    const [decided] = await inbox(user);
+    expect(decided).toMatchObject({ type: 'bans.appeal_decided', title: 'Appeal accepted' });
+
+    const other = await createUser(t);
+    const second = await banUser(t, staff.admin, other, { durationDays: 1 });
+    await call('POST', `/api/admin/bans/${second.id}/lift`, staff.owner, { reason: 'Mistaken identity' });
+    expect((await inbox(other)).map((n) => n.type)).toEqual(['bans.lifted', 'bans.issued']);
+  });
+
+  it('employees hear of role and permission changes', async () => {
+    const employee = await createUser(t, { role: 'Moderator' });
+    await call('POST', `/api/admin/employees/${employee.userId}/permissions`, staff.owner, { permission: 'Users.Ban', isGranted: true, reason: 'Weekend shift' });
+    await call('PUT', `/api/admin/employees/${employee.userId}/role`, staff.owner, { role: 'Admin', reason: 'Promotion' });
+    const notes = await inbox(employee);
+    expect(notes.map((n) => n.type)).toEqual(['employees.role_changed', 'employees.permission_changed']);
+    expect(notes[0]!.body).toBe('Your role is now Admin (was Moderator): Promotion.');
+    expect(notes[1]!.body).toBe('Users.Ban was granted to you: Weekend shift.');
+  });
+
+  it('moderation and reports: the author of a rejected post, the reporter of a resolved report', async () => {
+    const author = await createUser(t);
+    const reporter = await createUser(t);
+    const post = await createPost(t, author, { text: 'Cheap reels at example.com' });
+    expect((await call('POST', `/api/social/posts/${post.id}/report`, reporter, { reason: 'Spam' })).statusCode).toBe(201);
+    const [report] = (await call('GET', '/api/admin/reports?status=Open', staff.admin)).json() as Array<{ id: string }>;
+    expect((await call('POST', `/api/admin/reports/${report!.id}/resolve`, staff.admin, { resolution: 'ContentRejected', note: 'Advertising' })).statusCode).toBe(200);
+    const [rejected] = await inbox(author);
+    expect(rejected).toMatchObject({ type: 'moderation.post_rejected', path: `/api/social/posts/${post.id}` });
+    expect(rejected!.body).toContain('Advertising');
+    expect(rejected!.body).not.toContain(reporter.username);
+    const [resolved] = await inbox(reporter);
+    expect(resolved).toMatchObject({ type: 'reports.resolved', path: `/api/social/posts/${post.id}` });
+    expect(resolved!.body).not.toContain(author.username);
+  });
+
+  it('clubs, events and personal bests', async () => {
+    const owner = await createUser(t);
+    const club = await createClub(t, owner, { privacy: 'Private' });
+    const joiner = await createUser(t);
+    await call('POST', `/api/clubs/${club.id}/join`, joiner);
+    expect((await inbox(owner))[0]).toMatchObject({ type: 'clubs.join_requested', path: `/api/clubs/${club.id}` });
+    await call('POST', `/api/clubs/${club.id}/members/${joiner.userId}/approve`, owner);
+    expect((await inbox(joiner))[0]).toMatchObject({ type: 'clubs.join_decided', title: 'Welcome to the club' });
+
+    const creator = await createUser(t);
+    const event = await createEvent(t, creator, {}, staff.admin);
+    expect((await inbox(creator))[0]).toMatchObject({ type: 'events.approved', path: `/api/events/${event.id}` });
+    await call('POST', `/api/events/${event.id}/register`, joiner);
+    expect((await inbox(joiner))[0]).toMatchObject({ type: 'events.registration_confirmed', path: `/api/events/${event.id}` });
+
+    const angler = await createUser(t);
+    await call('POST', '/api/personalbest/me/criteria', angler, { speciesId: (await t.database.pool.query("SELECT id FROM fish_species WHERE scientific_name = 'Sander vitreus'")).rows[0].id, measure: 'Length' });
+    const entry = await createEntry(t, angler);
+    await createCatch(t, angler, entry, { lengthCm: 50 });
+    expect((await inbox(angler))[0]).toMatchObject({ type: 'personalbests.new', path: '/api/personalbest/me' });
+  });
+});
+
 describe('GET/POST /api/notifications', () => {
   it('lists newest first in keyset pages, filters unread, counts and marks read', async () => {
     const user = await createUser(t);
@@ -194,5 +267,40 @@ describe('GET/POST /api/notifications', () => {
     // read-all touches only one's own.
     await call('POST', '/api/notifications/read-all', customer);
     expect((await call('GET', `/api/notifications/${note!.id}`, captain)).json().readAt).toBe(note!.readAt);
+  });
+});
+
+describe('/api/notifications/preferences', () => {
+  it('lists every type on by default; turning a type off in-app hides it, security notices stay in-app', async () => {
+    const user = await createUser(t);
+    const initial = (await call('GET', '/api/notifications/preferences', user)).json() as Array<Record<string, unknown>>;
+    expect(initial.find((p) => p.type === 'charters.booking_requested')).toEqual({ type: 'charters.booking_requested', description: expect.any(String), security: false, inApp: true, email: true, emailAvailable: true });
+    expect(initial.find((p) => p.type === 'bans.issued')).toMatchObject({ security: true, inApp: true });
+    expect(initial.find((p) => p.type === 'personalbests.new')).toMatchObject({ email: false, emailAvailable: false });
+
+    const security = await call('PUT', '/api/notifications/preferences', user, { preferences: [{ type: 'bans.issued', inApp: false }] });
+    expect(security.statusCode).toBe(400);
+    expect(security.json()).toMatchObject({ code: 'notifications.security_in_app', errors: [{ pointer: '/preferences/0/inApp' }] });
+    const inAppOnly = await call('PUT', '/api/notifications/preferences', user, { preferences: [{ type: 'charters.booking_accepted' }, { type: 'personalbests.new', email: true }] });
+    expect(inAppOnly.json()).toMatchObject({ code: 'notifications.email_unavailable', errors: [{ pointer: '/preferences/1/email' }] });
+    expect((await call('PUT', '/api/notifications/preferences', user, { preferences: [{ type: 'no.such_type', email: false }] })).statusCode).toBe(400);
+    expect((await call('PUT', '/api/notifications/preferences', null, { preferences: [{ type: 'bans.issued', email: false }] })).statusCode).toBe(401);
+
+    const set = await call('PUT', '/api/notifications/preferences', user, { preferences: [{ type: 'bans.issued', email: false }, { type: 'charters.booking_requested', inApp: false }] });
+    expect(set.statusCode).toBe(200);
+    const after = set.json() as Array<Record<string, unknown>>;
+    expect(after.find((p) => p.type === 'bans.issued')).toMatchObject({ inApp: true, email: false });
+    expect(after.find((p) => p.type === 'charters.booking_requested')).toMatchObject({ inApp: false, email: true });
+    // Another user's preferences are untouched.
+    expect(((await call('GET', '/api/notifications/preferences', customer)).json() as Array<Record<string, unknown>>).find((p) => p.type === 'bans.issued')).toMatchObject({ email: true });
+
+    // The captain's own choice hides booking requests in-app (and from the unread count).
+    await call('PUT', '/api/notifications/preferences', captain, { preferences: [{ type: 'charters.booking_requested', inApp: false }] });
+    await call('POST', '/api/notifications/read-all', captain);
+    await book(customer);
+    expect(await inbox(captain, '?unread=true')).toEqual([]);
+    expect((await call('GET', '/api/notifications/unread-count', captain)).json()).toEqual({ unread: 0 });
+    await call('PUT', '/api/notifications/preferences', captain, { preferences: [{ type: 'charters.booking_requested', inApp: true }] });
+    expect((await inbox(captain, '?unread=true')).map((n) => n.type)).toEqual(['charters.booking_requested']);
   });
 });
