@@ -50,6 +50,8 @@ export interface Config {
   settingsKey: string | undefined;
   /** Lets moderation settings use an http (not https) base URL: the API key would travel in clear text. */
   moderationAllowHttp: boolean;
+  /** Lets webhooks target http:// URLs and private or loopback addresses (local testing only). */
+  webhooksAllowLocal: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
   payments: PaymentsConfig;
   jobs: JobsConfig;
@@ -303,6 +305,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     auditKey: secret(env, 'FISHLOG_AUDIT_KEY', 32),
     settingsKey: secret(env, 'FISHLOG_SETTINGS_KEY', 32),
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
+    webhooksAllowLocal: boolean(env, 'FISHLOG_WEBHOOKS_ALLOW_LOCAL', false),
     idp: idpConfig(env),
     payments: paymentsConfig(env),
     jobs: {

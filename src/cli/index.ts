@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { version } from '../paths.js';
 import { registerAudit } from './commands/audit.js';
 import { registerIdp } from './commands/idp.js';
+import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerSeed } from './commands/seed.js';
 import { registerServe } from './commands/serve.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   registerIdp(program, io);
   registerUsers(program, io);
   registerAudit(program, io);
+  registerMail(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
 
   if (argv.length === 0) {

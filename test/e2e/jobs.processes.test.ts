@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { until } from '../until.js';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Jobs } from '../../src/core/jobs/jobs.js';
 import { CHARTERS_SWEEP } from '../../src/modules/charters/charters.jobs.js';
 import { projectRoot } from '../../src/paths.js';
-import { addSlots, charterCast, daysAhead } from '../factories/charters.js';
+import { bookNewSlot, charterCast } from '../factories/charters.js';
 import { CARDS } from '../factories/payments.js';
 import { createTestApp, type TestApp } from '../harness.js';
 
@@ -76,13 +75,7 @@ describe('jobs across server processes', () => {
 
   it('declines an overdue booking exactly once, after a killed process lost the running sweep', { timeout: 240_000 }, async () => {
     const { captain, customer, listing } = await charterCast(t);
-    const [slot] = await addSlots(t, captain, listing.id, [daysAhead(60)]);
-    const booked = await t.app.inject({
-      method: 'POST',
-      url: `/api/charter/listings/${listing.id}/book`,
-      headers: { ...customer.headers, 'idempotency-key': randomUUID() },
-      payload: { slotId: slot!.id, tripTypeId: listing.tripTypes[0]!.id, partySize: 2, paymentMethod: CARDS.visa },
-    });
+    const booked = await bookNewSlot(t, captain, listing, customer, CARDS.visa, 60);
     expect(booked.statusCode).toBe(201);
     const booking = booked.json() as { id: string; state: string; paymentId: string; depositCents: number };
     expect(booking).toMatchObject({ state: 'Pending', depositCents: expect.any(Number) });

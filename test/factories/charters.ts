@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LISTING_INPUT_EXAMPLE } from '../../src/modules/charters/charters.schemas.js';
 import { createStaff, createUser, type Staff, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
@@ -63,4 +64,17 @@ export async function charterCast(t: TestApp): Promise<{ staff: Staff; captain: 
   const staff = await createStaff(t, 'payments.refund');
   const captain = await createCaptain(t, staff.admin);
   return { staff, captain, customer: await createUser(t), listing: await createListing(t, captain) };
+}
+
+let nextDay = 30;
+
+/** `customer` books a new slot of `listing` (`daysOut` days ahead; by default a day no earlier call used) for a party of 2 with `card`: the raw response. */
+export async function bookNewSlot(t: TestApp, captain: TestUser, listing: TestListing, customer: TestUser, card = '4242424242424242', daysOut = nextDay++) {
+  const [slot] = await addSlots(t, captain, listing.id, [daysAhead(daysOut)]);
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/charter/listings/${listing.id}/book`,
+    headers: { ...customer.headers, 'idempotency-key': randomUUID() },
+    payload: { slotId: slot!.id, tripTypeId: listing.tripTypes[0]!.id, partySize: 2, paymentMethod: card },
+  });
 }

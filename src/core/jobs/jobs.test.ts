@@ -105,6 +105,7 @@ describe('job queue', () => {
     const { rows } = await sender.database.owner.pool.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(rows).toEqual([
       { name: 'charters.sweep', cron: '* * * * *' },
+      { name: 'notifications.dispatch', cron: '* * * * *' },
       { name: 'payments.idempotency-purge', cron: '17 * * * *' },
       { name: 'tournaments.statuses', cron: '* * * * *' },
     ]);

@@ -52,6 +52,8 @@ export interface JobContext {
 export type JobHandler<T = unknown> = (data: T, job: JobContext) => Promise<unknown>;
 
 export interface SendOptions {
+  /** The job's id: a job sent again with the same id is not queued twice (null is returned). */
+  id?: string;
   /** Not before this time. */
   startAfter?: Date;
   /** A second job with the same key is not queued while one waits (stately queues). */
@@ -106,6 +108,7 @@ export class Jobs {
   async send(spec: JobSpec, data: object = {}, options: SendOptions = {}): Promise<string | null> {
     await this.start();
     return this.boss.send(spec.name, data, {
+      ...(options.id ? { id: options.id } : {}),
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {}),

@@ -1,8 +1,9 @@
-import { and, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { mailboxMessages } from './notifications.tables.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
 import type { FeedPage } from '../../core/http/pagination.js';
-import { notificationPreferences, notifications, type NotificationChannel } from '../../core/notifications/notifications.tables.js';
+import { notificationEvents, notificationPreferences, notifications, type NotificationChannel } from '../../core/notifications/notifications.tables.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -57,4 +58,47 @@ export async function setPreferences(db: DbOrTx, userId: string, rows: Array<{ t
     .insert(notificationPreferences)
     .values(rows.map((row) => ({ userId, ...row })))
     .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.type, notificationPreferences.channel], set: { enabled: sql`excluded.enabled`, updatedAt: sql`now()` } });
+}
+
+// Dispatch (the outbox's worker)
+
+/** Claims up to `limit` undispatched events (skipping those another dispatcher holds). */
+export async function claimEvents(tx: DbOrTx, limit: number) {
+  return tx
+    .select({ id: notificationEvents.id, type: notificationEvents.type, path: notificationEvents.path, payload: notificationEvents.payload, createdAt: notificationEvents.createdAt })
+    .from(notificationEvents)
+    .where(isNull(notificationEvents.dispatchedAt))
+    .orderBy(asc(notificationEvents.createdAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+export async function notificationsOfEvents(tx: DbOrTx, eventIds: string[]) {
+  return tx.select({ id: notifications.id, type: notifications.type }).from(notifications).where(inArray(notifications.eventId, eventIds));
+}
+
+export async function markDispatched(tx: DbOrTx, eventIds: string[]): Promise<void> {
+  await tx.update(notificationEvents).set({ dispatchedAt: sql`now()` }).where(inArray(notificationEvents.id, eventIds));
+}
+
+/** Whether the user turned the e-mail of `type` off. */
+export async function emailOff(db: DbOrTx, userId: string, type: string): Promise<boolean> {
+  const [row] = await db
+    .select({ enabled: notificationPreferences.enabled })
+    .from(notificationPreferences)
+    .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.type, type), eq(notificationPreferences.channel, 'email')));
+  return row?.enabled === false;
+}
+
+export async function mailboxList(db: DbOrTx, limit: number) {
+  return db
+    .select({ id: mailboxMessages.id, createdAt: mailboxMessages.createdAt, to: mailboxMessages.to, subject: mailboxMessages.subject })
+    .from(mailboxMessages)
+    .orderBy(desc(mailboxMessages.createdAt), desc(mailboxMessages.id))
+    .limit(limit);
+}
+
+export async function mailboxMessage(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(mailboxMessages).where(eq(mailboxMessages.id, id));
+  return row;
 }

@@ -6,10 +6,25 @@ import { feedHeaders, paginateFeed } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { Notification, NOTIFICATION_EXAMPLE, NotificationsQuery, Preference, PreferencesBody, PREFERENCES_EXAMPLE, ReadAllResult, UnreadCount } from './notifications.schemas.js';
 import * as service from './notifications.service.js';
+import { listenChannel, listenWhileServing } from '../../core/db/listen.js';
+import { settingsKey } from '../settings/settings.service.js';
+import { deliverWebhook, dispatch, emailNotification, type DeliveryDeps } from './notifications.delivery.js';
+import { NOTIFICATION_EMAIL, NOTIFICATIONS_DISPATCH, WEBHOOK_DELIVERY } from './notifications.jobs.js';
+import { UnsubscribeQuery, UnsubscribeResult } from './notifications.schemas.js';
 
 /** /api/notifications: your in-app notifications (the outbox's rows for you). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  const key = settingsKey(deps.config);
+  const delivery: DeliveryDeps = { db, jobs: deps.jobs, key, webhooksAllowLocal: deps.config.webhooksAllowLocal };
+  deps.jobs.work(NOTIFICATIONS_DISPATCH, () => dispatch(delivery));
+  deps.jobs.work<{ notificationId: string }>(NOTIFICATION_EMAIL, (data) => emailNotification(delivery, data.notificationId));
+  deps.jobs.work<{ deliveryId: string }>(WEBHOOK_DELIVERY, (data, job) => deliverWebhook(delivery, data.deliveryId, job));
+  if (deps.config.jobs.work) {
+    // Each committed event wakes the dispatch at once (the minute's sweep catches what this misses).
+    const wake = () => void deps.jobs.send(NOTIFICATIONS_DISPATCH).catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the notification dispatch'));
+    listenWhileServing(app, deps.database.pool, (pool, log) => listenChannel(pool, 'fishlog_notifications', { onNotify: wake, onGap: (listening) => listening && wake() }, log));
+  }
   app.addSchema(Notification);
   app.addSchema(Preference);
   const tags = ['notifications'];
@@ -91,6 +106,21 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     },
     async (request) => service.setPreferences(db, principalOf(request), request.body),
   );
+
+  const unsubscribe = (operationId: string, summary: string) => ({
+    config: { access: 'public' as const },
+    schema: {
+      tags,
+      operationId,
+      summary,
+      description: 'The `token` of the link at the end of a notification mail: turns that kind of e-mail off for its recipient, no sign-in needed. Idempotent. 400 `notifications.bad_unsubscribe_token` for a token this service did not issue.',
+      security: [],
+      querystring: UnsubscribeQuery,
+      response: { 200: UnsubscribeResult, ...errorResponses(400) },
+    },
+  });
+  app.get('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmail', 'Stop e-mails of one kind (the link in a mail)'), async (request) => service.unsubscribe(db, key, request.query.token));
+  app.post('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmailOneClick', 'Stop e-mails of one kind (one-click, RFC 8058)'), async (request) => service.unsubscribe(db, key, request.query.token));
 
   app.get(
     '/api/notifications/:id',

@@ -4,9 +4,10 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { NotificationErrors } from './notifications.errors.js';
 import * as repo from './notifications.repository.js';
-import { isInAppOnlyType, isSecurityType, NOTIFICATION_TYPE_NAMES, NOTIFICATION_TYPES } from '../../core/notifications/outbox.js';
+import { isInAppOnlyType, isSecurityType, NOTIFICATION_TYPE_NAMES, NOTIFICATION_TYPES, type NotificationType } from '../../core/notifications/outbox.js';
 import type { NotificationChannel } from '../../core/notifications/notifications.tables.js';
 import type { PreferencesBodyType } from './notifications.schemas.js';
+import { readUnsubscribeToken } from './notifications.mail.js';
 
 /** In-app notifications: each user reads and marks their own. */
 
@@ -71,4 +72,22 @@ export async function setPreferences(db: Db, viewer: Viewer, body: PreferencesBo
   const unique = [...new Map(rows.map((row) => [`${row.type}/${row.channel}`, row])).values()];
   await repo.setPreferences(db, viewer.userId, unique);
   return preferences(db, viewer.userId);
+}
+
+/** The link of a mail: that kind of e-mail off for its recipient. */
+export async function unsubscribe(db: Db, key: Buffer, token: string) {
+  const found = readUnsubscribeToken(key, token);
+  if (!found || !(NOTIFICATION_TYPE_NAMES as string[]).includes(found.type)) throw NotificationErrors.badUnsubscribeToken();
+  await repo.setPreferences(db, found.userId, [{ type: found.type, channel: 'email', enabled: false }]);
+  return { type: found.type as NotificationType, email: false };
+}
+
+// The local mailbox (`fishlog mail list|show`)
+
+export async function mailbox(db: DbOrTx, limit: number) {
+  return repo.mailboxList(db, limit);
+}
+
+export async function mailboxMessage(db: DbOrTx, id: string) {
+  return repo.mailboxMessage(db, id);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { addSlots, charterCast, daysAhead, type TestListing } from '../../../test/factories/charters.js';
+import { addSlots, bookNewSlot, charterCast, daysAhead, type TestListing } from '../../../test/factories/charters.js';
 import { CARDS } from '../../../test/factories/payments.js';
 import { createOrganizer, createTournament, endTournament, register } from '../../../test/factories/tournaments.js';
 import { banUser } from '../../../test/factories/bans.js';
@@ -44,10 +44,7 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, user: TestUser | null
 
 const inbox = async (user: TestUser, query = '') => (await call('GET', `/api/notifications${query}`, user)).json() as Note[];
 
-async function book(user: TestUser, card: string = CARDS.visa) {
-  const [slot] = await addSlots(t, captain, listing.id, [daysAhead(30 + Math.floor(Math.random() * 300))]);
-  return call('POST', `/api/charter/listings/${listing.id}/book`, user, { slotId: slot!.id, tripTypeId: listing.tripTypes[0]!.id, partySize: 2, paymentMethod: card }, { 'idempotency-key': randomUUID() });
-}
+const book = (user: TestUser, card: string = CARDS.visa) => bookNewSlot(t, captain, listing, user, card);
 
 describe('booking notifications', () => {
   it('tells the captain of a request and the customer of the acceptance, with the booking path and nothing of the other party', async () => {
