@@ -76,6 +76,7 @@ import { lookupsRoutes } from './modules/lookups/lookups.routes.js';
 import { lookupsAdminRoutes } from './modules/lookups/lookups.admin.routes.js';
 import { jobsAdminRoutes } from './modules/jobs/jobs.admin.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { webhooksAdminRoutes } from './modules/notifications/webhooks.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -401,6 +402,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(auditLogsAdminRoutes, { deps });
   await app.register(jobsAdminRoutes, { deps });
   await app.register(notificationsRoutes, { deps });
+  await app.register(webhooksAdminRoutes, { deps });
 
   return app;
 }

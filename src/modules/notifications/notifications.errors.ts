@@ -1,6 +1,13 @@
 import { AppError } from '../../core/http/problem.js';
 
 export const NotificationErrors = {
+  webhookNotFound: (id: string) => new AppError(404, 'webhooks.not_found', `No webhook endpoint has id ${id}; list them with GET /api/admin/webhooks.`),
+  webhookActive: (id: string) => new AppError(409, 'webhooks.already_active', `Webhook endpoint ${id} is active already.`),
+  webhookInactive: (id: string) => new AppError(409, 'webhooks.already_inactive', `Webhook endpoint ${id} is deactivated already; reactivate it first to send to it.`),
+  webhookUrlRefused: (why: string) =>
+    new AppError(400, 'webhooks.url_refused', `The webhook URL ${why}. Use a public https:// address (FISHLOG_WEBHOOKS_ALLOW_LOCAL allows others, for local testing only).`, {
+      errors: [{ pointer: '/url', in: 'body', detail: why }],
+    }),
   badUnsubscribeToken: () =>
     new AppError(400, 'notifications.bad_unsubscribe_token', 'This unsubscribe link is not one of ours (or was cut short): use the whole link of the mail, or change your preferences with PUT /api/notifications/preferences.', {
       errors: [{ pointer: '/token', in: 'query', detail: 'not an unsubscribe token of this service' }],

@@ -42,16 +42,28 @@ for (const [network, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
 ] as const)
   blocked.addSubnet(network, prefix, 'ipv6');
+
+const embedsIpv4 = new net.BlockList();
+embedsIpv4.addSubnet('::ffff:0:0', 96, 'ipv6');
+embedsIpv4.addSubnet('64:ff9b::', 96, 'ipv6');
 
 /** Whether an address is one a webhook may not reach by default. */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return blocked.check(address, 'ipv4');
+  // IPv4-mapped and NAT64 addresses (either spelling: ::ffff:10.0.0.1, ::ffff:a00:1) are judged by the IPv4 address they carry.
+  if (embedsIpv4.check(address, 'ipv6')) {
+    const groups = address.split(':');
+    const last = groups.at(-1)!;
+    if (last.includes('.')) return isPrivateAddress(last);
+    const high = parseInt(groups.at(-2) || '0', 16);
+    const low = parseInt(last || '0', 16);
+    return isPrivateAddress([high >> 8, high & 255, low >> 8, low & 255].join('.'));
+  }
+  return blocked.check(address, 'ipv6');
 }
 
 /** Why a URL may not be a webhook target (undefined: it may), judged from the URL alone. */
@@ -69,6 +81,22 @@ export function refusedUrl(raw: string, allowLocal: boolean): string | undefined
   return undefined;
 }
 
+/**
+ * The resolver of webhook connections: a name that resolves to any non-public address is an
+ * error (EWEBHOOKADDRESS), checked on the addresses the connection will use.
+ */
+export function safeLookup(allowLocal: boolean): net.LookupFunction {
+  return ((hostname: string, lookupOptions: dns.LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+    dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const refused = allowLocal ? undefined : addresses.find((entry) => isPrivateAddress(entry.address));
+      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to a non-public address (${refused.address})`), { code: 'EWEBHOOKADDRESS' }), []);
+      if (lookupOptions.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  }) as unknown as net.LookupFunction;
+}
+
 export interface PostResult {
   status: number | null;
   body: string | null;
@@ -82,13 +110,7 @@ export function postWebhook(rawUrl: string, secret: string, body: string, option
   const url = new URL(rawUrl);
   const timestamp = Math.floor((options.now ?? Date.now)() / 1000);
   // The address connected to is checked after resolution (no DNS rebinding past the check).
-  const lookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
-    dns.lookup(hostname, { ...lookupOptions, all: false }, (error, address, family) => {
-      if (error) return callback(error, address, family);
-      if (!options.allowLocal && isPrivateAddress(address)) return callback(Object.assign(new Error(`${hostname} resolves to a non-public address (${address})`), { code: 'EWEBHOOKADDRESS' }), address, family);
-      callback(null, address, family);
-    });
-  };
+  const lookup = safeLookup(options.allowLocal);
   return new Promise((resolve) => {
     let settled = false;
     const done = (result: PostResult) => {
