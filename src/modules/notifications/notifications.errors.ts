@@ -10,7 +10,7 @@ export const NotificationErrors = {
     }),
   badUnsubscribeToken: () =>
     new AppError(400, 'notifications.bad_unsubscribe_token', 'This unsubscribe link is not one of ours (or was cut short): use the whole link of the mail, or change your preferences with PUT /api/notifications/preferences.', {
-      errors: [{ pointer: '/token', in: 'query', detail: 'not an unsubscribe token of this service' }],
+      errors: [{ pointer: '/ref', in: 'query', detail: 'not an unsubscribe token of this service' }],
     }),
   securityInApp: (index: number, type: string) =>
     new AppError(400, 'notifications.security_in_app', `${type} is a security notice: it is always shown in-app (you may still turn its e-mail off).`, {

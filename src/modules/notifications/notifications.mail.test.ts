@@ -106,7 +106,7 @@ describe('notification mail', () => {
     expect(off.json()).toEqual({ type: 'charters.booking_requested', email: false });
     const prefs = (await t.app.inject({ method: 'GET', url: '/api/notifications/preferences', headers: captain.headers })).json() as Array<{ type: string; email: boolean }>;
     expect(prefs.find((p) => p.type === 'charters.booking_requested')!.email).toBe(false);
-    const forged = await t.app.inject({ method: 'POST', url: `/api/notifications/unsubscribe?token=${Buffer.from(`${customer.userId} charters.booking_accepted AAAA`).toString('base64url')}` });
+    const forged = await t.app.inject({ method: 'POST', url: `/api/notifications/unsubscribe?ref=${Buffer.from(`${customer.userId} charters.booking_accepted AAAA`).toString('base64url')}` });
     expect(forged.json()).toMatchObject({ status: 400, code: 'notifications.bad_unsubscribe_token' });
 
     // The captain still sees the next request in-app, but gets no mail of it.

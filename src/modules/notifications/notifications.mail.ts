@@ -72,7 +72,7 @@ export function readUnsubscribeToken(key: Buffer, token: string): { userId: stri
 /** A notification as a mail to its recipient: the title, the text, a link to the record and one to stop this type of mail. */
 export function composeMail(settings: MailSettings, key: Buffer, to: { email: string; userId: string }, note: { type: string; title: string; body: string; path: string }): Mail {
   const link = `${settings.baseUrl}${note.path}`;
-  const unsubscribe = `${settings.baseUrl}/api/notifications/unsubscribe?token=${unsubscribeToken(key, to.userId, note.type)}`;
+  const unsubscribe = `${settings.baseUrl}/api/notifications/unsubscribe?ref=${unsubscribeToken(key, to.userId, note.type)}`;
   const subject = `${settings.siteName}: ${note.title}`;
   const text = `${note.body}\n\n${link}\n\n--\nYou get this e-mail because of your ${settings.siteName} notification preferences.\nStop e-mails of this kind: ${unsubscribe}\n`;
   const html =

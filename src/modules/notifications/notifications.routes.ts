@@ -113,14 +113,14 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       tags,
       operationId,
       summary,
-      description: 'The `token` of the link at the end of a notification mail: turns that kind of e-mail off for its recipient, no sign-in needed. Idempotent. 400 `notifications.bad_unsubscribe_token` for a token this service did not issue.',
+      description: 'The `ref` of the link at the end of a notification mail: turns that kind of e-mail off for its recipient, no sign-in needed. Idempotent. 400 `notifications.bad_unsubscribe_token` for a token this service did not issue.',
       security: [],
       querystring: UnsubscribeQuery,
       response: { 200: UnsubscribeResult, ...errorResponses(400) },
     },
   });
-  app.get('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmail', 'Stop e-mails of one kind (the link in a mail)'), async (request) => service.unsubscribe(db, key, request.query.token));
-  app.post('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmailOneClick', 'Stop e-mails of one kind (one-click, RFC 8058)'), async (request) => service.unsubscribe(db, key, request.query.token));
+  app.get('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmail', 'Stop e-mails of one kind (the link in a mail)'), async (request) => service.unsubscribe(db, key, request.query.ref));
+  app.post('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmailOneClick', 'Stop e-mails of one kind (one-click, RFC 8058)'), async (request) => service.unsubscribe(db, key, request.query.ref));
 
   app.get(
     '/api/notifications/:id',

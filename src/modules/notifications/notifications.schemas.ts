@@ -71,7 +71,7 @@ export const PreferencesBody = Type.Object(
 );
 export type PreferencesBodyType = Static<typeof PreferencesBody>;
 
-export const UnsubscribeQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: 'From the mail' }) }, { additionalProperties: false });
+export const UnsubscribeQuery = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: 'From the mail' }) }, { additionalProperties: false });
 export const UnsubscribeResult = Type.Object(
   { type: Type.String({ description: 'The kind of notice whose e-mail is now off' }), email: Type.Boolean({ description: 'Always false: that kind of e-mail is off' }) },
   { additionalProperties: false, examples: [{ type: 'charters.booking_requested', email: false }] },
