@@ -76,12 +76,16 @@ import { announcementsRoutes } from './modules/announcements/announcements.route
 import { announcementsAdminRoutes } from './modules/announcements/announcements.admin.routes.js';
 import { lookupsRoutes } from './modules/lookups/lookups.routes.js';
 import { lookupsAdminRoutes } from './modules/lookups/lookups.admin.routes.js';
+import { jobsAdminRoutes } from './modules/jobs/jobs.admin.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { webhooksAdminRoutes } from './modules/notifications/webhooks.admin.routes.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
 import { traceOf } from './core/observability/tracing.js';
 import { bufferedStdout, loggerOptions, RequestLogger, writesPlainLines } from './core/observability/request-logger.js';
 import { configureAuditKey, loadAuditKey } from './core/audit/audit.js';
+import { Jobs } from './core/jobs/jobs.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -255,7 +259,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   if (output) app.addHook('onClose', async () => output!.close());
-  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now };
+  // The job queue's own connections (pg-boss); workers start once every module registered its handlers.
+  const jobs = new Jobs(database.extraPool(config.jobs.work ? 3 : 1, 'fishlog-jobs'), { ...config.jobs, log: app.log });
+  app.addHook('onReady', async () => {
+    if (config.jobs.work) await jobs.start();
+  });
+  app.addHook('onClose', async () => jobs.stop(config.shutdownTimeoutMs));
+  app.decorate('jobs', jobs);
+  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now, jobs };
   app.addHook('onClose', async () => {
     await authenticator.close();
     if (!options.idp) await idp.close();
@@ -393,6 +404,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(lookupsAdminRoutes, { deps });
   await app.register(auditLogsAdminRoutes, { deps });
   await app.register(photosRoutes, { deps });
+  await app.register(jobsAdminRoutes, { deps });
+  await app.register(notificationsRoutes, { deps });
+  await app.register(webhooksAdminRoutes, { deps });
 
   return app;
 }

@@ -50,9 +50,12 @@ export interface Config {
   settingsKey: string | undefined;
   /** Lets moderation settings use an http (not https) base URL: the API key would travel in clear text. */
   moderationAllowHttp: boolean;
+  /** Lets webhooks target http:// URLs and private or loopback addresses (local testing only). */
+  webhooksAllowLocal: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
   payments: PaymentsConfig;
   media: MediaConfig;
+  jobs: JobsConfig;
 }
 
 /** Where photos are stored: FISHLOG_DATA_DIR/media (default), or an S3 bucket when `s3` is set. */
@@ -72,6 +75,15 @@ export interface MediaConfig {
   sweepSeconds: number;
   /** Photo uploads a minute per client IP (re-encoding costs CPU), beside the global limits. */
   uploadsPerMinute: number;
+}
+
+/** The job queue (core/jobs): whether this process works jobs, and how often it looks. */
+export interface JobsConfig {
+  /** Run the job workers and schedules here (false: this process only queues jobs). */
+  work: boolean;
+  pollSeconds: number;
+  /** How often lost jobs (their process died) are put back for a retry. */
+  maintenanceSeconds: number;
 }
 
 /** Which payment provider moves the money (see src/modules/payments). */
@@ -316,9 +328,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     auditKey: secret(env, 'FISHLOG_AUDIT_KEY', 32),
     settingsKey: secret(env, 'FISHLOG_SETTINGS_KEY', 32),
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
+    webhooksAllowLocal: boolean(env, 'FISHLOG_WEBHOOKS_ALLOW_LOCAL', false),
     idp: idpConfig(env),
     payments: paymentsConfig(env),
     media: mediaConfig(env),
+    jobs: {
+      work: boolean(env, 'FISHLOG_JOBS', true),
+      pollSeconds: integer(env, 'FISHLOG_JOBS_POLL_SECONDS', 2, 1, 60),
+      maintenanceSeconds: integer(env, 'FISHLOG_JOBS_MAINTENANCE_SECONDS', 60, 1, 3600),
+    },
   };
 }
 

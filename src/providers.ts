@@ -3,11 +3,12 @@ import { relationships } from './modules/social/friends.service.js';
 import { registerMasterAnglerDetection } from './modules/fishing-log/master-angler.port.js';
 import { homeStateOf } from './modules/profiles/profiles.service.js';
 import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
-import { onPaymentSettled } from './modules/payments/payments.service.js';
+import { onPaymentSettled, registerPaymentRecordPath } from './modules/payments/payments.service.js';
 import { registerLookupUsage } from './modules/lookups/index.js';
 import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
 import { eventsByType } from './modules/events/events.service.js';
-import { settleEntryFee } from './modules/tournaments/tournaments.service.js';
+import { registrationPathById, settleEntryFee } from './modules/tournaments/tournaments.service.js';
+import { bookingPath } from './modules/charters/charters.service.js';
 import { registerPhotoRecord } from './modules/photos/photos.service.js';
 import { visibleCatch, visibleEntry } from './modules/fishing-log/entries.service.js';
 import { requireVisiblePost } from './modules/social/posts.service.js';
@@ -32,6 +33,9 @@ export function registerModuleProviders(): void {
   });
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
+  // Where a payer reads what a refunded payment was for (the refund's notification links it).
+  registerPaymentRecordPath('charter_booking', (_db, id) => bookingPath(id));
+  registerPaymentRecordPath('tournament_registration', registrationPathById);
   // The lookups' usage statistics: the modules whose fields use a vocabulary count their records.
   registerLookupUsage('WaterClarity', reportsByClarity);
   registerLookupUsage('Sky', reportsBySky);

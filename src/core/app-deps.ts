@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Authenticator } from './auth/authenticate.js';
 import type { IdentityProvider } from './auth/idp/types.js';
 import type { Database } from './db/client.js';
+import type { Jobs } from './jobs/jobs.js';
 import type { Metrics } from './observability/metrics.js';
 
 /** The system settings as this process applies them, read live (undefined: not set; the caller's built-in default applies). */
@@ -23,4 +24,6 @@ export interface AppDeps {
   now: () => number;
   /** The system settings (src/modules/settings), kept current while the server runs. */
   settings: SettingsReader;
+  /** The job queue: modules register their handlers (`jobs.work`) and queue jobs (`jobs.send`). */
+  jobs: Jobs;
 }

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { LISTING_INPUT_EXAMPLE } from '../../src/modules/charters/charters.schemas.js';
-import { createUser, type TestUser } from '../factories.js';
+import { createStaff, createUser, type Staff, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
 
 /** Typed factories of the charters module, through the API as users would. */
@@ -56,4 +57,24 @@ export async function addSlots(t: TestApp, captain: TestUser, listingId: string,
 /** A local date-time `days` from now in the listing's zone (approximately: date part only). */
 export function daysAhead(days: number, time = '06:00'): string {
   return `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`;
+}
+
+/** The cast of a booking test: staff (with `payments.refund` as the permission under test), a verified captain with a listing, and a customer. */
+export async function charterCast(t: TestApp): Promise<{ staff: Staff; captain: TestUser; customer: TestUser; listing: TestListing }> {
+  const staff = await createStaff(t, 'payments.refund');
+  const captain = await createCaptain(t, staff.admin);
+  return { staff, captain, customer: await createUser(t), listing: await createListing(t, captain) };
+}
+
+let nextDay = 30;
+
+/** `customer` books a new slot of `listing` (`daysOut` days ahead; by default a day no earlier call used) for a party of 2 with `card`: the raw response. */
+export async function bookNewSlot(t: TestApp, captain: TestUser, listing: TestListing, customer: TestUser, card = '4242424242424242', daysOut = nextDay++) {
+  const [slot] = await addSlots(t, captain, listing.id, [daysAhead(daysOut)]);
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/charter/listings/${listing.id}/book`,
+    headers: { ...customer.headers, 'idempotency-key': randomUUID() },
+    payload: { slotId: slot!.id, tripTypeId: listing.tripTypes[0]!.id, partySize: 2, paymentMethod: card },
+  });
 }

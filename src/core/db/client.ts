@@ -33,6 +33,11 @@ export interface Database {
    * connection that cannot take the role fails; it never falls back to the owner).
    */
   useApplicationRole(): Promise<void>;
+  /**
+   * A further pool in the role `pool` runs as (without pipelining), for a component that keeps
+   * connections of its own (the job queue); the caller ends it.
+   */
+  extraPool(max: number, applicationName: string): pg.Pool;
   /** Where the data lives, for logs (password hidden). */
   description: string;
   embedded: EmbeddedCluster | undefined;
@@ -69,11 +74,11 @@ export async function openDatabase(
     url = embedded.url();
     description = `embedded PostgreSQL in ${config.dataDir} (127.0.0.1:${embedded.port})`;
   }
-  const makePool = (connectionString: string, role?: string, pipeline = false): pg.Pool => {
+  const makePool = (connectionString: string, role?: string, pipeline = false, sized?: { max: number; name: string }): pg.Pool => {
     const pool = new pg.Pool({
       connectionString,
-      max: options.poolSize ?? 10,
-      application_name: processName,
+      max: sized?.max ?? options.poolSize ?? 10,
+      application_name: sized?.name ?? processName,
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
       ...(role ? { options: `-c role=${role}` } : {}),
@@ -94,6 +99,9 @@ export async function openDatabase(
   };
   const ownerPool = makePool(url);
   const owner = { pool: ownerPool, db: createDb(ownerPool) };
+  // How the application role connects (see useApplicationRole).
+  const applicationPool = (sized?: { max: number; name: string }) =>
+    config.databaseAppUrl && !embedded ? makePool(config.databaseAppUrl, undefined, !sized, sized) : makePool(embedded ? embedded.url() : url!, APPLICATION_ROLE, !sized, sized);
   const database: Database = {
     pool: owner.pool,
     db: owner.db,
@@ -102,10 +110,9 @@ export async function openDatabase(
     embedded,
     async useApplicationRole() {
       if (database.pool !== owner.pool) return;
-      const appUrl = config.databaseAppUrl;
       // The request path's connections pipeline (node-postgres `pipeline`): statements issued
       // together on one connection (a transaction's) go out at once, one round trip for all.
-      const pool = appUrl && !embedded ? makePool(appUrl, undefined, true) : makePool(embedded ? embedded.url() : url!, APPLICATION_ROLE, true);
+      const pool = applicationPool();
       // Fail at start, with the reason, rather than on the first request.
       const client = await pool.connect().catch(async (error: Error) => {
         await pool.end().catch(() => undefined);
@@ -114,6 +121,10 @@ export async function openDatabase(
       client.release();
       database.pool = pool;
       database.db = createDb(pool);
+    },
+    extraPool(max, applicationName) {
+      const sized = { max, name: applicationName };
+      return database.pool === owner.pool ? makePool(embedded ? embedded.url() : url!, undefined, false, sized) : applicationPool(sized);
     },
     async close() {
       if (database.pool !== owner.pool) await database.pool.end().catch(() => undefined);

@@ -3,6 +3,8 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
 import { migrationsFolder } from '../../paths.js';
 import { assertGeoExtensionsAvailable } from './geo.js';
+import { installJobQueue } from '../jobs/install.js';
+import { jobSpecs } from '../../jobs.js';
 
 /** Advisory lock key shared by every process that migrates or seeds the database. */
 export const SCHEMA_LOCK_KEY = 7_146_250_002;
@@ -25,12 +27,13 @@ export async function withSchemaLock<T>(pool: pg.Pool, fn: (client: pg.PoolClien
   }
 }
 
-/** Applies the SQL migrations in drizzle/ that the database has not seen (idempotent). */
+/** Applies the SQL migrations in drizzle/ that the database has not seen, then installs the job queue (idempotent). */
 export async function migrateDatabase(pool: pg.Pool): Promise<void> {
   await withSchemaLock(pool, async (client) => {
     // Notices such as "schema drizzle already exists, skipping" are not worth a log line.
     await client.query("SET client_min_messages = 'warning'");
     await assertGeoExtensionsAvailable(client);
     await migrate(drizzle({ client }), { migrationsFolder });
+    await installJobQueue(client, jobSpecs);
   });
 }

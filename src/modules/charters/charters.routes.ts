@@ -25,8 +25,7 @@ import {
   SlotsQuery,
 } from './charters.schemas.js';
 import * as service from './charters.service.js';
-
-const JOB_INTERVAL_MS = 60_000;
+import { CHARTERS_SWEEP } from './charters.jobs.js';
 
 /** /api/charter: captains, listings, availability and bookings. */
 export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -36,13 +35,8 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
   const listingRef = Type.Ref('CharterListing');
   const bookingRef = Type.Ref('CharterBooking');
 
-  // The auto-decline/complete job, every minute while the server runs.
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void service.runChartersJob(ctx).catch((error) => app.log.error({ err: error }, 'charters job failed')), JOB_INTERVAL_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  // The auto-decline/complete sweep, every minute on the job queue (one process per tick).
+  deps.jobs.work(CHARTERS_SWEEP, () => service.runChartersJob(ctx));
 
   app.post(
     '/api/charter/captains',

@@ -10,6 +10,9 @@ import * as repo from './charters.repository.js';
 import { CanceledByEnum, type BookInput, type BookingsFilter, type CaptainApplicationInput, type ListingInput, type ListingPatchInput, type ListingsFilter } from './charters.schemas.js';
 import { OUPV_MAX_PASSENGERS, type BookingRow, type CaptainRow, type TripType } from './charters.tables.js';
 import { formatInZone, isTimeZone, zonedToUtc } from './charters.time.js';
+import { notifyBooking, notifyCaptainReview } from './charters.notifications.js';
+
+export { bookingPath } from './charters.notifications.js';
 
 /** Charter captains, listings, availability and bookings; money goes through the payments service. */
 
@@ -91,6 +94,7 @@ export async function reviewCaptain(deps: ChartersDeps, context: AuditContext, u
       before: { status: current.status },
       after: { status: row.status },
     });
+    await notifyCaptainReview(tx, userId, verdict, reason);
     return captainView(row, now);
   });
 }
@@ -312,6 +316,7 @@ export async function book(deps: ChartersDeps, viewer: Viewer, context: AuditCon
       if (isUniqueViolation(error, 'charter_bookings_slot_holding_key')) throw CharterErrors.slotTaken();
       throw error;
     }
+    let paymentId: string | undefined;
     if (depositCents > 0) {
       const payment = await deps.payments.createPayment(
         {
@@ -326,12 +331,18 @@ export async function book(deps: ChartersDeps, viewer: Viewer, context: AuditCon
         },
         context,
       );
+      paymentId = payment.id;
       if (payment.status === 'Failed') {
         await repo.updateBooking(deps.db, id, { state: 'Declined', paymentId: payment.id, decidedAt: now, declineReason: `deposit payment failed: ${payment.failureReason}` });
         throw CharterErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
       }
-      booking = await repo.updateBooking(deps.db, id, { paymentId: payment.id });
     }
+    // The captain hears of the booking once its deposit (if any) is paid.
+    booking = await deps.db.transaction(async (tx) => {
+      const row = booking.depositCents > 0 ? await repo.updateBooking(tx, id, { paymentId: paymentId! }) : booking;
+      await notifyBooking(tx, 'charters.booking_requested', row, listing.title, 'captain');
+      return row;
+    });
     return bookingView({ booking, listingTitle: listing.title });
   });
 }
@@ -400,6 +411,8 @@ export async function transition(deps: ChartersDeps, viewer: Viewer | null, cont
       before: { state: booking.state },
       after: { state: row.state },
     });
+    if (change.action === 'accept') await notifyBooking(tx, 'charters.booking_accepted', row, found!.listingTitle, 'customer');
+    if (change.action === 'decline') await notifyBooking(tx, viewer ? 'charters.booking_declined' : 'charters.booking_auto_declined', row, found!.listingTitle, 'customer');
     return { before: booking, after: { booking: row, listingTitle: found!.listingTitle } };
   });
   if (after.booking.state === 'Confirmed') return bookingView(after);
@@ -420,7 +433,15 @@ export async function transition(deps: ChartersDeps, viewer: Viewer | null, cont
       after.booking = await repo.updateBooking(deps.db, id, { refundedCents: after.booking.refundedCents + amount });
     }
   }
-  if (after.booking.state === 'CancelRequested') after.booking = await repo.updateBooking(deps.db, id, { state: 'Canceled', decidedAt: now });
+  if (after.booking.state === 'CancelRequested') {
+    after.booking = await deps.db.transaction(async (tx) => {
+      const row = await repo.updateBooking(tx, id, { state: 'Canceled', decidedAt: now });
+      // The other party hears of it: the customer of a captain's (or the weather's) cancellation, the captain of the customer's.
+      if (row.canceledBy === 'weather') await notifyBooking(tx, 'charters.booking_weather_canceled', row, after.listingTitle, 'customer');
+      else await notifyBooking(tx, 'charters.booking_canceled', row, after.listingTitle, row.canceledBy === 'customer' ? 'captain' : 'customer');
+      return row;
+    });
+  }
   return bookingView(after);
 }
 

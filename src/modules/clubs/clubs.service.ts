@@ -1,4 +1,5 @@
 import { uuidv7 } from '../../core/db/ids.js';
+import { notify } from '../../core/notifications/outbox.js';
 import { clubPolicy, type ClubRecord } from '../../core/access/policies/clubs.js';
 import { allows, authorize, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
@@ -127,6 +128,16 @@ export async function join(db: Db, viewer: Viewer, id: string) {
     const { club } = await permitted(tx, viewer, 'join', id, { lock: true });
     await repo.insertMember(tx, id, viewer.userId, 'member', club.privacy === 'Public');
     await repo.recount(tx, id);
+    if (club.privacy !== 'Public') {
+      // The club's owner and admins decide requests (they see the requester in the member list).
+      const deciders = (await repo.members(tx, id, false)).filter(({ member }) => member.role === 'owner' || member.role === 'admin');
+      await notify(tx, {
+        type: 'clubs.join_requested',
+        path: `/api/clubs/${id}`,
+        payload: { id, name: club.name },
+        recipients: deciders.map(({ member }) => ({ userId: member.userId, title: 'Join request', body: `Someone asked to join "${club.name}". Approve or decline the request among the members.` })),
+      });
+    }
     return getClub(tx, viewer, id);
   });
 }
@@ -152,6 +163,7 @@ export async function approveMember(db: Db, viewer: Viewer, id: string, userId: 
     if (member.status !== 'Pending') throw ClubErrors.notPending();
     await repo.activateMember(tx, id, userId);
     await repo.recount(tx, id);
+    await notifyJoinDecision(tx, id, userId, true);
     return getClub(tx, viewer, id);
   });
 }
@@ -165,6 +177,17 @@ export async function removeMember(db: Db, viewer: Viewer, id: string, userId: s
     if (member.role === 'admin' && membership?.role !== 'owner') throw ClubErrors.adminRemovesAdmin();
     await repo.deleteMember(tx, id, userId);
     await repo.recount(tx, id);
+    if (member.status === 'Pending') await notifyJoinDecision(tx, id, userId, false);
+  });
+}
+
+async function notifyJoinDecision(tx: DbOrTx, clubId: string, userId: string, approved: boolean) {
+  const club = (await repo.findClub(tx, clubId))!;
+  await notify(tx, {
+    type: 'clubs.join_decided',
+    path: `/api/clubs/${clubId}`,
+    payload: { id: clubId, name: club.name, approved },
+    recipients: [{ userId, title: approved ? 'Welcome to the club' : 'Join request declined', body: approved ? `Your request to join "${club.name}" was approved.` : `Your request to join "${club.name}" was declined.` }],
   });
 }
 

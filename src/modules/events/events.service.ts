@@ -1,4 +1,5 @@
 import { uuidv7 } from '../../core/db/ids.js';
+import { notify } from '../../core/notifications/outbox.js';
 import { eventPolicy } from '../../core/access/policies/events.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
@@ -136,6 +137,12 @@ export async function setRegistration(db: Db, viewer: Viewer, id: string, regist
       if (already.size > 0) throw EventErrors.alreadyRegistered();
       if (row.capacity !== null && row.registeredCount >= row.capacity) throw EventErrors.full(row.capacity);
       await repo.register(tx, row.id, viewer.userId);
+      await notify(tx, {
+        type: 'events.registration_confirmed',
+        path: `/api/events/${row.id}`,
+        payload: { id: row.id, title: row.title },
+        recipients: [{ userId: viewer.userId, title: 'Registration confirmed', body: `You are registered for "${row.title}" (${row.startsAt.toISOString()}).` }],
+      });
     } else if (!(await repo.unregister(tx, row.id, viewer.userId))) {
       throw EventErrors.notRegistered();
     }
@@ -151,7 +158,17 @@ export async function adminListEvents(db: Db, viewer: Viewer, status: EventStatu
   return { items: await views(db, viewer.userId, items, now, { staff: true }), total };
 }
 
-async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: string, action: string, reason: string | null, change: (row: repo.EventWithCreator) => Partial<repo.EventWithCreator>, now: Date) {
+async function adminChange(
+  db: Db,
+  context: AuditContext,
+  viewer: Viewer,
+  id: string,
+  action: string,
+  reason: string | null,
+  change: (row: repo.EventWithCreator) => Partial<repo.EventWithCreator>,
+  now: Date,
+  then?: (tx: DbOrTx, row: repo.EventWithCreator) => Promise<unknown>,
+) {
   return db.transaction(async (tx) => {
     const row = await repo.findEvent(tx, id, { lock: true });
     if (!row) throw EventErrors.notFound(id);
@@ -159,6 +176,7 @@ async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: st
     await repo.updateEvent(tx, id, values);
     const before = Object.fromEntries(Object.keys(values).map((k) => [k, row[k as keyof typeof row]]));
     await recordAudit(tx, context, { action, targetType: 'event', targetId: id, reason, before, after: values });
+    await then?.(tx, row);
     return (await views(tx, viewer.userId, [(await repo.findEvent(tx, id))!], now, { staff: true }))[0]!;
   });
 }
@@ -177,6 +195,15 @@ export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer,
       return { status, rejectionReason: decision === 'reject' ? reason : null, reviewedAt: now, reviewedBy: viewer.userId };
     },
     now,
+    async (tx, row) => {
+      if (decision !== 'approve') return;
+      await notify(tx, {
+        type: 'events.approved',
+        path: `/api/events/${id}`,
+        payload: { id, title: row.title, status },
+        recipients: [{ userId: row.creatorId, title: 'Event approved', body: `Your event "${row.title}" was approved and is listed.` }],
+      });
+    },
   );
 }
 

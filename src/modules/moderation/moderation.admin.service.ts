@@ -1,4 +1,5 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notify } from '../../core/notifications/outbox.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as moderation from './moderation.repository.js';
@@ -88,6 +89,14 @@ export async function decideInTx(
       before: { status: content.status },
       after: { status, authorId: content.authorId, ...(options.via ? { via: options.via } : {}) },
     });
+    if (contentType === 'post' && status === 'Rejected') {
+      await notify(tx, {
+        type: 'moderation.post_rejected',
+        path: `/api/social/posts/${id}`,
+        payload: { id, status },
+        recipients: [{ userId: content.authorId, title: 'Post rejected', body: `Moderation rejected your post${reason ? `: ${reason}` : ''}. Only you see it now.` }],
+      });
+    }
   }
   return {
     contentType: ContentTypeEnum.toApi(contentType),

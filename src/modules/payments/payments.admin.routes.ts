@@ -8,17 +8,13 @@ import { AdminPaymentsQuery, FailedPaymentsQuery, IdempotencyHeaders, Payment, P
 import { paymentsOf, purgeExpiredIdempotencyKeys } from './payments.service.js';
 import { periodOf } from '../../core/http/period.js';
 import { IntervalEnum } from '../../core/http/enums.js';
+import { IDEMPOTENCY_PURGE } from './payments.jobs.js';
 
 /** /api/admin/payments: every payment (Admin/Owner) and refunds (permission payments.refund), audit-logged. */
 export const paymentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const payments = paymentsOf(deps);
-  // Idempotency keys are kept 24 h; forget expired ones hourly while the server runs.
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void purgeExpiredIdempotencyKeys(deps.database.db).catch((error) => app.log.error({ err: error }, 'idempotency purge failed')), 3_600_000);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Idempotency keys are kept 24 h; expired ones are forgotten hourly on the job queue.
+  deps.jobs.work(IDEMPOTENCY_PURGE, () => purgeExpiredIdempotencyKeys(deps.database.db));
   app.addSchema(Refund);
   app.addSchema(Payment);
   const tags = ['admin: payments'];

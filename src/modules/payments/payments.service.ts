@@ -11,6 +11,7 @@ import * as repo from './payments.repository.js';
 import { StripeProvider, stripeClient, stripeEventUpdate } from './payments.stripe.js';
 import type { PaymentKind, PaymentRow, RefundRow } from './payments.tables.js';
 import { RefundActorTypeEnum } from './payments.schemas.js';
+import { notify } from '../../core/notifications/outbox.js';
 
 /**
  * The payments service: the one place where money is charged and refunded, for charter
@@ -247,6 +248,7 @@ export class PaymentsService {
       });
       return this.db.transaction(async (tx) => {
         const { refund, payment: after } = await this.applyRefundOutcome(tx, pending.id, outcome);
+        if (refund.status === 'Succeeded') await notifyRefund(tx, after, refund);
         await recordAudit(tx, input.actor, {
           action: 'payments.refunded',
           targetType: 'payment',
@@ -369,6 +371,37 @@ const settlementListeners = new Map<string, SettlementListener>();
  */
 export function onPaymentSettled(relatedType: string, listener: SettlementListener): void {
   settlementListeners.set(relatedType, listener);
+}
+
+type RecordPath = (db: DbOrTx, relatedId: string) => string | undefined | Promise<string | undefined>;
+const recordPaths = new Map<string, RecordPath>();
+
+/**
+ * The API path at which a payer reads the record a payment was for (`related.type`), for the
+ * notifications of refunds; registered by the composition root like settlement listeners.
+ */
+export function registerPaymentRecordPath(relatedType: string, pathOf: RecordPath): void {
+  recordPaths.set(relatedType, pathOf);
+}
+
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+
+/** Tells the payer of a refund (in the refund's transaction): the amount, what it was for, and the record's path. */
+async function notifyRefund(tx: DbOrTx, payment: PaymentRow, refund: RefundRow): Promise<void> {
+  const path = await recordPaths.get(payment.relatedType)?.(tx, payment.relatedId);
+  if (!path) return;
+  await notify(tx, {
+    type: 'payments.refund_issued',
+    path,
+    payload: { id: refund.id, paymentId: payment.id, amountCents: refund.amountCents, currency: payment.currency, related: { type: payment.relatedType, id: payment.relatedId } },
+    recipients: [
+      {
+        userId: payment.payerId,
+        title: 'Refund issued',
+        body: `${money(refund.amountCents, payment.currency)} was refunded to you${payment.description ? ` (${payment.description})` : ''}.`,
+      },
+    ],
+  });
 }
 
 const services = new WeakMap<Database, PaymentsService>();

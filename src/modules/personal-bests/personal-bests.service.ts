@@ -1,4 +1,5 @@
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { notify } from '../../core/notifications/outbox.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
 import { personalBestCriterionPolicy, personalBestPolicy } from '../../core/access/policies/personal-bests.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -99,6 +100,16 @@ async function settle(tx: DbOrTx, ownerId: string, criterionIds: string[], bests
       catchId: best.catchId,
       previousCatchId: current?.catchId ?? null,
       kind: current === undefined || beaten || best.value > current.value ? 'NewBest' : 'Fallback',
+    });
+  }
+  const newBests = changes.filter((change) => change.kind === 'NewBest');
+  if (newBests.length > 0) {
+    // In-app only (never mailed): the owner's own log.
+    await notify(tx, {
+      type: 'personalbests.new',
+      path: '/api/personalbest/me',
+      payload: { ownerId, personalBests: newBests.map((change) => ({ id: change.personalBestId, criterionId: change.criterionId })) },
+      recipients: [{ userId: ownerId, title: 'New personal best', body: newBests.length === 1 ? 'A catch of yours is a new personal best.' : `Catches of yours set ${newBests.length} new personal bests.` }],
     });
   }
   return changes;

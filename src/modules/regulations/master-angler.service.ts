@@ -3,6 +3,7 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { masterAnglerCatchPolicy, masterAnglerSubmissionPolicy } from '../../core/access/policies/master-angler.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notify } from '../../core/notifications/outbox.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -311,6 +312,15 @@ export async function review(db: Db, context: AuditContext, id: string, to: 'Und
       .returning();
     await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: to, reason: reason ?? null, actorId: context.actor.userId ?? null });
     await recordAudit(tx, context, { action: `regulations.submission_${to === 'UnderReview' ? 'review_started' : to.toLowerCase()}`, targetType: 'master_angler_submission', targetId: id, reason: reason ?? null, before: { status: row.status }, after: { status: to } });
+    if (to !== 'UnderReview') {
+      const approved = to === 'Approved';
+      await notify(tx, {
+        type: 'masterangler.submission_decided',
+        path: `/api/regulations/master-angler/submissions/${id}`,
+        payload: { id, status: to },
+        recipients: [{ userId: row.userId, title: approved ? 'Master Angler catch approved' : 'Master Angler catch rejected', body: approved ? 'Your Master Angler submission was approved.' : `Your Master Angler submission was rejected${reason ? `: ${reason}` : ''}. You can resubmit it.` }],
+      });
+    }
     return (await submissionViews(tx, [updated!]))[0]!;
   });
 }

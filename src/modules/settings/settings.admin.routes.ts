@@ -5,7 +5,6 @@ import { Role } from '../../core/access/roles.js';
 import type { AppDeps } from '../../core/app-deps.js';
 import { RequiredReasonBody } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
-import { loadKey } from '../../core/crypto/keys.js';
 import { paginate, paginationHeaders, PageQuery } from '../../core/http/pagination.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { SettingsErrors } from './settings.errors.js';
@@ -150,7 +149,7 @@ export async function registerSystemSettings(app: FastifyInstance, deps: Omit<Ap
     duringMaintenance(request).then(() => done(null, payload), (error: Error) => done(error));
   });
 
-  const key = loadKey(deps.config.settingsKey, deps.config.dataDir, 'settings.key');
+  const key = service.settingsKey(deps.config);
   await app.register(settingsRoutes, { deps, key });
   return runtime;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { likeEscape } from '../../core/db/search.js';
 import { systemSettingHistory, systemSettings, type SettingCategory, type SystemSettingRow } from './settings.tables.js';
@@ -33,6 +33,11 @@ export async function findByName(db: DbOrTx, name: string, lock = false): Promis
 
 export async function allActive(db: DbOrTx): Promise<SystemSettingRow[]> {
   return db.select().from(systemSettings).where(eq(systemSettings.isActive, true));
+}
+
+export async function activeByNames(db: DbOrTx, names: readonly string[]): Promise<SystemSettingRow[]> {
+  if (names.length === 0) return [];
+  return db.select().from(systemSettings).where(and(eq(systemSettings.isActive, true), inArray(systemSettings.name, [...names])));
 }
 
 export async function insert(db: DbOrTx, values: typeof systemSettings.$inferInsert): Promise<SystemSettingRow | undefined> {

@@ -44,6 +44,40 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
   },
   { name: 'EmailSmtpHost', type: 'String', category: 'Email', value: 'localhost', description: 'SMTP server that sends e-mail', requiresRestart: true, constraints: { maxLength: 253 } },
   {
+    name: 'EmailSmtpEnabled',
+    type: 'Bool',
+    category: 'Email',
+    value: false,
+    description: 'Send e-mail through the SMTP server; false: keep it in the local mailbox (`fishlog mail list`)',
+  },
+  { name: 'EmailSmtpPort', type: 'Int', category: 'Email', value: 587, description: 'Port of the SMTP server', constraints: { minimum: 1, maximum: 65535 } },
+  { name: 'EmailSmtpUser', type: 'String', category: 'Email', value: null, description: 'SMTP user name (unset: no authentication)', constraints: { maxLength: 320 } },
+  {
+    name: 'EmailSmtpPassword',
+    type: 'String',
+    category: 'Email',
+    value: null,
+    isSensitive: true,
+    description: 'SMTP password (stored encrypted, never shown)',
+    constraints: { maxLength: 500 },
+  },
+  {
+    name: 'EmailSmtpTls',
+    type: 'Bool',
+    category: 'Email',
+    value: false,
+    description: 'true: TLS from the first byte (usually port 465); false: STARTTLS when the server offers it (port 587)',
+  },
+  { name: 'EmailFrom', type: 'String', category: 'Email', value: 'Fishlog <no-reply@fishlog.invalid>', description: 'Sender of e-mail (From)', constraints: { maxLength: 320 } },
+  {
+    name: 'PublicBaseUrl',
+    type: 'String',
+    category: 'General',
+    value: 'http://localhost:3000',
+    description: 'Where the API is reached from outside: the links in e-mails start with it',
+    constraints: { maxLength: 500 },
+  },
+  {
     name: 'FeatureFlags',
     type: 'Json',
     category: 'Features',
@@ -55,7 +89,7 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
 
 export const settingsSeed: Seed = {
   name: 'settings.defaults',
-  version: 2,
+  version: 3,
   description: 'Built-in system settings with their defaults',
   async run({ tx }) {
     await tx.insert(systemSettings).values(DEFAULT_SETTINGS).onConflictDoNothing({ target: systemSettings.name });

@@ -1,7 +1,8 @@
 import { Ajv } from 'ajv';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import { seal, unseal } from '../../core/crypto/keys.js';
+import { loadKey, seal, unseal } from '../../core/crypto/keys.js';
+import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { SettingsErrors } from './settings.errors.js';
@@ -232,3 +233,18 @@ export async function settingHistory(db: Db, key: Buffer, name: string, page: Pa
   };
 }
 
+
+/** The key that seals sensitive settings (FISHLOG_SETTINGS_KEY, else settings.key in the data folder). */
+export function settingsKey(config: Pick<Config, 'settingsKey' | 'dataDir'>): Buffer {
+  return loadKey(config.settingsKey, config.dataDir, 'settings.key');
+}
+
+/**
+ * The current values of active settings by name (sensitive ones unsealed), for a module that
+ * needs a secret (SMTP password) or wants the newest value without the runtime's cache. A
+ * missing or deactivated setting is absent: the caller's default applies.
+ */
+export async function settingValues(db: DbOrTx, key: Buffer, names: readonly string[]): Promise<Map<string, unknown>> {
+  const rows = await repo.activeByNames(db, names);
+  return new Map(rows.map((row) => [row.name, row.isSensitive ? (row.sealed === null ? null : unseal(row.sealed, key)) : row.value]));
+}

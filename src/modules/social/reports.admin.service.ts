@@ -1,4 +1,5 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notify } from '../../core/notifications/outbox.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { commentsForReview } from './comments.service.js';
@@ -70,6 +71,13 @@ export async function resolveReport(db: Db, context: AuditContext, id: string, i
       reason: note,
       before: { status: 'Open' },
       after: { status: 'Resolved', resolution: input.resolution, targetType: report.targetType, targetId: report.targetId },
+    });
+    // The reporter learns the outcome, not who else reported nor what happened to the reported user beyond it.
+    await notify(tx, {
+      type: 'reports.resolved',
+      path: report.targetType === 'user' ? `/api/userprofile/${report.targetId}` : `/api/social/${report.targetType}s/${report.targetId}`,
+      payload: { id, resolution: input.resolution },
+      recipients: [{ userId: report.reporterId, title: 'Your report was resolved', body: `Thank you: the moderators resolved your report (${input.resolution}).` }],
     });
   });
   return (await views(db, [(await findReport(db, id))!]))[0]!;

@@ -1,4 +1,5 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notifyOrganizerDecision, notifyTournamentDecision } from './tournaments.notifications.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { TournamentErrors } from './tournaments.errors.js';
@@ -88,6 +89,7 @@ export async function decideTournament(db: Db, context: AuditContext, id: string
       before: { status: current.status },
       after: { status },
     });
+    await notifyTournamentDecision(tx, current, rule.verb, status, reason);
     return adminTournament(tx, id, now);
   });
 }
@@ -162,6 +164,7 @@ export async function decideOrganizer(
       before: { status: current.status, paymentsAllowed: current.paymentsAllowed },
       after: { status: rule.to, paymentsAllowed, tournamentsAffected: affected },
     });
+    await notifyOrganizerDecision(tx, current, rule.verb, input.reason);
     return adminOrganizer(tx, id);
   });
 }

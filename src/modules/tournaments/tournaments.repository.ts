@@ -566,3 +566,24 @@ export async function insertSponsor(db: DbOrTx, row: typeof tournamentSponsors.$
   const [inserted] = await db.insert(tournamentSponsors).values(row).returning();
   return inserted!;
 }
+
+// ---------- notifications ----------
+
+/** Who to tell of published results: the users of the tournament's active registrations. */
+export async function activeRegistrantIds(db: DbOrTx, tournamentId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: tournamentRegistrations.userId })
+    .from(tournamentRegistrations)
+    .where(and(eq(tournamentRegistrations.tournamentId, tournamentId), eq(tournamentRegistrations.status, 'Active')));
+  return rows.map((row) => row.userId);
+}
+
+/** A registration's tournament and registrant, by the registration's id alone. */
+export async function registrationById(db: DbOrTx, id: string): Promise<{ tournamentId: string; userId: string; tournamentName: string } | undefined> {
+  const [row] = await db
+    .select({ tournamentId: tournamentRegistrations.tournamentId, userId: tournamentRegistrations.userId, tournamentName: tournaments.name })
+    .from(tournamentRegistrations)
+    .innerJoin(tournaments, eq(tournaments.id, tournamentRegistrations.tournamentId))
+    .where(eq(tournamentRegistrations.id, id));
+  return row;
+}

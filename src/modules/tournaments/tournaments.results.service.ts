@@ -2,6 +2,7 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { tournamentPolicy } from '../../core/access/policies/tournaments.js';
 import { isOwner, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notifyResultsPublished } from './tournaments.notifications.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { catchRef } from '../fishing-log/entries.service.js';
@@ -300,6 +301,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
           before: { placings: removed, publishedAt: t.resultsPublishedAt },
           after: { placings: rows.length, payoutsCents: payouts },
         });
+        await notifyResultsPublished(tx, t);
         break;
       }
     }

@@ -32,6 +32,7 @@ import {
 } from './tournaments.schemas.js';
 import * as results from './tournaments.results.service.js';
 import * as service from './tournaments.service.js';
+import { TOURNAMENT_STATUSES } from './tournaments.jobs.js';
 import { paymentsOf } from '../payments/payments.service.js';
 
 /**
@@ -44,13 +45,8 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
   for (const schema of [Organizer, Tournament, Registration, Submission, Results, Sponsor, Judge]) app.addSchema(schema);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
-  // Starts and completes tournaments by the clock while the server runs.
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void service.advanceTournamentStatuses(db).catch((error: unknown) => app.log.error({ err: error }, 'tournament status job failed')), 60_000);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Starts and completes tournaments by the clock, every minute on the job queue.
+  deps.jobs.work(TOURNAMENT_STATUSES, () => service.advanceTournamentStatuses(db));
   const csv = { 200: { description: 'CSV, header row first', content: { 'text/csv': { schema: CsvResponse } } } };
 
   app.post(

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { notifyRegistrationConfirmed } from './tournaments.notifications.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { PUBLISHED_STATUSES, registrationPolicy, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
 import { authorize, isOwner, type PolicyContext, type Viewer } from '../../core/access/policy.js';
@@ -431,7 +432,11 @@ async function chargeFee(deps: TournamentsDeps, viewer: Viewer, context: AuditCo
     throw TournamentErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
   }
   // A payment still Pending is settled later by the provider's webhook (settleEntryFee), which may even come first.
-  const settled = await repo.setFee(deps.db, fee.registrationId, { status: payment.status === 'Pending' ? 'Pending' : 'Paid', externalPaymentId: payment.id }, 'Pending');
+  const settled = await deps.db.transaction(async (tx) => {
+    const paid = await repo.setFee(tx, fee.registrationId, { status: payment.status === 'Pending' ? 'Pending' : 'Paid', externalPaymentId: payment.id }, 'Pending');
+    if (paid?.status === 'Paid') await notifyRegistrationConfirmed(tx, fee.registrationId);
+    return paid;
+  });
   return settled ?? (await repo.feesOf(deps.db, [fee.registrationId])).get(fee.registrationId);
 }
 
@@ -443,7 +448,7 @@ async function chargeFee(deps: TournamentsDeps, viewer: Viewer, context: AuditCo
 export async function settleEntryFee(tx: DbOrTx, settlement: PaymentSettlement): Promise<void> {
   const registrationId = settlement.relatedId;
   if (settlement.status === 'Succeeded') {
-    await repo.setFee(tx, registrationId, { status: 'Paid', externalPaymentId: settlement.paymentId }, 'Pending');
+    if (await repo.setFee(tx, registrationId, { status: 'Paid', externalPaymentId: settlement.paymentId }, 'Pending')) await notifyRegistrationConfirmed(tx, registrationId);
     return;
   }
   const declined = await repo.setFee(tx, registrationId, { status: 'Declined', externalPaymentId: settlement.paymentId }, 'Pending');
@@ -481,6 +486,7 @@ export async function register(deps: TournamentsDeps, viewer: Viewer, context: A
       t.entryFeeCents > 0
         ? await repo.insertFee(tx, { id: uuidv7(), registrationId: row.id, tournamentId, userId: viewer.userId, amountCents: t.entryFeeCents, currency: t.currency, status: 'Pending' })
         : undefined;
+    if (!fee) await notifyRegistrationConfirmed(tx, row.id);
     return { row, fee, tournamentName: t.name };
   });
   const { row, fee, tournamentName } = registered;
@@ -632,3 +638,5 @@ export async function addSponsor(db: Db, viewer: Viewer, tournamentId: string, i
 export async function advanceTournamentStatuses(db: Db, now: () => Date = () => new Date()) {
   return repo.advanceStatuses(db, now());
 }
+
+export { registrationPathById } from './tournaments.notifications.js';

@@ -3,6 +3,7 @@ import { authorize } from '../../core/access/policy.js';
 import { Role } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
+import { notify } from '../../core/notifications/outbox.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { BanErrors } from './bans.errors.js';
@@ -34,6 +35,11 @@ export function banStatus(ban: Pick<BanRow, 'liftedAt' | 'endsAt'>, now: Date): 
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+/** Tells the user of their ban, its lifting or the decision on their appeal (in the change's transaction). */
+function notifyBan(tx: DbOrTx, type: 'bans.issued' | 'bans.lifted' | 'bans.appeal_decided', ban: Pick<BanRow, 'id' | 'userId' | 'endsAt'>, title: string, body: string) {
+  return notify(tx, { type, path: '/api/bans/me', payload: { id: ban.id, userId: ban.userId, endsAt: iso(ban.endsAt) }, recipients: [{ userId: ban.userId, title, body }] });
+}
 
 function appealView(a: AppealRow) {
   return { id: a.id, banId: a.banId, text: a.text, status: a.status, reply: a.reply, decidedBy: a.decidedBy, decidedAt: iso(a.decidedAt), createdAt: a.createdAt.toISOString() };
@@ -117,6 +123,7 @@ export async function banUser(
       reason,
       after: { banId: ban.id, durationDays: input.durationDays, endsAt: iso(endsAt) },
     });
+    await notifyBan(tx, 'bans.issued', ban, 'Your account is banned', `You are banned ${endsAt ? `until ${endsAt.toISOString()}` : 'permanently'}: ${reason}. You can read the ban and appeal it once.`);
     return { view: await viewOf(tx, ban.id, now), sub: target.sub };
   });
   invalidate(sub);
@@ -133,6 +140,7 @@ export async function liftBan(db: Db, context: AuditContext, id: string, reason:
     const user = await users.findById(tx, ban.userId);
     await notifyPrincipalChanged(tx, user!.sub);
     await recordAudit(tx, context, { action: 'users.unbanned', targetType: 'user', targetId: ban.userId, reason: reason.trim(), before: { banId: id, status }, after: { banId: id, status: 'Lifted' } });
+    await notifyBan(tx, 'bans.lifted', ban, 'Your ban was lifted', `Your ban was lifted: ${reason.trim()}.`);
     return { view: await viewOf(tx, id, now), sub: user!.sub };
   });
   invalidate(sub);
@@ -204,6 +212,7 @@ export async function decideAppeal(
       before: { appealId, banId: ban.id, appeal: 'Open', ban: status },
       after: { appealId, banId: ban.id, appeal: input.decision, ban: lift ? 'Lifted' : status },
     });
+    await notifyBan(tx, 'bans.appeal_decided', ban, input.decision === 'Overturned' ? 'Appeal accepted' : 'Appeal rejected', input.decision === 'Overturned' ? `Your appeal was accepted and the ban lifted: ${reply}` : `Your appeal was rejected; the ban stays: ${reply}`);
     return { view: await viewOf(tx, ban.id, now), sub: lift ? user.sub : null };
   });
   if (sub) invalidate(sub);

@@ -1,4 +1,5 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { notify } from '../../core/notifications/outbox.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
 import type { UserDirectory } from '../../core/auth/user-directory.js';
 import { Role, roleName } from '../../core/access/roles.js';
@@ -46,6 +47,14 @@ export async function changeUserRole(
     before: { role: roleName(target.role) },
     after: { role: roleName(updated.role) },
   });
+  if (target.role !== updated.role) {
+    await notify(tx, {
+      type: 'employees.role_changed',
+      path: '/api/userprofile/me',
+      payload: { userId, role: roleName(updated.role) },
+      recipients: [{ userId, title: 'Your role changed', body: `Your role is now ${roleName(updated.role)} (was ${roleName(target.role)})${options.reason ? `: ${options.reason}` : ''}.` }],
+    });
+  }
   return updated;
 }
 

@@ -3,6 +3,7 @@ import { canonicalPermission, OWNER_ONLY_PERMISSIONS } from '../../../core/acces
 import type { PermissionGrantRow } from '../../../core/access/access.tables.js';
 import { EMPLOYEE_ROLES, Role, roleName } from '../../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../../core/audit/audit.js';
+import { notify } from '../../../core/notifications/outbox.js';
 import { notifyPrincipalChanged } from '../../../core/auth/notify.js';
 import type { Db } from '../../../core/db/client.js';
 import type { Page } from '../../../core/http/pagination.js';
@@ -97,6 +98,12 @@ export async function setEmployeePermission(
       reason: input.reason ?? null,
       before: before ? { permission, isGranted: before.isGranted, restrictions: before.restrictions } : null,
       after: { permission, isGranted: grant.isGranted, restrictions: grant.restrictions },
+    });
+    await notify(tx, {
+      type: 'employees.permission_changed',
+      path: '/api/userprofile/me',
+      payload: { userId, permission, isGranted: grant.isGranted },
+      recipients: [{ userId, title: 'Your permissions changed', body: `${permission} was ${grant.isGranted ? 'granted to' : 'denied to'} you${input.reason ? `: ${input.reason}` : ''}.` }],
     });
     return grantView(grant);
   });

@@ -1,0 +1,47 @@
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import { APPLICATION_ROLE } from '../db/client.js';
+import { JOB_SCHEMA, type JobSpec } from './jobs.js';
+
+/** pg-boss's own queue of scheduled sends (its cron), created here as the owner like ours. */
+const CRON_QUEUE = '__pgboss__send-it';
+
+/**
+ * Installs the job queue with the migrations, as the database owner and under the schema lock
+ * (core/db/migrate.ts): pg-boss's schema (or its migration to this version), one queue per
+ * JobSpec with its retry and expiry options, and the application role's rights on them. The
+ * running processes never create tables, so they can run as the application role, and a test
+ * database cloned from the migrated template has every queue.
+ */
+export async function installJobQueue(client: pg.ClientBase, specs: readonly JobSpec[]): Promise<void> {
+  const boss = new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) }, schema: JOB_SCHEMA, migrate: false });
+  if (!(await boss.isInstalled())) await client.query(PgBoss.getConstructionPlans(JOB_SCHEMA));
+  else {
+    // An older schema (pg-boss was upgraded): its migrations to this version. pg-boss refuses to
+    // plan a migration from the newest version, which is how "nothing to do" shows.
+    let plans: string | undefined;
+    try {
+      plans = PgBoss.getMigrationPlans(JOB_SCHEMA, String(await boss.schemaVersion()));
+    } catch {
+      plans = undefined;
+    }
+    if (plans) await client.query(plans);
+  }
+  const queues: PgBoss.Queue[] = [
+    { name: CRON_QUEUE },
+    ...specs.map((spec) => ({
+      name: spec.name,
+      policy: spec.policy,
+      retryLimit: spec.retryLimit,
+      retryDelay: spec.retryDelaySeconds,
+      retryBackoff: spec.retryBackoff,
+      expireInSeconds: spec.expireInSeconds,
+    })),
+  ];
+  for (const queue of queues) {
+    if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
+    else await boss.createQueue(queue.name, queue);
+  }
+  await client.query(`GRANT USAGE ON SCHEMA ${JOB_SCHEMA} TO ${APPLICATION_ROLE}`);
+  await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${JOB_SCHEMA} TO ${APPLICATION_ROLE}`);
+}

@@ -1,0 +1,152 @@
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+
+/**
+ * The job queue: every timed or deferred task of the service runs through pg-boss on the
+ * service's own PostgreSQL (schema `pgboss`, installed with the migrations: ./install.ts).
+ *
+ * - A job is claimed with `FOR UPDATE SKIP LOCKED`: each runs in one process, however many run.
+ * - A scheduled task (`cron`) is sent by one process per tick (pg-boss keeps the schedule and
+ *   the last tick in the database), and its queue's policy (`stately`) keeps at most one waiting and one running.
+ * - A job whose process died stays `active` until its `expireInSeconds` pass; the maintenance
+ *   of any process then puts it back for a retry. Failures retry with exponential backoff.
+ *
+ * Modules declare their queues as `JobSpec`s (listed in src/jobs.ts, which the installation
+ * reads) and register their handlers with `Jobs.work` when their routes plugin loads.
+ */
+
+export interface JobSpec {
+  /** Queue name: `<module>.<task>`. */
+  name: string;
+  /** What the job does (shown in docs and the admin list's OpenAPI). */
+  description: string;
+  /** Sent on this schedule (5-field cron, UTC), by one process per tick. */
+  cron?: string;
+  /**
+   * `stately`: at most one job waiting and one running (scheduled sweeps: a tick sent while one
+   * waits is dropped); `standard`: every job sent runs (deliveries).
+   */
+  policy: 'standard' | 'stately';
+  retryLimit: number;
+  /** First retry after this many seconds; doubled (with jitter) on each further failure when `retryBackoff`. */
+  retryDelaySeconds: number;
+  retryBackoff: boolean;
+  /** A running job not finished in this time is taken as lost (its process died) and retried. */
+  expireInSeconds: number;
+}
+
+/**
+ * A scheduled sweep: one waiting and one running at most; retried 5 times after 5 s, 10 s, 20 s…
+ * (with jitter); a run not done within `expireInSeconds` is taken as lost.
+ */
+export function scheduledSweep(name: string, cron: string, description: string, expireInSeconds = 60): JobSpec {
+  return { name, description, cron, policy: 'stately', retryLimit: 5, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds };
+}
+
+export interface JobContext {
+  id: string;
+  /** 0 on the first run, then 1, 2… */
+  retryCount: number;
+}
+
+export type JobHandler<T = unknown> = (data: T, job: JobContext) => Promise<unknown>;
+
+export interface SendOptions {
+  /** The job's id: a job sent again with the same id is not queued twice (null is returned). */
+  id?: string;
+  /** Not before this time. */
+  startAfter?: Date;
+  /** A second job with the same key is not queued while one waits (stately queues). */
+  singletonKey?: string;
+  /** Overrides the queue's expiry for this job. */
+  expireInSeconds?: number;
+}
+
+export interface JobsOptions {
+  /** Run workers and schedules in this process (false: the process only sends jobs). */
+  work: boolean;
+  /** How often this process looks for new jobs of each queue it works. */
+  pollSeconds: number;
+  /** How often the expiry of lost jobs and the archiving are checked (one process does it each time). */
+  maintenanceSeconds: number;
+  log: { error(obj: object, message: string): void; info(obj: object, message: string): void };
+}
+
+export const JOB_SCHEMA = 'pgboss';
+
+/** The queues of the service: what the installation creates and a process may work. */
+export class Jobs {
+  private readonly boss: PgBoss;
+  private readonly handlers = new Map<string, { spec: JobSpec; handler: JobHandler }>();
+  private started: Promise<void> | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: JobsOptions,
+  ) {
+    const db = { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) };
+    this.boss = new PgBoss({
+      db,
+      schema: JOB_SCHEMA,
+      // The schema and the queues are installed with the migrations (as the owner): this
+      // process runs as the application role, which may not create tables.
+      migrate: false,
+      supervise: options.work,
+      schedule: options.work,
+      maintenanceIntervalSeconds: options.maintenanceSeconds,
+    });
+    this.boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+  }
+
+  /** Registers the handler of a queue; the process works it from `start()` on (when it works jobs at all). */
+  work<T>(spec: JobSpec, handler: JobHandler<T>): void {
+    if (this.started) throw new Error(`job queue ${spec.name}: handlers are registered before start`);
+    this.handlers.set(spec.name, { spec, handler: handler as JobHandler });
+  }
+
+  /** Queues a job (the queue's retry and expiry apply); null when a singleton queue already holds one. */
+  async send(spec: JobSpec, data: object = {}, options: SendOptions = {}): Promise<string | null> {
+    await this.start();
+    return this.boss.send(spec.name, data, {
+      ...(options.id ? { id: options.id } : {}),
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {}),
+    });
+  }
+
+  /** Starts pg-boss; with `work`, the schedules of the registered queues and their workers. */
+  start(): Promise<void> {
+    return (this.started ??= this.startNow());
+  }
+
+  private async startNow(): Promise<void> {
+    await this.boss.start();
+    if (!this.options.work) return;
+    for (const { spec, handler } of this.handlers.values()) {
+      if (spec.cron) await this.boss.schedule(spec.name, spec.cron, {}, { tz: 'UTC' });
+      // Up to 10 jobs per fetch, run one after the other: each fails (and retries) on its own.
+      await this.boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: 10, includeMetadata: true }, async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await handler(job.data, { id: job.id, retryCount: job.retryCount });
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            this.options.log.error({ err: error, job: spec.name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
+            await this.boss.fail(spec.name, job.id, { message });
+          }
+        }
+      });
+    }
+    this.options.log.info({ queues: [...this.handlers.keys()] }, 'job workers started');
+  }
+
+  /** Stops the workers (letting running jobs finish for up to `timeoutMs`) and ends the queue's connections. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (this.started) {
+      await this.started.catch(() => undefined);
+      await this.boss.stop({ graceful: true, close: false, timeout: timeoutMs }).catch((error: unknown) => this.options.log.error({ err: error }, 'job queue did not stop cleanly'));
+    }
+    await this.pool.end().catch(() => undefined);
+  }
+}

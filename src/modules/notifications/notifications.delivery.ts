@@ -1,0 +1,91 @@
+import type { Db } from '../../core/db/client.js';
+import { uuidv7 } from '../../core/db/ids.js';
+import type { JobContext, Jobs } from '../../core/jobs/jobs.js';
+import { isInAppOnlyType } from '../../core/notifications/outbox.js';
+import { unseal } from '../../core/crypto/keys.js';
+import { findUserById } from '../users/users.service.js';
+import { NOTIFICATION_EMAIL, WEBHOOK_DELIVERY } from './notifications.jobs.js';
+import { composeMail, mailSettings, sendMail } from './notifications.mail.js';
+import * as repo from './notifications.repository.js';
+import * as webhooks from './webhooks.repository.js';
+import { postWebhook } from './webhooks.transport.js';
+
+/** The workers of the outbox: dispatch (fan-out), one mail, one webhook delivery. */
+
+export interface DeliveryDeps {
+  db: Db;
+  jobs: Jobs;
+  /** The settings key: SMTP password, webhook secrets, unsubscribe tokens. */
+  key: Buffer;
+  webhooksAllowLocal: boolean;
+}
+
+const BATCH = 100;
+
+/**
+ * Claims undispatched events (SKIP LOCKED: dispatchers in several processes share the work) and
+ * turns each into its mail jobs and webhook deliveries, then marks it dispatched, in one
+ * transaction. Jobs carry deterministic ids (the notification's, the delivery's): a batch that
+ * rolls back after queuing them queues nothing twice when it runs again.
+ */
+export async function dispatch(deps: DeliveryDeps): Promise<{ events: number }> {
+  let events = 0;
+  for (;;) {
+    const claimed = await deps.db.transaction(async (tx) => {
+      const rows = await repo.claimEvents(tx, BATCH);
+      if (rows.length === 0) return 0;
+      const ids = rows.map((row) => row.id);
+      for (const note of await repo.notificationsOfEvents(tx, ids)) {
+        if (!isInAppOnlyType(note.type)) await deps.jobs.send(NOTIFICATION_EMAIL, { notificationId: note.id }, { id: note.id });
+      }
+      for (const event of rows) {
+        const endpoints = await webhooks.endpointsFor(tx, event.type);
+        const deliveries = endpoints.map((endpoint) => ({
+          id: uuidv7(),
+          endpointId: endpoint.id,
+          eventId: event.id,
+          type: event.type,
+          body: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.payload },
+        }));
+        await webhooks.insertDeliveries(tx, deliveries);
+        for (const delivery of deliveries) await deps.jobs.send(WEBHOOK_DELIVERY, { deliveryId: delivery.id }, { id: delivery.id });
+      }
+      await repo.markDispatched(tx, ids);
+      return rows.length;
+    });
+    events += claimed;
+    if (claimed < BATCH) return { events };
+  }
+}
+
+/** Mails one notification, unless its recipient turned that kind off or has no address. */
+export async function emailNotification(deps: DeliveryDeps, notificationId: string): Promise<{ sent: boolean }> {
+  const note = await repo.find(deps.db, notificationId);
+  if (!note || isInAppOnlyType(note.type)) return { sent: false };
+  const user = await findUserById(deps.db, note.recipientId);
+  if (!user?.email || (await repo.emailOff(deps.db, note.recipientId, note.type))) return { sent: false };
+  const settings = await mailSettings(deps.db, deps.key);
+  await sendMail(deps.db, settings, composeMail(settings, deps.key, { email: user.email, userId: user.id }, note), note.id);
+  return { sent: true };
+}
+
+/**
+ * Posts one delivery to its endpoint and records the attempt. A non-2xx answer or a failure
+ * throws, so the queue retries it with backoff, until its retries are used up: then it is Failed.
+ */
+export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string, job: JobContext): Promise<{ status: number | null }> {
+  const delivery = await webhooks.findDelivery(deps.db, deliveryId);
+  if (!delivery || delivery.status !== 'Pending') return { status: delivery?.responseStatus ?? null };
+  const endpoint = (await webhooks.findEndpoint(deps.db, delivery.endpointId))!;
+  if (!endpoint.isActive) {
+    await webhooks.recordAttempt(deps.db, deliveryId, { status: 'Failed', responseStatus: null, responseBody: null, error: 'the endpoint was deactivated' });
+    return { status: null };
+  }
+  const result = await postWebhook(endpoint.url, unseal(endpoint.secretSealed, deps.key), JSON.stringify(delivery.body), { allowLocal: deps.webhooksAllowLocal });
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  const last = job.retryCount >= WEBHOOK_DELIVERY.retryLimit;
+  const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
+  await webhooks.recordAttempt(deps.db, deliveryId, { status: ok ? 'Succeeded' : last ? 'Failed' : 'Pending', responseStatus: result.status, responseBody: result.body, error });
+  if (!ok && !last) throw new Error(`webhook delivery ${deliveryId}: ${error}`);
+  return { status: result.status };
+}
