@@ -71,8 +71,6 @@ export interface MediaConfig {
         redirectSeconds: number;
       }
     | undefined;
-  /** How often stored files of deleted photos (and of uploads that never committed) are swept, in seconds. */
-  sweepSeconds: number;
   /** Photo uploads a minute per client IP (re-encoding costs CPU), beside the global limits. */
   uploadsPerMinute: number;
 }
@@ -342,9 +340,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
 function mediaConfig(env: Env): MediaConfig {
   const storage = oneOf(env, 'FISHLOG_MEDIA_STORAGE', 'local', ['local', 's3'] as const);
-  const sweepSeconds = integer(env, 'FISHLOG_MEDIA_SWEEP_SECONDS', 60, 1, 86_400);
   const uploadsPerMinute = integer(env, 'FISHLOG_PHOTO_UPLOADS_PER_MINUTE', 30, 1, 1_000_000);
-  if (storage === 'local') return { s3: undefined, sweepSeconds, uploadsPerMinute };
+  if (storage === 'local') return { s3: undefined, uploadsPerMinute };
   const why = 'when FISHLOG_MEDIA_STORAGE=s3';
   return {
     s3: {
@@ -354,7 +351,6 @@ function mediaConfig(env: Env): MediaConfig {
       forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', false),
       redirectSeconds: integer(env, 'S3_PRESIGNED_READ_SECONDS', 0, 0, 3600),
     },
-    sweepSeconds,
     uploadsPerMinute,
   };
 }

@@ -107,6 +107,7 @@ describe('job queue', () => {
       { name: 'charters.sweep', cron: '* * * * *' },
       { name: 'notifications.dispatch', cron: '* * * * *' },
       { name: 'payments.idempotency-purge', cron: '17 * * * *' },
+      { name: 'photos.media-sweep', cron: '* * * * *' },
       { name: 'tournaments.statuses', cron: '* * * * *' },
     ]);
   });

@@ -1,3 +1,4 @@
+import { MEDIA_SWEEP } from './photos.jobs.js';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -93,14 +94,9 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   await app.register(multipart, { throwFileSizeLimit: true });
 
   // Files of deleted photos go after their commit: at once when a photo is deleted through this
-  // API, and every FISHLOG_MEDIA_SWEEP_SECONDS for those deleted with their record (and uploads
-  // cut off between their files and their row).
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void service.sweepMedia(photoDeps).catch((error: unknown) => app.log.warn({ err: error }, 'media sweep failed; the next one retries')), deps.config.media.sweepSeconds * 1000);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  // API, and every minute on the job queue (once across the processes) for those deleted with
+  // their record and uploads cut off between their files and their row.
+  deps.jobs.work(MEDIA_SWEEP, () => service.sweepMedia(photoDeps));
 
   for (const upload of UPLOADS) {
     app.route({
