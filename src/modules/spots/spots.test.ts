@@ -4,6 +4,7 @@ import { auditEntries, createUser, MISSING_ID, type TestUser } from '../../../te
 import { createSpot, MILLE_LACS } from '../../../test/factories/spots.js';
 import { toPage } from '../../core/http/pagination.js';
 import { nearbySelect } from './spots.repository.js';
+import { recordStatements } from '../../../test/statements.js';
 
 let t: TestApp;
 let jo: TestUser;
@@ -112,6 +113,9 @@ describe('GET /api/spots/nearby', () => {
     expect(shore.json().map((s: { id: string }) => s.id)).toEqual([far.id]);
     expect(shore.headers['x-total-count']).toBe('2');
     expect([nearest.id, middle.id]).not.toContain(far.id);
+    // The page's photos come in one statement, whatever the page's size (no statement per spot).
+    const statementsFor = async (pageSize: number) => (await recordStatements(() => call('GET', `/api/spots/nearby?lat=${centre.lat}&lon=${centre.lon}&radiusKm=20&pageSize=${pageSize}`, kim))).length;
+    expect(await statementsFor(3)).toBe(await statementsFor(1));
   });
 
   it('400 for a radius over 100 km, a missing centre or an unknown kind; 401 without a token', async () => {
