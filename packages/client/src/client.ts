@@ -3,7 +3,7 @@ import { IDEMPOTENT_OPERATIONS } from './operations.js';
 import { FishlogProblem, retryAfterSeconds } from './problem.js';
 import type { paths } from './schema.js';
 import { memoryTokenStore, type TokenSet, type TokenStore } from './tokens.js';
-import type { Call, CallArgs, CallInit, FishlogResult, HttpMethod, ListItem, ListPath } from './types.js';
+import type { Call, CallArgs, CallInit, FishlogResult, HttpMethod, ListItem, ListPath, SuccessData, UploadInit, UploadPath } from './types.js';
 
 export interface FishlogClientOptions {
   /** Where the API is served, e.g. `https://api.fishlog.example` or `http://127.0.0.1:3000`. */
@@ -51,6 +51,13 @@ export interface FishlogClient {
    * cursor of a feed) to the end. A failed page throws its FishlogProblem.
    */
   paginate<P extends ListPath>(path: P, ...init: CallArgs<CallInit<P, 'get'>>): AsyncIterableIterator<ListItem<P>>;
+  /**
+   * Uploads a photo as `multipart/form-data` (the one part `file`), with the session, retries and
+   * typed problems of every call: `client.upload('post', '/api/fishinglog/entries/{entryId}/catches/{catchId}/photos',
+   * file, { params: { path: { entryId, catchId } } })`; the avatar is `upload('put', '/api/userprofile/me/avatar', file)`.
+   * `file`: a File or Blob, or bytes (a Uint8Array, e.g. Node's Buffer).
+   */
+  upload<M extends 'post' | 'put', P extends UploadPath<M>>(method: M, path: P, file: Blob | Uint8Array, init?: UploadInit<P, M>): Promise<FishlogResult<SuccessData<P, M, CallInit<P, M>>>>;
 }
 
 const SIGNED_OUT = {
@@ -269,6 +276,14 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
       session: async () => store.get(),
     },
     paginate: paginate as FishlogClient['paginate'],
+    upload: (async (method: HttpMethod, path: string, file: Blob | Uint8Array, init: Record<string, unknown> & { filename?: string } = {}) => {
+      const { filename, ...rest } = init;
+      const blob = file instanceof Blob ? file : new Blob([file as Uint8Array<ArrayBuffer>]);
+      const name = filename ?? (typeof File !== 'undefined' && file instanceof File ? file.name : 'photo');
+      const form = new FormData();
+      form.append('file', blob, name);
+      return invoke(method.toUpperCase(), path, { ...rest, body: form });
+    }) as FishlogClient['upload'],
   };
 }
 

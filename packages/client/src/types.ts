@@ -36,3 +36,11 @@ export type ListPath = {
 
 /** One item of the list at `P`. */
 export type ListItem<P extends ListPath> = JsonOk<paths[P]['get']> extends readonly (infer T)[] ? T : never;
+
+/** The paths whose `M` operation takes a file as `multipart/form-data` (photo uploads). */
+export type UploadPath<M extends 'post' | 'put'> = {
+  [P in PathsWith<M>]: paths[P][M] extends { requestBody: { content: { 'multipart/form-data': unknown } } } ? P : never;
+}[PathsWith<M>];
+
+/** The options of an upload: the operation's parameters, and the file's name (default: the File's, else `photo`). */
+export type UploadInit<P extends keyof paths, M extends HttpMethod> = Omit<CallInit<P, M>, 'body'> & { filename?: string };

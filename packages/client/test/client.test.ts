@@ -209,3 +209,23 @@ describe('idempotency keys', () => {
     expect(observed.exchanges.filter((e) => e.method === 'GET').every((e) => e.idempotencyKey === null)).toBe(true);
   });
 });
+
+describe('photo uploads', () => {
+  it('uploads bytes as multipart to a catch and to the avatar, typed; a file of another type is a 415 problem', async () => {
+    const sharp = (await import('sharp')).default;
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 90, b: 160 } } }).jpeg().toBuffer();
+    const fishlog = createFishlogClient({ baseUrl: base });
+    await ok(fishlog.auth.login(jo.username, jo.password));
+    const entry = await ok(fishlog.POST('/api/fishinglog/entries', { body: { title: 'Photo day', occurredAt: '2026-06-01T19:30:00Z', timeZone: 'UTC', visibility: 'Private' } }));
+    const caught = await ok(fishlog.POST('/api/fishinglog/entries/{entryId}/catches', { params: { path: { entryId: entry.id } }, body: { speciesId: '7d398aef-0ec3-5825-aaeb-bf95af8f9133', released: true } }));
+    const photo = await ok(fishlog.upload('post', '/api/fishinglog/entries/{entryId}/catches/{catchId}/photos', jpeg, { params: { path: { entryId: entry.id, catchId: caught.id } }, filename: 'walleye.jpg' }));
+    expect(photo).toMatchObject({ id: expect.any(String), width: 64, height: 48 });
+    const read = await ok(fishlog.GET('/api/fishinglog/entries/{id}', { params: { path: { id: entry.id } } }));
+    expect(read.catches?.[0]?.photos?.map((p) => p.id)).toEqual([photo.id]);
+    const avatar = await ok(fishlog.upload('put', '/api/userprofile/me/avatar', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' })));
+    expect(avatar).toMatchObject({ width: 64, height: 48 });
+    const text = await fishlog.upload('post', '/api/fishinglog/entries/{entryId}/photos', new TextEncoder().encode('not an image'), { params: { path: { entryId: entry.id } } });
+    expect(text.error).toBeInstanceOf(FishlogProblem);
+    expect(text.error).toMatchObject({ status: 415 });
+  });
+});
