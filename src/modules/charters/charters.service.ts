@@ -310,40 +310,39 @@ export async function book(deps: ChartersDeps, viewer: Viewer, context: AuditCon
           decidedAt: listing.instantBook ? now : null,
         });
         await recordAudit(tx, context, { action: 'charters.booked', targetType: 'charter_booking', targetId: id, after: { state: row.state, priceCents, depositCents } });
+        // Without a deposit the captain hears of the booking in its own transaction.
+        if (depositCents === 0) await notifyBooking(tx, 'charters.booking_requested', row, listing.title, 'captain');
         return row;
       });
     } catch (error) {
       if (isUniqueViolation(error, 'charter_bookings_slot_holding_key')) throw CharterErrors.slotTaken();
       throw error;
     }
-    let paymentId: string | undefined;
-    if (depositCents > 0) {
-      const payment = await deps.payments.createPayment(
-        {
-          kind: 'CharterDeposit',
-          payerId: viewer.userId,
-          related: { type: 'charter_booking', id },
-          amountCents: depositCents,
-          currency: listing.currency,
-          paymentMethod: input.paymentMethod!,
-          description: `Deposit: ${listing.title}, ${formatInZone(slot.startsAt, listing.timeZone)}`,
-          idempotencyKey: `charter-booking-${id}`,
-        },
-        context,
-      );
-      paymentId = payment.id;
-      if (payment.status === 'Failed') {
-        await repo.updateBooking(deps.db, id, { state: 'Declined', paymentId: payment.id, decidedAt: now, declineReason: `deposit payment failed: ${payment.failureReason}` });
-        throw CharterErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
-      }
+    if (depositCents === 0) return bookingView({ booking, listingTitle: listing.title });
+    const payment = await deps.payments.createPayment(
+      {
+        kind: 'CharterDeposit',
+        payerId: viewer.userId,
+        related: { type: 'charter_booking', id },
+        amountCents: depositCents,
+        currency: listing.currency,
+        paymentMethod: input.paymentMethod!,
+        description: `Deposit: ${listing.title}, ${formatInZone(slot.startsAt, listing.timeZone)}`,
+        idempotencyKey: `charter-booking-${id}`,
+      },
+      context,
+    );
+    if (payment.status === 'Failed') {
+      await repo.updateBooking(deps.db, id, { state: 'Declined', paymentId: payment.id, decidedAt: now, declineReason: `deposit payment failed: ${payment.failureReason}` });
+      throw CharterErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
     }
-    // The captain hears of the booking once its deposit (if any) is paid.
-    booking = await deps.db.transaction(async (tx) => {
-      const row = booking.depositCents > 0 ? await repo.updateBooking(tx, id, { paymentId: paymentId! }) : booking;
+    // With a deposit the captain hears of the booking once it is paid.
+    const paid = await deps.db.transaction(async (tx) => {
+      const row = await repo.updateBooking(tx, id, { paymentId: payment.id });
       await notifyBooking(tx, 'charters.booking_requested', row, listing.title, 'captain');
       return row;
     });
-    return bookingView({ booking, listingTitle: listing.title });
+    return bookingView({ booking: paid, listingTitle: listing.title });
   });
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { addSlots, bookNewSlot, charterCast, daysAhead, type TestListing } from '../../../test/factories/charters.js';
+import { addSlots, bookNewSlot, charterCast, createListing, daysAhead, type TestListing } from '../../../test/factories/charters.js';
 import { CARDS } from '../../../test/factories/payments.js';
 import { createOrganizer, createTournament, endTournament, register } from '../../../test/factories/tournaments.js';
 import { banUser } from '../../../test/factories/bans.js';
@@ -62,6 +62,19 @@ describe('booking notifications', () => {
     const [accepted] = await inbox(customer);
     expect(accepted).toMatchObject({ type: 'charters.booking_accepted', title: 'Booking accepted', path: `/api/charter/bookings/${booked.id}` });
     expect(accepted!.body).toContain('was accepted by the captain');
+  });
+
+  it('tells the captain of a booking without a deposit, written in the booking’s own transaction', async () => {
+    const free = await createListing(t, captain, { depositPercent: 0 });
+    const [slot] = await addSlots(t, captain, free.id, [daysAhead(300)]);
+    const res = await call('POST', `/api/charter/listings/${free.id}/book`, customer, { slotId: slot!.id, tripTypeId: free.tripTypes[0]!.id, partySize: 2 }, { 'idempotency-key': randomUUID() });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ state: 'Pending', depositCents: 0 });
+    const [request] = await inbox(captain);
+    expect(request).toMatchObject({ type: 'charters.booking_requested', path: `/api/charter/bookings/${res.json().id}`, readAt: null });
+    // One event for the booking, committed with it.
+    const { rows } = await t.database.pool.query(`SELECT count(*)::int AS n FROM notification_events WHERE path = $1`, [request!.path]);
+    expect(rows[0].n).toBe(1);
   });
 
   it('tells the customer of a decline and of its refund; the automatic decline has its own notice', async () => {
