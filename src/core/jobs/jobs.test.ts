@@ -41,7 +41,8 @@ describe('job queue', () => {
           });
           jobs.work<{ n: number }>(COUNTED, async (data) => {
             counted.push({ n: data.n, worker: index });
-            await new Promise((resolve) => setTimeout(resolve, 20));
+            // Long enough that one process cannot take every batch before the other polls (a full batch fetches the next at once).
+            await new Promise((resolve) => setTimeout(resolve, 150));
           });
         },
       });

@@ -1,5 +1,7 @@
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
+import type { DbOrTx } from '../db/client.js';
+import { clientOf } from '../db/prepared.js';
 
 /**
  * The job queue: every timed or deferred task of the service runs through pg-boss on the
@@ -74,10 +76,15 @@ export interface JobsOptions {
 
 export const JOB_SCHEMA = 'pgboss';
 
+/** Jobs fetched at once by a worker. */
+const BATCH = 10;
+
 /** The queues of the service: what the installation creates and a process may work. */
 export class Jobs {
   private readonly boss: PgBoss;
   private readonly handlers = new Map<string, { spec: JobSpec; handler: JobHandler }>();
+  /** This process's worker of each queue it works (pg-boss worker ids). */
+  private readonly workers = new Map<string, string>();
   private started: Promise<void> | undefined;
 
   constructor(
@@ -107,12 +114,35 @@ export class Jobs {
   /** Queues a job (the queue's retry and expiry apply); null when a singleton queue already holds one. */
   async send(spec: JobSpec, data: object = {}, options: SendOptions = {}): Promise<string | null> {
     await this.start();
-    return this.boss.send(spec.name, data, {
+    const id = await this.boss.send(spec.name, data, {
       ...(options.id ? { id: options.id } : {}),
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {}),
     });
+    if (!options.startAfter) this.wake(spec.name);
+    return id;
+  }
+
+  /**
+   * Queues many jobs of one queue in one statement, in the caller's transaction: they exist once
+   * it commits, with the rows they refer to (the queue's retry and expiry apply; a job whose `id`
+   * is already queued is skipped). Call `wake(spec)` after the commit to start them at once.
+   */
+  async sendMany(tx: DbOrTx, spec: JobSpec, jobs: Array<{ id?: string; data: object }>): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.start();
+    const connection = clientOf(tx);
+    await this.boss.insert(
+      jobs.map((job) => ({ name: spec.name, data: job.data, ...(job.id ? { id: job.id } : {}) })),
+      { db: { executeSql: (text: string, values?: unknown[]) => connection.query({ text, values: values ?? [] }) } },
+    );
+  }
+
+  /** Jobs queued for a queue this process works start now rather than at its next poll. */
+  wake(spec: JobSpec | string): void {
+    const worker = this.workers.get(typeof spec === 'string' ? spec : spec.name);
+    if (worker) this.boss.notifyWorker(worker);
   }
 
   /** Starts pg-boss; with `work`, the schedules of the registered queues and their workers. */
@@ -125,8 +155,10 @@ export class Jobs {
     if (!this.options.work) return;
     for (const { spec, handler } of this.handlers.values()) {
       if (spec.cron) await this.boss.schedule(spec.name, spec.cron, {}, { tz: 'UTC' });
-      // Up to 10 jobs per fetch, run one after the other: each fails (and retries) on its own.
-      await this.boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: 10, includeMetadata: true }, async (jobs) => {
+      // Up to BATCH jobs per fetch, run one after the other: each fails (and retries) on its own.
+      // A full batch fetches the next at once; pg-boss otherwise waits for the next poll.
+      const worker = await this.boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: BATCH, includeMetadata: true }, async (jobs) => {
+        if (jobs.length === BATCH) this.wake(spec.name);
         for (const job of jobs) {
           try {
             await handler(job.data, { id: job.id, retryCount: job.retryCount });
@@ -137,6 +169,7 @@ export class Jobs {
           }
         }
       });
+      this.workers.set(spec.name, worker);
     }
     this.options.log.info({ queues: [...this.handlers.keys()] }, 'job workers started');
   }

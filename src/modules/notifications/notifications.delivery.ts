@@ -25,8 +25,8 @@ const BATCH = 100;
 /**
  * Claims undispatched events (SKIP LOCKED: dispatchers in several processes share the work) and
  * turns each into its mail jobs and webhook deliveries, then marks it dispatched, in one
- * transaction. Jobs carry deterministic ids (the notification's, the delivery's): a batch that
- * rolls back after queuing them queues nothing twice when it runs again.
+ * transaction: the jobs are queued in it too (they exist once the deliveries they name do),
+ * and their workers are woken after the commit.
  */
 export async function dispatch(deps: DeliveryDeps): Promise<{ events: number }> {
   let events = 0;
@@ -35,24 +35,39 @@ export async function dispatch(deps: DeliveryDeps): Promise<{ events: number }> 
       const rows = await repo.claimEvents(tx, BATCH);
       if (rows.length === 0) return 0;
       const ids = rows.map((row) => row.id);
-      for (const note of await repo.notificationsOfEvents(tx, ids)) {
-        if (!isInAppOnlyType(note.type)) await deps.jobs.send(NOTIFICATION_EMAIL, { notificationId: note.id }, { id: note.id });
-      }
+      const notes = (await repo.notificationsOfEvents(tx, ids)).filter((note) => !isInAppOnlyType(note.type));
+      await deps.jobs.sendMany(
+        tx,
+        NOTIFICATION_EMAIL,
+        notes.map((note) => ({ id: note.id, data: { notificationId: note.id } })),
+      );
+      const deliveries = [];
+      const endpointsOf = new Map<string, Awaited<ReturnType<typeof webhooks.endpointsFor>>>();
       for (const event of rows) {
-        const endpoints = await webhooks.endpointsFor(tx, event.type);
-        const deliveries = endpoints.map((endpoint) => ({
-          id: uuidv7(),
-          endpointId: endpoint.id,
-          eventId: event.id,
-          type: event.type,
-          body: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.payload },
-        }));
-        await webhooks.insertDeliveries(tx, deliveries);
-        for (const delivery of deliveries) await deps.jobs.send(WEBHOOK_DELIVERY, { deliveryId: delivery.id }, { id: delivery.id });
+        if (!endpointsOf.has(event.type)) endpointsOf.set(event.type, await webhooks.endpointsFor(tx, event.type));
+        for (const endpoint of endpointsOf.get(event.type)!) {
+          deliveries.push({
+            id: uuidv7(),
+            endpointId: endpoint.id,
+            eventId: event.id,
+            type: event.type,
+            body: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.payload },
+          });
+        }
       }
+      await webhooks.insertDeliveries(tx, deliveries);
+      await deps.jobs.sendMany(
+        tx,
+        WEBHOOK_DELIVERY,
+        deliveries.map((delivery) => ({ id: delivery.id, data: { deliveryId: delivery.id } })),
+      );
       await repo.markDispatched(tx, ids);
       return rows.length;
     });
+    if (claimed > 0) {
+      deps.jobs.wake(NOTIFICATION_EMAIL);
+      deps.jobs.wake(WEBHOOK_DELIVERY);
+    }
     events += claimed;
     if (claimed < BATCH) return { events };
   }

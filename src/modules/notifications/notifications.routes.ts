@@ -12,6 +12,9 @@ import { deliverWebhook, dispatch, emailNotification, type DeliveryDeps } from '
 import { NOTIFICATION_EMAIL, NOTIFICATIONS_DISPATCH, WEBHOOK_DELIVERY } from './notifications.jobs.js';
 import { UnsubscribeQuery, UnsubscribeResult } from './notifications.schemas.js';
 
+/** The shortest time between two wake-ups of the dispatch by committed events. */
+const WAKE_MS = 250;
+
 /** /api/notifications: your in-app notifications (the outbox's rows for you). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
@@ -21,8 +24,22 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
   deps.jobs.work<{ notificationId: string }>(NOTIFICATION_EMAIL, (data) => emailNotification(delivery, data.notificationId));
   deps.jobs.work<{ deliveryId: string }>(WEBHOOK_DELIVERY, (data, job) => deliverWebhook(delivery, data.deliveryId, job));
   if (deps.config.jobs.work) {
-    // Each committed event wakes the dispatch at once (the minute's sweep catches what this misses).
-    const wake = () => void deps.jobs.send(NOTIFICATIONS_DISPATCH).catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the notification dispatch'));
+    // A committed event wakes the dispatch (the minute's sweep catches what this misses): at once,
+    // then at most once per WAKE_MS while events keep coming, so a burst is dispatched in batches.
+    let lastWake = 0;
+    let waking: NodeJS.Timeout | undefined;
+    const send = () => {
+      lastWake = Date.now();
+      waking = undefined;
+      void deps.jobs.send(NOTIFICATIONS_DISPATCH).catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the notification dispatch'));
+    };
+    const wake = () => {
+      if (waking) return;
+      const wait = lastWake + WAKE_MS - Date.now();
+      if (wait <= 0) send();
+      else waking = setTimeout(send, wait).unref();
+    };
+    app.addHook('onClose', async () => clearTimeout(waking));
     listenWhileServing(app, deps.database.pool, (pool, log) => listenChannel(pool, 'fishlog_notifications', { onNotify: wake, onGap: (listening) => listening && wake() }, log));
   }
   app.addSchema(Notification);

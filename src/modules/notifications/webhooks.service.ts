@@ -115,7 +115,8 @@ export async function ping(deps: WebhooksDeps, context: AuditContext, id: string
   await deps.db.transaction(async (tx) => {
     await repo.insertDeliveries(tx, [{ id: deliveryId, endpointId: id, eventId: null, type: 'ping', body: { id: deliveryId, type: 'ping', createdAt, data: { webhookId: id } } }]);
     await recordAudit(tx, context, { action: 'webhooks.pinged', targetType: 'webhook_endpoint', targetId: id });
+    await deps.jobs.sendMany(tx, WEBHOOK_DELIVERY, [{ id: deliveryId, data: { deliveryId } }]);
   });
-  await deps.jobs.send(WEBHOOK_DELIVERY, { deliveryId }, { id: deliveryId });
+  deps.jobs.wake(WEBHOOK_DELIVERY);
   return deliveryView((await repo.findDelivery(deps.db, deliveryId))!);
 }
