@@ -71,6 +71,7 @@ import { userDirectory } from './modules/users/users.service.js';
 import { bansRoutes } from './modules/users/bans.routes.js';
 import { bansAdminRoutes } from './modules/users/bans.admin.routes.js';
 import { usersAdminRoutes } from './modules/users/users.admin.routes.js';
+import { userDetailsAdminRoutes } from './modules/user-details/user-details.admin.routes.js';
 import { dashboardAdminRoutes } from './modules/dashboard/dashboard.admin.routes.js';
 import { announcementsRoutes } from './modules/announcements/announcements.routes.js';
 import { announcementsAdminRoutes } from './modules/announcements/announcements.admin.routes.js';
@@ -397,6 +398,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bansRoutes, { deps });
   await app.register(bansAdminRoutes, { deps });
   await app.register(usersAdminRoutes, { deps });
+  await app.register(userDetailsAdminRoutes, { deps });
   await app.register(dashboardAdminRoutes, { deps });
   await app.register(announcementsRoutes, { deps });
   await app.register(announcementsAdminRoutes, { deps });

@@ -11,7 +11,9 @@ import { registrationPathById, settleEntryFee } from './modules/tournaments/tour
 import { bookingPath } from './modules/charters/charters.service.js';
 import { registerPhotoRecord } from './modules/photos/photos.service.js';
 import { visibleCatch, visibleEntry } from './modules/fishing-log/entries.service.js';
-import { requireVisiblePost } from './modules/social/posts.service.js';
+import { moderatedPosts, requireVisiblePost } from './modules/social/posts.service.js';
+import { moderatedComments } from './modules/social/comments.service.js';
+import { registerModeratedContent } from './modules/moderation/moderated-content.service.js';
 import { requireVisibleReport } from './modules/fishing-reports/fishing-reports.service.js';
 import { requireVisibleSpot } from './modules/spots/spots.service.js';
 import { PROFILE_DEFAULTS, requireVisibleProfile } from './modules/profiles/profiles.service.js';
@@ -40,6 +42,9 @@ export function registerModuleProviders(): void {
   registerLookupUsage('WaterClarity', reportsByClarity);
   registerLookupUsage('Sky', reportsBySky);
   registerLookupUsage('EventType', eventsByType);
+  // The review queue's content types: moderators' decisions read and change them through their module.
+  registerModeratedContent('post', moderatedPosts);
+  registerModeratedContent('comment', moderatedComments);
   registerPhotoRecords();
 }
 

@@ -3,7 +3,7 @@ import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import { CONTENT_TYPES, HOLD_REASONS, RULE_ACTIONS } from './moderation.types.js';
-import { ModerationStatusSchema } from '../social/index.js';
+import { ModerationStatusSchema } from './moderation.schemas.js';
 
 /** Post or Comment; `post`, `comment` are still accepted. (The decision paths keep their lower-case resource segments: /api/admin/moderation/post/{id}/approve.) */
 export const ContentTypeEnum = pascalEnum(CONTENT_TYPES, 'Post or Comment.');

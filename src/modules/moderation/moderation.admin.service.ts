@@ -1,11 +1,9 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import { notify } from '../../core/notifications/outbox.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as moderation from './moderation.repository.js';
-import type { ContentStatus, ContentType } from './moderation.types.js';
-import { commentsForReview, lockCommentForModeration, setCommentStatus } from '../social/comments.service.js';
-import { lockPostForModeration, postsForReview, setPostStatus } from '../social/posts.service.js';
+import { CONTENT_TYPES, type ContentStatus, type ContentType } from './moderation.types.js';
+import { moderatedContent, type ItemForReview } from './moderated-content.service.js';
 import { AdminModerationErrors } from './moderation.admin.errors.js';
 import { ContentTypeEnum, HoldReasonEnum, RuleActionEnum } from './moderation.admin.schemas.js';
 
@@ -19,24 +17,27 @@ import { ContentTypeEnum, HoldReasonEnum, RuleActionEnum } from './moderation.ad
 export async function listPending(db: Db, context: AuditContext, filter: { contentType?: ContentType | undefined }, page: Page) {
   return db.transaction(async (tx) => {
     const { items, total } = await moderation.listPending(tx, filter, page);
-    const postIds = items.flatMap((i) => (i.postId ? [i.postId] : []));
-    const commentIds = items.flatMap((i) => (i.commentId ? [i.commentId] : []));
-    const [postRows, commentRows] = await Promise.all([postsForReview(tx, postIds), commentsForReview(tx, commentIds)]);
-    const postsById = new Map(postRows.map((p) => [p.id, p]));
-    const commentsById = new Map(commentRows.map((c) => [c.id, c]));
-    const views = items.flatMap((item) => {
-      const content = item.postId ? postsById.get(item.postId) : commentsById.get(item.commentId!);
+    const held = items.map((item) => ({ item, type: (item.postId ? 'post' : 'comment') as ContentType, contentId: (item.postId ?? item.commentId)! }));
+    // One read per content type, through the type's registration.
+    const found = await Promise.all(
+      CONTENT_TYPES.map(async (type) => {
+        const ids = held.filter((h) => h.type === type).map((h) => h.contentId);
+        return ids.length === 0 ? [] : (await moderatedContent(type).forReview(tx, ids)).map((content) => [`${type}:${content.id}`, content] as const);
+      }),
+    );
+    const contents = new Map<string, ItemForReview>(found.flat());
+    const views = held.flatMap(({ item, type, contentId }) => {
+      const content = contents.get(`${type}:${contentId}`);
       if (!content) return [];
-      const post = item.postId ? postsById.get(item.postId) : undefined;
       return [
         {
           id: item.id,
-          contentType: ContentTypeEnum.toApi(item.postId ? 'post' : 'comment'),
+          contentType: ContentTypeEnum.toApi(type),
           contentId: content.id,
-          postId: post ? post.id : (commentsById.get(item.commentId!)!.postId as string),
+          postId: content.postId,
           author: { id: content.authorId, username: content.authorUsername },
           text: content.text,
-          photoUrls: post ? post.photoUrls : [],
+          photoUrls: content.photoUrls,
           moderationStatus: content.status,
           heldBecause: HoldReasonEnum.toApi(item.heldBecause),
           provider: item.provider,
@@ -69,7 +70,8 @@ export async function decideInTx(
   reason: string | null,
   options: { quiet?: boolean; via?: string } = {},
 ) {
-  const content = contentType === 'post' ? await lockPostForModeration(tx, id) : await lockCommentForModeration(tx, id);
+  const type = moderatedContent(contentType);
+  const content = await type.lock(tx, id);
   if (!content) throw AdminModerationErrors.contentNotFound(contentType, id);
   const status: ContentStatus = decision === 'approve' ? 'Published' : 'Rejected';
   const decidedBy = context.actor.userId ?? null;
@@ -77,8 +79,7 @@ export async function decideInTx(
   if (content.status === status) {
     if (!options.quiet) throw decision === 'approve' ? AdminModerationErrors.alreadyPublished(contentType) : AdminModerationErrors.alreadyRejected(contentType);
   } else {
-    if (contentType === 'post') await setPostStatus(tx, id, status, reason);
-    else await setCommentStatus(tx, content as typeof content & { postId: string }, status, reason);
+    await type.setStatus(tx, content, status, reason);
     const target = contentType === 'post' ? { postId: id } : { commentId: id };
     await moderation.recordDecision(tx, target, { status: decision === 'approve' ? 'Approved' : 'Rejected', decidedBy, reason });
     await recordAudit(tx, context, {
@@ -89,14 +90,7 @@ export async function decideInTx(
       before: { status: content.status },
       after: { status, authorId: content.authorId, ...(options.via ? { via: options.via } : {}) },
     });
-    if (contentType === 'post' && status === 'Rejected') {
-      await notify(tx, {
-        type: 'moderation.post_rejected',
-        path: `/api/social/posts/${id}`,
-        payload: { id, status },
-        recipients: [{ userId: content.authorId, title: 'Post rejected', body: `Moderation rejected your post${reason ? `: ${reason}` : ''}. Only you see it now.` }],
-      });
-    }
+    if (status === 'Rejected') await type.notifyRejection?.(tx, content, reason);
   }
   return {
     contentType: ContentTypeEnum.toApi(contentType),

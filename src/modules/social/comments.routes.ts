@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { UserRef } from './posts.schemas.js';
+import { UserRef } from '../users/index.js';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';

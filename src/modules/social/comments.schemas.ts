@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { ModerationStatusSchema } from './posts.schemas.js';
+import { ModerationStatusSchema } from '../moderation/index.js';
 
 export const MAX_COMMENT_LENGTH = 2000;
 

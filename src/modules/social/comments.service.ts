@@ -7,11 +7,12 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
 import type { ContentStatus } from '../moderation/index.js';
+import type { ModeratedContentType, ModeratedItem } from '../moderation/moderated-content.service.js';
 import { CommentErrors } from './comments.errors.js';
 import * as repo from './comments.repository.js';
 import { PostErrors } from './posts.errors.js';
 import * as posts from './posts.repository.js';
-import { requireVisiblePost, type ModeratedContent } from './posts.service.js';
+import { requireVisiblePost } from './posts.service.js';
 
 /**
  * Comments follow their post's visibility; a comment itself is seen by everyone who sees the
@@ -104,17 +105,21 @@ export async function deleteComment(db: Db, viewerId: string, commentId: string)
 
 // ---- for moderation (admin) ----
 
-export async function lockCommentForModeration(tx: DbOrTx, commentId: string): Promise<(ModeratedContent & { postId: string }) | undefined> {
-  const comment = await repo.findComment(tx, commentId, { forUpdate: true });
-  return comment ? { id: comment.id, authorId: comment.authorId, status: comment.status, postId: comment.postId } : undefined;
-}
-
-/** Sets a comment's status as a moderator decided it, keeping its post's count in step. */
-export async function setCommentStatus(tx: DbOrTx, comment: { id: string; postId: string; status: ContentStatus }, status: ContentStatus, reason: string | null): Promise<void> {
-  await repo.setStatus(tx, comment.id, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
-  await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, status));
-}
-
 export async function commentsForReview(db: DbOrTx, ids: string[]) {
   return repo.commentsByIds(db, ids);
 }
+
+/** Comments in the review queue (registered with moderation in src/providers.ts); a decision keeps the post's count in step. */
+export const moderatedComments: ModeratedContentType<ModeratedItem & { postId: string }> = {
+  async lock(tx, commentId) {
+    const comment = await repo.findComment(tx, commentId, { forUpdate: true });
+    return comment ? { id: comment.id, authorId: comment.authorId, status: comment.status, postId: comment.postId } : undefined;
+  },
+  async setStatus(tx, comment, status, reason) {
+    await repo.setStatus(tx, comment.id, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
+    await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, status));
+  },
+  async forReview(db, ids) {
+    return (await commentsForReview(db, ids)).map((comment) => ({ ...comment, photoUrls: [] }));
+  },
+};

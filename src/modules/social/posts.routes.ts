@@ -6,7 +6,8 @@ import { feedHeaders, paginateFeed } from '../../core/http/pagination.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as likes from './likes.service.js';
-import { CreatePostBody, FeedQuery, LikeState, LinkedCatch, LinkedEntry, Post, ReplacePostBody, UserRef } from './posts.schemas.js';
+import { UserRef } from '../users/index.js';
+import { CreatePostBody, FeedQuery, LikeState, LinkedCatch, LinkedEntry, Post, ReplacePostBody } from './posts.schemas.js';
 import * as service from './posts.service.js';
 
 export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {

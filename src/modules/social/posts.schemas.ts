@@ -2,15 +2,10 @@ import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { feedQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
+import { ModerationStatusSchema } from '../moderation/index.js';
 
 export const MAX_POST_LENGTH = 5000;
 export const MAX_PHOTOS = 10;
-
-export const ModerationStatusSchema = Type.Union([Type.Literal('Published'), Type.Literal('PendingReview'), Type.Literal('Rejected')], {
-  description: 'Published: visible as far as its visibility allows. PendingReview: held by moderation, only its author sees it. Rejected: only its author sees it, with the reason.',
-});
-
-export const UserRef = Type.Object({ id: Uuid, username: Type.String() }, { additionalProperties: false, $id: 'UserRef' });
 
 const PhotoUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) URL of a photo' });
 

@@ -7,7 +7,8 @@ import type { FeedPage } from '../../core/http/pagination.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import { ReplacePostBody, type ReplacePostInput } from './posts.schemas.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
-import type { ContentStatus } from '../moderation/index.js';
+import type { ModeratedContentType } from '../moderation/moderated-content.service.js';
+import { notify } from '../../core/notifications/outbox.js';
 import { PostErrors } from './posts.errors.js';
 import * as repo from './posts.repository.js';
 import type { Visibility } from '../../core/access/visibility.js';
@@ -210,23 +211,28 @@ export async function deletePost(db: Db, viewerId: string, postId: string): Prom
 
 // ---- for moderation (admin) ----
 
-export interface ModeratedContent {
-  id: string;
-  authorId: string;
-  status: ContentStatus;
-}
-
-/** Locks a post for a moderation decision. */
-export async function lockPostForModeration(tx: DbOrTx, postId: string): Promise<ModeratedContent | undefined> {
-  const post = await repo.findPost(tx, postId, { forUpdate: true });
-  return post ? { id: post.id, authorId: post.authorId, status: post.status } : undefined;
-}
-
-/** Sets a post's moderation status as a moderator decided it. */
-export async function setPostStatus(tx: DbOrTx, postId: string, status: ContentStatus, reason: string | null): Promise<void> {
-  await repo.setStatus(tx, postId, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
-}
-
 export async function postsForReview(db: DbOrTx, ids: string[]) {
   return repo.postsByIds(db, ids);
 }
+
+/** Posts in the review queue (registered with moderation in src/providers.ts). */
+export const moderatedPosts: ModeratedContentType = {
+  async lock(tx, postId) {
+    const post = await repo.findPost(tx, postId, { forUpdate: true });
+    return post ? { id: post.id, authorId: post.authorId, status: post.status } : undefined;
+  },
+  async setStatus(tx, post, status, reason) {
+    await repo.setStatus(tx, post.id, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
+  },
+  async forReview(db, ids) {
+    return (await postsForReview(db, ids)).map((post) => ({ ...post, postId: post.id }));
+  },
+  async notifyRejection(tx, post, reason) {
+    await notify(tx, {
+      type: 'moderation.post_rejected',
+      path: `/api/social/posts/${post.id}`,
+      payload: { id: post.id, status: 'Rejected' },
+      recipients: [{ userId: post.authorId, title: 'Post rejected', body: `Moderation rejected your post${reason ? `: ${reason}` : ''}. Only you see it now.` }],
+    });
+  },
+};

@@ -54,3 +54,6 @@ export async function userGrowth(db: DbOrTx, from: Date, to: Date, interval: Int
     FROM periods ORDER BY periods.starts`);
   return result.rows.map((r) => ({ periodStart: new Date(r.periodStart).toISOString(), newUsers: r.newUsers, activeUsers: r.activeUsers }));
 }
+
+/** The users module's rows of a user's activity timeline (user details): sign-ins, bans issued and lifted, role changes. */
+export { ownTimelineSql as usersTimelineSql } from './users.admin.repository.js';

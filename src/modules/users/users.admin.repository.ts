@@ -5,7 +5,7 @@ import type { Page } from '../../core/http/pagination.js';
 import { userBans } from './bans.tables.js';
 import { userSignIns, users } from './users.tables.js';
 
-/** The user administration's SQL: the list with status, sign-ins, the timeline's own rows. */
+/** The user administration's SQL: the list with status, sign-ins, the users module's rows of the activity timeline. */
 
 export type UserStatusFilter = 'active' | 'banned' | 'disabled';
 export type UserSort = 'createdAt' | '-createdAt' | 'username' | '-username';
@@ -111,25 +111,4 @@ export function ownTimelineSql(userId: string): SQL[] {
                coalesce(${auditLog.before}->>'role', '?') || ' → ' || coalesce(${auditLog.after}->>'role', '?') AS detail
         FROM ${auditLog} WHERE ${auditLog.action} IN ${ROLE_ACTIONS} AND ${auditLog.targetType} = 'user' AND ${auditLog.targetId} = ${userId}`,
   ];
-}
-
-export interface TimelineRow {
-  at: Date;
-  kind: string;
-  id: string;
-  title: string | null;
-  detail: string | null;
-}
-
-/** One page of the union of the timeline sources, newest first (the order is total: time, kind, id). */
-export async function timelinePage(db: DbOrTx, sources: SQL[], page: Page): Promise<{ items: TimelineRow[]; total: number }> {
-  const union = sql.join(
-    sources.map((s) => sql`(${s})`),
-    sql` UNION ALL `,
-  );
-  const [rows, count] = await Promise.all([
-    db.execute<Omit<TimelineRow, 'at'> & { at: string | Date }>(sql`SELECT * FROM (${union}) t ORDER BY at DESC, kind DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`),
-    db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${union}) t`),
-  ]);
-  return { items: rows.rows.map((r) => ({ ...r, at: new Date(r.at) })), total: count.rows[0]?.n ?? 0 };
 }

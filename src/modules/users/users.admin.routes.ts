@@ -1,24 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { principalOf } from '../../core/access/access.js';
 import { roleValue } from '../../core/access/roles.js';
 import type { AppDeps } from '../../core/app-deps.js';
-import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
-import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { Appeal, Ban } from './bans.schemas.js';
-import { AdminUser, AdminUserDetails, RoleChangeBody, TimelineItem, TimelineQuery, UsersQuery, UserStatusFilterEnum } from './users.admin.schemas.js';
+import { AdminUser, UsersQuery, UserStatusFilterEnum } from './users.admin.schemas.js';
 import * as service from './users.admin.service.js';
 
-/** The user administration under /api/admin/users (bans: bans.admin.routes.ts). */
+/** The user administration under /api/admin/users: the list (bans: bans.admin.routes.ts; one user's details, role and timeline: the user-details module). */
 export const usersAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
   const now = () => new Date(deps.now());
-  app.addSchema(Appeal);
-  app.addSchema(Ban);
   app.addSchema(AdminUser);
-  app.addSchema(AdminUserDetails);
-  app.addSchema(TimelineItem);
   const tags = ['admin: users'];
 
   app.get(
@@ -47,60 +39,5 @@ export const usersAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       };
       return paginate(request, reply, q, (page) => service.listUsers(db, filter, q.sort ?? '-createdAt', page, now()));
     },
-  );
-
-  app.get(
-    '/api/admin/users/:id',
-    {
-      config: { access: { permission: 'Users.View' } },
-      schema: {
-        tags,
-        operationId: 'getAdminUser',
-        summary: 'A user: profile, role, status, activity counts, bans, last sign-in',
-        description: 'Counts come from the modules that own them (fishing log, social, bans, sign-ins) in a fixed number of queries.',
-        params: IdParams,
-        response: { 200: Type.Ref('AdminUserDetails'), ...errorResponses(404) },
-      },
-    },
-    async (request) => service.getUser(db, request.params.id, now()),
-  );
-
-  app.put(
-    '/api/admin/users/:id/role',
-    {
-      config: { access: { permission: 'Users.ChangeRole' } },
-      schema: {
-        tags,
-        operationId: 'setUserRole',
-        summary: "Change a user's role (with a reason)",
-        description:
-          'Between Standard, DNR and Researcher with `Users.ChangeRole`. To or from Admin and Moderator it is employee management: the Owner only (403 `users.employee_role_owner_only`). ' +
-          "The Owner role is neither given nor taken here (403 / 409 `users.owner_role_protected`); the last Admin who can sign in cannot be demoted (409 `users.last_admin`). Audit-logged with the reason.",
-        params: IdParams,
-        body: RoleChangeBody,
-        response: { 200: Type.Ref('AdminUserDetails'), ...errorResponses(403, 404, 409) },
-      },
-    },
-    async (request) =>
-      service.setRole(db, auditContextOf(request), principalOf(request), request.params.id, request.body, now(), (sub) => deps.authenticator.invalidate(sub)),
-  );
-
-  app.get(
-    '/api/admin/users/:id/activity-timeline',
-    {
-      config: { access: { permission: 'Users.View' } },
-      schema: {
-        tags,
-        operationId: 'getUserActivityTimeline',
-        summary: 'What the user did, newest first',
-        description:
-          'Entries, catches, posts, comments, reports filed, sign-ins, bans and lifts, role changes (from the audit log), in time order, paginated. ' +
-          'Ids, entry titles, statuses and reasons only: no text of posts, comments or notes.',
-        params: IdParams,
-        querystring: TimelineQuery,
-        response: { 200: { ...Type.Array(Type.Ref('TimelineItem'), { maxItems: 100 }), headers: paginationHeaders }, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.timeline(db, request.params.id, page, now())),
   );
 };
