@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { VISIBILITIES } from '../../core/access/visibility-levels.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { CONSENT_LEVELS } from '../fishing-log/research-consent.service.js';
+import { CONSENT_LEVELS } from './research-consent.service.js';
 
 export const UNITS = ['imperial', 'metric'] as const;
 export type Units = (typeof UNITS)[number];

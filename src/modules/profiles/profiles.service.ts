@@ -5,7 +5,7 @@ import type { Principal } from '../../core/auth/authenticate.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { keyedChannelCache } from '../../core/db/listen.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
-import { getResearchConsent, setResearchConsent, type ResearchConsent } from '../fishing-log/research-consent.service.js';
+import { getResearchConsent, setResearchConsent, type ResearchConsent } from './research-consent.service.js';
 import { ProfileErrors } from './profiles.errors.js';
 import * as repo from './profiles.repository.js';
 import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profiles.schemas.js';

@@ -2,7 +2,7 @@ import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, createCatch, createEntry, PIKE, WALLEYE } from '../../../test/factories.js';
-import { getResearchConsent } from '../fishing-log/research-consent.service.js';
+import { getResearchConsent } from './research-consent.service.js';
 
 let t: TestApp;
 let alice: TestUser; // the profile owner
