@@ -28,7 +28,7 @@ import { userSearchRoutes } from './modules/social/user-search.routes.js';
 import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';
 import { dnrRoutes } from './modules/fishing-log/dnr.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
-import { personalBestsRoutes } from './modules/personal-bests/personal-bests.routes.js';
+import { personalBestsRoutes } from './modules/fishing-log/personal-bests.routes.js';
 import { speciesRoutes } from './modules/species/species.routes.js';
 import { speciesAdminRoutes } from './modules/species/species.admin.routes.js';
 import { brandsRoutes } from './modules/brands/brands.routes.js';

@@ -9,7 +9,7 @@ import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishin
 import { eventsByType } from './modules/events/events.service.js';
 import { registrationPathById, settleEntryFee } from './modules/tournaments/tournaments.service.js';
 import { bookingPath } from './modules/charters/charters.service.js';
-import { registerPhotoRecord } from './modules/photos/photos.service.js';
+import { photoViews, registerPhotoRecord } from './modules/photos/photos.service.js';
 import { visibleCatch, visibleEntry } from './modules/fishing-log/entries.service.js';
 import { moderatedPosts, requireVisiblePost } from './modules/social/posts.service.js';
 import { moderatedComments } from './modules/social/comments.service.js';
@@ -17,6 +17,7 @@ import { registerModeratedContent } from './modules/moderation/moderated-content
 import { requireVisibleReport } from './modules/fishing-reports/fishing-reports.service.js';
 import { requireVisibleSpot } from './modules/spots/spots.service.js';
 import { PROFILE_DEFAULTS, requireVisibleProfile } from './modules/profiles/profiles.service.js';
+import { registerAvatarSource } from './modules/profiles/avatars.service.js';
 
 /**
  * Composition root of what the core needs from the modules, registered once at start-up (the
@@ -93,4 +94,6 @@ function registerPhotoRecords(): void {
       return { ownerId: userId, isPublic: row.user.isActive && (row.profile?.visibility ?? PROFILE_DEFAULTS.visibility) === 'Public' };
     },
   });
+  // Profile views show the avatar (the Avatar record's one photo) through profiles' registry: profiles does not import photos.
+  registerAvatarSource(async (db, viewerId, userIds) => new Map([...(await photoViews(db, viewerId, userIds))].map(([userId, list]) => [userId, list[0] ?? null])));
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../src/core/db/ids.js';
 import { catches, fishingSessions, logEntries, type CatchRow, type EntryRow, type SessionRow } from '../../src/modules/fishing-log/fishing-log.tables.js';
-import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/personal-bests/personal-bests.service.js';
+import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/fishing-log/personal-bests.service.js';
 import { speciesId } from '../../src/modules/species/species.seeds.js';
 import type { TestApp } from '../harness.js';
 import type { TestUser } from './users.js';

@@ -736,7 +736,7 @@ export interface paths {
         };
         /**
          * Your profile
-         * @description With your email, role, units preference and research consent, which only you see. A profile you never edited has the defaults (Public, imperial). Each server process keeps this answer in memory: your own changes (this profile, your research consent) show at once, a change made elsewhere within moments.
+         * @description With your email, role, units preference and research consent, which only you see, and your avatar. A profile you never edited has the defaults (Public, imperial). Each server process keeps this answer in memory: your own changes (this profile, your research consent) show at once, a new or deleted avatar and a change made elsewhere within moments.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -7501,6 +7501,8 @@ export interface components {
              * @example 2026-06-01T05:30:00.000Z
              */
             memberSince: string;
+            /** @description The uploaded avatar (PUT /api/userprofile/me/avatar), or null */
+            avatar: components["schemas"]["Photo"] | null;
             email: string | null;
             /** @description Your role: Standard, DNR, Researcher, Admin, Moderator or Owner */
             role: string;

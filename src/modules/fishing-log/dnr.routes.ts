@@ -5,7 +5,7 @@ import { principalOf } from '../../core/access/access.js';
 import { paginationHeaders, setPaginationHeaders, toPage, paginate } from '../../core/http/pagination.js';
 import { AnalysisGroup, AnalysisQuery, AnalysisRecord, ResearchAccess, ResearchAccessQuery, ResearchConsentBody, ResearchConsentView } from './dnr.schemas.js';
 import * as dnr from './dnr.service.js';
-import { getResearchConsent } from './research-consent.service.js';
+import { getResearchConsent } from '../profiles/research-consent.service.js';
 
 export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;

@@ -6,7 +6,7 @@ import * as repo from './dnr.repository.js';
 import type { AnalysisQueryType } from './dnr.schemas.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { forgetOwnProfile } from '../profiles/profiles.service.js';
-import { setResearchConsent, type ConsentLevel, type ResearchConsent } from './research-consent.service.js';
+import { setResearchConsent, type ConsentLevel, type ResearchConsent } from '../profiles/research-consent.service.js';
 
 /**
  * DNR research access: consent-filtered reads, each logged (who, when, purpose, filters, how many

@@ -8,7 +8,7 @@ import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../c
 import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
-import { personalBestLockSql } from '../personal-bests/personal-bests.service.js';
+import { personalBestLockSql } from './personal-bests.service.js';
 import { gearItems } from '../gear/index.js';
 import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';

@@ -7,7 +7,7 @@ import { showsExactLocation, type LocatedRecord } from '../../core/access/locati
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
-import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved } from '../personal-bests/personal-bests.service.js';
+import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved } from './personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';

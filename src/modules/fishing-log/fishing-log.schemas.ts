@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { feedQuery, listQuery } from '../../core/http/pagination.js';
 import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { PersonalBestChangeSchema } from '../personal-bests/index.js';
+import { PersonalBestChangeSchema } from './personal-bests.schemas.js';
 
 /**
  * Fishing-log request and response schemas. Canonical units (also in each field's description):

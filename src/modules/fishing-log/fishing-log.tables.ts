@@ -105,15 +105,6 @@ export const catches = pgTable(
   ],
 );
 
-/** An angler's consent to DNR research on their log data: None (default), Anonymized, Identified. */
-export const researchConsents = pgTable('research_consents', {
-  userId: uuid()
-    .primaryKey()
-    .references(() => idOf('users'), { onDelete: 'cascade' }),
-  level: text({ enum: ['None', 'Anonymized', 'Identified'] }).notNull(),
-  givenAt: timestamp({ withTimezone: true }).notNull(),
-});
-
 /** One row per DNR read of log data, written in the same transaction as the read. */
 export const dnrAccessLog = pgTable(
   'dnr_access_log',

@@ -1,5 +1,5 @@
 /**
  * The fishing log's public read model (with entries.service.ts): catches and entries for the
- * reads other modules compute over them (personal bests, post links), never to write; the list cap.
+ * reads other modules compute over them (post links, Master Angler), never to write; the list cap.
  */
-export { catches, logEntries, researchConsents } from './fishing-log.tables.js';
+export { catches, logEntries } from './fishing-log.tables.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, PIKE, type TestUser } from '../../../test/factories.js';
+import { createUser, PIKE, smallPng, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { ROLES } from '../../core/access/roles.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
 import { recordStatements } from '../../../test/statements.js';
@@ -110,6 +110,36 @@ describe('own profile views kept per process', () => {
     await notifyPrincipalChanged(t.database.db, other.userId);
     expect(await meSoon(t, other, (v) => v.role === 'DNR')).toMatchObject({ role: 'DNR', username: other.username });
     expect(await kept(t, other)).toMatchObject({ role: 'DNR' });
+  });
+
+  it('shows the avatar uploaded, replaced or deleted through the API (the photos module keeps it), and one deleted elsewhere', async () => {
+    const owner = await createUser(t);
+    expect((await kept(t, owner)).avatar).toBeNull();
+    const upload = async () => {
+      const { suggestedLocation, ...photo } = await uploadPhoto(t, owner, '/api/userprofile/me/avatar', await smallPng(), { method: 'PUT' });
+      expect(suggestedLocation).toBeNull();
+      return photo;
+    };
+
+    const first = await upload();
+    expect((await meSoon(t, owner, (v) => v.avatar !== null)).avatar).toEqual(first);
+    expect((await kept(t, owner)).avatar).toEqual({ ...first, cover: true, moderationStatus: 'Published', displayUrl: `/api/photos/${first.id}/display` });
+    // The profile's own answers (PUT/PATCH) show it too.
+    expect((await patch(t, owner, { bio: 'With a face' })).json().avatar).toEqual(first);
+
+    const second = await upload();
+    expect((await meSoon(t, owner, (v) => (v.avatar as { id?: string } | null)?.id === second.id)).avatar).toEqual(second);
+    await kept(t, owner);
+    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/userprofile/me/avatar', headers: owner.headers });
+    expect(deleted.statusCode).toBe(204);
+    expect((await meSoon(t, owner, (v) => v.avatar === null)).avatar).toBeNull();
+    expect((await kept(t, owner)).avatar).toBeNull();
+
+    const third = await upload();
+    expect((await meSoon(t, owner, (v) => v.avatar !== null)).avatar).toEqual(third);
+    await kept(t, owner);
+    await t.database.owner.pool.query('DELETE FROM photos WHERE id = $1', [third.id]);
+    expect((await meSoon(t, owner, (v) => v.avatar === null)).avatar).toBeNull();
   });
 
   it('never shows one user the view of another', async () => {

@@ -1,10 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { namedStatement } from '../../core/db/prepared.js';
-import { researchConsents } from '../fishing-log/index.js';
+import { researchConsents, userProfiles } from './profiles.tables.js';
 import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';
-import { userProfiles } from './profiles.tables.js';
 
 /** A user with their profile row (null fields when the row does not exist yet) and favourite species. */
 export async function findUserWithProfile(db: DbOrTx, userId: string) {

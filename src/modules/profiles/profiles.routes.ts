@@ -24,8 +24,8 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         operationId: 'getMyProfile',
         summary: 'Your profile',
         description:
-          'With your email, role, units preference and research consent, which only you see. A profile you never edited has the defaults (Public, imperial). ' +
-          'Each server process keeps this answer in memory: your own changes (this profile, your research consent) show at once, a change made elsewhere within moments.',
+          'With your email, role, units preference and research consent, which only you see, and your avatar. A profile you never edited has the defaults (Public, imperial). ' +
+          'Each server process keeps this answer in memory: your own changes (this profile, your research consent) show at once, a new or deleted avatar and a change made elsewhere within moments.',
         response: { 200: Type.Ref('OwnProfile') },
       },
     },

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { VISIBILITIES } from '../../core/access/visibility-levels.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { CONSENT_LEVELS } from '../fishing-log/research-consent.service.js';
+import { CONSENT_LEVELS } from './research-consent.service.js';
 
 export const UNITS = ['imperial', 'metric'] as const;
 export type Units = (typeof UNITS)[number];
@@ -40,9 +40,11 @@ const profileFields = {
   memberSince: Timestamp,
 };
 
+const Avatar = Nullable(Type.Ref('Photo'), { description: 'The uploaded avatar (PUT /api/userprofile/me/avatar), or null' });
+
 /** What other users see (never email, role or consent). */
 export const UserProfile = Type.Object(
-  { ...profileFields, avatar: Type.Optional(Nullable(Type.Ref('Photo'), { description: 'The uploaded avatar (PUT /api/userprofile/me/avatar), or null' })) },
+  { ...profileFields, avatar: Type.Optional(Avatar) },
   {
     additionalProperties: false,
     $id: 'UserProfile',
@@ -54,6 +56,7 @@ export const UserProfile = Type.Object(
 export const OwnProfile = Type.Object(
   {
     ...profileFields,
+    avatar: Avatar,
     email: Nullable(Type.String()),
     role: Type.String({ description: 'Your role: Standard, DNR, Researcher, Admin, Moderator or Owner' }),
     unitsPreference: UnitsSchema,

@@ -5,11 +5,11 @@ import type { Principal } from '../../core/auth/authenticate.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { keyedChannelCache } from '../../core/db/listen.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
-import { getResearchConsent, setResearchConsent, type ResearchConsent } from '../fishing-log/research-consent.service.js';
+import { getResearchConsent, setResearchConsent, type ResearchConsent } from './research-consent.service.js';
+import { avatarOf, type Avatar } from './avatars.service.js';
 import { ProfileErrors } from './profiles.errors.js';
 import * as repo from './profiles.repository.js';
 import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profiles.schemas.js';
-import { photoViews } from '../photos/photos.service.js';
 
 /**
  * Profiles: one per user, created lazily (a user without a row has the defaults). Another user's
@@ -42,8 +42,9 @@ function publicView({ user, profile, favouriteSpecies }: ProfileSource) {
 }
 
 /** The owner's view: the public view completed in place with the owner's own fields (a spread copy cost `/userprofile/me` a fifth of its CPU). */
-function ownView(row: ProfileSource, consent: ResearchConsent) {
+function ownView(row: ProfileSource, consent: ResearchConsent, avatar: Avatar | null) {
   return Object.assign(publicView(row), {
+    avatar,
     email: row.user.email,
     role: roleName(row.user.role),
     unitsPreference: UnitsEnum.toApi(row.profile?.unitsPreference ?? PROFILE_DEFAULTS.unitsPreference),
@@ -55,7 +56,7 @@ function ownView(row: ProfileSource, consent: ResearchConsent) {
 async function loadOwn(db: DbOrTx, userId: string) {
   const row = await repo.findUserWithProfile(db, userId);
   if (!row) throw ProfileErrors.userNotFound(userId);
-  return ownView(row, await getResearchConsent(db, userId));
+  return ownView(row, await getResearchConsent(db, userId), await avatarOf(db, userId, userId));
 }
 
 /** A user's home state (ISO 3166-2, upper case), null when not set: for the Master Angler detection. */
@@ -63,27 +64,35 @@ export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | 
   return repo.homeState(db, userId);
 }
 
-function ownViewOfRow(row: repo.OwnProfileRow) {
+function ownViewOfRow(row: repo.OwnProfileRow, avatar: Avatar | null) {
   const source: ProfileSource = {
     user: row,
     profile: row.updatedAt ? (row as ProfileSource['profile']) : null,
     favouriteSpecies: row.favouriteSpeciesId ? { id: row.favouriteSpeciesId, commonName: row.favouriteSpeciesName! } : null,
   };
-  return ownView(source, row.consentLevel ? { level: row.consentLevel, givenAt: row.consentGivenAt!.toISOString() } : { level: 'None', givenAt: null });
+  const consent: ResearchConsent = row.consentLevel ? { level: row.consentLevel, givenAt: row.consentGivenAt!.toISOString() } : { level: 'None', givenAt: null };
+  return ownView(source, consent, avatar);
 }
 
-/** The owner's view of their profile, read now (one statement). */
+/** The owner's view of their profile read now: one statement, and the avatar's (sent at once, not one after the other). */
+async function readOwnProfile(db: DbOrTx, userId: string) {
+  const [row, avatar] = await Promise.all([repo.findOwnProfile(db, userId), avatarOf(db, userId, userId)]);
+  return row && ownViewOfRow(row, avatar);
+}
+
+/** The owner's view of their profile, read now. */
 export async function getOwnProfile(db: Db, userId: string) {
-  const row = await repo.findOwnProfile(db, userId);
-  if (!row) throw ProfileErrors.userNotFound(userId);
-  return ownViewOfRow(row);
+  const view = await readOwnProfile(db, userId);
+  if (!view) throw ProfileErrors.userNotFound(userId);
+  return view;
 }
 
 type OwnProfileView = ReturnType<typeof ownViewOfRow>;
 
 /**
  * NOTIFY channel of the own-profile cache: a trigger (migration 0041) sends the user's id when
- * their profile or research consent changes, '' when a species is renamed (any favourite).
+ * their profile or research consent changes, '' when a species is renamed (any favourite); one on
+ * the photos (migration 0045) when their avatar does.
  */
 export const PROFILES_CHANNEL = 'fishlog_profiles';
 
@@ -98,10 +107,10 @@ const CACHED_PROFILES = 10_000;
 const ownProfiles = keyedChannelCache<OwnProfileView>(
   PROFILES_CHANNEL,
   async (db, userId) => {
-    const row = await repo.findOwnProfile(db, userId);
-    if (!row) return undefined;
-    const view = ownViewOfRow(row);
+    const view = await readOwnProfile(db, userId);
+    if (!view) return undefined;
     Object.freeze(view.researchConsent);
+    if (view.avatar) Object.freeze(view.avatar);
     if (view.favouriteSpecies) Object.freeze(view.favouriteSpecies);
     return Object.freeze(view);
   },
@@ -193,7 +202,7 @@ export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId
 
 export async function getProfile(db: Db, viewerId: string, userId: string) {
   const view = publicView(await requireVisibleProfile(db, viewerId, userId));
-  return Object.assign(view, { avatar: (await photoViews(db, viewerId, [userId])).get(userId)![0] ?? null });
+  return Object.assign(view, { avatar: await avatarOf(db, viewerId, userId) });
 }
 
 /**

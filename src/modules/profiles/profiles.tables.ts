@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { check, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { idOf } from '../../core/db/references.js';
 import { timestamps } from '../../core/db/columns.js';
 
 /**
  * A user's profile. The row is created lazily by the first PUT /api/userprofile/me; a user
- * without a row has the defaults (no texts, imperial units, Public). Research consent is not
- * stored here: its one source of truth is the fishing log's research_consents table.
+ * without a row has the defaults (no texts, imperial units, Public). Research consent is kept
+ * in its own table (research_consents, below): the profile shows and edits it, the fishing log's
+ * DNR research applies it.
  */
 export const userProfiles = pgTable(
   'user_profiles',
@@ -37,3 +38,12 @@ export const userProfiles = pgTable(
 );
 
 export type UserProfileRow = typeof userProfiles.$inferSelect;
+
+/** An angler's consent to DNR research on their log data (an angler's own setting): None (default), Anonymized, Identified. */
+export const researchConsents = pgTable('research_consents', {
+  userId: uuid()
+    .primaryKey()
+    .references(() => idOf('users'), { onDelete: 'cascade' }),
+  level: text({ enum: ['None', 'Anonymized', 'Identified'] }).notNull(),
+  givenAt: timestamp({ withTimezone: true }).notNull(),
+});

@@ -2,7 +2,7 @@ import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, createCatch, createEntry, PIKE, WALLEYE } from '../../../test/factories.js';
-import { getResearchConsent } from '../fishing-log/research-consent.service.js';
+import { getResearchConsent } from './research-consent.service.js';
 
 let t: TestApp;
 let alice: TestUser; // the profile owner
@@ -54,6 +54,7 @@ describe('GET /api/userprofile/me', () => {
       homeState: null,
       homeRegion: null,
       avatarUrl: null,
+      avatar: null,
       favouriteSpecies: null,
       unitsPreference: 'Imperial',
       visibility: 'Public',
@@ -65,7 +66,7 @@ describe('GET /api/userprofile/me', () => {
     expect(rows.rowCount).toBe(0);
   });
 
-  it('reads one statement (none to authenticate a token seen before), then none while the view is kept', async () => {
+  it("reads two statements sent at once, the profile's and its avatar's (none to authenticate a token seen before), then none while the view is kept", async () => {
     const user = await createUser(t);
     const patched = await putProfile(user, { researchConsent: 'Anonymized', displayName: 'One Query', favouriteSpeciesId: PIKE });
     expect(patched.statusCode).toBe(200);
@@ -83,8 +84,8 @@ describe('GET /api/userprofile/me', () => {
       counts.push(statements.length);
       if (statements.length > 0) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(counts[0]).toBe(1);
-    expect(counts.every((n) => n <= 1)).toBe(true);
+    expect(counts[0]).toBe(2);
+    expect(counts.every((n) => n <= 2)).toBe(true);
     expect(counts.at(-1)).toBe(0);
   });
 

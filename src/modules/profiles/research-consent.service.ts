@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
-import { researchConsents } from './fishing-log.tables.js';
+import { researchConsents } from './profiles.tables.js';
 
 /**
  * Research consent: the one source of truth for whether DNR research may read a user's log data
- * (`None` by default, `Anonymized`, `Identified`). The profile shows and edits the same value.
- * Withdrawing it (back to None) applies to the next DNR read.
+ * (`None` by default, `Anonymized`, `Identified`). An angler's own setting, kept by the profile
+ * (which shows and edits it); the fishing log applies it to DNR reads and sets it through
+ * /api/fishinglog/research-consent. Withdrawing it (back to None) applies to the next DNR read.
  */
 export const CONSENT_LEVELS = ['None', 'Anonymized', 'Identified'] as const;
 export type ConsentLevel = (typeof CONSENT_LEVELS)[number];

@@ -5,7 +5,7 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { visibleTo } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { insertOf, namedStatement } from '../../core/db/prepared.js';
-import { catches, logEntries } from '../fishing-log/index.js';
+import { catches, logEntries } from './fishing-log.tables.js';
 import { fishSpecies } from '../species/index.js';
 import { pbCriteria, personalBests, type PbCriterionRow, type PersonalBestRow } from './personal-bests.tables.js';
 import type { Measure } from './personal-bests.schemas.js';
