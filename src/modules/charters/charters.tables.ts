@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
-import { users } from '../users/index.js';
+import { idOf } from '../../core/db/references.js';
 
 export const LICENCE_TYPES = ['OUPV', 'Master'] as const;
 export type LicenceType = (typeof LICENCE_TYPES)[number];
@@ -19,7 +19,7 @@ export const charterCaptains = pgTable(
   {
     userId: uuid()
       .primaryKey()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     licenceType: text({ enum: LICENCE_TYPES }).notNull(),
     licenceNumber: text().notNull(),
     licenceExpiresOn: date().notNull(),
@@ -119,10 +119,10 @@ export const charterBookings = pgTable(
       .references(() => charterSlots.id),
     customerId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     captainId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     tripType: jsonb().$type<TripType>().notNull(),
     partySize: smallint().notNull(),
     startsAt: timestamp({ withTimezone: true }).notNull(),

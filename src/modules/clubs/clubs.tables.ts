@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
 import { featuring } from '../../core/db/featured.js';
-import { users } from '../users/index.js';
+import { idOf } from '../../core/db/references.js';
 
 export const CLUB_PRIVACIES = ['Public', 'Private'] as const;
 export const CLUB_ROLES = ['owner', 'admin', 'member'] as const;
@@ -21,7 +21,7 @@ export const clubs = pgTable(
     id: uuid().primaryKey(),
     ownerId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     name: text().notNull(),
     description: text(),
     privacy: text({ enum: CLUB_PRIVACIES }).notNull(),
@@ -47,7 +47,7 @@ export const clubMembers = pgTable(
       .references(() => clubs.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     role: text({ enum: CLUB_ROLES }).notNull(),
     status: text({ enum: MEMBERSHIP_STATUSES }).notNull(),
     requestedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
 import { featuring } from '../../core/db/featured.js';
-import { users } from '../users/index.js';
+import { idOf } from '../../core/db/references.js';
 
 export const EVENT_STATUSES = ['PendingApproval', 'Approved', 'Rejected'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
@@ -19,7 +19,7 @@ export const events = pgTable(
     id: uuid().primaryKey(),
     creatorId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     title: text().notNull(),
     description: text(),
     /** An EventType lookup value (checked on write by the lookups module). */
@@ -62,7 +62,7 @@ export const eventRegistrations = pgTable(
       .references(() => events.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userId] })],

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../core/db/columns.js';
 import { CONTENT_STATUSES } from '../moderation/index.js';
-import { users } from '../users/index.js';
+import { idOf } from '../../core/db/references.js';
 
 export const WIND_DIRECTIONS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export const BITES = ['Hot', 'Good', 'Fair', 'Slow', 'None'] as const;
@@ -24,7 +24,7 @@ export const fishingReports = pgTable(
     id: uuid().primaryKey(),
     authorId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     waterBody: text().notNull(),
     stateCode: text(),
     lat: doublePrecision().notNull(),
@@ -64,7 +64,7 @@ export const fishingReportHelpful = pgTable(
       .references(() => fishingReports.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.reportId, t.userId] })],

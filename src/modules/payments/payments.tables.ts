@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../core/db/columns.js';
-import { users } from '../users/index.js';
+import { idOf } from '../../core/db/references.js';
 
 export const PAYMENT_KINDS = ['CharterDeposit', 'CharterBalance', 'TournamentFee'] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
@@ -26,7 +26,7 @@ export const payments = pgTable(
     kind: text({ enum: PAYMENT_KINDS }).notNull(),
     payerId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     relatedType: text().notNull(),
     relatedId: uuid().notNull(),
     amountCents: integer().notNull(),
@@ -67,7 +67,7 @@ export const paymentRefunds = pgTable(
     amountCents: integer().notNull(),
     reason: text().notNull(),
     actorType: text({ enum: ['user', 'system'] }).notNull(),
-    actorUserId: uuid().references(() => users.id),
+    actorUserId: uuid().references(() => idOf('users')),
     status: text({ enum: REFUND_STATUSES }).notNull().default('Pending'),
     failureReason: text(),
     providerRef: text(),

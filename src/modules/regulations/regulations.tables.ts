@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { idOf } from '../../core/db/references.js';
 import { customType, date, doublePrecision, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
-import { users } from '../users/index.js';
 
 /**
  * Fishing regulations: jurisdiction (a state, ISO 3166-2 code) → zone or water body (polygons) →
@@ -278,7 +277,7 @@ export const maSubmissions = pgTable(
       .references(() => maPrograms.id),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     /** The fishing-log catch (owned by the fishing-log module: no foreign key across modules). */
     catchId: uuid().notNull(),
     speciesId: uuid()

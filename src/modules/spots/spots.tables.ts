@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
 import { featuring } from '../../core/db/featured.js';
-import { users } from '../users/index.js';
+import { idOf } from '../../core/db/references.js';
 
 export const SPOT_KINDS = ['Spot', 'BoatRamp', 'Pier', 'Shore'] as const;
 export type SpotKind = (typeof SPOT_KINDS)[number];
@@ -24,7 +24,7 @@ export const spots = pgTable(
   {
     id: uuid().primaryKey(),
     /** Null for reference spots (seeded from agency data, e.g. the USGS boat ramps): nobody owns them. */
-    ownerId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: uuid().references(() => idOf('users'), { onDelete: 'cascade' }),
     name: text().notNull(),
     kind: text({ enum: SPOT_KINDS }).notNull(),
     privacy: text({ enum: SPOT_PRIVACIES }).notNull(),
@@ -79,7 +79,7 @@ export const spotRatings = pgTable(
       .references(() => spots.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     stars: smallint().notNull(),
     comment: text(),
     ...timestamps(),
@@ -96,7 +96,7 @@ export const spotConfirmations = pgTable(
       .references(() => spots.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.spotId, t.userId] })],

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../core/db/columns.js';
 import { idOf } from '../../core/db/references.js';
-import { users } from '../users/index.js';
 
 /**
  * Tournaments: organizer profiles, tournaments with divisions, registrations (with the entry fee
@@ -53,7 +52,7 @@ export const tournamentOrganizers = pgTable(
     id: uuid().primaryKey(),
     userId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => idOf('users'), { onDelete: 'cascade' }),
     name: text().notNull(),
     contactEmail: text().notNull(),
     contactPhone: text(),
@@ -85,7 +84,7 @@ export const tournaments = pgTable(
     /** The organizer's user: the owner of the record for access policies. */
     ownerId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     name: text().notNull(),
     description: text(),
     waterBody: text(),
@@ -175,7 +174,7 @@ export const tournamentRegistrations = pgTable(
       .references(() => tournamentDivisions.id),
     userId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     /** The name shown on the public leaderboard. */
     anglerName: text().notNull(),
     status: text({ enum: REGISTRATION_STATUSES }).notNull().default('Active'),
@@ -208,7 +207,7 @@ export const tournamentFeePayments = pgTable(
       .references(() => tournaments.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     amountCents: integer().notNull(),
     currency: text().notNull(),
     status: text({ enum: FEE_STATUSES }).notNull().default('Pending'),
@@ -238,7 +237,7 @@ export const tournamentCatches = pgTable(
       .references(() => tournamentRegistrations.id),
     userId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     speciesId: uuid()
       .notNull()
       .references(() => idOf('fish_species')),
@@ -276,7 +275,7 @@ export const tournamentJudges = pgTable(
       .references(() => tournaments.id, { onDelete: 'cascade' }),
     userId: uuid()
       .notNull()
-      .references(() => users.id),
+      .references(() => idOf('users')),
     createdBy: uuid().notNull(),
     ...timestamps(),
   },
