@@ -3,7 +3,7 @@ import { uuidv7 } from '../../core/db/ids.js';
 import type { JobContext, Jobs } from '../../core/jobs/jobs.js';
 import { isInAppOnlyType } from '../../core/notifications/outbox.js';
 import { unseal } from '../../core/crypto/keys.js';
-import { findUserById } from '../users/users.service.js';
+import type { SettingsReader } from '../../core/app-deps.js';
 import { NOTIFICATION_EMAIL, WEBHOOK_DELIVERY } from './notifications.jobs.js';
 import { composeMail, mailSettings, sendMail } from './notifications.mail.js';
 import * as repo from './notifications.repository.js';
@@ -17,6 +17,8 @@ export interface DeliveryDeps {
   jobs: Jobs;
   /** The settings key: SMTP password, webhook secrets, unsubscribe tokens. */
   key: Buffer;
+  /** The live settings (mail). */
+  settings: SettingsReader;
   webhooksAllowLocal: boolean;
 }
 
@@ -75,12 +77,11 @@ export async function dispatch(deps: DeliveryDeps): Promise<{ events: number }> 
 
 /** Mails one notification, unless its recipient turned that kind off or has no address. */
 export async function emailNotification(deps: DeliveryDeps, notificationId: string): Promise<{ sent: boolean }> {
-  const note = await repo.find(deps.db, notificationId);
-  if (!note || isInAppOnlyType(note.type)) return { sent: false };
-  const user = await findUserById(deps.db, note.recipientId);
-  if (!user?.email || (await repo.emailOff(deps.db, note.recipientId, note.type))) return { sent: false };
-  const settings = await mailSettings(deps.db, deps.key);
-  await sendMail(deps.db, settings, composeMail(settings, deps.key, { email: user.email, userId: user.id }, note), note.id);
+  const target = await repo.mailTarget(deps.db, notificationId);
+  if (!target || isInAppOnlyType(target.note.type) || !target.email || target.emailOff) return { sent: false };
+  const { note, email } = target;
+  const settings = await mailSettings(deps.db, deps.key, deps.settings);
+  await sendMail(deps.db, settings, composeMail(settings, deps.key, { email, userId: note.recipientId }, note), note.id);
   return { sent: true };
 }
 

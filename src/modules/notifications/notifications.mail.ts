@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { DbOrTx } from '../../core/db/client.js';
 import { uuidv7 } from '../../core/db/ids.js';
+import type { SettingsReader } from '../../core/app-deps.js';
 import { settingValues } from '../settings/settings.service.js';
 import { mailboxMessages } from './notifications.tables.js';
 
@@ -31,18 +32,22 @@ export interface MailSettings {
   siteName: string;
 }
 
-const NAMES = ['EmailSmtpEnabled', 'EmailSmtpHost', 'EmailSmtpPort', 'EmailSmtpUser', 'EmailSmtpPassword', 'EmailSmtpTls', 'EmailFrom', 'PublicBaseUrl', 'SiteName'] as const;
-
-/** The mail settings in force now (read each time: a change applies to the next mail). */
-export async function mailSettings(db: DbOrTx, key: Buffer): Promise<MailSettings> {
-  const values = await settingValues(db, key, NAMES);
-  const get = <T>(name: (typeof NAMES)[number], fallback: T): T => (values.get(name) ?? fallback) as T;
+/**
+ * The mail settings in force now: this process's live copy of the settings (a change applies to
+ * the next mail), and the SMTP password, which is sensitive and so not in that copy, read and
+ * decrypted only when SMTP with a user is on.
+ */
+export async function mailSettings(db: DbOrTx, key: Buffer, settings: SettingsReader): Promise<MailSettings> {
+  const get = <T>(name: string, fallback: T): T => settings.get<T>(name) ?? fallback;
+  const smtp = get('EmailSmtpEnabled', false);
+  const user = get<string | null>('EmailSmtpUser', null);
+  const password = smtp && user ? (((await settingValues(db, key, ['EmailSmtpPassword'])).get('EmailSmtpPassword') as string | null | undefined) ?? null) : null;
   return {
-    smtp: get('EmailSmtpEnabled', false),
+    smtp,
     host: get('EmailSmtpHost', 'localhost'),
     port: get('EmailSmtpPort', 587),
-    user: get<string | null>('EmailSmtpUser', null),
-    password: get<string | null>('EmailSmtpPassword', null),
+    user,
+    password,
     tls: get('EmailSmtpTls', false),
     from: get('EmailFrom', 'Fishlog <no-reply@fishlog.invalid>'),
     baseUrl: get('PublicBaseUrl', 'http://localhost:3000').replace(/\/+$/, ''),

@@ -3,6 +3,7 @@ import { mailboxMessages } from './notifications.tables.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql } from '../../core/db/keyset.js';
 import type { FeedPage } from '../../core/http/pagination.js';
+import { users } from '../users/index.js';
 import { notificationEvents, notificationPreferences, notifications, type NotificationChannel } from '../../core/notifications/notifications.tables.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -81,13 +82,25 @@ export async function markDispatched(tx: DbOrTx, eventIds: string[]): Promise<vo
   await tx.update(notificationEvents).set({ dispatchedAt: sql`now()` }).where(inArray(notificationEvents.id, eventIds));
 }
 
-/** Whether the user turned the e-mail of `type` off. */
-export async function emailOff(db: DbOrTx, userId: string, type: string): Promise<boolean> {
+/**
+ * What the mail of a notification needs, in one statement: the notification, its recipient's
+ * address, and whether they turned the e-mail of its type off.
+ */
+export async function mailTarget(db: DbOrTx, id: string) {
   const [row] = await db
-    .select({ enabled: notificationPreferences.enabled })
-    .from(notificationPreferences)
-    .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.type, type), eq(notificationPreferences.channel, 'email')));
-  return row?.enabled === false;
+    .select({
+      note: notifications,
+      email: users.email,
+      emailOff: sql<boolean>`coalesce(${notificationPreferences.enabled} = false, false)`,
+    })
+    .from(notifications)
+    .innerJoin(users, eq(users.id, notifications.recipientId))
+    .leftJoin(
+      notificationPreferences,
+      and(eq(notificationPreferences.userId, notifications.recipientId), eq(notificationPreferences.type, notifications.type), eq(notificationPreferences.channel, 'email')),
+    )
+    .where(eq(notifications.id, id));
+  return row;
 }
 
 export async function mailboxList(db: DbOrTx, limit: number) {

@@ -15,7 +15,13 @@ import * as service from './settings.service.js';
 /** Seconds a client is told to wait during maintenance. */
 const MAINTENANCE_RETRY_AFTER = 300;
 
-const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'>; key: Buffer }> = async (app, { deps, key }) => {
+const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'>; key: Buffer; runtime: SettingsRuntime }> = async (app, { deps, key, runtime }) => {
+  // This process applies its own change before answering; the others within moments (NOTIFY).
+  const applied = async <T>(change: Promise<T>): Promise<T> => {
+    const result = await change;
+    await runtime.refresh();
+    return result;
+  };
   const db = deps.database.db;
   app.addSchema(SystemSetting);
   app.addSchema(SettingHistoryEntry);
@@ -79,7 +85,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
         response: { 201: Type.Ref('SystemSetting'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createSetting(db, key, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await applied(service.createSetting(db, key, auditContextOf(request), request.body))),
   );
 
   app.put(
@@ -97,7 +103,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
         response: { 200: Type.Ref('SystemSetting'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => service.updateSetting(db, key, auditContextOf(request), request.params.name, request.body),
+    async (request) => applied(service.updateSetting(db, key, auditContextOf(request), request.params.name, request.body)),
   );
 
   for (const active of [false, true]) {
@@ -117,7 +123,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
           response: { 200: Type.Ref('SystemSetting'), ...errorResponses(404, 409) },
         },
       },
-      async (request) => service.setSettingActive(db, key, auditContextOf(request), request.params.name, active, request.body.reason),
+      async (request) => applied(service.setSettingActive(db, key, auditContextOf(request), request.params.name, active, request.body.reason)),
     );
   }
 };
@@ -150,6 +156,6 @@ export async function registerSystemSettings(app: FastifyInstance, deps: Omit<Ap
   });
 
   const key = service.settingsKey(deps.config);
-  await app.register(settingsRoutes, { deps, key });
+  await app.register(settingsRoutes, { deps, key, runtime });
   return runtime;
 }
