@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client.js';
 import { uuidv7 } from '../db/ids.js';
+import { issuedTogether } from '../db/pipeline.js';
 import { notificationEvents, notifications } from './notifications.tables.js';
 
 /**
@@ -67,10 +68,15 @@ export interface NotificationEvent {
  */
 export async function notify(tx: DbOrTx, event: NotificationEvent): Promise<string> {
   const id = uuidv7();
-  await tx.insert(notificationEvents).values({ id, type: event.type, path: event.path, payload: event.payload });
   const recipients = event.recipients.filter((recipient, i, all) => all.findIndex((other) => other.userId === recipient.userId) === i);
-  if (recipients.length > 0) {
-    await tx.insert(notifications).values(recipients.map((recipient) => ({ id: uuidv7(), eventId: id, recipientId: recipient.userId, type: event.type, title: recipient.title, body: recipient.body, path: event.path })));
-  }
+  // Both rows in one round trip (the transaction's connection pipelines; PostgreSQL runs them in order).
+  await issuedTogether(tx, () =>
+    Promise.all([
+      tx.insert(notificationEvents).values({ id, type: event.type, path: event.path, payload: event.payload }),
+      recipients.length > 0
+        ? tx.insert(notifications).values(recipients.map((recipient) => ({ id: uuidv7(), eventId: id, recipientId: recipient.userId, type: event.type, title: recipient.title, body: recipient.body, path: event.path })))
+        : undefined,
+    ]),
+  );
   return id;
 }
