@@ -12,7 +12,7 @@ import { dropRunDatabases, here, log, printResult, releaseCluster, writeResult, 
 
 const names = process.argv.slice(2).filter((a) => a !== '--');
 if (names.length === 0) {
-  console.error('usage: npm run bench -- feed|byid|me|login|write|restart|audit-write|all');
+  console.error('usage: npm run bench -- <name>|all (the bench/<name>.bench.ts files)');
   process.exit(2);
 }
 const available = (await fs.readdir(here)).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, '')).sort();
