@@ -187,7 +187,7 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         summary: 'Book a trip',
         description:
           'A free slot, a trip type and the party size. The price and policy in force are copied into the booking. The deposit (if the listing takes one) is charged at once: a declined card answers 402 and frees the slot. ' +
-          'Instant-book listings answer Confirmed, others Pending (the captain has 24 h). A slot booked by someone else is a 409. Send an `Idempotency-Key`.',
+          'Instant-book listings answer Confirmed, others Pending (the captain has 24 h). A slot booked by someone else, your own listing and a deactivated listing are 409s. Send an `Idempotency-Key`.',
         params: ListingIdParams,
         headers: IdempotencyHeaders,
         body: BookBody,
