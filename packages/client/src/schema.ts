@@ -3481,7 +3481,7 @@ export interface paths {
         get: operations["getCharterListing"];
         /**
          * Replace a listing
-         * @description Its captain only. Bookings already made keep the price and policy they were made with.
+         * @description Its captain only. Sets every field (omitted optional fields take their defaults). Bookings already made keep the price and policy they were made with.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -3492,7 +3492,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a listing
-         * @description Its captain only; the fields given. Bookings already made keep their price and policy.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`tripTypes`, an array, is replaced whole); `null` clears an optional field (`targetSpecies`, `included`; `currency` returns to USD) and is a 400 naming a required one. Its captain only. Bookings already made keep their price and policy.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -41107,12 +41107,71 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
                 /**
                  * @example {
                  *       "depositPercent": 25,
-                 *       "instantBook": true
+                 *       "instantBook": true,
+                 *       "included": null
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    title?: string;
+                    description?: string;
+                    boatName?: string;
+                    homePort?: string;
+                    /**
+                     * @description ISO 3166-2 state/province code, e.g. US-MN or CA-ON (stored upper case)
+                     * @example US-MN
+                     */
+                    state?: string;
+                    latitude?: number;
+                    longitude?: number;
+                    /**
+                     * @description IANA time zone of the home port
+                     * @example America/New_York
+                     */
+                    timeZone?: string;
+                    currency?: string | null;
+                    tripTypes?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id?: string;
+                        name: string;
+                        durationHours: number;
+                        pricing: "PerTrip" | "PerPerson";
+                        /** Format: int32 */
+                        priceCents: number;
+                        /** Format: int32 */
+                        maxPartySize: number;
+                    }[];
+                    targetSpecies?: string[] | null;
+                    included?: string[] | null;
+                    /**
+                     * Format: int32
+                     * @description Full refund when the customer cancels at least this many days before
+                     */
+                    freeCancellationDays?: number;
+                    /**
+                     * Format: int32
+                     * @description Share of the deposit refunded for a later cancellation by the customer
+                     */
+                    lateCancellationRefundPercent?: number;
+                    /** @description Deposit charged at booking: 0 or 10-30 % of the price */
+                    depositPercent?: 0 | number;
+                    /** @description true: bookings are Confirmed at once; false: the captain accepts within 24 h */
+                    instantBook?: boolean;
+                };
+                /**
+                 * @example {
+                 *       "depositPercent": 25,
+                 *       "instantBook": true,
+                 *       "included": null
                  *     }
                  */
                 "application/json": {
@@ -41132,8 +41191,7 @@ export interface operations {
                      * @example America/New_York
                      */
                     timeZone?: string;
-                    /** @default USD */
-                    currency?: string;
+                    currency?: string | null;
                     tripTypes?: {
                         /**
                          * Format: uuid
@@ -41149,8 +41207,8 @@ export interface operations {
                         /** Format: int32 */
                         maxPartySize: number;
                     }[];
-                    targetSpecies?: string[];
-                    included?: string[];
+                    targetSpecies?: string[] | null;
+                    included?: string[] | null;
                     /**
                      * Format: int32
                      * @description Full refund when the customer cancels at least this many days before
