@@ -3481,7 +3481,7 @@ export interface paths {
         get: operations["getCharterListing"];
         /**
          * Replace a listing
-         * @description Its captain only. Bookings already made keep the price and policy they were made with.
+         * @description Its captain only. Sets every field (omitted optional fields take their defaults). Bookings already made keep the price and policy they were made with.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -3492,7 +3492,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a listing
-         * @description Its captain only; the fields given. Bookings already made keep their price and policy.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`tripTypes`, an array, is replaced whole); `null` clears an optional field (`targetSpecies`, `included`; `currency` returns to USD) and is a 400 naming a required one. Its captain only. Bookings already made keep their price and policy.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -3582,7 +3582,7 @@ export interface paths {
         put?: never;
         /**
          * Book a trip
-         * @description A free slot, a trip type and the party size. The price and policy in force are copied into the booking. The deposit (if the listing takes one) is charged at once: a declined card answers 402 and frees the slot. Instant-book listings answer Confirmed, others Pending (the captain has 24 h). A slot booked by someone else is a 409. Send an `Idempotency-Key`.
+         * @description A free slot, a trip type and the party size. The price and policy in force are copied into the booking. The deposit (if the listing takes one) is charged at once: a declined card answers 402 and frees the slot. Instant-book listings answer Confirmed, others Pending (the captain has 24 h). A slot booked by someone else, your own listing and a deactivated listing are 409s. Send an `Idempotency-Key`.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -3942,7 +3942,7 @@ export interface paths {
         put?: never;
         /**
          * Register for a tournament
-         * @description An Approved tournament not yet started, before its registration deadline and under its capacity; once per person per division (409 otherwise). A tournament with an entry fee needs `paymentMethod` (400 tournaments.payment_method_required); the fee is charged through the payments service once the place is held (a declined card cancels the registration: 402 tournaments.payment_declined). The organizer cannot enter their own tournament.
+         * @description An Approved tournament not yet started, before its registration deadline and under its capacity; once per person per division (409 otherwise). A tournament with an entry fee needs `paymentMethod` (400 tournaments.payment_method_required); the fee is charged through the payments service once the place is held (a declined card cancels the registration: 402 tournaments.payment_declined). The organizer and the judges cannot enter it (409). 403 for a tournament you cannot see.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4134,7 +4134,7 @@ export interface paths {
         put?: never;
         /**
          * Add a sponsor (organizer)
-         * @description Needs a verified organizer in good standing (403 otherwise) and a tournament not rejected, suspended or completed. Limits per tournament: per tier Title 1, Gold 3, Silver 5, Bronze 10, Supporter 25; 30 sponsors; 10000000 cents in all (409 beyond).
+         * @description Needs a verified organizer in good standing (403 otherwise) and a tournament not rejected, suspended or completed (409 otherwise). Limits per tournament: per tier Title 1, Gold 3, Silver 5, Bronze 10, Supporter 25; 30 sponsors; 10000000 cents in all (409 beyond).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4526,7 +4526,7 @@ export interface paths {
         put?: never;
         /**
          * Rate a spot (1–5 stars)
-         * @description One rating per angler: rating again replaces your rating. Returns the rating summary after it. A deactivated spot is a 403.
+         * @description One rating per angler: rating again replaces your rating. Returns the rating summary after it. A deactivated spot is a 403 (409 for its owner and administrators, who still see it).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4548,7 +4548,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm that a spot exists as described
-         * @description Anglers other than its creator, once each (409 the second time); the 3th confirmation verifies the spot. 403 for its creator or a verified spot.
+         * @description Anglers other than its creator, once each (409 the second time); the 3th confirmation verifies the spot. 409 for its creator (spots.own_spot) or a verified spot (spots.already_verified).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4744,7 +4744,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a fishing report helpful
-         * @description Once per angler (409 the second time); not your own report (403), only a published one (403).
+         * @description Once per angler (409 the second time); not your own report (409 reports.own_report); only a published one (403 reports.not_published for others' unpublished reports, which you cannot see).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4888,7 +4888,7 @@ export interface paths {
         put?: never;
         /**
          * Register for an event
-         * @description Approved events only (403 otherwise). 409 when already registered, full, or past the registration deadline.
+         * @description Approved events only: 409 events.not_open for an event its creator or an administrator sees before approval, 403 events.not_public for one you cannot see. 409 when already registered, full, or past the registration deadline.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -5072,7 +5072,7 @@ export interface paths {
         put?: never;
         /**
          * Join a club (public: at once; private: a request)
-         * @description 403 when you are a member already or your request is pending.
+         * @description 409 when you are a member already (clubs.already_member), your request is pending (clubs.request_pending) or the club is deactivated; 403 for a deactivated club you cannot see.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -5094,7 +5094,7 @@ export interface paths {
         put?: never;
         /**
          * Leave a club (or withdraw your request)
-         * @description The owner cannot leave (403).
+         * @description 409 for the owner, who cannot leave (clubs.owner_cannot_leave), and when you are not a member (clubs.not_member).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -5137,7 +5137,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member or decline a request (club admins)
-         * @description A club admin is removed only by the owner; the owner never.
+         * @description A club admin is removed only by the owner (403 otherwise); the owner never (409 clubs.cannot_remove_owner).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -41107,12 +41107,71 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
                 /**
                  * @example {
                  *       "depositPercent": 25,
-                 *       "instantBook": true
+                 *       "instantBook": true,
+                 *       "included": null
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    title?: string;
+                    description?: string;
+                    boatName?: string;
+                    homePort?: string;
+                    /**
+                     * @description ISO 3166-2 state/province code, e.g. US-MN or CA-ON (stored upper case)
+                     * @example US-MN
+                     */
+                    state?: string;
+                    latitude?: number;
+                    longitude?: number;
+                    /**
+                     * @description IANA time zone of the home port
+                     * @example America/New_York
+                     */
+                    timeZone?: string;
+                    currency?: string | null;
+                    tripTypes?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id?: string;
+                        name: string;
+                        durationHours: number;
+                        pricing: "PerTrip" | "PerPerson";
+                        /** Format: int32 */
+                        priceCents: number;
+                        /** Format: int32 */
+                        maxPartySize: number;
+                    }[];
+                    targetSpecies?: string[] | null;
+                    included?: string[] | null;
+                    /**
+                     * Format: int32
+                     * @description Full refund when the customer cancels at least this many days before
+                     */
+                    freeCancellationDays?: number;
+                    /**
+                     * Format: int32
+                     * @description Share of the deposit refunded for a later cancellation by the customer
+                     */
+                    lateCancellationRefundPercent?: number;
+                    /** @description Deposit charged at booking: 0 or 10-30 % of the price */
+                    depositPercent?: 0 | number;
+                    /** @description true: bookings are Confirmed at once; false: the captain accepts within 24 h */
+                    instantBook?: boolean;
+                };
+                /**
+                 * @example {
+                 *       "depositPercent": 25,
+                 *       "instantBook": true,
+                 *       "included": null
                  *     }
                  */
                 "application/json": {
@@ -41132,8 +41191,7 @@ export interface operations {
                      * @example America/New_York
                      */
                     timeZone?: string;
-                    /** @default USD */
-                    currency?: string;
+                    currency?: string | null;
                     tripTypes?: {
                         /**
                          * Format: uuid
@@ -41149,8 +41207,8 @@ export interface operations {
                         /** Format: int32 */
                         maxPartySize: number;
                     }[];
-                    targetSpecies?: string[];
-                    included?: string[];
+                    targetSpecies?: string[] | null;
+                    included?: string[] | null;
                     /**
                      * Format: int32
                      * @description Full refund when the customer cancels at least this many days before
@@ -48870,6 +48928,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -52660,6 +52731,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
             429: {
                 headers: {
@@ -52756,6 +52840,19 @@ export interface operations {
             };
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -52995,6 +53092,19 @@ export interface operations {
             };
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

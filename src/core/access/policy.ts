@@ -9,9 +9,13 @@ import { Role } from './roles.js';
  *
  * The status rule, for every resource of the API:
  * - **404** only when the record does not exist (`authorize` receives no record);
- * - **403** when it exists but the caller may not see it or may not do the action: visibility,
- *   ownership, membership, consent or the record's state. The refusal's `code` and `detail` say
- *   which, and what the caller can do about it.
+ * - **403** when the caller may not ("you may not"): role, permission, ownership, membership,
+ *   visibility. A rule that refuses an action on a record the caller may not see answers with its
+ *   visibility refusal first;
+ * - **409** when the caller could, but the record's state conflicts with the action: already a
+ *   member, already verified, deactivated, not open, or the caller's own content (booking one's own
+ *   listing, confirming one's own spot). Such a refusal is made with `conflict(...)`.
+ * The refusal's `code` and `detail` say which, and what the caller can do about it.
  *
  * A policy never reads a module's tables: what a rule needs beyond the record (friendship, circle,
  * membership…) comes through the `PolicyContext`, whose providers the modules register at start-up.
@@ -28,13 +32,19 @@ export function asViewer(viewer: Viewer | string): Viewer {
   return typeof viewer === 'string' ? { userId: viewer } : viewer;
 }
 
-/** Why an action is refused: a stable dotted code and what to do about it. */
+/** Why an action is refused: a stable dotted code, what to do about it, and 409 for a state conflict (403 otherwise). */
 export interface Refusal {
   readonly code: string;
   readonly detail: string;
+  readonly status?: 403 | 409;
 }
 
-/** `true` to allow; a refusal (answered 403) otherwise. */
+/** A refusal for a state conflict (answered 409): the caller could, but not in the record's present state. */
+export function conflict(code: string, detail: string): Refusal {
+  return { code, detail, status: 409 };
+}
+
+/** `true` to allow; a refusal (answered 403, or 409 for a `conflict`) otherwise. */
 export type Decision = true | Refusal;
 
 /** What rules may consult beyond the record: the database handle of the current request or transaction. */
@@ -68,7 +78,7 @@ export function definePolicy<R, A extends string>(resource: string, rules: Recor
 
 /**
  * The record when `viewer` may do `action` on it. No record: `notFound()` (404). Refused: 403
- * with the policy's code and detail.
+ * (409 for a `conflict`) with the policy's code and detail.
  */
 export async function authorize<R, A extends string, T extends R>(
   policy: Policy<R, A>,
@@ -80,7 +90,7 @@ export async function authorize<R, A extends string, T extends R>(
 ): Promise<T> {
   if (record === null || record === undefined) throw notFound();
   const decision = await policy.can(asViewer(viewer), action, record, context);
-  if (decision !== true) throw new AppError(403, decision.code, decision.detail);
+  if (decision !== true) throw new AppError(decision.status ?? 403, decision.code, decision.detail);
   return record;
 }
 

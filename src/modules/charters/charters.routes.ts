@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { paymentsOf } from '../payments/payments.service.js';
@@ -16,7 +17,6 @@ import {
   Listing,
   ListingBody,
   ListingIdParams,
-  ListingPatch,
   ListingsQuery,
   RequiredReasonBody,
   ReviewBody,
@@ -108,17 +108,28 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
   app.put(
     '/api/charter/listings/:id',
     {
-      schema: { tags, operationId: 'replaceCharterListing', summary: 'Replace a listing', description: 'Its captain only. Bookings already made keep the price and policy they were made with.', params: IdParams, body: ListingBody, response: { 200: listingRef, ...errorResponses(403, 404) } },
+      schema: { tags, operationId: 'replaceCharterListing', summary: 'Replace a listing', description: 'Its captain only. Sets every field (omitted optional fields take their defaults). Bookings already made keep the price and policy they were made with.', params: IdParams, body: ListingBody, response: { 200: listingRef, ...errorResponses(400, 403, 404) } },
     },
-    async (request) => service.updateListing(ctx, principalOf(request), request.params.id, request.body),
+    async (request) => service.updateListing(ctx, principalOf(request), request.params.id, { replace: request.body }),
   );
 
   app.patch(
     '/api/charter/listings/:id',
     {
-      schema: { tags, operationId: 'updateCharterListing', summary: 'Change some fields of a listing', description: 'Its captain only; the fields given. Bookings already made keep their price and policy.', params: IdParams, body: ListingPatch, response: { 200: listingRef, ...errorResponses(403, 404) } },
+      schema: {
+        tags,
+        operationId: 'updateCharterListing',
+        summary: 'Change some fields of a listing',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`tripTypes`, an array, is replaced whole); `null` clears an optional field (`targetSpecies`, `included`; `currency` returns to USD) and is a 400 naming a required one. ' +
+          'Its captain only. Bookings already made keep their price and policy.',
+        params: IdParams,
+        consumes: PATCH_CONSUMES,
+        body: mergePatchSchema(ListingBody, { examples: [{ depositPercent: 25, instantBook: true, included: null }] }),
+        response: { 200: listingRef, ...errorResponses(400, 403, 404) },
+      },
     },
-    async (request) => service.updateListing(ctx, principalOf(request), request.params.id, request.body),
+    async (request) => service.updateListing(ctx, principalOf(request), request.params.id, { patch: request.body }),
   );
 
   for (const active of [false, true]) {
@@ -187,7 +198,7 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         summary: 'Book a trip',
         description:
           'A free slot, a trip type and the party size. The price and policy in force are copied into the booking. The deposit (if the listing takes one) is charged at once: a declined card answers 402 and frees the slot. ' +
-          'Instant-book listings answer Confirmed, others Pending (the captain has 24 h). A slot booked by someone else is a 409. Send an `Idempotency-Key`.',
+          'Instant-book listings answer Confirmed, others Pending (the captain has 24 h). A slot booked by someone else, your own listing and a deactivated listing are 409s. Send an `Idempotency-Key`.',
         params: ListingIdParams,
         headers: IdempotencyHeaders,
         body: BookBody,

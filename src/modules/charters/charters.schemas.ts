@@ -129,8 +129,6 @@ export const LISTING_INPUT_EXAMPLE = {
 
 export const ListingBody = Type.Object(listingFields, { additionalProperties: false, examples: [LISTING_INPUT_EXAMPLE] });
 export type ListingInput = Static<typeof ListingBody>;
-export const ListingPatch = Type.Partial(ListingBody, { additionalProperties: false, minProperties: 1, examples: [{ depositPercent: 25, instantBook: true }] });
-export type ListingPatchInput = Static<typeof ListingPatch>;
 
 const TripType = Type.Object(
   { id: Uuid, name: Type.String(), durationHours: Type.Number(), pricing: Type.Union([Type.Literal('PerTrip'), Type.Literal('PerPerson')]), priceCents: Type.Integer(), maxPartySize: Type.Integer() },

@@ -3,12 +3,13 @@ import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { bookingPolicy, listingPolicy } from '../../core/access/policies/charters.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { idempotent, type PaymentsService } from '../payments/payments.service.js';
 import { CharterErrors } from './charters.errors.js';
 import * as repo from './charters.repository.js';
-import { CanceledByEnum, type BookInput, type BookingsFilter, type CaptainApplicationInput, type ListingInput, type ListingPatchInput, type ListingsFilter } from './charters.schemas.js';
-import { OUPV_MAX_PASSENGERS, type BookingRow, type CaptainRow, type TripType } from './charters.tables.js';
+import { CanceledByEnum, type BookInput, type BookingsFilter, type CaptainApplicationInput, ListingBody, type ListingInput, type ListingsFilter } from './charters.schemas.js';
+import { OUPV_MAX_PASSENGERS, type BookingRow, type CaptainRow, type ListingRow, type TripType } from './charters.tables.js';
 import { formatInZone, isTimeZone, zonedToUtc } from './charters.time.js';
 import { notifyBooking, notifyCaptainReview } from './charters.notifications.js';
 
@@ -138,16 +139,35 @@ function listingView(found: repo.ListingWithCaptain, viewer: Viewer, now: Date) 
   };
 }
 
-function checkListing(input: Partial<ListingInput>, captain: CaptainRow): void {
+function checkListing(input: ListingInput, captain: CaptainRow): void {
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw CharterErrors.badTimeZone(input.timeZone);
   if (captain.licenceType === 'OUPV') {
-    const index = (input.tripTypes ?? []).findIndex((t) => t.maxPartySize > OUPV_MAX_PASSENGERS);
+    const index = input.tripTypes.findIndex((t) => t.maxPartySize > OUPV_MAX_PASSENGERS);
     if (index >= 0) throw CharterErrors.oupvLimit(index);
   }
 }
 
 function tripTypes(input: ListingInput['tripTypes']): TripType[] {
   return input.map((t) => ({ ...t, id: t.id ?? uuidv7() }));
+}
+
+/** The columns of a listing body (a PUT replaces every field: optional ones left out take their defaults). */
+function listingValues(input: ListingInput) {
+  return {
+    ...input,
+    state: input.state.toUpperCase(),
+    currency: input.currency ?? 'USD',
+    tripTypes: tripTypes(input.tripTypes),
+    targetSpecies: input.targetSpecies ?? [],
+    included: input.included ?? [],
+  };
+}
+
+const LISTING_FIELDS = Object.keys(ListingBody.properties) as (keyof ListingInput & keyof ListingRow)[];
+
+/** A listing as a PUT body (for a merge patch): the body's fields of the row. */
+function listingAsInput(listing: ListingRow): ListingInput {
+  return Object.fromEntries(LISTING_FIELDS.map((field) => [field, listing[field]])) as ListingInput;
 }
 
 async function verifiedCaptain(db: DbOrTx, userId: string): Promise<CaptainRow> {
@@ -160,16 +180,7 @@ async function verifiedCaptain(db: DbOrTx, userId: string): Promise<CaptainRow> 
 export async function createListing(deps: ChartersDeps, viewer: Viewer, input: ListingInput) {
   const captain = await verifiedCaptain(deps.db, viewer.userId);
   checkListing(input, captain);
-  const row = await repo.insertListing(deps.db, {
-    id: uuidv7(),
-    captainId: viewer.userId,
-    ...input,
-    state: input.state.toUpperCase(),
-    currency: input.currency ?? 'USD',
-    tripTypes: tripTypes(input.tripTypes),
-    targetSpecies: input.targetSpecies ?? [],
-    included: input.included ?? [],
-  });
+  const row = await repo.insertListing(deps.db, { id: uuidv7(), captainId: viewer.userId, ...listingValues(input) });
   return getListing(deps, viewer, row.id);
 }
 
@@ -185,14 +196,14 @@ export async function searchListings(deps: ChartersDeps, viewer: Viewer, filter:
   return { items: items.map((i) => listingView(i, viewer, now)), total };
 }
 
-/** PUT (full `input`) or PATCH (some fields) by the listing's captain. */
-export async function updateListing(deps: ChartersDeps, viewer: Viewer, id: string, input: ListingPatchInput) {
+/** PUT (replace) or PATCH (merge patch) by the listing's captain. */
+export async function updateListing(deps: ChartersDeps, viewer: Viewer, id: string, change: Change<ListingInput>) {
   await deps.db.transaction(async (tx) => {
     const found = await repo.findListing(tx, id, true);
-    await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: tx }, () => CharterErrors.listingNotFound(id));
+    const listing = await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: tx }, () => CharterErrors.listingNotFound(id));
+    const input = applyChange(change, ListingBody, () => listingAsInput(listing));
     checkListing(input, found!.captain);
-    const { tripTypes: types, state, ...rest } = input;
-    await repo.updateListing(tx, id, { ...rest, ...(state ? { state: state.toUpperCase() } : {}), ...(types ? { tripTypes: tripTypes(types) } : {}) });
+    await repo.updateListing(tx, id, listingValues(input));
   });
   return getListing(deps, viewer, id);
 }

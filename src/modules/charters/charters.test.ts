@@ -113,7 +113,7 @@ describe('listings', () => {
     expect(patched.json()).toMatchObject({ title: 'Offshore tuna', instantBook: true, description: LISTING.description });
     const put = await call('PUT', `/api/charter/listings/${own.id}`, captain, { ...LISTING, title: 'Replaced' });
     expect(put.json()).toMatchObject({ title: 'Replaced', instantBook: false });
-    expect((await call('PUT', `/api/charter/listings/${own.id}`, captain, { title: 'partial' })).statusCode).toBe(400);
+    expect((await call('PUT', `/api/charter/listings/${own.id}`, captain, { title: 'partial' })).json()).toMatchObject({ status: 400, code: 'request.validation_failed' });
     expect((await call('POST', `/api/charter/listings/${own.id}/deactivate`, other, {})).statusCode).toBe(403);
     const off = await call('POST', `/api/charter/listings/${own.id}/deactivate`, captain, { reason: 'Boat in the yard' });
     expect(off.json()).toMatchObject({ isActive: false, bookable: false });
@@ -125,6 +125,32 @@ describe('listings', () => {
     expect((await call('GET', '/api/charter/listings?pageSize=100', other)).json().map((l: { id: string }) => l.id)).not.toContain(own.id);
     expect((await call('POST', `/api/charter/listings/${own.id}/deactivate`, captain, {})).statusCode).toBe(409);
     expect((await call('POST', `/api/charter/listings/${own.id}/reactivate`, captain, {})).json().isActive).toBe(true);
+  });
+
+  it('PATCH is a JSON Merge Patch: the fields sent change, null clears an optional field and is a 400 on a required one', async () => {
+    const own = await createListing(t, captain, { title: 'Merge', currency: 'CAD', targetSpecies: ['Walleye'] });
+    const mergePatch = { 'content-type': 'application/merge-patch+json' };
+    const patched = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { depositPercent: 25, included: null, currency: null }, mergePatch);
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({
+      title: 'Merge',
+      description: LISTING.description,
+      depositPercent: 25,
+      included: [],
+      currency: 'USD',
+      targetSpecies: ['Walleye'],
+      tripTypes: own.tripTypes.map((type) => expect.objectContaining({ id: type.id, name: type.name })),
+    });
+    const cleared = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { title: null, instantBook: true }, mergePatch);
+    expect(cleared.json()).toMatchObject({
+      status: 400,
+      code: 'request.required_field_cleared',
+      errors: [{ pointer: '/title', in: 'body', detail: 'is required and cannot be cleared with null' }],
+    });
+    const invalid = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { depositPercent: 5 });
+    expect(invalid.json()).toMatchObject({ status: 400, code: 'request.validation_failed' });
+    expect((await call('PATCH', `/api/charter/listings/${own.id}`, captain, {})).json()).toMatchObject({ status: 400, code: 'request.validation_failed' });
+    expect((await call('GET', `/api/charter/listings/${own.id}`, captain)).json()).toMatchObject({ title: 'Merge', instantBook: false, depositPercent: 25 });
   });
 
   it('searches by state, distance, date, party size, price, species and text', async () => {
@@ -274,8 +300,7 @@ describe('bookings', () => {
     expect((await book(listing.id, customer, { ...body, slotId: MISSING_ID })).statusCode).toBe(404);
     expect((await book(MISSING_ID, customer, body)).statusCode).toBe(404);
     const own = await book(listing.id, captain, { ...body, slotId: slot2!.id });
-    expect(own.statusCode).toBe(403);
-    expect(own.json().code).toBe('charters.own_listing');
+    expect(own.json()).toMatchObject({ status: 409, code: 'charters.own_listing' });
     const noKey = await call('POST', `/api/charter/listings/${listing.id}/book`, customer, { ...body, slotId: slot2!.id, paymentMethod: CARDS.visa });
     expect(noKey.json().code).toBe('idempotency.key_required');
   });

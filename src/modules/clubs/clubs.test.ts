@@ -28,13 +28,13 @@ describe('public clubs', () => {
     expect(club).toMatchObject({ name: 'Gull Lake Anglers', privacy: 'Public', memberCount: 1, myMembership: { role: 'Owner', status: 'Active' }, owner: { userId: owner.userId }, members: [{ userId: owner.userId, role: 'Owner', status: 'Active' }] });
     const joined = await call('POST', `/api/clubs/${club.id}/join`, ann);
     expect(joined.json()).toMatchObject({ memberCount: 2, myMembership: { role: 'Member', status: 'Active' } });
-    expect((await call('POST', `/api/clubs/${club.id}/join`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.already_member' });
+    expect((await call('POST', `/api/clubs/${club.id}/join`, ann)).json()).toMatchObject({ status: 409, code: 'clubs.already_member' });
     expect((await call('GET', `/api/clubs/${club.id}`, bob)).json().members.map((m: { userId: string }) => m.userId)).toEqual([owner.userId, ann.userId]);
     const mine = await call('GET', '/api/clubs/my-clubs', ann);
     expect(mine.json()).toEqual([expect.objectContaining({ id: club.id, myMembership: { role: 'Member', status: 'Active' } })]);
-    expect((await call('POST', `/api/clubs/${club.id}/leave`, owner)).json()).toMatchObject({ status: 403, code: 'clubs.owner_cannot_leave' });
+    expect((await call('POST', `/api/clubs/${club.id}/leave`, owner)).json()).toMatchObject({ status: 409, code: 'clubs.owner_cannot_leave' });
     expect((await call('POST', `/api/clubs/${club.id}/leave`, ann)).statusCode).toBe(204);
-    expect((await call('POST', `/api/clubs/${club.id}/leave`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.not_member' });
+    expect((await call('POST', `/api/clubs/${club.id}/leave`, ann)).json()).toMatchObject({ status: 409, code: 'clubs.not_member' });
     expect((await call('GET', '/api/clubs/my-clubs', ann)).json()).toEqual([]);
     expect((await call('GET', `/api/clubs/${MISSING_ID}`, ann)).statusCode).toBe(404);
     expect((await call('GET', `/api/clubs/${club.id}`, null)).statusCode).toBe(401);
@@ -56,7 +56,7 @@ describe('private clubs', () => {
     const club = await createClub(t, owner, { name: 'Secret Spot Society', privacy: 'Private' });
     const requested = await call('POST', `/api/clubs/${club.id}/join`, ann);
     expect(requested.json()).toMatchObject({ memberCount: 1, myMembership: { role: 'Member', status: 'Pending' }, members: null });
-    expect((await call('POST', `/api/clubs/${club.id}/join`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.request_pending' });
+    expect((await call('POST', `/api/clubs/${club.id}/join`, ann)).json()).toMatchObject({ status: 409, code: 'clubs.request_pending' });
     const outsider = await call('GET', `/api/clubs/${club.id}`, bob);
     expect(outsider.json()).toMatchObject({ name: 'Secret Spot Society', members: null });
     expect((await call('GET', `/api/clubs/${club.id}`, moderator)).json().members).toBeNull();
@@ -79,7 +79,7 @@ describe('private clubs', () => {
     await call('POST', `/api/clubs/${club.id}/join`, bob);
     await call('POST', `/api/clubs/${club.id}/join`, cat);
     expect((await call('POST', `/api/clubs/${club.id}/members/${bob.userId}/approve`, ann)).json()).toMatchObject({ memberCount: 3 });
-    expect((await call('DELETE', `/api/clubs/${club.id}/members/${owner.userId}`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.cannot_remove_owner' });
+    expect((await call('DELETE', `/api/clubs/${club.id}/members/${owner.userId}`, ann)).json()).toMatchObject({ status: 409, code: 'clubs.cannot_remove_owner' });
     expect((await call('DELETE', `/api/clubs/${club.id}/members/${cat.userId}`, bob)).json()).toMatchObject({ status: 403, code: 'clubs.not_club_admin' });
     expect((await call('DELETE', `/api/clubs/${club.id}/members/${cat.userId}`, ann)).statusCode).toBe(204);
     expect((await call('DELETE', `/api/clubs/${club.id}/members/${bob.userId}`, ann)).statusCode).toBe(204);

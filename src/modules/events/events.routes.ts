@@ -68,7 +68,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         tags,
         operationId: 'registerForEvent',
         summary: 'Register for an event',
-        description: 'Approved events only (403 otherwise). 409 when already registered, full, or past the registration deadline.',
+        description: 'Approved events only: 409 events.not_open for an event its creator or an administrator sees before approval, 403 events.not_public for one you cannot see. 409 when already registered, full, or past the registration deadline.',
         params: IdParams,
         response: { 200: Type.Ref('EventRegistration'), ...errorResponses(400, 401, 403, 404, 409) },
       },

@@ -119,7 +119,8 @@ describe('registration', () => {
     const closed = await createEvent(t, jo, { title: 'Closed', registrationDeadline: new Date(Date.now() - 1000).toISOString() }, staff.admin);
     expect((await call('POST', `/api/events/${closed.id}/register`, sam)).json()).toMatchObject({ status: 409, code: 'events.registration_closed' });
     const pending = await createEvent(t, jo, { title: 'Pending' });
-    expect((await call('POST', `/api/events/${pending.id}/register`, sam)).json()).toMatchObject({ status: 403, code: 'events.not_open' });
+    expect((await call('POST', `/api/events/${pending.id}/register`, sam)).json()).toMatchObject({ status: 403, code: 'events.not_public' });
+    expect((await call('POST', `/api/events/${pending.id}/register`, jo)).json()).toMatchObject({ status: 409, code: 'events.not_open' });
     expect((await call('POST', `/api/events/${MISSING_ID}/register`, sam)).statusCode).toBe(404);
     expect((await call('POST', `/api/events/${closed.id}/register`, null)).statusCode).toBe(401);
   });

@@ -77,7 +77,7 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         tags,
         operationId: 'markFishingReportHelpful',
         summary: 'Mark a fishing report helpful',
-        description: 'Once per angler (409 the second time); not your own report (403), only a published one (403).',
+        description: 'Once per angler (409 the second time); not your own report (409 reports.own_report); only a published one (403 reports.not_published for others\' unpublished reports, which you cannot see).',
         params: IdParams,
         response: { 200: Type.Ref('FishingReportHelpful'), ...errorResponses(400, 401, 403, 404, 409) },
       },

@@ -145,7 +145,7 @@ describe('GET /api/reports/by-location and helpful marks', () => {
 
   it('marks a report helpful once per user, not one’s own; DELETE undoes it', async () => {
     const report = await createFishingReport(t, jo, { text: 'Helpful?' });
-    expect((await call('POST', `/api/reports/${report.id}/rate`, jo)).json()).toMatchObject({ status: 403, code: 'reports.own_report' });
+    expect((await call('POST', `/api/reports/${report.id}/rate`, jo)).json()).toMatchObject({ status: 409, code: 'reports.own_report' });
     expect((await call('POST', `/api/reports/${report.id}/rate`, sam)).json()).toEqual({ helpfulCount: 1, markedHelpful: true });
     expect((await call('POST', `/api/reports/${report.id}/rate`, sam)).json()).toMatchObject({ status: 409, code: 'reports.already_helpful' });
     expect((await call('POST', `/api/reports/${report.id}/rate`, staff.admin)).json()).toEqual({ helpfulCount: 2, markedHelpful: true });

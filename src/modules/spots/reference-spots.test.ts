@@ -55,7 +55,7 @@ describe('boat ramps seeded with the service', () => {
     expect(ramps.find((r) => r.id === FATHER_HENNEPIN)!.description).toContain('OID_=24414');
     // Anyone may rate it; nobody needs to confirm a verified agency record.
     expect((await call('POST', `/api/spots/${FATHER_HENNEPIN}/rate`, angler, { stars: 5 })).statusCode).toBe(200);
-    expect((await call('POST', `/api/spots/${FATHER_HENNEPIN}/confirm`, angler)).json()).toMatchObject({ status: 403, code: 'spots.already_verified' });
+    expect((await call('POST', `/api/spots/${FATHER_HENNEPIN}/confirm`, angler)).json()).toMatchObject({ status: 409, code: 'spots.already_verified' });
   });
 
   it('administrators correct and deactivate them (audit-logged with the reason); a re-seed neither undoes that nor duplicates a ramp', async () => {

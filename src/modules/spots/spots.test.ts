@@ -159,13 +159,13 @@ describe('GET /api/spots/{id}, rating and confirming', () => {
 
   it('three confirmations by other anglers verify a spot; not the creator, not twice', async () => {
     const spot = await createSpot(t, jo, { name: 'To confirm' });
-    expect((await call('POST', `/api/spots/${spot.id}/confirm`, jo)).json()).toMatchObject({ status: 403, code: 'spots.own_spot' });
+    expect((await call('POST', `/api/spots/${spot.id}/confirm`, jo)).json()).toMatchObject({ status: 409, code: 'spots.own_spot' });
     expect((await call('POST', `/api/spots/${spot.id}/confirm`, sam)).json()).toMatchObject({ status: 'Unverified', confirmationCount: 1 });
     expect((await call('POST', `/api/spots/${spot.id}/confirm`, sam)).json()).toMatchObject({ status: 409, code: 'spots.already_confirmed' });
     await call('POST', `/api/spots/${spot.id}/confirm`, kim);
     const verified = await call('POST', `/api/spots/${spot.id}/confirm`, lee);
     expect(verified.json()).toMatchObject({ status: 'Verified', confirmationCount: 3, verifiedAt: expect.any(String) });
-    expect((await call('POST', `/api/spots/${spot.id}/confirm`, admin)).json()).toMatchObject({ status: 403, code: 'spots.already_verified' });
+    expect((await call('POST', `/api/spots/${spot.id}/confirm`, admin)).json()).toMatchObject({ status: 409, code: 'spots.already_verified' });
     expect((await call('POST', `/api/spots/${MISSING_ID}/confirm`, sam)).statusCode).toBe(404);
   });
 });
@@ -180,6 +180,7 @@ describe('administration', () => {
     expect((await call('POST', `/api/admin/spots/${spot.id}/deactivate`, admin, { reason: 'Private property' })).json()).toMatchObject({ isActive: false });
     expect((await auditEntries(t, 'spots.deactivated')).at(-1)).toMatchObject({ target_id: spot.id, reason: 'Private property', actor_user_id: admin.userId });
     expect((await call('GET', `/api/spots/${spot.id}`, sam)).json()).toMatchObject({ status: 403, code: 'spots.deactivated' });
+    expect((await call('POST', `/api/spots/${spot.id}/rate`, jo, { stars: 4 })).json()).toMatchObject({ status: 409, code: 'spots.deactivated' });
     expect((await call('GET', `/api/spots/${spot.id}`, jo)).json()).toMatchObject({ isActive: false });
     expect((await call('POST', `/api/spots/${spot.id}/rate`, sam, { stars: 2 })).statusCode).toBe(403);
     expect((await call('GET', '/api/spots/nearby?lat=47.5&lon=-92.5&radiusKm=1', sam)).json()).toEqual([]);

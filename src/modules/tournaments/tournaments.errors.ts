@@ -77,6 +77,7 @@ export const TournamentErrors = {
   badJudge: (why: string) => field(400, 'tournaments.bad_judge', `This user cannot be named judge: ${why}.`, '/userId', why),
   judgeIsRegistered: () => new AppError(409, 'tournaments.judge_is_registered', 'This user is registered in the tournament and cannot judge it.'),
   sponsorNotAllowed: (detail: string) => new AppError(403, 'tournaments.sponsor_not_allowed', detail),
+  sponsorsClosed: (status: string) => new AppError(409, 'tournaments.sponsor_not_allowed', `Sponsors cannot be added to a ${status} tournament.`),
   sponsorLimit: (detail: string) => new AppError(409, 'tournaments.sponsor_limit', detail),
   duplicateSponsor: (name: string) => new AppError(409, 'tournaments.duplicate_sponsor', `A sponsor named ${name} is already listed for this tournament.`),
   placeTaken: (place: number) => new AppError(409, 'tournaments.place_taken', `Place ${place} is already given in this division; edit that placing with a reason.`),

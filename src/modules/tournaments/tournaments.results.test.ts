@@ -165,7 +165,7 @@ describe('judging and the catches list', () => {
     const approved = await createTournament(t, organizer);
     await call('POST', `/api/tournament/${approved.id}/judges`, organizer, { userId: judge.userId });
     const entry = await call('POST', `/api/tournament/${approved.id}/register`, judge, { divisionId: approved.body.divisions[0]!.id });
-    expect(entry.json()).toMatchObject({ status: 403, code: 'tournaments.judge_cannot_register' });
+    expect(entry.json()).toMatchObject({ status: 409, code: 'tournaments.judge_cannot_register' });
   });
 
   it('lists all submissions to the organizer, only their own to an angler', async () => {

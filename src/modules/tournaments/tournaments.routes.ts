@@ -171,7 +171,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         description:
           'An Approved tournament not yet started, before its registration deadline and under its capacity; once per person per division (409 otherwise). ' +
           'A tournament with an entry fee needs `paymentMethod` (400 tournaments.payment_method_required); the fee is charged through the payments service once the place is held ' +
-          '(a declined card cancels the registration: 402 tournaments.payment_declined). The organizer cannot enter their own tournament.',
+          '(a declined card cancels the registration: 402 tournaments.payment_declined). The organizer and the judges cannot enter it (409). 403 for a tournament you cannot see.',
         params: TournamentParams,
         body: RegisterBody,
         response: { 201: ref('TournamentRegistration'), ...errorResponses(400, 402, 403, 404, 409) },
@@ -366,7 +366,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         operationId: 'addTournamentSponsor',
         summary: 'Add a sponsor (organizer)',
         description:
-          'Needs a verified organizer in good standing (403 otherwise) and a tournament not rejected, suspended or completed. ' +
+          'Needs a verified organizer in good standing (403 otherwise) and a tournament not rejected, suspended or completed (409 otherwise). ' +
           `Limits per tournament: per tier ${Object.entries(service.SPONSOR_LIMITS.perTier)
             .map(([tier, n]) => `${tier} ${n}`)
             .join(', ')}; ${service.SPONSOR_LIMITS.total} sponsors; ${service.SPONSOR_LIMITS.amountCents} cents in all (409 beyond).`,

@@ -603,7 +603,7 @@ export async function addSponsor(db: Db, viewer: Viewer, tournamentId: string, i
       throw TournamentErrors.sponsorNotAllowed(`Sponsors need a verified organizer in good standing; your organizer profile is ${organizer?.status ?? 'missing'}.`);
     }
     if (t.status === 'Rejected' || t.status === 'Suspended' || t.status === 'Completed') {
-      throw TournamentErrors.sponsorNotAllowed(`Sponsors cannot be added to a ${t.status} tournament.`);
+      throw TournamentErrors.sponsorsClosed(t.status);
     }
     const amount = input.amountCents ?? 0;
     const totals = await repo.sponsorTotals(tx, tournamentId);

@@ -325,11 +325,10 @@ describe('registrations', () => {
   it('refuses the organizer, unpublished tournaments, closed registrations and missing tournaments', async () => {
     const { id, body } = await createTournament(t, organizer);
     const division = body.divisions[0]!.id;
-    expect((await call('POST', `/api/tournament/${id}/register`, organizer, { paymentMethod: CARD, divisionId: division })).json().code).toBe('tournaments.organizer_cannot_register');
+    expect((await call('POST', `/api/tournament/${id}/register`, organizer, { paymentMethod: CARD, divisionId: division })).json()).toMatchObject({ status: 409, code: 'tournaments.organizer_cannot_register' });
     const pending = await createTournament(t, organizer, { status: 'PendingApproval' });
     const hidden = await call('POST', `/api/tournament/${pending.id}/register`, other, { paymentMethod: CARD, divisionId: pending.body.divisions[0]!.id });
-    expect(hidden.statusCode).toBe(403);
-    expect(hidden.json().code).toBe('tournaments.not_visible');
+    expect(hidden.json()).toMatchObject({ status: 403, code: 'tournaments.not_visible' });
     await t.database.pool.query('UPDATE tournaments SET registration_deadline = now() - interval \'1 minute\' WHERE id = $1', [id]);
     const late = await call('POST', `/api/tournament/${id}/register`, other, { paymentMethod: CARD, divisionId: division });
     expect(late.statusCode).toBe(409);
@@ -337,8 +336,7 @@ describe('registrations', () => {
     const started = await createTournament(t, organizer);
     await startTournament(t, started.id);
     const running = await call('POST', `/api/tournament/${started.id}/register`, other, { paymentMethod: CARD, divisionId: started.body.divisions[0]!.id });
-    expect(running.statusCode).toBe(403);
-    expect(running.json().code).toBe('tournaments.not_open');
+    expect(running.json()).toMatchObject({ status: 409, code: 'tournaments.not_open' });
     expect((await call('POST', `/api/tournament/${MISSING_ID}/register`, other, { paymentMethod: CARD, divisionId: division })).statusCode).toBe(404);
     expect((await call('POST', `/api/tournament/${id}/register`, null, { paymentMethod: CARD, divisionId: division })).statusCode).toBe(401);
   });
@@ -443,8 +441,15 @@ describe('sponsors', () => {
     const { id } = await createTournament(t, o);
     await t.database.pool.query(`UPDATE tournament_organizers SET status = 'Suspended' WHERE id = $1`, [o.organizerId]);
     const res = await call('POST', `/api/tournament/${id}/sponsors`, o, { name: 'Any', tier: 'Gold' });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'tournaments.sponsor_not_allowed', detail: expect.stringContaining('Suspended') });
+    expect(res.json()).toMatchObject({ status: 403, code: 'tournaments.sponsor_not_allowed', detail: expect.stringContaining('Suspended') });
+  });
+
+  it('a completed tournament takes no sponsors (a state conflict)', async () => {
+    const o = await createOrganizer(t);
+    const { id } = await createTournament(t, o);
+    await t.database.pool.query(`UPDATE tournaments SET status = 'Completed' WHERE id = $1`, [id]);
+    const res = await call('POST', `/api/tournament/${id}/sponsors`, o, { name: 'Any', tier: 'Gold' });
+    expect(res.json()).toMatchObject({ status: 409, code: 'tournaments.sponsor_not_allowed', detail: 'Sponsors cannot be added to a Completed tournament.' });
   });
 });
 

@@ -1,9 +1,10 @@
-import { definePolicy, isAdmin, type Viewer } from '../policy.js';
+import { conflict, definePolicy, isAdmin, type Rule, type Viewer } from '../policy.js';
 
 /**
  * Record-level rules of charter listings and bookings (structural records: no module imports).
  * - A listing: anyone signed in sees an active one; an inactive one only its captain and admins.
- *   Only its captain changes it, adds slots or (de)activates it. A captain cannot book their own.
+ *   Only its captain changes it, adds slots or (de)activates it. Booking one's own listing or an
+ *   inactive one (seen by admins) is a state conflict (409).
  * - A booking: its customer and the listing's captain see it. The captain accepts, declines and
  *   cancels for weather; either of them cancels.
  */
@@ -22,15 +23,19 @@ const isCaptainOf = (viewer: Viewer, record: { captainId: string }) => record.ca
 
 const notCaptain = { code: 'charters.not_listing_captain', detail: 'Only the captain of this listing can do this.' };
 
+const view: Rule<ListingRecord> = (viewer, listing) =>
+  listing.isActive || isCaptainOf(viewer, listing) || isAdmin(viewer)
+    ? true
+    : { code: 'charters.listing_inactive', detail: 'This listing is deactivated; only its captain and admins can see it. Search active listings at GET /api/charter/listings.' };
+
 export const listingPolicy = definePolicy<ListingRecord, 'view' | 'edit' | 'book'>('charter_listings', {
-  view: (viewer, listing) =>
-    listing.isActive || isCaptainOf(viewer, listing) || isAdmin(viewer)
-      ? true
-      : { code: 'charters.listing_inactive', detail: 'This listing is deactivated; only its captain and admins can see it.' },
+  view,
   edit: (viewer, listing) => (isCaptainOf(viewer, listing) ? true : notCaptain),
-  book: (viewer, listing) => {
-    if (isCaptainOf(viewer, listing)) return { code: 'charters.own_listing', detail: 'You cannot book a trip on your own listing.' };
-    return listing.isActive ? true : { code: 'charters.listing_inactive', detail: 'This listing is deactivated and takes no bookings; search active listings at GET /api/charter/listings.' };
+  book: async (viewer, listing, context) => {
+    const seen = await view(viewer, listing, context);
+    if (seen !== true) return seen;
+    if (isCaptainOf(viewer, listing)) return conflict('charters.own_listing', 'You cannot book a trip on your own listing.');
+    return listing.isActive ? true : conflict('charters.listing_inactive', 'This listing is deactivated and takes no bookings; search active listings at GET /api/charter/listings.');
   },
 });
 

@@ -1,10 +1,12 @@
-import { definePolicy, isAdmin, isOwner } from '../policy.js';
+import { conflict, definePolicy, isAdmin, isOwner, type Rule } from '../policy.js';
 
 /**
  * Clubs. `membership` is the viewer's own membership of the club (or null), supplied by the
  * clubs service. Active clubs are seen by everyone (name, description…); the member list of a
  * private club only by its active members and administrators. Club admins (and the owner)
  * approve requests and remove members; only the owner changes roles; the owner cannot leave.
+ * Joining twice, leaving a club one is not in, the owner leaving and joining a deactivated club
+ * (seen by its owner and administrators) are state conflicts (409).
  */
 export interface ClubRecord {
   readonly ownerId: string;
@@ -17,20 +19,28 @@ const activeMember = (club: ClubRecord) => club.membership?.status === 'Active';
 const clubAdmin = (club: ClubRecord) => activeMember(club) && (club.membership?.role === 'admin' || club.membership?.role === 'owner');
 const inactive = { code: 'clubs.deactivated', detail: 'This club was deactivated by an administrator.' };
 
+const view: Rule<ClubRecord> = (viewer, club) => (club.isActive || isOwner(viewer, club) || isAdmin(viewer) ? true : inactive);
+
 export const clubPolicy = definePolicy<ClubRecord, 'view' | 'seeMembers' | 'join' | 'leave' | 'manageMembers' | 'changeRoles'>('clubs', {
-  view: (viewer, club) => (club.isActive || isOwner(viewer, club) || isAdmin(viewer) ? true : inactive),
+  view,
   seeMembers: (viewer, club) =>
     club.privacy === 'Public' || activeMember(club) || isAdmin(viewer)
       ? true
       : { code: 'clubs.members_private', detail: 'The member list of a private club is shown to its members only; ask to join.' },
-  join: (_viewer, club) => {
-    if (!club.isActive) return inactive;
-    if (club.membership) return { code: club.membership.status === 'Pending' ? 'clubs.request_pending' : 'clubs.already_member', detail: club.membership.status === 'Pending' ? 'Your request to join is waiting for the club’s admins.' : 'You are a member already.' };
+  join: async (viewer, club, context) => {
+    const seen = await view(viewer, club, context);
+    if (seen !== true) return seen;
+    if (club.membership) {
+      return club.membership.status === 'Pending'
+        ? conflict('clubs.request_pending', 'Your request to join is waiting for the club’s admins.')
+        : conflict('clubs.already_member', 'You are a member already.');
+    }
+    if (!club.isActive) return conflict(inactive.code, 'This club was deactivated by an administrator and takes no new members.');
     return true;
   },
   leave: (viewer, club) => {
-    if (!club.membership) return { code: 'clubs.not_member', detail: 'You are not a member of this club.' };
-    if (isOwner(viewer, club)) return { code: 'clubs.owner_cannot_leave', detail: 'The owner cannot leave the club; it stays yours.' };
+    if (!club.membership) return conflict('clubs.not_member', 'You are not a member of this club.');
+    if (isOwner(viewer, club)) return conflict('clubs.owner_cannot_leave', 'The owner cannot leave the club; it stays yours.');
     return true;
   },
   manageMembers: (_viewer, club) => (clubAdmin(club) ? true : { code: 'clubs.not_club_admin', detail: 'Only the club’s admins and owner manage its members.' }),

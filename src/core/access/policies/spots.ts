@@ -1,4 +1,4 @@
-import { definePolicy, isAdmin, isOwner, type Viewer } from '../policy.js';
+import { conflict, definePolicy, isAdmin, isOwner, type Viewer } from '../policy.js';
 
 /**
  * Spots (fishing spots, boat ramps, piers, shore access).
@@ -7,6 +7,8 @@ import { definePolicy, isAdmin, isOwner, type Viewer } from '../policy.js';
  *   public facility (boat ramp, pier); others see a spot from a private log snapped to ~1 km.
  * - rate: any signed-in user, while the spot is active.
  * - confirm: a user other than the owner, while the spot is active and unverified.
+ * The spots service asks `view` first, so a refused `rate` or `confirm` is a state conflict (409):
+ * deactivated (seen by its owner and administrators), the caller's own spot, verified already.
  */
 export interface SpotRecord {
   /** Null for reference spots (agency data nobody owns). */
@@ -23,6 +25,7 @@ const FACILITIES = new Set(['BoatRamp', 'Pier']);
 const ownsSpot = (viewer: Viewer, spot: SpotRecord) => spot.ownerId !== null && isOwner(viewer, { ownerId: spot.ownerId });
 
 const deactivated = { code: 'spots.deactivated', detail: 'This spot was deactivated by an administrator; it can no longer be seen or rated.' };
+const deactivatedConflict = conflict(deactivated.code, deactivated.detail);
 
 export const spotPolicy = definePolicy<SpotRecord, 'view' | 'seeExact' | 'rate' | 'confirm'>('spots', {
   view: (viewer, spot) => (spot.isActive || ownsSpot(viewer, spot) || isAdmin(viewer) ? true : deactivated),
@@ -30,11 +33,11 @@ export const spotPolicy = definePolicy<SpotRecord, 'view' | 'seeExact' | 'rate' 
     ownsSpot(viewer, spot) || spot.privacy === 'Public' || FACILITIES.has(spot.kind)
       ? true
       : { code: 'spots.location_private', detail: 'The spot comes from a private log: its location is shown to the nearest kilometre.' },
-  rate: (_viewer, spot) => (spot.isActive ? true : deactivated),
+  rate: (_viewer, spot) => (spot.isActive ? true : deactivatedConflict),
   confirm: (viewer, spot) => {
-    if (!spot.isActive) return deactivated;
-    if (ownsSpot(viewer, spot)) return { code: 'spots.own_spot', detail: 'You added this spot; confirmations must come from other anglers.' };
-    if (spot.status === 'Verified') return { code: 'spots.already_verified', detail: 'This spot is verified already; no confirmation is needed.' };
+    if (!spot.isActive) return deactivatedConflict;
+    if (ownsSpot(viewer, spot)) return conflict('spots.own_spot', 'You added this spot; confirmations must come from other anglers.');
+    if (spot.status === 'Verified') return conflict('spots.already_verified', 'This spot is verified already; no confirmation is needed.');
     return true;
   },
 });

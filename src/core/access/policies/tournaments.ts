@@ -1,11 +1,13 @@
-import { definePolicy, isOwner, type Decision, type Refusal, type Viewer } from '../policy.js';
+import { conflict, definePolicy, isOwner, type Decision, type Refusal, type Viewer } from '../policy.js';
 
 /**
  * Tournaments. The organizer (the record's owner) sees and manages their tournament in every
  * state. Everyone else sees it once an admin approved it (Approved, InProgress, Completed; an
  * Unlisted one by its id only, lists leave it out); a registrant keeps seeing a tournament they
  * registered in whatever happens to it, and so does a judge the organizer named. Judges and the
- * organizer judge catches; only the organizer manages. Anything else that exists is a 403.
+ * organizer judge catches; only the organizer manages. Anything else that exists is a 403, except
+ * registering where the caller organizes or judges, or while registration is not open: state
+ * conflicts (409).
  */
 
 /** What the rules read of a tournament (structural: no import from the module). */
@@ -48,12 +50,12 @@ export const tournamentPolicy = definePolicy<TournamentAccessRecord, 'view' | 'm
     return { code: 'tournaments.judges_only', detail: 'Only the organizer and the judges they named can judge catches of this tournament.' };
   },
   async register(viewer, record) {
-    if (isOwner(viewer, record)) return { code: 'tournaments.organizer_cannot_register', detail: 'Organizers judge their own tournament and cannot enter it.' };
-    if (await record.isJudge(viewer.userId)) return { code: 'tournaments.judge_cannot_register', detail: 'Judges of a tournament cannot enter it.' };
+    if (isOwner(viewer, record)) return conflict('tournaments.organizer_cannot_register', 'Organizers judge their own tournament and cannot enter it.');
+    if (await record.isJudge(viewer.userId)) return conflict('tournaments.judge_cannot_register', 'Judges of a tournament cannot enter it.');
     const seen = await view(viewer, record);
     if (seen !== true) return seen;
     if (record.status !== 'Approved') {
-      return { code: 'tournaments.not_open', detail: `Registration is open only while the tournament is Approved and not started; it is ${record.status}.` };
+      return conflict('tournaments.not_open', `Registration is open only while the tournament is Approved and not started; it is ${record.status}.`);
     }
     return true;
   },
