@@ -3,7 +3,8 @@
  * 1. no import cycles;
  * 2. src/core never imports src/modules (modules register what the core needs at start-up);
  * 3. a module imports another module only through its public file (`index.ts` or a `*.service.ts`),
- *    never its repositories, tables, schemas or other internals.
+ *    never its repositories, tables, schemas or other internals;
+ * 4. the reference tier (species, brands, lookups, settings; gear above them) imports no higher module.
  * Composition roots may import any module: src/app.ts, src/providers.ts, src/seeds.ts, src/cli/.
  * Tests are not part of the boundaries.
  */
@@ -40,6 +41,14 @@ module.exports = {
       comment: "Never another module's repository or tables, whatever the path.",
       from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/modules/[^/]+/.+[.](repository|tables)[.]ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'reference-tier-one-way',
+      severity: 'error',
+      comment:
+        'The reference tier (species, brands, lookups, settings, then the gear catalog that references them) imports no higher module: usage is counted by registration (core/admin/usage.ts, src/providers.ts).',
+      from: { path: '^src/modules/(species|brands|lookups|settings|gear)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/(species|brands|lookups|settings)/', '^src/modules/$1/'] },
     },
   ],
   options: {

@@ -5,6 +5,10 @@ import { homeStateOf } from './modules/profiles/profiles.service.js';
 import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
 import { onPaymentSettled, registerPaymentRecordPath } from './modules/payments/payments.service.js';
 import { registerLookupUsage } from './modules/lookups/index.js';
+import { registerSpeciesUsage } from './modules/species/index.js';
+import { onBrandRenamed, registerBrandUsage } from './modules/brands/index.js';
+import { brandCatalogItems, brandSetups, lureCountsBySpecies, refreshBrandSearchText } from './modules/gear/gear.service.js';
+import { catchesBySpecies } from './modules/fishing-log/fishing-log.usage.js';
 import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
 import { eventsByType } from './modules/events/events.service.js';
 import { registrationPathById, settleEntryFee } from './modules/tournaments/tournaments.service.js';
@@ -43,6 +47,12 @@ export function registerModuleProviders(): void {
   registerLookupUsage('WaterClarity', reportsByClarity);
   registerLookupUsage('Sky', reportsBySky);
   registerLookupUsage('EventType', eventsByType);
+  // The species' and brands' usage statistics, counted by the modules whose records reference them.
+  registerSpeciesUsage('catches', catchesBySpecies);
+  registerSpeciesUsage('lures', lureCountsBySpecies);
+  registerBrandUsage('catalogItems', brandCatalogItems);
+  registerBrandUsage('setups', brandSetups);
+  onBrandRenamed(refreshBrandSearchText);
   // The review queue's content types: moderators' decisions read and change them through their module.
   registerModeratedContent('post', moderatedPosts);
   registerModeratedContent('comment', moderatedComments);

@@ -3,14 +3,14 @@ import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import { brandUsage, refreshBrandSearchText, type BrandUsage } from '../gear/gear.service.js';
 import { countryName } from './brands.countries.js';
 import { BrandErrors } from './brands.errors.js';
 import * as repo from './brands.repository.js';
 import type { CreateBrandInput, UpdateBrandInput } from './brands.schemas.js';
-import { GearKindEnum } from '../gear/index.js';
-import { brandView, publicUsage, requireBrand } from './brands.service.js';
+import { GearKindEnum } from './brands.kinds.js';
+import { brandView, publicUsage, requireBrand, usageOfBrands, type BrandUsage } from './brands.service.js';
 import type { BrandRow } from './brands.tables.js';
+import { brandRenamed } from './brands.usage.js';
 
 /** Administration of brands (permission Brands.Manage), each change with its audit entry. */
 
@@ -27,12 +27,12 @@ function checkCountry(code: string | undefined): void {
 }
 
 async function viewWithUsage(db: DbOrTx, row: BrandRow) {
-  return adminView(row, (await brandUsage(db, [row.id])).get(row.id)!);
+  return adminView(row, (await usageOfBrands(db, [row.id])).get(row.id)!);
 }
 
 export async function adminListBrands(db: Db, filter: repo.BrandFilter, page: Page) {
   const { items, total } = await repo.listBrands(db, { ...filter, status: filter.status ?? 'all' }, page);
-  const usage = await brandUsage(db, items.map((i) => i.id));
+  const usage = await usageOfBrands(db, items.map((i) => i.id));
   return { items: items.map((i) => adminView(i, usage.get(i.id)!)), total };
 }
 
@@ -74,7 +74,7 @@ export async function updateBrand(db: Db, context: AuditContext, id: string, inp
     const fields = { ...sent, gearKinds: sent.gearKinds && [...new Set(sent.gearKinds.map((k) => GearKindEnum.fromApi(k)))] };
     const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<BrandRow>;
     const row = await repo.updateBrand(tx, id, { ...changes, updatedBy: context.actor.userId ?? null });
-    if (row.name !== current.name) await refreshBrandSearchText(tx, id);
+    if (row.name !== current.name) await brandRenamed(tx, id);
     await recordAudit(tx, context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: reason ?? null, before: snapshot(current), after: snapshot(row) });
     return viewWithUsage(tx, row);
   });

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { normaliseQuery, trigramMatch, trigramRank, withSearchThreshold } from '../../core/db/search.js';
 import type { Page } from '../../core/http/pagination.js';
-import type { GearKind } from '../gear/index.js';
+import type { GearKind } from './brands.kinds.js';
 import { brands, type BrandRow } from './brands.tables.js';
 
 /** SQL of the brands module; no rules. */

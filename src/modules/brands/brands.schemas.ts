@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 import { ActivityFilterEnum } from '../../core/http/enums.js';
-import { GEAR_KINDS, GearKindEnum } from '../gear/index.js';
+import { GEAR_KINDS, GearKindEnum } from './brands.kinds.js';
 
 export const GearKindSchema = GearKindEnum.output;
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { v5 as uuidv5 } from 'uuid';
 import type { Seed } from '../../core/db/seeds.js';
 import { projectRoot } from '../../paths.js';
-import { GEAR_KINDS, type GearKind } from '../gear/index.js';
+import { GEAR_KINDS, type GearKind } from './brands.kinds.js';
 import { brands } from './brands.tables.js';
 import { countryName } from './brands.countries.js';
 

@@ -1,11 +1,11 @@
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import { brandUsage, type BrandUsage } from '../gear/gear.service.js';
-import { GearKindEnum, type GearKind } from '../gear/index.js';
+import { GEAR_KINDS, GearKindEnum, type GearKind } from './brands.kinds.js';
 import { countryName } from './brands.countries.js';
 import { BrandErrors } from './brands.errors.js';
 import * as repo from './brands.repository.js';
 import type { BrandRow } from './brands.tables.js';
+import { brandUsage } from './brands.usage.js';
 
 /** Reading brands: everybody signed in; deactivated brands are readable by id but not listed. */
 
@@ -22,6 +22,32 @@ export function brandView(row: BrandRow) {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+export interface BrandUsage {
+  catalogItems: Record<GearKind | 'total', number>;
+  inactiveCatalogItems: number;
+  setups: number;
+}
+
+/** Catalog items per kind and gear setups using them, per brand (one statement per counter for all brands). */
+export async function usageOfBrands(db: DbOrTx, brandIds: string[]): Promise<Map<string, BrandUsage>> {
+  const [itemCounts, setups] = await Promise.all([brandUsage.each(db, 'catalogItems', brandIds), brandUsage.total(db, 'setups', brandIds)]);
+  const out = new Map<string, BrandUsage>();
+  for (const id of brandIds) {
+    const catalogItems = Object.fromEntries([...GEAR_KINDS, 'total'].map((k) => [k, 0])) as BrandUsage['catalogItems'];
+    const usage: BrandUsage = { catalogItems, inactiveCatalogItems: 0, setups: setups.get(id) ?? 0 };
+    for (const c of itemCounts.flatMap((counts) => counts.get(id) ?? [])) {
+      if (c.active) {
+        catalogItems[c.kind] += c.n;
+        catalogItems.total += c.n;
+      } else {
+        usage.inactiveCatalogItems += c.n;
+      }
+    }
+    out.set(id, usage);
+  }
+  return out;
 }
 
 export function publicUsage(usage: BrandUsage) {
@@ -41,7 +67,7 @@ export async function requireBrand(db: DbOrTx, id: string): Promise<BrandRow> {
 
 export async function getBrand(db: DbOrTx, id: string) {
   const row = await requireBrand(db, id);
-  const usage = (await brandUsage(db, [id])).get(id)!;
+  const usage = (await usageOfBrands(db, [id])).get(id)!;
   return { ...brandView(row), usage: publicUsage(usage) };
 }
 

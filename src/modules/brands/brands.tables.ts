@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { deactivation, timestamps } from '../../core/db/columns.js';
-import { GEAR_KINDS } from '../gear/index.js';
+import { GEAR_KINDS } from './brands.kinds.js';
 
 /**
  * Fishing-gear brands. Seeded brands have ids that are UUIDv5 of the lower-cased name (see

@@ -1,14 +1,11 @@
-import { pascalEnum } from '../../core/http/enums.js';
+import type { GearKind } from '../brands/index.js';
 
 /**
- * The kinds of the gear catalog and the vocabularies of their fields. Constants only (no tables),
- * so that the brands module can share them without an import cycle.
+ * The kinds of the gear catalog and the vocabularies of their fields. Constants only (no tables).
+ * The kinds themselves belong to the brands module (what a brand makes); re-exported here.
  */
 
-export const GEAR_KINDS = ['rod', 'reel', 'line', 'lure', 'apparel'] as const;
-export type GearKind = (typeof GEAR_KINDS)[number];
-/** Rod, Reel, Line, Lure or Apparel; `rod`, `reel`, … are still accepted. URL segments stay lower-case plurals (/api/gear/rods). */
-export const GearKindEnum = pascalEnum(GEAR_KINDS, 'A kind of catalog gear: Rod, Reel, Line, Lure or Apparel.');
+export { GEAR_KINDS, GearKindEnum, type GearKind } from '../brands/index.js';
 
 /** URL segment of each kind: /api/gear/{segment}, /api/admin/gear/{segment}. */
 export const KIND_SEGMENTS: Record<GearKind, string> = { rod: 'rods', reel: 'reels', line: 'lines', lure: 'lures', apparel: 'apparel' };

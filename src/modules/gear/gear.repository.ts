@@ -197,14 +197,14 @@ export interface BrandItemCountRow {
   n: number;
 }
 
-export async function brandItemCounts(db: DbOrTx, brandIds: string[]): Promise<BrandItemCountRow[]> {
+export async function brandItemCounts(db: DbOrTx, brandIds: readonly string[]): Promise<BrandItemCountRow[]> {
   if (brandIds.length === 0) return [];
   const result = await db.execute<Record<string, unknown>>(sql`
     SELECT brand_id, kind, is_active AS active, count(*)::int AS n FROM gear_items WHERE brand_id = ANY(${sql.param(brandIds)}::uuid[]) GROUP BY brand_id, kind, is_active`);
   return result.rows as unknown as BrandItemCountRow[];
 }
 
-export async function brandSetupCounts(db: DbOrTx, brandIds: string[]): Promise<Array<{ brand_id: string; setups: number }>> {
+export async function brandSetupCounts(db: DbOrTx, brandIds: readonly string[]): Promise<Array<{ brand_id: string; setups: number }>> {
   if (brandIds.length === 0) return [];
   const result = await db.execute<Record<string, unknown>>(sql`
     SELECT i.brand_id, count(DISTINCT u.setup_id)::int AS setups
@@ -221,7 +221,7 @@ export async function brandSetupCounts(db: DbOrTx, brandIds: string[]): Promise<
 }
 
 /** Active lures made for each species. */
-export async function lureCountsBySpecies(db: DbOrTx, speciesIds: string[]): Promise<Array<{ species_id: string; n: number }>> {
+export async function lureCountsBySpecies(db: DbOrTx, speciesIds: readonly string[]): Promise<Array<{ species_id: string; n: number }>> {
   if (speciesIds.length === 0) return [];
   const result = await db.execute<Record<string, unknown>>(sql`
     SELECT ls.species_id, count(*)::int AS n

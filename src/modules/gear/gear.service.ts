@@ -1,7 +1,8 @@
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { GearErrors } from './gear.errors.js';
-import { GEAR_KINDS, GearKindEnum, type GearKind } from './gear.kinds.js';
+import type { BrandItemCount } from '../brands/index.js';
+import { GearKindEnum, type GearKind } from './gear.kinds.js';
 import * as repo from './gear.repository.js';
 import type { CatalogFilter } from './gear.schemas.js';
 
@@ -135,38 +136,27 @@ export async function catalogItemStatus(db: DbOrTx, ids: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.item.id, { id: r.item.id, kind: r.item.kind, selectable: r.item.isActive && r.brandActive }]));
 }
 
-export interface BrandUsage {
-  catalogItems: Record<GearKind | 'total', number>;
-  inactiveCatalogItems: number;
-  setups: number;
-}
+// ---------- usage counters the catalog registers with brands and species (src/providers.ts) ----------
 
-/** Catalog items per kind and gear setups using them, per brand (two queries for all brands). */
-export async function brandUsage(db: DbOrTx, brandIds: string[]): Promise<Map<string, BrandUsage>> {
-  const [counts, setups] = await Promise.all([repo.brandItemCounts(db, brandIds), repo.brandSetupCounts(db, brandIds)]);
-  const out = new Map<string, BrandUsage>();
-  for (const id of brandIds) {
-    const catalogItems = Object.fromEntries([...GEAR_KINDS, 'total'].map((k) => [k, 0])) as BrandUsage['catalogItems'];
-    out.set(id, { catalogItems, inactiveCatalogItems: 0, setups: 0 });
-  }
-  for (const c of counts) {
-    const usage = out.get(c.brand_id)!;
-    if (c.active) {
-      usage.catalogItems[c.kind] += c.n;
-      usage.catalogItems.total += c.n;
-    } else {
-      usage.inactiveCatalogItems += c.n;
-    }
-  }
-  for (const s of setups) out.get(s.brand_id)!.setups = s.setups;
+/** Catalog items of each brand by kind and state (one statement for all brands). */
+export async function brandCatalogItems(db: DbOrTx, brandIds: readonly string[]): Promise<Map<string, BrandItemCount[]>> {
+  const out = new Map<string, BrandItemCount[]>();
+  for (const c of await repo.brandItemCounts(db, brandIds)) out.set(c.brand_id, [...(out.get(c.brand_id) ?? []), { kind: c.kind, active: c.active, n: c.n }]);
   return out;
 }
 
-export async function lureCountsBySpecies(db: DbOrTx, speciesIds: string[]): Promise<Map<string, number>> {
+/** Gear setups that use an item of each brand (one statement for all brands). */
+export async function brandSetups(db: DbOrTx, brandIds: readonly string[]): Promise<Map<string, number>> {
+  return new Map((await repo.brandSetupCounts(db, brandIds)).map((r) => [r.brand_id, r.setups]));
+}
+
+/** Active lures made for each species (one statement for all species). */
+export async function lureCountsBySpecies(db: DbOrTx, speciesIds: readonly string[]): Promise<Map<string, number>> {
   const rows = await repo.lureCountsBySpecies(db, speciesIds);
   return new Map(rows.map((r) => [r.species_id, r.n]));
 }
 
+/** Keeps the items' search text (brand name included) current when a brand is renamed. */
 export async function refreshBrandSearchText(db: DbOrTx, brandId: string): Promise<void> {
   await repo.refreshBrandSearchText(db, brandId);
 }

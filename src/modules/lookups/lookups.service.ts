@@ -1,4 +1,5 @@
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
+import { usageRegistry, type UsageCounter } from '../../core/admin/usage.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
@@ -71,12 +72,13 @@ export async function assertLookupValues(db: DbOrTx, checks: readonly LookupChec
 // ---------- usage statistics, counted by the modules that use a category ----------
 
 /** How many records use each of `codes` (missing codes: none). */
-export type LookupUsageCounter = (db: DbOrTx, codes: readonly string[]) => Promise<Map<string, number>>;
-const usageCounters = new Map<string, Set<LookupUsageCounter>>();
+export type LookupUsageCounter = UsageCounter;
+/** Slots: the categories; a category's counters count records per code. */
+const lookupUsage = usageRegistry<Record<string, number>>();
 
 /** A module that validates a field against a category tells how to count its records (src/providers.ts; registering again is harmless). */
 export function registerLookupUsage(category: string, counter: LookupUsageCounter): void {
-  usageCounters.set(category, (usageCounters.get(category) ?? new Set()).add(counter));
+  lookupUsage.register(category, counter);
 }
 
 /** Records per value, one count per module using each category on the page (no query per value). */
@@ -85,14 +87,12 @@ async function usageOf(db: DbOrTx, rows: readonly LookupValueRow[]): Promise<Map
   const byCategory = new Map<string, LookupValueRow[]>();
   for (const row of rows) byCategory.set(row.category, [...(byCategory.get(row.category) ?? []), row]);
   for (const [category, values] of byCategory) {
-    const counters = usageCounters.get(category);
-    if (!counters) {
+    if (!lookupUsage.has(category)) {
       for (const v of values) out.set(v.id, null);
       continue;
     }
-    const codes = values.map((v) => v.code);
-    const counts = await Promise.all([...counters].map((count) => count(db, codes)));
-    for (const v of values) out.set(v.id, counts.reduce((sum, c) => sum + (c.get(v.code) ?? 0), 0));
+    const counts = await lookupUsage.total(db, category, values.map((v) => v.code));
+    for (const v of values) out.set(v.id, counts.get(v.code) ?? 0);
   }
   return out;
 }
@@ -110,7 +110,7 @@ function adminView(row: LookupValueRow, records: number | null) {
     isActive: row.isActive,
     deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
     deactivationReason: row.deactivationReason,
-    usage: { records, validated: usageCounters.has(row.category) },
+    usage: { records, validated: lookupUsage.has(row.category) },
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
     createdAt: row.createdAt.toISOString(),
@@ -136,7 +136,7 @@ export async function activeValues(db: Db, category: string) {
 
 export async function listCategories(db: Db) {
   const rows = await repo.categories(db);
-  return rows.map((r) => ({ category: r.category, values: r.values, activeValues: r.active, validated: usageCounters.has(r.category) }));
+  return rows.map((r) => ({ category: r.category, values: r.values, activeValues: r.active, validated: lookupUsage.has(r.category) }));
 }
 
 export async function listValues(db: Db, filters: repo.ValueFilters, page: Page) {

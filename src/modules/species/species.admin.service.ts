@@ -3,25 +3,35 @@ import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import { lureCountsBySpecies } from '../gear/gear.service.js';
 import { SpeciesErrors } from './species.errors.js';
 import * as repo from './species.repository.js';
 import type { CreateSpeciesInput, UpdateSpeciesInput } from './species.schemas.js';
 import { taxonId } from './species.seeds.js';
 import { requireSpecies, speciesView, type SpeciesView } from './species.service.js';
 import type { TaxonRow } from './species.tables.js';
+import { speciesUsage, type SpeciesCatchUsage } from './species.usage.js';
 
 /**
  * Administration of the species catalogue (permission Species.Manage): create, update,
  * deactivate, reactivate — each in one transaction with its audit entry — and usage statistics.
  */
 
+/** The catches of each species (summed over the modules that count them) and the lures made for it. */
 async function usageOf(db: DbOrTx, ids: string[]) {
-  const [catchRows, lures] = await Promise.all([repo.catchUsage(db, ids), lureCountsBySpecies(db, ids)]);
-  const byId = new Map(catchRows.map((r) => [r.speciesId, r]));
+  const [catchCounts, lures] = await Promise.all([speciesUsage.each(db, 'catches', ids), speciesUsage.total(db, 'lures', ids)]);
+  const catchesOf = (id: string): SpeciesCatchUsage =>
+    catchCounts.reduce<SpeciesCatchUsage>(
+      (sum, counts) => {
+        const c = counts.get(id);
+        if (!c) return sum;
+        const last = c.lastCaughtAt && (!sum.lastCaughtAt || c.lastCaughtAt > sum.lastCaughtAt) ? c.lastCaughtAt : sum.lastCaughtAt;
+        return { catches: sum.catches + c.catches, anglers: sum.anglers + c.anglers, lastCaughtAt: last };
+      },
+      { catches: 0, anglers: 0, lastCaughtAt: null },
+    );
   return (id: string) => {
-    const c = byId.get(id);
-    return { catches: c?.catches ?? 0, anglers: c?.anglers ?? 0, lastCaughtAt: c?.lastCaughtAt ? c.lastCaughtAt.toISOString() : null, lures: lures.get(id) ?? 0 };
+    const c = catchesOf(id);
+    return { catches: c.catches, anglers: c.anglers, lastCaughtAt: c.lastCaughtAt ? c.lastCaughtAt.toISOString() : null, lures: lures.get(id) ?? 0 };
   };
 }
 

@@ -3,7 +3,6 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { normaliseQuery, trigramMatch, trigramRank, withSearchThreshold } from '../../core/db/search.js';
-import { catches } from '../fishing-log/index.js';
 import { fishSpecies, fishTaxa, type SpeciesRow, type TaxonRank, type TaxonRow, type WaterType } from './species.tables.js';
 
 /** SQL of the species module; no rules. */
@@ -187,26 +186,4 @@ export async function updateSpecies(db: DbOrTx, id: string, changes: Partial<typ
     .where(eq(fishSpecies.id, id))
     .returning();
   return updated!;
-}
-
-export interface CatchUsage {
-  speciesId: string;
-  catches: number;
-  anglers: number;
-  lastCaughtAt: Date | null;
-}
-
-/** Catches logged per species (read from the fishing log's catches table). */
-export async function catchUsage(db: DbOrTx, ids: string[]): Promise<CatchUsage[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select({
-      speciesId: catches.speciesId,
-      catches: sql<number>`count(*)::int`,
-      anglers: sql<number>`count(DISTINCT ${catches.ownerId})::int`,
-      lastCaughtAt: sql<Date | null>`max(${catches.caughtAt})`.mapWith((v: string | Date | null) => (v === null ? null : new Date(v))),
-    })
-    .from(catches)
-    .where(inArray(catches.speciesId, ids))
-    .groupBy(catches.speciesId);
 }
