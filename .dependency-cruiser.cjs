@@ -4,13 +4,30 @@
  * 2. src/core never imports src/modules (modules register what the core needs at start-up);
  * 3. a module imports another module only through its public file (`index.ts` or a `*.service.ts`),
  *    never its repositories, tables, schemas or other internals;
- * 4. the reference tier (species, brands, lookups, settings; gear above them) imports no higher module.
+ * 4. a module imports no module of a higher tier (module-tiers.cjs); `scripts/module-graph.mjs`
+ *    (also in `npm run lint`) refuses module-level cycles and unlisted module folders.
  * Composition roots may import any module: src/app.ts, src/providers.ts, src/seeds.ts, src/cli/.
  * Tests are not part of the boundaries.
  */
+const tiers = require('./module-tiers.cjs');
+
+const names = Object.keys(tiers);
+/** One rule per tier: its modules import nothing of the tiers above it. */
+const tierRules = names.slice(0, -1).map((tier, i) => {
+  const above = names.slice(i + 1).flatMap((name) => tiers[name]);
+  return {
+    name: `tier-${tier}`,
+    severity: 'error',
+    comment: `A ${tier} module (${tiers[tier].join(', ')}) imports no module of a higher tier (${names.slice(i + 1).join(', ')}): register with it instead (module-tiers.cjs).`,
+    from: { path: `^src/modules/(${tiers[tier].join('|')})/`, pathNot: '\\.test\\.ts$' },
+    to: { path: `^src/modules/(${above.join('|')})/` },
+  };
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...tierRules,
     {
       name: 'no-circular',
       severity: 'error',
@@ -41,14 +58,6 @@ module.exports = {
       comment: "Never another module's repository or tables, whatever the path.",
       from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/modules/[^/]+/.+[.](repository|tables)[.]ts$', pathNot: '^src/modules/$1/' },
-    },
-    {
-      name: 'reference-tier-one-way',
-      severity: 'error',
-      comment:
-        'The reference tier (species, brands, lookups, settings, then the gear catalog that references them) imports no higher module: usage is counted by registration (core/admin/usage.ts, src/providers.ts).',
-      from: { path: '^src/modules/(species|brands|lookups|settings|gear)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/modules/', pathNot: ['^src/modules/(species|brands|lookups|settings)/', '^src/modules/$1/'] },
     },
   ],
   options: {

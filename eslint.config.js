@@ -31,9 +31,10 @@ export default tseslint.config(
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['bench/**', 'bin/**'],
+    files: ['bench/**', 'bin/**', 'scripts/*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );
