@@ -11,6 +11,8 @@ import { PhotoErrors } from './photos.errors.js';
 import { CatchPhotoParams, MoveBody, multipartPhotoBody, PhotoBytes, PhotoFileParams, PhotoList, PhotoParams, UploadedPhoto } from './photos.schemas.js';
 import * as service from './photos.service.js';
 import { createStorage } from './photos.storage.js';
+import { adminPhotosRoutes } from './photos.admin.routes.js';
+import { sendPhotoFile } from './photos.reply.js';
 
 interface Upload {
   kind: service.PhotoKind;
@@ -97,6 +99,8 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   // API, and every minute on the job queue (once across the processes) for those deleted with
   // their record and uploads cut off between their files and their row.
   deps.jobs.work(MEDIA_SWEEP, () => service.sweepMedia(photoDeps));
+  // The moderators' review of held and rejected photos, on the same storage.
+  await app.register(adminPhotosRoutes, { deps, photoDeps });
 
   for (const upload of UPLOADS) {
     app.route({
@@ -165,10 +169,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       const { id, size } = request.params as { id: string; size: service.PhotoSize };
       const ifNoneMatch = request.headers['if-none-match'];
       const file = await service.readPhoto(photoDeps, principalOf(request), id, size, typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined);
-      reply.header('etag', file.etag).header('cache-control', file.isPublic ? 'public, max-age=86400' : 'private, no-cache').header('vary', 'Authorization');
-      if ('notModified' in file) return reply.code(304).send();
-      if (file.redirect) return reply.redirect(file.redirect, 302);
-      return reply.type('image/jpeg').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.body);
+      return sendPhotoFile(reply, file);
     },
   );
 
