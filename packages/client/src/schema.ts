@@ -7276,6 +7276,8 @@ export interface components {
              * @example 2026-06-01T05:30:00.000Z
              */
             updatedAt: string;
+            /** @description Uploaded photos of the entry, in order (its catches’ photos are on the entry’s and the catches’ reads) */
+            photos: components["schemas"]["Photo"][];
         };
         LogEntry: {
             /**

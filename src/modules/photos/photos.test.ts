@@ -22,12 +22,14 @@ import {
   PHOTO_GPS,
   pixelBombPng,
   sendPhoto,
+  setPhotoVerdict,
   smallPng,
   uploadPhoto,
   type TestUser,
 } from '../../../test/factories.js';
 import { createFishingReport } from '../../../test/factories/fishing-reports.js';
 import { createSpot } from '../../../test/factories/spots.js';
+import { recordStatements } from '../../../test/statements.js';
 import { sweepMedia, uploadDirOf } from './photos.service.js';
 import { createStorage } from './photos.storage.js';
 
@@ -452,5 +454,53 @@ describe('posts, fishing reports, spots and avatars', () => {
     await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: user.headers, payload: { visibility: 'Private' } });
     expect((await get(stranger, avatar.thumbnailUrl)).json()).toMatchObject({ status: 403, code: 'profiles.not_visible' });
     expect((await get(user, avatar.thumbnailUrl)).statusCode).toBe(200);
+  });
+});
+
+describe('photos in the feeds', () => {
+  let feeder: TestUser;
+  let reader: TestUser;
+  beforeAll(async () => {
+    [feeder, reader] = await Promise.all([createUser(t), createUser(t)]);
+  });
+  const ids = (list: Array<{ id: string }>) => list.map((item) => item.id);
+
+  it('the entry feed lists each entry’s photos, in order, with one statement for the page whatever its size', async () => {
+    const bare = await createEntry(t, feeder, { visibility: 'Public' });
+    const two = await createEntry(t, feeder, { visibility: 'Public' });
+    const first = await uploadPhoto(t, feeder, `/api/fishinglog/entries/${two.id}/photos`);
+    const second = await uploadPhoto(t, feeder, `/api/fishinglog/entries/${two.id}/photos`);
+    const one = await createEntry(t, feeder, { visibility: 'Public' });
+    const only = await uploadPhoto(t, feeder, `/api/fishinglog/entries/${one.id}/photos`);
+    const url = (pageSize: number) => `/api/fishinglog/entries?ownerId=${feeder.userId}&pageSize=${pageSize}`;
+
+    const page = (await get(reader, url(3))).json() as Array<{ id: string; photos: Array<{ id: string; cover: boolean }> }>;
+    const byId = new Map(page.map((item) => [item.id, item.photos]));
+    expect(byId.get(bare.id)).toEqual([]);
+    const listed = ({ suggestedLocation: _, ...photo }: typeof first, cover: boolean) => ({ ...photo, cover });
+    expect(byId.get(two.id)).toEqual([listed(first, true), listed(second, false)]);
+    expect(ids(byId.get(one.id)!)).toEqual([only.id]);
+
+    const statementsFor = async (pageSize: number) => (await recordStatements(() => get(reader, url(pageSize)))).length;
+    expect(await statementsFor(3)).toBe(await statementsFor(1));
+  });
+
+  it('the post feed lists each post’s photos (a held one to its author only), with one statement for the page whatever its size', async () => {
+    const plain = await createPost(t, feeder, { text: 'No photo today', visibility: 'Public' });
+    const shown = await createPost(t, feeder, { text: 'Two pike', visibility: 'Public' });
+    const published = await uploadPhoto(t, feeder, `/api/social/posts/${shown.id}/photos`);
+    const held = await uploadPhoto(t, feeder, `/api/social/posts/${shown.id}/photos`);
+    await setPhotoVerdict(t, held.id, 'PendingReview');
+    const url = (pageSize: number) => `/api/social/posts?authorId=${feeder.userId}&pageSize=${pageSize}`;
+
+    const seen = new Map(((await get(reader, url(3))).json() as Array<{ id: string; photos: Array<{ id: string }> }>).map((post) => [post.id, post.photos]));
+    expect(seen.get(plain.id)).toEqual([]);
+    expect(seen.get(shown.id)).toEqual([expect.objectContaining({ id: published.id, cover: true, moderationStatus: 'Published', displayUrl: published.displayUrl })]);
+    const own = new Map(((await get(feeder, url(3))).json() as Array<{ id: string; photos: Array<{ id: string }> }>).map((post) => [post.id, post.photos]));
+    expect(own.get(shown.id)).toEqual([expect.objectContaining({ id: published.id }), expect.objectContaining({ id: held.id, moderationStatus: 'PendingReview' })]);
+
+    await createPost(t, feeder, { text: 'A third post, for a full page of three', visibility: 'Public' });
+    const statementsFor = async (pageSize: number) => (await recordStatements(() => get(reader, url(pageSize)))).length;
+    expect(await statementsFor(3)).toBe(await statementsFor(1));
   });
 });
