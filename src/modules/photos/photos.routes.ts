@@ -80,7 +80,7 @@ const UPLOAD_DESCRIPTION =
   '(system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); ' +
   'your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded ' +
   '(orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. ' +
-  "Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.";
+  "Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.";
 
 function nextFile(request: FastifyRequest) {
   return async (maxBytes: number) => {

@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import exifr from 'exifr';
@@ -30,8 +31,9 @@ import {
 import { createFishingReport } from '../../../test/factories/fishing-reports.js';
 import { createSpot } from '../../../test/factories/spots.js';
 import { recordStatements } from '../../../test/statements.js';
-import { sweepMedia, uploadDirOf } from './photos.service.js';
+import { sweepMedia, uploadDirOf, uploadPhoto as uploadPhotoOf } from './photos.service.js';
 import { createStorage } from './photos.storage.js';
+import { AppError } from '../../core/http/problem.js';
 
 let t: TestApp;
 let dataDir: string;
@@ -399,6 +401,38 @@ describe('photos go with their record', () => {
     expect((await t.app.inject({ method: 'DELETE', url: '/api/userprofile/me/avatar', headers: user.headers })).statusCode).toBe(204);
     expect(await photoRows(user.userId)).toBe(0);
     await eventually(async () => !(await mediaFiles(t)).some((file) => file.includes(second.id)), 'the avatar files deleted');
+  });
+});
+
+describe('a record deleted while its photo uploads', () => {
+  it('404 photos.record_deleted, and nothing stored: no row, no file, no pending deletion', async () => {
+    const { entry, caught } = await newCatch(owner);
+    const before = await mediaFiles(t);
+    const deps = {
+      db: t.database.db,
+      storage: createStorage(t.config.media, dataDir),
+      settings: { get: () => undefined },
+      log: { warn: () => undefined, info: () => undefined },
+      uploadDir: uploadDirOf(dataDir),
+    };
+    // The file arrives after the access check: the catch is deleted in between, as by another request of its owner.
+    const nextFile = async () => {
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}/catches/${caught.id}`, headers: owner.headers });
+      expect(deleted.statusCode).toBe(204);
+      return { file: Readable.from(await smallPng()) };
+    };
+    const refused = await uploadPhotoOf(deps, { userId: owner.userId }, { kind: 'Catch', recordId: caught.id, parentId: entry.id }, nextFile).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ status: 404, code: 'photos.record_deleted', detail: expect.stringContaining(caught.id) });
+    expect(await photoRows(caught.id)).toBe(0);
+    expect(await mediaFiles(t)).toEqual(before);
+    expect(await readdir(uploadDirOf(dataDir)).catch(() => [])).toEqual([]);
+    const { rows } = await t.database.pool.query('SELECT count(*)::int AS n FROM media_deletions WHERE due_at > now()');
+    expect(rows[0].n).toBe(0);
+
+    // Deleted before the upload: the record's own 404, as for any missing record.
+    const gone = await sendPhoto(t, owner, catchPhotosUrl(entry.id, caught.id), await smallPng());
+    expect(gone.json()).toMatchObject({ status: 404, code: expect.stringMatching(/catch_not_found$/) });
   });
 });
 
