@@ -25,6 +25,9 @@ interface Upload {
   what: string;
 }
 
+/** The tag grouping the photo operations (described in src/core/http/openapi.ts); uploads keep their record's tag too. */
+const PHOTOS_TAG = 'photos';
+
 const byId = (params: Record<string, string>) => ({ recordId: params.id! });
 const EntryParams = Type.Object({ entryId: Uuid }, { additionalProperties: false });
 
@@ -108,7 +111,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       url: upload.url,
       config: { rateLimit: { max: deps.config.media.uploadsPerMinute, timeWindow: 60_000 } },
       schema: {
-        tags: [upload.tag],
+        tags: [PHOTOS_TAG, upload.tag],
         operationId: upload.operationId,
         summary: `Add a photo to ${upload.what}`,
         description: UPLOAD_DESCRIPTION + (upload.kind === 'Catch' || upload.kind === 'Entry' ? ' The answer offers the GPS position the photo carried (`suggestedLocation`), once.' : ''),
@@ -129,7 +132,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     '/api/userprofile/me/avatar',
     {
       schema: {
-        tags: ['profiles'],
+        tags: [PHOTOS_TAG, 'profiles'],
         operationId: 'deleteMyAvatar',
         summary: 'Remove your avatar',
         description: 'Deletes your avatar photo (its files too). 204 also when you have none.',
@@ -143,7 +146,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     },
   );
 
-  const tags = ['photos'];
+  const tags = [PHOTOS_TAG];
   app.get(
     '/api/photos/:id/:size',
     {

@@ -538,3 +538,21 @@ describe('photos in the feeds', () => {
     expect(await statementsFor(3)).toBe(await statementsFor(1));
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('groups the photo uploads and downloads under the described photos tag', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      tags: Array<{ name: string; description?: string }>;
+      paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    };
+    expect(doc.tags.find((tag) => tag.name === 'photos')?.description).toContain('uploading');
+    const tagged = Object.values(doc.paths)
+      .flatMap((operations) => Object.values(operations))
+      .filter((op) => op.tags?.includes('photos'))
+      .map((op) => op.operationId)
+      .sort();
+    expect(tagged).toEqual(
+      ['deleteMyAvatar', 'deletePhoto', 'getPhoto', 'movePhoto', 'putMyAvatar', 'setCoverPhoto', 'uploadCatchPhoto', 'uploadEntryPhoto', 'uploadFishingReportPhoto', 'uploadPostPhoto', 'uploadSpotPhoto'].sort(),
+    );
+  });
+});
