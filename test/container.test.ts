@@ -14,8 +14,13 @@ describe('Dockerfile', () => {
     const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile);
     expect(cmd).not.toBeNull();
     const argv = JSON.parse(cmd![1]!) as string[];
-    const start = pkg.scripts.start!.replace(/^exec\s+/, '').split(/\s+/);
+    const start = pkg.scripts.start!.replace(/^MALLOC_ARENA_MAX=\S+\s+/, '').replace(/^exec\s+/, '').split(/\s+/);
     expect(argv).toEqual(start);
+  });
+
+  it('runs with the malloc arenas npm start defaults to (MALLOC_ARENA_MAX=2, which the environment may override there)', () => {
+    expect(dockerfile).toMatch(/^ENV MALLOC_ARENA_MAX=2$/m);
+    expect(pkg.scripts.start).toMatch(/^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\} exec /);
   });
 
   it('is multi-stage, installs production dependencies only, runs as a non-root user, checks /health/live', () => {

@@ -101,3 +101,12 @@ export async function mediaFiles(t: TestApp): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
+
+/**
+ * Gives a post or report photo the verdict the moderation provider would have given (the local
+ * provider publishes every image): PendingReview for a held photo, Rejected for a rejected one.
+ */
+export async function setPhotoVerdict(t: TestApp, photoId: string, status: 'PendingReview' | 'Rejected'): Promise<void> {
+  const { rowCount } = await t.database.pool.query('UPDATE photos SET status = $2 WHERE id = $1', [photoId, status]);
+  if (rowCount !== 1) throw new Error(`no photo ${photoId} to set to ${status}`);
+}

@@ -5957,6 +5957,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/photos/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photo review queue: post and fishing report photos held or rejected by moderation, newest first
+         * @description Filter by `state` (PendingReview, Rejected; default both) and `kind` of record (Post, FishingReport). Each item names the record the photo is on (kind, id, API path, its place among the record’s photos), its owner and its size; `displayUrl`/`thumbnailUrl` show it to moderators whatever its status. Audit-logged.
+         *
+         *     Access: Permission-required: Content.Moderate (= moderation.reject) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        get: operations["listPhotoReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/photos/{id}/{size}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post or fishing report photo’s display size or thumbnail, for review
+         * @description Whatever its moderation status (readers get a 404 for a photo not published). 404 for an unknown photo or one of a record that is not moderated. `Cache-Control: private, no-cache`.
+         *
+         *     Access: Permission-required: Content.Moderate (= moderation.reject) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        get: operations["getPhotoForReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/photos/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a held or rejected photo: publish it
+         * @description Publishes a post or fishing report photo that moderation held or rejected: its record’s readers see it. 409 `photos.already_published` when it is. The reason is kept in the audit log.
+         *
+         *     Access: Permission-required: moderation.approve (= Content.Approve) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["approvePhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/photos/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a photo: take it down
+         * @description Takes a held or published post or fishing report photo down: a 404 for everyone but its owner (who sees it Rejected in the record’s view). 409 `photos.already_rejected` when it is. The reason is kept in the audit log.
+         *
+         *     Access: Permission-required: moderation.reject (= Content.Moderate) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["rejectPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fishinglog/entries/{entryId}/catches/{catchId}/photos": {
         parameters: {
             query?: never;
@@ -5968,7 +6056,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo to a catch (seen as its entry is)
-         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client. The answer offers the GPS position the photo carried (`suggestedLocation`), once.
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client. The answer offers the GPS position the photo carried (`suggestedLocation`), once.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -5990,7 +6078,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo to a log entry (seen as the entry is)
-         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client. The answer offers the GPS position the photo carried (`suggestedLocation`), once.
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client. The answer offers the GPS position the photo carried (`suggestedLocation`), once.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -6012,7 +6100,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo to a post (moderated before others see it)
-         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -6034,7 +6122,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo to a fishing report (moderated before others see it)
-         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -6056,7 +6144,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo to a spot you added
-         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -6077,7 +6165,7 @@ export interface paths {
         get?: never;
         /**
          * Add a photo to your profile (the avatar: one photo, replaced by the next; seen as your profile is)
-         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
+         * @description Multipart upload (`multipart/form-data`, one file part named `file`), streamed: JPEG, PNG, WebP or AVIF, by its bytes (not its name or header). HEIC is a 415 that says to share the photo as JPEG; other types a 415 naming the accepted ones. The file may have at most MaxFileUploadSize bytes (system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded (orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -7188,6 +7276,8 @@ export interface components {
              * @example 2026-06-01T05:30:00.000Z
              */
             updatedAt: string;
+            /** @description Uploaded photos of the entry, in order (its catches’ photos are on the entry’s and the catches’ reads) */
+            photos: components["schemas"]["Photo"][];
         };
         LogEntry: {
             /**
@@ -13205,6 +13295,127 @@ export interface components {
                 /** Format: int64 */
                 count: number;
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+         *       "moderationStatus": "PendingReview",
+         *       "record": {
+         *         "kind": "Post",
+         *         "id": "0193b7a0-1111-7c3a-9a57-2f1f0c3e8d21",
+         *         "path": "/api/social/posts/0193b7a0-1111-7c3a-9a57-2f1f0c3e8d21",
+         *         "position": 1,
+         *         "photoCount": 2
+         *       },
+         *       "owner": {
+         *         "id": "0193b780-3333-7c3a-9a57-2f1f0c3e8d21",
+         *         "username": "held_harry"
+         *       },
+         *       "width": 1600,
+         *       "height": 1200,
+         *       "bytes": 412338,
+         *       "displayUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/display",
+         *       "thumbnailUrl": "/api/photos/0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21/thumbnail",
+         *       "createdAt": "2026-11-26T21:40:00.000Z",
+         *       "updatedAt": "2026-11-26T21:40:00.000Z"
+         *     }
+         */
+        PhotoQueueItem: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            /** @description PendingReview: held by the moderation provider, waiting for a moderator; Rejected: rejected by the provider or a moderator */
+            moderationStatus: "PendingReview" | "Rejected";
+            /** @description The record the photo is used on */
+            record: {
+                /** @description The kind of record the photo is on: Post or FishingReport (the records whose photos pass moderation) */
+                kind: "Post" | "FishingReport";
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+                /** @description The API path of the record (GET it to see the record as its readers do) */
+                path: string;
+                /**
+                 * Format: int64
+                 * @description The photo’s place among its record’s photos (1 first)
+                 */
+                position: number;
+                /**
+                 * Format: int64
+                 * @description How many photos the record has, this one included
+                 */
+                photoCount: number;
+            };
+            owner: components["schemas"]["UserRef"];
+            /** Format: int64 */
+            width: number;
+            /** Format: int64 */
+            height: number;
+            /**
+             * Format: int64
+             * @description Stored size of both files (what the owner’s quota counts)
+             */
+            bytes: number;
+            /** @description GET it with your token: moderators see photos not published (the owner does too; other readers get a 404) */
+            displayUrl: string;
+            thumbnailUrl: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "photoId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+         *       "recordKind": "Post",
+         *       "recordId": "0193b7a0-1111-7c3a-9a57-2f1f0c3e8d21",
+         *       "moderationStatus": "Rejected",
+         *       "decidedBy": "0193b790-2222-7c3a-9a57-2f1f0c3e8d21",
+         *       "decidedAt": "2026-11-26T22:05:00.000Z"
+         *     }
+         */
+        PhotoDecision: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            photoId: string;
+            /** @description The kind of record the photo is on: Post or FishingReport (the records whose photos pass moderation) */
+            recordKind: "Post" | "FishingReport";
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            recordId: string;
+            moderationStatus: "Published" | "Rejected";
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            decidedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            decidedAt: string;
         };
         /**
          * @example {
@@ -58902,6 +59113,553 @@ export interface operations {
             };
             /** @description The caller lacks the role or permission, or the record is not visible to the caller */
             403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPhotoReviewQueue: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 10000; narrow the filters to reach further) */
+                page?: number;
+                /** @description Items per page (1-100) */
+                pageSize?: number;
+                /** @description Only photos in this state (default: both) */
+                state?: "PendingReview" | "Rejected";
+                /** @description Only photos of this kind of record (default: both) */
+                kind?: "Post" | "FishingReport";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of PhotoQueueItem items; X-Total-Count and Link tell the total and the other pages */
+            200: {
+                headers: {
+                    /** @description Total number of items across all pages (a lower bound when X-Total-Count-Exact is false) */
+                    "x-total-count"?: number;
+                    /** @description false when the total was capped (very large lists); the last link is then left out */
+                    "x-total-count-exact"?: boolean;
+                    /** @description RFC 8288 links: first, prev, next, last */
+                    link?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhotoQueueItem"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPhotoForReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+                /** @description display (about 1600 px) or thumbnail (about 320 px) */
+                size: "display" | "thumbnail";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image (JPEG, no metadata) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Redirect to a presigned URL of the file (S3 storage with presigned reads) */
+            302: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    approvePhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Shows a gutted fish in close-up; not for the public feed."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: kept in the audit log */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The PhotoDecision */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhotoDecision"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rejectPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Shows a gutted fish in close-up; not for the public feed."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: kept in the audit log */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The PhotoDecision */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhotoDecision"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -32,6 +32,11 @@ export const API_TAGS = [
   { name: 'admin: gear catalog', description: 'Managing catalog items of every kind (Brands.Manage)' },
   { name: 'social: posts', description: 'Posts, likes and comments, shared as far as their author chooses and moderated before publishing' },
   { name: 'social: reports', description: 'Reporting posts, comments and users to the moderators' },
+  {
+    name: 'photos',
+    description:
+      'Photo files: uploading one to a catch, an entry, a post, a fishing report, a spot or your avatar (multipart, re-encoded without metadata), downloading either size as its record is seen, ordering, the cover, deleting',
+  },
   { name: 'admin: moderation', description: 'Review queue and decisions, moderation rules, provider settings and cost dashboard' },
   { name: 'admin: reports', description: 'User reports (complaints) and their resolution' },
   { name: 'payments', description: 'Payment provider webhooks' },

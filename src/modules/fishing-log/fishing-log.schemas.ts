@@ -240,7 +240,13 @@ const entryProperties = {
   updatedAt: Timestamp,
 };
 
-export const EntrySummary = Type.Object(entryProperties, { additionalProperties: false, $id: 'LogEntrySummary' });
+export const EntrySummary = Type.Object(
+  {
+    ...entryProperties,
+    photos: Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos of the entry, in order (its catches’ photos are on the entry’s and the catches’ reads)' }),
+  },
+  { additionalProperties: false, $id: 'LogEntrySummary' },
+);
 export const EntryFull = Type.Object(
   {
     ...entryProperties,

@@ -28,6 +28,10 @@ export const PhotoErrors = {
       'photos.quota_exceeded',
       `Your photos use ${used} bytes (${megabytes(used)}) of your ${quota} bytes (${megabytes(quota)}) quota (system setting PhotoStorageQuota); this one needs ${adding} more. Delete photos you no longer need.`,
     ),
+  notInReview: (id: string) =>
+    new AppError(404, 'photos.not_found', `No post or fishing report photo has id ${id} (only those pass moderation); it may have been deleted with its record.`),
+  alreadyPublished: () => new AppError(409, 'photos.already_published', 'This photo is already published; there is nothing to approve. To take it down, reject it.'),
+  alreadyRejected: () => new AppError(409, 'photos.already_rejected', 'This photo is already rejected. To publish it after all, approve it.'),
   recordDeleted: (id: string) => new AppError(404, 'photos.record_deleted', `The record ${id} was deleted while its photo was uploading; nothing was stored.`),
   badPosition: (position: number, count: number) =>
     new AppError(400, 'photos.bad_position', `The record has ${count} photos; the position must be from 1 to ${count}, not ${position}.`, {

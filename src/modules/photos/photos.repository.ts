@@ -1,5 +1,7 @@
-import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
+import type { Page } from '../../core/http/pagination.js';
+import { users } from '../users/index.js';
 import { mediaDeletions, photos, type PhotoKind, type PhotoRow } from './photos.tables.js';
 
 /** Key of the per-user advisory lock that serialises a user's photo changes ("PHOT"). */
@@ -98,6 +100,43 @@ export async function setCover(tx: DbOrTx, photo: Pick<PhotoRow, 'id' | 'recordI
 /** The record's photos (an avatar's replacement deletes the one before). */
 export async function deleteRecordPhotos(tx: DbOrTx, recordId: string): Promise<void> {
   await tx.delete(photos).where(eq(photos.recordId, recordId));
+}
+
+/** Photos of the kinds and states, newest first, with their owner's username and their record's photo count. */
+export async function reviewQueue(db: DbOrTx, filter: { states: readonly PhotoRow['status'][]; kinds: readonly PhotoKind[] }, page: Page) {
+  const where = and(inArray(photos.status, [...filter.states]), inArray(photos.kind, [...filter.kinds]));
+  const [items, [count]] = await Promise.all([
+    db
+      .select({
+        id: photos.id,
+        kind: photos.kind,
+        recordId: photos.recordId,
+        ownerId: photos.ownerId,
+        ownerUsername: users.username,
+        status: photos.status,
+        position: photos.position,
+        photoCount: sql<number>`(SELECT count(*)::int FROM ${photos} AS siblings WHERE siblings.record_id = ${photos.recordId})`,
+        width: photos.width,
+        height: photos.height,
+        bytes: photos.bytes,
+        createdAt: photos.createdAt,
+        updatedAt: photos.updatedAt,
+      })
+      .from(photos)
+      .innerJoin(users, eq(users.id, photos.ownerId))
+      .where(where)
+      .orderBy(desc(photos.createdAt), desc(photos.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(photos).where(where),
+  ]);
+  return { items, total: count!.n };
+}
+
+/** Sets a photo's moderation status; answers when. */
+export async function setStatus(db: DbOrTx, photoId: string, status: PhotoRow['status']): Promise<Date> {
+  const [row] = await db.update(photos).set({ status, updatedAt: sql`now()` }).where(eq(photos.id, photoId)).returning({ updatedAt: photos.updatedAt });
+  return row!.updatedAt;
 }
 
 // ---- stored files waiting for deletion ----

@@ -11,6 +11,8 @@ import { PhotoErrors } from './photos.errors.js';
 import { CatchPhotoParams, MoveBody, multipartPhotoBody, PhotoBytes, PhotoFileParams, PhotoList, PhotoParams, UploadedPhoto } from './photos.schemas.js';
 import * as service from './photos.service.js';
 import { createStorage } from './photos.storage.js';
+import { adminPhotosRoutes } from './photos.admin.routes.js';
+import { sendPhotoFile } from './photos.reply.js';
 
 interface Upload {
   kind: service.PhotoKind;
@@ -22,6 +24,9 @@ interface Upload {
   tag: string;
   what: string;
 }
+
+/** The tag grouping the photo operations (described in src/core/http/openapi.ts); uploads keep their record's tag too. */
+const PHOTOS_TAG = 'photos';
 
 const byId = (params: Record<string, string>) => ({ recordId: params.id! });
 const EntryParams = Type.Object({ entryId: Uuid }, { additionalProperties: false });
@@ -78,7 +83,7 @@ const UPLOAD_DESCRIPTION =
   '(system setting, 413 with the limit) and 50 megapixels (413, refused before decoding). At most 10 photos per record (409 `photos.too_many`); ' +
   'your photos together at most PhotoStorageQuota bytes (409 `photos.quota_exceeded` with your use and the quota). The image is re-encoded ' +
   '(orientation applied, all metadata — EXIF GPS included — removed; the original is not kept) as a display size (1600 px) and a thumbnail (320 px), JPEG. ' +
-  "Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.";
+  "Only the record's owner (403 `photos.not_owner`; the record's own 404 when it does not exist, 404 `photos.record_deleted` when it is deleted while the photo uploads: nothing is stored). FISHLOG_PHOTO_UPLOADS_PER_MINUTE (30) uploads a minute per client.";
 
 function nextFile(request: FastifyRequest) {
   return async (maxBytes: number) => {
@@ -97,6 +102,8 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   // API, and every minute on the job queue (once across the processes) for those deleted with
   // their record and uploads cut off between their files and their row.
   deps.jobs.work(MEDIA_SWEEP, () => service.sweepMedia(photoDeps));
+  // The moderators' review of held and rejected photos, on the same storage.
+  await app.register(adminPhotosRoutes, { deps, photoDeps });
 
   for (const upload of UPLOADS) {
     app.route({
@@ -104,7 +111,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       url: upload.url,
       config: { rateLimit: { max: deps.config.media.uploadsPerMinute, timeWindow: 60_000 } },
       schema: {
-        tags: [upload.tag],
+        tags: [PHOTOS_TAG, upload.tag],
         operationId: upload.operationId,
         summary: `Add a photo to ${upload.what}`,
         description: UPLOAD_DESCRIPTION + (upload.kind === 'Catch' || upload.kind === 'Entry' ? ' The answer offers the GPS position the photo carried (`suggestedLocation`), once.' : ''),
@@ -125,7 +132,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     '/api/userprofile/me/avatar',
     {
       schema: {
-        tags: ['profiles'],
+        tags: [PHOTOS_TAG, 'profiles'],
         operationId: 'deleteMyAvatar',
         summary: 'Remove your avatar',
         description: 'Deletes your avatar photo (its files too). 204 also when you have none.',
@@ -139,7 +146,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     },
   );
 
-  const tags = ['photos'];
+  const tags = [PHOTOS_TAG];
   app.get(
     '/api/photos/:id/:size',
     {
@@ -165,10 +172,7 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       const { id, size } = request.params as { id: string; size: service.PhotoSize };
       const ifNoneMatch = request.headers['if-none-match'];
       const file = await service.readPhoto(photoDeps, principalOf(request), id, size, typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined);
-      reply.header('etag', file.etag).header('cache-control', file.isPublic ? 'public, max-age=86400' : 'private, no-cache').header('vary', 'Authorization');
-      if ('notModified' in file) return reply.code(304).send();
-      if (file.redirect) return reply.redirect(file.redirect, 302);
-      return reply.type('image/jpeg').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.body);
+      return sendPhotoFile(reply, file);
     },
   );
 

@@ -278,12 +278,17 @@ export interface PhotoFile {
 /** A size of a photo for `viewer`, after the record's access check. `etag`: the stored file never changes. */
 export async function readPhoto(deps: PhotoDeps, viewer: Viewer, photoId: string, size: PhotoSize, ifNoneMatch?: string): Promise<PhotoFile | { notModified: true; etag: string; isPublic: boolean }> {
   const { photo, isPublic } = await visiblePhoto(deps.db, viewer, photoId);
+  return photoFile(deps, photo, size, ifNoneMatch, isPublic);
+}
+
+/** A size of a photo whose access was checked: its stored file, a presigned URL, or 304 by the ETag. */
+export async function photoFile(deps: Pick<PhotoDeps, 'storage'>, photo: PhotoRow, size: PhotoSize, ifNoneMatch: string | undefined, isPublic: boolean): Promise<PhotoFile | { notModified: true; etag: string; isPublic: boolean }> {
   const etag = `"${photo.id}-${size}"`;
   if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}`)) return { notModified: true, etag, isPublic };
   const key = storageKey(photo.id, size);
   if (deps.storage.presignedUrl) return { body: undefined, redirect: await deps.storage.presignedUrl(key), etag, isPublic };
   const body = await deps.storage.get(key);
-  if (!body) throw PhotoErrors.notFound(photoId);
+  if (!body) throw PhotoErrors.notFound(photo.id);
   return { body, redirect: undefined, etag, isPublic };
 }
 

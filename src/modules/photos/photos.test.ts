@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import exifr from 'exifr';
@@ -22,14 +23,17 @@ import {
   PHOTO_GPS,
   pixelBombPng,
   sendPhoto,
+  setPhotoVerdict,
   smallPng,
   uploadPhoto,
   type TestUser,
 } from '../../../test/factories.js';
 import { createFishingReport } from '../../../test/factories/fishing-reports.js';
 import { createSpot } from '../../../test/factories/spots.js';
-import { sweepMedia, uploadDirOf } from './photos.service.js';
+import { recordStatements } from '../../../test/statements.js';
+import { sweepMedia, uploadDirOf, uploadPhoto as uploadPhotoOf } from './photos.service.js';
 import { createStorage } from './photos.storage.js';
+import { AppError } from '../../core/http/problem.js';
 
 let t: TestApp;
 let dataDir: string;
@@ -400,6 +404,38 @@ describe('photos go with their record', () => {
   });
 });
 
+describe('a record deleted while its photo uploads', () => {
+  it('404 photos.record_deleted, and nothing stored: no row, no file, no pending deletion', async () => {
+    const { entry, caught } = await newCatch(owner);
+    const before = await mediaFiles(t);
+    const deps = {
+      db: t.database.db,
+      storage: createStorage(t.config.media, dataDir),
+      settings: { get: () => undefined },
+      log: { warn: () => undefined, info: () => undefined },
+      uploadDir: uploadDirOf(dataDir),
+    };
+    // The file arrives after the access check: the catch is deleted in between, as by another request of its owner.
+    const nextFile = async () => {
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}/catches/${caught.id}`, headers: owner.headers });
+      expect(deleted.statusCode).toBe(204);
+      return { file: Readable.from(await smallPng()) };
+    };
+    const refused = await uploadPhotoOf(deps, { userId: owner.userId }, { kind: 'Catch', recordId: caught.id, parentId: entry.id }, nextFile).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ status: 404, code: 'photos.record_deleted', detail: expect.stringContaining(caught.id) });
+    expect(await photoRows(caught.id)).toBe(0);
+    expect(await mediaFiles(t)).toEqual(before);
+    expect(await readdir(uploadDirOf(dataDir)).catch(() => [])).toEqual([]);
+    const { rows } = await t.database.pool.query('SELECT count(*)::int AS n FROM media_deletions WHERE due_at > now()');
+    expect(rows[0].n).toBe(0);
+
+    // Deleted before the upload: the record's own 404, as for any missing record.
+    const gone = await sendPhoto(t, owner, catchPhotosUrl(entry.id, caught.id), await smallPng());
+    expect(gone.json()).toMatchObject({ status: 404, code: expect.stringMatching(/catch_not_found$/) });
+  });
+});
+
 describe('posts, fishing reports, spots and avatars', () => {
   let stranger: TestUser;
   beforeAll(async () => {
@@ -452,5 +488,71 @@ describe('posts, fishing reports, spots and avatars', () => {
     await t.app.inject({ method: 'PATCH', url: '/api/userprofile/me', headers: user.headers, payload: { visibility: 'Private' } });
     expect((await get(stranger, avatar.thumbnailUrl)).json()).toMatchObject({ status: 403, code: 'profiles.not_visible' });
     expect((await get(user, avatar.thumbnailUrl)).statusCode).toBe(200);
+  });
+});
+
+describe('photos in the feeds', () => {
+  let feeder: TestUser;
+  let reader: TestUser;
+  beforeAll(async () => {
+    [feeder, reader] = await Promise.all([createUser(t), createUser(t)]);
+  });
+  const ids = (list: Array<{ id: string }>) => list.map((item) => item.id);
+
+  it('the entry feed lists each entry’s photos, in order, with one statement for the page whatever its size', async () => {
+    const bare = await createEntry(t, feeder, { visibility: 'Public' });
+    const two = await createEntry(t, feeder, { visibility: 'Public' });
+    const first = await uploadPhoto(t, feeder, `/api/fishinglog/entries/${two.id}/photos`);
+    const second = await uploadPhoto(t, feeder, `/api/fishinglog/entries/${two.id}/photos`);
+    const one = await createEntry(t, feeder, { visibility: 'Public' });
+    const only = await uploadPhoto(t, feeder, `/api/fishinglog/entries/${one.id}/photos`);
+    const url = (pageSize: number) => `/api/fishinglog/entries?ownerId=${feeder.userId}&pageSize=${pageSize}`;
+
+    const page = (await get(reader, url(3))).json() as Array<{ id: string; photos: Array<{ id: string; cover: boolean }> }>;
+    const byId = new Map(page.map((item) => [item.id, item.photos]));
+    expect(byId.get(bare.id)).toEqual([]);
+    const listed = ({ suggestedLocation: _, ...photo }: typeof first, cover: boolean) => ({ ...photo, cover });
+    expect(byId.get(two.id)).toEqual([listed(first, true), listed(second, false)]);
+    expect(ids(byId.get(one.id)!)).toEqual([only.id]);
+
+    const statementsFor = async (pageSize: number) => (await recordStatements(() => get(reader, url(pageSize)))).length;
+    expect(await statementsFor(3)).toBe(await statementsFor(1));
+  });
+
+  it('the post feed lists each post’s photos (a held one to its author only), with one statement for the page whatever its size', async () => {
+    const plain = await createPost(t, feeder, { text: 'No photo today', visibility: 'Public' });
+    const shown = await createPost(t, feeder, { text: 'Two pike', visibility: 'Public' });
+    const published = await uploadPhoto(t, feeder, `/api/social/posts/${shown.id}/photos`);
+    const held = await uploadPhoto(t, feeder, `/api/social/posts/${shown.id}/photos`);
+    await setPhotoVerdict(t, held.id, 'PendingReview');
+    const url = (pageSize: number) => `/api/social/posts?authorId=${feeder.userId}&pageSize=${pageSize}`;
+
+    const seen = new Map(((await get(reader, url(3))).json() as Array<{ id: string; photos: Array<{ id: string }> }>).map((post) => [post.id, post.photos]));
+    expect(seen.get(plain.id)).toEqual([]);
+    expect(seen.get(shown.id)).toEqual([expect.objectContaining({ id: published.id, cover: true, moderationStatus: 'Published', displayUrl: published.displayUrl })]);
+    const own = new Map(((await get(feeder, url(3))).json() as Array<{ id: string; photos: Array<{ id: string }> }>).map((post) => [post.id, post.photos]));
+    expect(own.get(shown.id)).toEqual([expect.objectContaining({ id: published.id }), expect.objectContaining({ id: held.id, moderationStatus: 'PendingReview' })]);
+
+    await createPost(t, feeder, { text: 'A third post, for a full page of three', visibility: 'Public' });
+    const statementsFor = async (pageSize: number) => (await recordStatements(() => get(reader, url(pageSize)))).length;
+    expect(await statementsFor(3)).toBe(await statementsFor(1));
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('groups the photo uploads and downloads under the described photos tag', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      tags: Array<{ name: string; description?: string }>;
+      paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    };
+    expect(doc.tags.find((tag) => tag.name === 'photos')?.description).toContain('uploading');
+    const tagged = Object.values(doc.paths)
+      .flatMap((operations) => Object.values(operations))
+      .filter((op) => op.tags?.includes('photos'))
+      .map((op) => op.operationId)
+      .sort();
+    expect(tagged).toEqual(
+      ['deleteMyAvatar', 'deletePhoto', 'getPhoto', 'movePhoto', 'putMyAvatar', 'setCoverPhoto', 'uploadCatchPhoto', 'uploadEntryPhoto', 'uploadFishingReportPhoto', 'uploadPostPhoto', 'uploadSpotPhoto'].sort(),
+    );
   });
 });
