@@ -31,6 +31,7 @@ export const NOTIFICATION_TYPES = {
   'employees.role_changed': { description: 'Your role changed', security: true },
   'employees.permission_changed': { description: 'A permission of yours was granted, denied or revoked', security: true },
   'moderation.post_rejected': { description: 'Moderation rejected your post (author)' },
+  'moderation.photo_rejected': { description: 'A moderator rejected a photo of your post or fishing report (owner)' },
   'reports.resolved': { description: 'A report you made was resolved (reporter)' },
   'clubs.join_requested': { description: 'Someone asked to join your club (club admins)' },
   'clubs.join_decided': { description: 'Your request to join a club was decided' },

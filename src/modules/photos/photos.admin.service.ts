@@ -2,6 +2,7 @@ import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db } from '../../core/db/client.js';
 import { transaction } from '../../core/db/pipeline.js';
 import type { Page } from '../../core/http/pagination.js';
+import { notify } from '../../core/notifications/outbox.js';
 import { PhotoErrors } from './photos.errors.js';
 import * as repo from './photos.repository.js';
 import { photoFile, type PhotoDeps, type PhotoSize } from './photos.service.js';
@@ -67,6 +68,16 @@ export async function decide(db: Db, context: AuditContext, photoId: string, dec
       before: { status: photo.status },
       after: { status, ownerId: photo.ownerId, recordKind: photo.kind, recordId: photo.recordId },
     });
+    if (status === 'Rejected') {
+      const what = photo.kind === 'Post' ? 'post' : 'fishing report';
+      await notify(tx, {
+        type: 'moderation.photo_rejected',
+        // The record, where its owner still sees the photo marked Rejected.
+        path: photo.kind === 'Post' ? `/api/social/posts/${photo.recordId}` : `/api/reports/${photo.recordId}`,
+        payload: { id: photo.id, recordKind: photo.kind, recordId: photo.recordId, status },
+        recipients: [{ userId: photo.ownerId, title: 'Photo rejected', body: `A moderator rejected a photo of your ${what}: ${reason}. Only you see it now.` }],
+      });
+    }
     return { photoId: photo.id, recordKind: photo.kind, recordId: photo.recordId, moderationStatus: status, decidedBy, decidedAt: decidedAt.toISOString() };
   });
 }

@@ -157,6 +157,11 @@ describe('approving and rejecting a photo', () => {
     expect((await read(author, `/api/social/posts/${post.id}`)).json().photos).toMatchObject([{ id: photo.id, moderationStatus: 'Rejected' }]);
     const [entry] = (await auditEntries(t, 'photos.photo_rejected')).filter((row) => row.target_id === photo.id);
     expect(entry).toMatchObject({ reason: 'Shows a licence plate', before: { status: 'Published' }, after: { status: 'Rejected' } });
+    // The author is told, with the record's path; nobody else.
+    const notes = (await read(author, '/api/notifications')).json() as Array<{ type: string; path: string; body: string }>;
+    expect(notes.find((n) => n.type === 'moderation.photo_rejected')).toMatchObject({ path: `/api/social/posts/${post.id}`, body: expect.stringContaining('Shows a licence plate') });
+    const others = (await read(reader, '/api/notifications')).json() as Array<{ type: string }>;
+    expect(others.filter((n) => n.type === 'moderation.photo_rejected')).toEqual([]);
   });
 
   it('409 when already decided, 404 for a missing photo or one not moderated, 400 without a reason', async () => {
