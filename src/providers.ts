@@ -11,7 +11,7 @@ import { brandCatalogItems, brandSetups, lureCountsBySpecies, refreshBrandSearch
 import { catchesBySpecies } from './modules/fishing-log/fishing-log.usage.js';
 import { reportsByClarity, reportsBySky } from './modules/fishing-reports/fishing-reports.service.js';
 import { eventsByType } from './modules/events/events.service.js';
-import { registrationPathById, settleEntryFee } from './modules/tournaments/tournaments.service.js';
+import { registrationPathById, settleEntryFee } from './modules/tournaments/registrations.service.js';
 import { bookingPath } from './modules/charters/charters.service.js';
 import { photoViews, registerPhotoRecord } from './modules/photos/photos.service.js';
 import { visibleCatch, visibleEntry } from './modules/fishing-log/entries.service.js';

@@ -6,7 +6,8 @@ import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import * as admin from './tournaments.admin.service.js';
-import { AdminOrganizer, AdminOrganizersQuery, AdminReasonBody, AdminTournament, AdminTournamentsQuery, VerifyOrganizerBody } from './tournaments.schemas.js';
+import { AdminOrganizer, VerifyOrganizerBody } from './organizers.schemas.js';
+import { AdminOrganizersQuery, AdminReasonBody, AdminTournament, AdminTournamentsQuery } from './tournaments.schemas.js';
 
 /**
  * /api/admin/tournaments and /api/admin/organizers: review queues and decisions, gated by the

@@ -3,8 +3,11 @@ import { notifyOrganizerDecision, notifyTournamentDecision } from './tournaments
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { TournamentErrors } from './tournaments.errors.js';
-import * as repo from './tournaments.repository.js';
-import { organizerView, tournamentView } from './tournaments.service.js';
+import * as organizersRepo from './organizers.repository.js';
+import * as tournamentsRepo from './tournaments.repository.js';
+import * as registrationsRepo from './registrations.repository.js';
+import { organizerView } from './organizers.service.js';
+import { tournamentView } from './tournaments.service.js';
 import type { OrganizerRow, OrganizerStatus, TournamentRow, TournamentStatus } from './tournaments.tables.js';
 
 /**
@@ -16,12 +19,12 @@ import type { OrganizerRow, OrganizerStatus, TournamentRow, TournamentStatus } f
 /** The closing reason written on an organizer's upcoming tournaments while they are suspended. */
 export const ORGANIZER_SUSPENDED = 'the organizer is suspended';
 
-async function adminTournamentViews(db: DbOrTx, rows: repo.TournamentWithOrganizer[], now: Date) {
+async function adminTournamentViews(db: DbOrTx, rows: tournamentsRepo.TournamentWithOrganizer[], now: Date) {
   const ids = rows.map((r) => r.t.id);
   // One after the other: `db` may be a transaction (one connection).
-  const divisions = await repo.divisionsOf(db, ids);
-  const registrations = await repo.activeRegistrationCounts(db, ids);
-  const submissions = await repo.submissionCounts(db, ids);
+  const divisions = await tournamentsRepo.divisionsOf(db, ids);
+  const registrations = await registrationsRepo.activeRegistrationCounts(db, ids);
+  const submissions = await registrationsRepo.submissionCounts(db, ids);
   return rows.map((r) => ({
     ...tournamentView(r, divisions, registrations.get(r.t.id) ?? 0, now),
     organizerStatus: r.organizerStatus,
@@ -30,13 +33,13 @@ async function adminTournamentViews(db: DbOrTx, rows: repo.TournamentWithOrganiz
   }));
 }
 
-export async function listTournaments(db: Db, filter: repo.TournamentFilter, page: Page, now = new Date()) {
-  const { items, total } = await repo.adminList(db, { ...filter, status: filter.status ?? 'PendingApproval' }, page);
+export async function listTournaments(db: Db, filter: tournamentsRepo.TournamentFilter, page: Page, now = new Date()) {
+  const { items, total } = await tournamentsRepo.adminList(db, { ...filter, status: filter.status ?? 'PendingApproval' }, page);
   return { items: await adminTournamentViews(db, items, now), total };
 }
 
 async function adminTournament(db: DbOrTx, id: string, now: Date) {
-  const row = await repo.findTournament(db, id);
+  const row = await tournamentsRepo.findTournament(db, id);
   if (!row) throw TournamentErrors.notFound(id);
   return (await adminTournamentViews(db, [row], now))[0]!;
 }
@@ -65,16 +68,16 @@ function nextStatus(decision: TournamentDecision, current: TournamentRow, now: D
 
 export async function decideTournament(db: Db, context: AuditContext, id: string, decision: TournamentDecision, reason: string, now = new Date()) {
   return db.transaction(async (tx) => {
-    const current = await repo.lockTournament(tx, id);
+    const current = await tournamentsRepo.lockTournament(tx, id);
     if (!current) throw TournamentErrors.notFound(id);
     const rule = TOURNAMENT_TRANSITIONS[decision];
     if (!rule.from.includes(current.status)) throw TournamentErrors.badTransition(current.status, rule.verb);
     if (decision === 'approve') {
-      const organizer = await repo.findOrganizer(tx, current.organizerId);
+      const organizer = await organizersRepo.findOrganizer(tx, current.organizerId);
       if (organizer?.status !== 'Verified') throw TournamentErrors.badTransition(`tournament of a ${organizer?.status ?? 'missing'} organizer`, 'approved');
     }
     const status = nextStatus(decision, current, now);
-    await repo.updateTournament(tx, id, {
+    await tournamentsRepo.updateTournament(tx, id, {
       status,
       statusReason: decision === 'reject' || decision === 'suspend' ? reason : null,
       statusBeforeSuspension: decision === 'suspend' ? current.status : null,
@@ -97,7 +100,7 @@ export async function decideTournament(db: Db, context: AuditContext, id: string
 // ---------- organizers ----------
 
 async function adminOrganizerViews(db: DbOrTx, rows: OrganizerRow[]) {
-  const usage = await repo.organizerUsage(
+  const usage = await organizersRepo.organizerUsage(
     db,
     rows.map((r) => r.id),
   );
@@ -105,12 +108,12 @@ async function adminOrganizerViews(db: DbOrTx, rows: OrganizerRow[]) {
 }
 
 export async function listOrganizers(db: Db, filter: { status?: OrganizerStatus | undefined; q?: string | undefined }, page: Page) {
-  const { items, total } = await repo.listOrganizers(db, { status: filter.status ?? 'Pending', q: filter.q }, page);
+  const { items, total } = await organizersRepo.listOrganizers(db, { status: filter.status ?? 'Pending', q: filter.q }, page);
   return { items: await adminOrganizerViews(db, items), total };
 }
 
 async function adminOrganizer(db: DbOrTx, id: string) {
-  const row = await repo.findOrganizer(db, id);
+  const row = await organizersRepo.findOrganizer(db, id);
   if (!row) throw TournamentErrors.organizerNotFound(id);
   return (await adminOrganizerViews(db, [row]))[0]!;
 }
@@ -141,12 +144,12 @@ export async function decideOrganizer(
   now = new Date(),
 ) {
   return db.transaction(async (tx) => {
-    const current = await repo.lockOrganizer(tx, id);
+    const current = await organizersRepo.lockOrganizer(tx, id);
     if (!current) throw TournamentErrors.organizerNotFound(id);
     const rule = ORGANIZER_TRANSITIONS[decision];
     if (!rule.from.includes(current.status)) throw TournamentErrors.badTransition(`${current.status} organizer`, rule.verb);
     const paymentsAllowed = decision === 'verify' ? (input.allowPayments ?? current.takesPayments) : current.paymentsAllowed;
-    await repo.updateOrganizer(tx, id, {
+    await organizersRepo.updateOrganizer(tx, id, {
       status: rule.to,
       statusReason: decision === 'reject' || decision === 'suspend' ? input.reason : null,
       paymentsAllowed,
@@ -154,8 +157,8 @@ export async function decideOrganizer(
       reviewedAt: now,
     });
     let affected: string[] = [];
-    if (decision === 'suspend') affected = await repo.setUpcomingRegistrationsClosed(tx, id, ORGANIZER_SUSPENDED, null, now);
-    if (decision === 'reinstate') affected = await repo.setUpcomingRegistrationsClosed(tx, id, null, ORGANIZER_SUSPENDED, now);
+    if (decision === 'suspend') affected = await tournamentsRepo.setUpcomingRegistrationsClosed(tx, id, ORGANIZER_SUSPENDED, null, now);
+    if (decision === 'reinstate') affected = await tournamentsRepo.setUpcomingRegistrationsClosed(tx, id, null, ORGANIZER_SUSPENDED, now);
     await recordAudit(tx, context, {
       action: `organizers.${rule.verb}`,
       targetType: 'tournament_organizer',

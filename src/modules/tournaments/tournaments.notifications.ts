@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../core/db/client.js';
 import { notify } from '../../core/notifications/outbox.js';
-import * as repo from './tournaments.repository.js';
+import * as organizersRepo from './organizers.repository.js';
+import * as registrationsRepo from './registrations.repository.js';
 
 /** What organizers and anglers are told of tournaments, in the transaction of the change. */
 
@@ -9,7 +10,7 @@ export const registrationPath = (tournamentId: string, registrationId: string) =
 
 /** The registration's path, for the payments service (refunds of entry fees). */
 export async function registrationPathById(db: DbOrTx, registrationId: string): Promise<string | undefined> {
-  const row = await repo.registrationById(db, registrationId);
+  const row = await registrationsRepo.registrationById(db, registrationId);
   return row && registrationPath(row.tournamentId, registrationId);
 }
 
@@ -22,7 +23,7 @@ const DECISIONS = {
 /** Tells the organizer an administrator's decision on their tournament (approve, reject, suspend). */
 export async function notifyTournamentDecision(tx: DbOrTx, tournament: { id: string; name: string; organizerId: string }, verb: string, status: string, reason: string): Promise<void> {
   const decision = DECISIONS[verb as keyof typeof DECISIONS];
-  const organizer = decision && (await repo.findOrganizer(tx, tournament.organizerId));
+  const organizer = decision && (await organizersRepo.findOrganizer(tx, tournament.organizerId));
   if (!decision || !organizer) return;
   await notify(tx, {
     type: decision.type,
@@ -52,7 +53,7 @@ export async function notifyOrganizerDecision(tx: DbOrTx, organizer: { id: strin
 
 /** Tells an angler their registration is confirmed (free, or its fee paid). */
 export async function notifyRegistrationConfirmed(tx: DbOrTx, registrationId: string): Promise<void> {
-  const row = await repo.registrationById(tx, registrationId);
+  const row = await registrationsRepo.registrationById(tx, registrationId);
   if (!row) return;
   await notify(tx, {
     type: 'tournaments.registration_confirmed',
@@ -64,7 +65,7 @@ export async function notifyRegistrationConfirmed(tx: DbOrTx, registrationId: st
 
 /** Tells every active registrant that the results are out. */
 export async function notifyResultsPublished(tx: DbOrTx, tournament: { id: string; name: string }): Promise<void> {
-  const registrants = await repo.activeRegistrantIds(tx, tournament.id);
+  const registrants = await registrationsRepo.activeRegistrantIds(tx, tournament.id);
   await notify(tx, {
     type: 'tournaments.results_published',
     path: `/api/tournament/${tournament.id}/results`,

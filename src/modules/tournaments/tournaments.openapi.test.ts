@@ -3,7 +3,14 @@ import addFormats from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import * as schemas from './tournaments.schemas.js';
+import * as judging from './judging.schemas.js';
+import * as organizers from './organizers.schemas.js';
+import * as registrations from './registrations.schemas.js';
+import * as results from './results.schemas.js';
+import * as sponsors from './sponsors.schemas.js';
+import * as tournaments from './tournaments.schemas.js';
+
+const schemas = { ...organizers, ...tournaments, ...registrations, ...judging, ...results, ...sponsors };
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,36 +1,26 @@
 import { randomInt } from 'node:crypto';
-import { notifyRegistrationConfirmed } from './tournaments.notifications.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import { PUBLISHED_STATUSES, registrationPolicy, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
-import { authorize, isOwner, type PolicyContext, type Viewer } from '../../core/access/policy.js';
-import type { AuditContext } from '../../core/audit/audit.js';
+import { PUBLISHED_STATUSES, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
+import { authorize, type PolicyContext, type Viewer } from '../../core/access/policy.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import type { PaymentSettlement, PaymentsService } from '../payments/payments.service.js';
-import { getOwnProfile } from '../profiles/profiles.service.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
-import { foreignKeyViolation, TournamentErrors, uniqueViolation } from './tournaments.errors.js';
-import * as repo from './tournaments.repository.js';
-import type {
-  ApplyOrganizerInput,
-  CreateTournamentInput,
-  DivisionInputType,
-  RegisterInput,
-  SponsorInput,
-  TournamentsQueryType,
-  UpdateTournamentInput,
-} from './tournaments.schemas.js';
+import { TournamentErrors } from './tournaments.errors.js';
 import { TIE_BREAKS } from './tournaments.tables.js';
-import type { DivisionRow, FeePaymentRow, Measure, OrganizerRow, RegistrationRow, SponsorRow, SponsorTier, TournamentRow } from './tournaments.tables.js';
-import { MeasureEnum, TieBreakEnum } from './tournaments.schemas.js';
+import type { DivisionRow, Measure, TournamentRow } from './tournaments.tables.js';
+import { type CreateTournamentInput, type DivisionInputType, MeasureEnum, TieBreakEnum, type TournamentsQueryType, type UpdateTournamentInput } from './tournaments.schemas.js';
+import * as organizersRepo from './organizers.repository.js';
+import * as repo from './tournaments.repository.js';
+import * as registrationsRepo from './registrations.repository.js';
+import { verifiedOrganizer } from './organizers.service.js';
 
 /**
- * Tournaments for organizers and anglers: organizer applications, tournaments and their
- * divisions, registrations with the entry fee, and sponsors. Who may see or do what is the
- * tournaments policy's answer (core/access/policies/tournaments.ts).
+ * Tournaments and their divisions, their views and access, for organizers and anglers; the other
+ * areas (organizers, registrations, judging, results, sponsors) have their own services. Who may
+ * see or do what is the tournaments policy's answer (core/access/policies/tournaments.ts).
  */
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+export const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export const unitOf = (measure: Measure) => (measure === 'length' ? 'in' : 'lb') as 'in' | 'lb';
 /** A stored measure (quarter inches or hundredths of a pound) in the division's unit. */
 export const fromScore = (measure: Measure, score: number) => (measure === 'length' ? score / 4 : score / 100);
@@ -39,23 +29,6 @@ export const toQuarterInches = (inches: number) => Math.floor(inches * 4 + 1e-9)
 export const toHundredthsLb = (pounds: number) => Math.floor(pounds * 100 + 1e-9);
 
 // ---------- views ----------
-
-export function organizerView(row: OrganizerRow) {
-  return {
-    id: row.id,
-    userId: row.userId,
-    name: row.name,
-    contactEmail: row.contactEmail,
-    contactPhone: row.contactPhone,
-    website: row.website,
-    takesPayments: row.takesPayments,
-    paymentsAllowed: row.paymentsAllowed,
-    status: row.status,
-    statusReason: row.statusReason,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 function divisionView(row: DivisionRow) {
   return {
@@ -110,30 +83,8 @@ export function tournamentView(row: repo.TournamentWithOrganizer, divisions: Div
 export async function tournamentViews(db: DbOrTx, rows: repo.TournamentWithOrganizer[], now: Date) {
   const ids = rows.map((r) => r.t.id);
   const divisions = await repo.divisionsOf(db, ids);
-  const counts = await repo.activeRegistrationCounts(db, ids);
+  const counts = await registrationsRepo.activeRegistrationCounts(db, ids);
   return rows.map((r) => tournamentView(r, divisions, counts.get(r.t.id) ?? 0, now));
-}
-
-function feeView(fee: FeePaymentRow | undefined) {
-  return fee ? { amountCents: fee.amountCents, currency: fee.currency, status: fee.status, paymentId: fee.externalPaymentId } : null;
-}
-
-export function registrationView(row: RegistrationRow, fee: FeePaymentRow | undefined) {
-  return {
-    id: row.id,
-    tournamentId: row.tournamentId,
-    divisionId: row.divisionId,
-    userId: row.userId,
-    anglerName: row.anglerName,
-    status: row.status,
-    fee: feeView(fee),
-    cancelledAt: iso(row.cancelledAt),
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-function sponsorView(row: SponsorRow) {
-  return { id: row.id, name: row.name, tier: row.tier, amountCents: row.amountCents, website: row.website, logoUrl: row.logoUrl, createdAt: row.createdAt.toISOString() };
 }
 
 // ---------- access ----------
@@ -142,7 +93,7 @@ export function accessRecord(db: DbOrTx, t: TournamentRow): TournamentAccessReco
   return { ownerId: t.ownerId, status: t.status, isRegistered: (userId) => repo.isRegistered(db, t.id, userId), isJudge: (userId) => repo.isJudge(db, t.id, userId) };
 }
 
-const ctx = (db: DbOrTx): PolicyContext => ({ db });
+export const ctx = (db: DbOrTx): PolicyContext => ({ db });
 
 /** The tournament (with its organizer's name) when `viewer` may do `action` on it: 404 / 403 otherwise. */
 export async function authorizedTournament(db: DbOrTx, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<repo.TournamentWithOrganizer> {
@@ -159,42 +110,6 @@ async function lockAuthorized(tx: DbOrTx, viewer: Viewer, id: string, action: 'v
 }
 
 export { lockAuthorized as lockAuthorizedTournament };
-
-// ---------- organizers ----------
-
-export async function applyAsOrganizer(db: Db, userId: string, input: ApplyOrganizerInput) {
-  return db.transaction(async (tx) => {
-    const current = await repo.findOrganizerByUser(tx, userId, true);
-    const values = {
-      name: input.name,
-      contactEmail: input.contactEmail,
-      contactPhone: input.contactPhone ?? null,
-      website: input.website ?? null,
-      takesPayments: input.takesPayments ?? false,
-      paymentsAllowed: false,
-      status: 'Pending' as const,
-      statusReason: null,
-      reviewedBy: null,
-      reviewedAt: null,
-    };
-    if (current) {
-      if (current.status !== 'Rejected') throw TournamentErrors.alreadyApplied(current.status);
-      return organizerView(await repo.updateOrganizer(tx, current.id, values));
-    }
-    try {
-      return organizerView(await repo.insertOrganizer(tx, { id: uuidv7(), userId, ...values }));
-    } catch (error) {
-      if (uniqueViolation(error) !== undefined) throw TournamentErrors.alreadyApplied('Pending');
-      throw error;
-    }
-  });
-}
-
-export async function ownOrganizer(db: DbOrTx, userId: string) {
-  const row = await repo.findOrganizerByUser(db, userId);
-  if (!row) throw TournamentErrors.noOrganizerProfile();
-  return organizerView(row);
-}
 
 // ---------- tournaments ----------
 
@@ -280,12 +195,6 @@ function tournamentValues(input: UpdateTournamentInput, schedule: Schedule) {
   };
 }
 
-async function verifiedOrganizer(db: DbOrTx, userId: string): Promise<OrganizerRow> {
-  const organizer = await repo.findOrganizerByUser(db, userId);
-  if (!organizer || organizer.status !== 'Verified') throw TournamentErrors.notVerifiedOrganizer(organizer?.status ?? null);
-  return organizer;
-}
-
 export async function createTournament(db: Db, viewer: Viewer, input: CreateTournamentInput, now = new Date()) {
   const organizer = await verifiedOrganizer(db, viewer.userId);
   if ((input.entryFeeCents ?? 0) > 0 && !organizer.paymentsAllowed) throw TournamentErrors.paymentsNotAllowed();
@@ -354,7 +263,7 @@ export async function updateTournament(db: Db, viewer: Viewer, id: string, input
       return;
     }
     if (next.entryFeeCents > 0 && next.entryFeeCents !== current.entryFeeCents) {
-      const organizer = await repo.findOrganizer(tx, current.organizerId);
+      const organizer = await organizersRepo.findOrganizer(tx, current.organizerId);
       if (!organizer?.paymentsAllowed) throw TournamentErrors.paymentsNotAllowed();
     }
     const existing = new Map(divisions.map((d) => [d.id, d]));
@@ -388,255 +297,9 @@ export async function submitForApproval(db: Db, viewer: Viewer, id: string, now 
   });
   return getTournament(db, viewer, id, now);
 }
-
-// ---------- registrations and fees ----------
-
-export interface FeeRequest {
-  registrationId: string;
-  tournamentId: string;
-  userId: string;
-  amountCents: number;
-  currency: string;
-}
-
-/** What the tournament module needs of the app: its database and the payments service. */
-export interface TournamentsDeps {
-  db: Db;
-  payments: PaymentsService;
-}
-
-/**
- * Charges the entry fee of a registration just committed (the capacity and one-per-person rules
- * hold under the tournament's lock; the charge is outside it). A declined card cancels the
- * registration (402); a retried request cannot charge twice (the key is the registration's).
- */
-async function chargeFee(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, fee: FeeRequest & { tournamentName: string }, paymentMethod: string, now: Date) {
-  const payment = await deps.payments.createPayment(
-    {
-      kind: 'TournamentFee',
-      payerId: viewer.userId,
-      related: { type: 'tournament_registration', id: fee.registrationId },
-      amountCents: fee.amountCents,
-      currency: fee.currency,
-      paymentMethod,
-      description: `Entry fee: ${fee.tournamentName}`,
-      idempotencyKey: `tournament-registration-${fee.registrationId}`,
-    },
-    context,
-  );
-  if (payment.status === 'Failed') {
-    await deps.db.transaction(async (tx) => {
-      await repo.updateRegistration(tx, fee.registrationId, { status: 'Cancelled', cancelledAt: now });
-      await repo.setFee(tx, fee.registrationId, { status: 'Declined', externalPaymentId: payment.id });
-    });
-    throw TournamentErrors.paymentDeclined(payment.id, payment.failureReason ?? 'declined');
-  }
-  // A payment still Pending is settled later by the provider's webhook (settleEntryFee), which may even come first.
-  const settled = await deps.db.transaction(async (tx) => {
-    const paid = await repo.setFee(tx, fee.registrationId, { status: payment.status === 'Pending' ? 'Pending' : 'Paid', externalPaymentId: payment.id }, 'Pending');
-    if (paid?.status === 'Paid') await notifyRegistrationConfirmed(tx, fee.registrationId);
-    return paid;
-  });
-  return settled ?? (await repo.feesOf(deps.db, [fee.registrationId])).get(fee.registrationId);
-}
-
-/**
- * The payments service reports the outcome of an entry fee that was still Pending at the provider
- * (a Stripe webhook), in its transaction: paid, or declined — then the registration is cancelled,
- * which gives its place back. A fee no longer Pending is left as it is.
- */
-export async function settleEntryFee(tx: DbOrTx, settlement: PaymentSettlement): Promise<void> {
-  const registrationId = settlement.relatedId;
-  if (settlement.status === 'Succeeded') {
-    if (await repo.setFee(tx, registrationId, { status: 'Paid', externalPaymentId: settlement.paymentId }, 'Pending')) await notifyRegistrationConfirmed(tx, registrationId);
-    return;
-  }
-  const declined = await repo.setFee(tx, registrationId, { status: 'Declined', externalPaymentId: settlement.paymentId }, 'Pending');
-  if (declined) await repo.updateRegistration(tx, registrationId, { status: 'Cancelled', cancelledAt: new Date() });
-}
-
-async function displayName(db: Db, viewer: Viewer, given: string | undefined): Promise<string> {
-  if (given) return given.trim();
-  const profile = await getOwnProfile(db, viewer.userId);
-  return profile.displayName ?? profile.username;
-}
-
-export async function register(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, tournamentId: string, input: RegisterInput, now = new Date()) {
-  const { db } = deps;
-  const anglerName = await displayName(db, viewer, input.anglerName);
-  const registered = await db.transaction(async (tx) => {
-    // The row lock serialises registrations of one tournament: the capacity count below is exact.
-    const t = await lockAuthorized(tx, viewer, tournamentId, 'register');
-    if (t.registrationsClosedReason) throw TournamentErrors.registrationClosed(`Registrations are closed: ${t.registrationsClosedReason}.`);
-    if (now >= t.registrationDeadline) throw TournamentErrors.registrationClosed(`The registration deadline (${t.registrationDeadline.toISOString()}) has passed.`);
-    if (t.entryFeeCents > 0 && !input.paymentMethod) throw TournamentErrors.paymentMethodRequired();
-    const division = (await repo.divisionsOf(tx, [tournamentId])).find((d) => d.id === input.divisionId);
-    if (!division) throw TournamentErrors.unknownDivision(input.divisionId);
-    if (await repo.findActiveRegistration(tx, division.id, viewer.userId)) throw TournamentErrors.alreadyRegistered();
-    const active = (await repo.activeRegistrationCounts(tx, [tournamentId])).get(tournamentId) ?? 0;
-    if (t.capacity !== null && active >= t.capacity) throw TournamentErrors.full(t.capacity);
-    let row: RegistrationRow;
-    try {
-      row = await repo.insertRegistration(tx, { id: uuidv7(), tournamentId, divisionId: division.id, userId: viewer.userId, anglerName });
-    } catch (error) {
-      if (uniqueViolation(error) !== undefined) throw TournamentErrors.alreadyRegistered();
-      throw error;
-    }
-    const fee =
-      t.entryFeeCents > 0
-        ? await repo.insertFee(tx, { id: uuidv7(), registrationId: row.id, tournamentId, userId: viewer.userId, amountCents: t.entryFeeCents, currency: t.currency, status: 'Pending' })
-        : undefined;
-    if (!fee) await notifyRegistrationConfirmed(tx, row.id);
-    return { row, fee, tournamentName: t.name };
-  });
-  const { row, fee, tournamentName } = registered;
-  if (!fee) return registrationView(row, undefined);
-  const charged = await chargeFee(deps, viewer, context, { ...fee, tournamentName }, input.paymentMethod!, now);
-  return registrationView(row, charged);
-}
-
-export async function listRegistrations(
-  db: Db,
-  viewer: Viewer,
-  tournamentId: string,
-  filter: { divisionId?: string | undefined; status?: 'Active' | 'Cancelled' | undefined },
-  page: Page,
-) {
-  const row = await authorizedTournament(db, viewer, tournamentId, 'view');
-  const organizer = (await tournamentPolicy.can(viewer, 'manage', accessRecord(db, row.t), ctx(db))) === true;
-  // Anyone but the organizer sees their own registrations only.
-  const { items, total } = await repo.listRegistrations(db, tournamentId, { ...filter, userId: organizer ? undefined : viewer.userId }, page);
-  const fees = await repo.feesOf(db, items.map((r) => r.id));
-  return { items: items.map((r) => registrationView(r, fees.get(r.id))), total };
-}
-
-async function authorizedRegistration(db: DbOrTx, viewer: Viewer, tournamentId: string, registrationId: string, action: 'view' | 'cancel', lock = false) {
-  const t = await repo.findTournament(db, tournamentId);
-  if (!t) throw TournamentErrors.notFound(tournamentId);
-  const row = await repo.findRegistration(db, tournamentId, registrationId, lock);
-  await authorize(registrationPolicy, viewer, action, row ? { ownerId: t.t.ownerId, userId: row.userId } : undefined, ctx(db), () =>
-    TournamentErrors.registrationNotFound(registrationId),
-  );
-  return { tournament: t.t, registration: row! };
-}
-
-export async function getRegistration(db: Db, viewer: Viewer, tournamentId: string, registrationId: string) {
-  const { registration } = await authorizedRegistration(db, viewer, tournamentId, registrationId, 'view');
-  return registrationView(registration, (await repo.feesOf(db, [registration.id])).get(registration.id));
-}
-
-/**
- * The registrant cancels: the fee is refunded (through the payments service) up to
- * `refundWindowHours` before the start and forfeited after; impossible once started. A fee never
- * charged is waived.
- */
-export async function cancelRegistration(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, tournamentId: string, registrationId: string, now = new Date()) {
-  const { row, fee, refund } = await deps.db.transaction(async (tx) => {
-    const { tournament, registration } = await authorizedRegistration(tx, viewer, tournamentId, registrationId, 'cancel', true);
-    if (registration.status === 'Cancelled') throw TournamentErrors.alreadyCancelled();
-    if (now >= tournament.startsAt) throw TournamentErrors.cannotCancel('The tournament has started; registrations can no longer be cancelled.');
-    const inWindow = now.getTime() <= tournament.startsAt.getTime() - tournament.refundWindowHours * 3_600_000;
-    const row = await repo.updateRegistration(tx, registration.id, { status: 'Cancelled', cancelledAt: now });
-    let fee = (await repo.feesOf(tx, [row.id])).get(row.id);
-    const refund = inWindow && fee?.status === 'Paid' && fee.externalPaymentId !== null;
-    if (fee && !refund) fee = await repo.setFee(tx, row.id, { status: fee.status === 'Paid' ? 'Forfeited' : 'Waived' });
-    return { row, fee, refund };
-  });
-  if (!refund || !fee?.externalPaymentId) return registrationView(row, fee);
-  const { refund: done } = await deps.payments.refund({
-    paymentId: fee.externalPaymentId,
-    reason: 'Tournament registration cancelled inside the refund window',
-    actor: context,
-    idempotencyKey: `tournament-registration-refund-${row.id}`,
-  });
-  // A refund the provider refused stays on the payment (admins see it under /api/admin/payments); the fee stays Paid.
-  const settled = done.status === 'Succeeded' ? await repo.setFee(deps.db, row.id, { status: 'Refunded' }) : fee;
-  return registrationView(row, settled);
-}
-
-// ---------- judges ----------
-
-function judgeView(row: { userId: string; createdAt: Date }) {
-  return { userId: row.userId, createdAt: row.createdAt.toISOString() };
-}
-
-export async function listJudges(db: Db, viewer: Viewer, tournamentId: string) {
-  await authorizedTournament(db, viewer, tournamentId, 'judge');
-  return (await repo.judgesOf(db, tournamentId)).map(judgeView);
-}
-
-/** The organizer names a judge: an existing user who is not registered in the tournament. */
-export async function addJudge(db: Db, viewer: Viewer, tournamentId: string, userId: string) {
-  return db.transaction(async (tx) => {
-    const t = await lockAuthorized(tx, viewer, tournamentId, 'manage');
-    if (isOwner(viewer, { ownerId: userId })) throw TournamentErrors.badJudge('the organizer judges anyway');
-    if (await repo.isRegistered(tx, t.id, userId)) throw TournamentErrors.judgeIsRegistered();
-    try {
-      await repo.insertJudge(tx, { tournamentId, userId, createdBy: viewer.userId });
-    } catch (error) {
-      if (foreignKeyViolation(error)) throw TournamentErrors.badJudge('no user has this id');
-      throw error;
-    }
-    return (await repo.judgesOf(tx, tournamentId)).map(judgeView);
-  });
-}
-
-// ---------- sponsors ----------
-
-/** Most sponsors per tier and in all, and the most sponsorship money, per tournament. */
-export const SPONSOR_LIMITS: { perTier: Record<SponsorTier, number>; total: number; amountCents: number } = {
-  perTier: { Title: 1, Gold: 3, Silver: 5, Bronze: 10, Supporter: 25 },
-  total: 30,
-  amountCents: 10_000_000,
-};
-
-export async function listSponsors(db: Db, viewer: Viewer, tournamentId: string) {
-  await authorizedTournament(db, viewer, tournamentId, 'view');
-  return (await repo.listSponsors(db, tournamentId)).map(sponsorView);
-}
-
-export async function addSponsor(db: Db, viewer: Viewer, tournamentId: string, input: SponsorInput) {
-  return db.transaction(async (tx) => {
-    const t = await lockAuthorized(tx, viewer, tournamentId, 'manage');
-    const organizer = await repo.findOrganizer(tx, t.organizerId);
-    if (organizer?.status !== 'Verified') {
-      throw TournamentErrors.sponsorNotAllowed(`Sponsors need a verified organizer in good standing; your organizer profile is ${organizer?.status ?? 'missing'}.`);
-    }
-    if (t.status === 'Rejected' || t.status === 'Suspended' || t.status === 'Completed') {
-      throw TournamentErrors.sponsorsClosed(t.status);
-    }
-    const amount = input.amountCents ?? 0;
-    const totals = await repo.sponsorTotals(tx, tournamentId);
-    const inTier = totals.byTier.get(input.tier) ?? 0;
-    if (inTier >= SPONSOR_LIMITS.perTier[input.tier]) throw TournamentErrors.sponsorLimit(`At most ${SPONSOR_LIMITS.perTier[input.tier]} ${input.tier} sponsor(s) per tournament.`);
-    if (totals.count >= SPONSOR_LIMITS.total) throw TournamentErrors.sponsorLimit(`At most ${SPONSOR_LIMITS.total} sponsors per tournament.`);
-    if (totals.amountCents + amount > SPONSOR_LIMITS.amountCents) {
-      throw TournamentErrors.sponsorLimit(`Sponsorship per tournament is limited to ${SPONSOR_LIMITS.amountCents} cents; ${SPONSOR_LIMITS.amountCents - totals.amountCents} cents remain.`);
-    }
-    try {
-      const row = await repo.insertSponsor(tx, {
-        id: uuidv7(),
-        tournamentId,
-        name: input.name.trim(),
-        tier: input.tier,
-        amountCents: amount,
-        website: input.website ?? null,
-        logoUrl: input.logoUrl ?? null,
-        createdBy: viewer.userId,
-      });
-      return sponsorView(row);
-    } catch (error) {
-      if (uniqueViolation(error) !== undefined) throw TournamentErrors.duplicateSponsor(input.name);
-      throw error;
-    }
-  });
-}
-
 // ---------- job ----------
 
 /** Starts and completes tournaments by the clock; the server runs it every minute. */
 export async function advanceTournamentStatuses(db: Db, now: () => Date = () => new Date()) {
   return repo.advanceStatuses(db, now());
 }
-
-export { registrationPathById } from './tournaments.notifications.js';

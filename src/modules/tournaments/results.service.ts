@@ -1,165 +1,24 @@
 import { uuidv7 } from '../../core/db/ids.js';
-import { tournamentPolicy } from '../../core/access/policies/tournaments.js';
-import { isOwner, type Viewer } from '../../core/access/policy.js';
+import type { Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import { notifyResultsPublished } from './tournaments.notifications.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import type { Page } from '../../core/http/pagination.js';
-import { catchRef } from '../fishing-log/entries.service.js';
-import { TournamentErrors, uniqueViolation } from './tournaments.errors.js';
-import * as repo from './tournaments.repository.js';
-import type { AddResultInput, JudgeInput, SubmitCatchInput } from './tournaments.schemas.js';
-import { accessRecord, authorizedTournament, fromScore, lockAuthorizedTournament, toHundredthsLb, toQuarterInches, unitOf } from './tournaments.service.js';
-import type { DivisionRow, RegistrationRow, TournamentCatchRow, TournamentCatchStatus, TournamentRow } from './tournaments.tables.js';
+import { TournamentErrors } from './tournaments.errors.js';
+import { notifyResultsPublished } from './tournaments.notifications.js';
+import type { RegistrationRow, TournamentRow } from './tournaments.tables.js';
 import { TieBreakEnum } from './tournaments.schemas.js';
+import type { AddResultInput } from './results.schemas.js';
+import * as tournamentsRepo from './tournaments.repository.js';
+import * as registrationsRepo from './registrations.repository.js';
+import * as judgingRepo from './judging.repository.js';
+import * as repo from './results.repository.js';
+import { authorizedTournament, fromScore, iso, lockAuthorizedTournament, unitOf } from './tournaments.service.js';
+import { assertAcceptsCatches, catchValues, divisionOf, insertCatch } from './judging.service.js';
 
-/** Catch submissions and their judging, the leaderboard, the official results and the CSV exports. */
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function submissionView(row: TournamentCatchRow, anglerName: string) {
-  return {
-    id: row.id,
-    tournamentId: row.tournamentId,
-    divisionId: row.divisionId,
-    registrationId: row.registrationId,
-    anglerName,
-    speciesId: row.speciesId,
-    lengthInches: row.lengthQuarterInches === null ? null : row.lengthQuarterInches / 4,
-    weightLb: row.weightHundredthsLb === null ? null : row.weightHundredthsLb / 100,
-    photoUrl: row.photoUrl,
-    photoHash: row.photoHash,
-    capturedAt: row.capturedAt.toISOString(),
-    fishingLogCatchId: row.fishingLogCatchId,
-    status: row.status,
-    rejectionReason: row.rejectionReason,
-    judgedAt: iso(row.judgedAt),
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-type CatchMeasures = Pick<SubmitCatchInput, 'speciesId' | 'lengthInches' | 'weightLb' | 'photoUrl' | 'photoHash' | 'capturedAt'>;
-
-/** Validates a catch against the tournament and division rules; the stored values. */
-function catchValues(t: TournamentRow, division: DivisionRow, input: CatchMeasures, now: Date, requirePhoto: boolean) {
-  if (!division.speciesIds.includes(input.speciesId)) throw TournamentErrors.wrongSpecies();
-  const capturedAt = new Date(input.capturedAt);
-  if (capturedAt < t.startsAt || capturedAt > t.endsAt || capturedAt > now) throw TournamentErrors.outsideWindow();
-  const length = input.lengthInches === undefined ? null : toQuarterInches(input.lengthInches);
-  const weight = input.weightLb === undefined ? null : toHundredthsLb(input.weightLb);
-  if (division.measure === 'length' && (length === null || length === 0)) throw TournamentErrors.measureMissing('/lengthInches', 'length');
-  if (division.measure === 'weight' && (weight === null || weight === 0)) throw TournamentErrors.measureMissing('/weightLb', 'weight');
-  if (division.minLengthQuarterInches !== null) {
-    if (length === null) throw TournamentErrors.measureMissing('/lengthInches', 'length (the division has a minimum length)');
-    if (length < division.minLengthQuarterInches) throw TournamentErrors.belowMinimum(division.minLengthQuarterInches / 4);
-  }
-  if (requirePhoto && t.format === 'CPR' && (!input.photoUrl || !input.photoHash)) throw TournamentErrors.photoRequired();
-  return {
-    speciesId: input.speciesId,
-    lengthQuarterInches: length,
-    weightHundredthsLb: weight,
-    score: division.measure === 'length' ? length! : weight!,
-    photoUrl: input.photoUrl ?? null,
-    photoHash: input.photoHash ?? null,
-    capturedAt,
-  };
-}
-
-function assertAcceptsCatches(t: TournamentRow): void {
-  if (t.resultsPublishedAt) throw TournamentErrors.resultsPublished();
-  if (!['Approved', 'InProgress', 'Completed'].includes(t.status)) throw TournamentErrors.badTransition(t.status, 'receive catches');
-}
-
-async function insertCatch(tx: DbOrTx, row: Parameters<typeof repo.insertSubmission>[1]): Promise<TournamentCatchRow> {
-  try {
-    return await repo.insertSubmission(tx, row);
-  } catch (error) {
-    const constraint = uniqueViolation(error);
-    if (constraint === 'tournament_catches_photo_hash_key') throw TournamentErrors.duplicatePhoto();
-    if (constraint === 'tournament_catches_log_catch_key') throw TournamentErrors.duplicateLogCatch();
-    throw error;
-  }
-}
-
-async function divisionOf(db: DbOrTx, tournamentId: string, divisionId: string): Promise<DivisionRow> {
-  const division = (await repo.divisionsOf(db, [tournamentId])).find((d) => d.id === divisionId);
-  if (!division) throw TournamentErrors.unknownDivision(divisionId);
-  return division;
-}
-
-export async function submitCatch(db: Db, viewer: Viewer, tournamentId: string, input: SubmitCatchInput, now = new Date()) {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'view');
-  assertAcceptsCatches(t);
-  const division = await divisionOf(db, tournamentId, input.divisionId);
-  const registration = await repo.findActiveRegistration(db, division.id, viewer.userId);
-  if (!registration) throw TournamentErrors.notRegistered();
-  const values = catchValues(t, division, input, now, true);
-  if (input.fishingLogCatchId) {
-    const ref = await catchRef(db, input.fishingLogCatchId);
-    if (!ref || !isOwner(viewer, ref)) throw TournamentErrors.badLogCatch();
-  }
-  const row = await insertCatch(db, {
-    id: uuidv7(),
-    tournamentId,
-    divisionId: division.id,
-    registrationId: registration.id,
-    userId: viewer.userId,
-    fishingLogCatchId: input.fishingLogCatchId ?? null,
-    ...values,
-  });
-  return submissionView(row, registration.anglerName);
-}
-
-async function mayJudge(db: DbOrTx, viewer: Viewer, t: TournamentRow): Promise<boolean> {
-  return (await tournamentPolicy.can(viewer, 'judge', accessRecord(db, t), { db })) === true;
-}
-
-export async function listCatches(
-  db: Db,
-  viewer: Viewer,
-  tournamentId: string,
-  filter: { status?: TournamentCatchStatus | undefined; divisionId?: string | undefined },
-  page: Page,
-) {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'view');
-  const all = await mayJudge(db, viewer, t);
-  const { items, total } = await repo.listSubmissions(db, tournamentId, { ...filter, userId: all ? undefined : viewer.userId }, page);
-  return { items: items.map((r) => submissionView(r.c, r.anglerName)), total };
-}
-
-/** The organizer verifies or rejects a catch; a rejection and a changed decision need a reason. Audit-logged. */
-export async function judgeCatch(db: Db, viewer: Viewer, context: AuditContext, tournamentId: string, catchId: string, input: JudgeInput, now = new Date()) {
-  return db.transaction(async (tx) => {
-    const t = await lockAuthorizedTournament(tx, viewer, tournamentId, 'judge');
-    const current = await repo.findSubmission(tx, tournamentId, catchId, true);
-    if (!current) throw TournamentErrors.submissionNotFound(catchId);
-    if (t.resultsPublishedAt) throw TournamentErrors.resultsPublished();
-    if (current.status !== 'Pending' && !input.reason) throw TournamentErrors.alreadyJudged(current.status);
-    if (input.decision === 'Rejected' && !input.reason) throw TournamentErrors.reasonRequired();
-    const row = await repo.updateSubmission(tx, catchId, {
-      status: input.decision,
-      rejectionReason: input.decision === 'Rejected' ? input.reason! : null,
-      judgedBy: viewer.userId,
-      judgedAt: now,
-    });
-    await recordAudit(tx, context, {
-      action: 'tournaments.catch_judged',
-      targetType: 'tournament_catch',
-      targetId: catchId,
-      reason: input.reason ?? null,
-      before: { status: current.status },
-      after: { status: row.status, tournamentId },
-    });
-    const registration = await repo.findRegistration(tx, tournamentId, row.registrationId);
-    return submissionView(row, registration!.anglerName);
-  });
-}
-
-// ---------- leaderboard and results ----------
+/** The leaderboard, the official results and the CSV exports. */
 
 async function resultsView(db: DbOrTx, t: TournamentRow) {
   // One after the other: `db` may be a transaction (one connection).
-  const divisions = await repo.divisionsOf(db, [t.id]);
+  const divisions = await tournamentsRepo.divisionsOf(db, [t.id]);
   const board = await repo.leaderboard(db, t);
   const placings = await repo.resultsOf(db, t.id);
   return {
@@ -205,7 +64,7 @@ export async function getResults(db: Db, viewer: Viewer, tournamentId: string) {
 }
 
 async function activeRegistration(tx: DbOrTx, tournamentId: string, registrationId: string): Promise<RegistrationRow> {
-  const registration = await repo.findRegistration(tx, tournamentId, registrationId);
+  const registration = await registrationsRepo.findRegistration(tx, tournamentId, registrationId);
   if (!registration || registration.status !== 'Active') {
     throw TournamentErrors.badDivision('/registrationId', `no active registration of this tournament has id ${registrationId}`);
   }
@@ -243,7 +102,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
         const division = await divisionOf(tx, tournamentId, registration.divisionId);
         const rule = division.penaltyRules.find((r) => r.code === input.code);
         if (!rule) throw TournamentErrors.badDivision('/code', `the division has no penalty rule ${input.code}; its rules: ${division.penaltyRules.map((r) => r.code).join(', ') || 'none'}`);
-        await repo.insertPenalty(tx, { id: uuidv7(), tournamentId, registrationId: registration.id, code: rule.code, points: rule.points, reason: input.reason, createdBy: viewer.userId });
+        await judgingRepo.insertPenalty(tx, { id: uuidv7(), tournamentId, registrationId: registration.id, code: rule.code, points: rule.points, reason: input.reason, createdBy: viewer.userId });
         await recordAudit(tx, context, {
           action: 'tournaments.penalty_applied',
           targetType: 'tournament_registration',
@@ -292,7 +151,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
           rows.map((r, i) => ({ id: uuidv7(), tournamentId, divisionId: r.divisionId, registrationId: r.registrationId, place: i + 1, totalScore: r.total, payoutCents: payouts[i] ?? 0 })),
         );
         await repo.insertResults(tx, rows);
-        await repo.updateTournament(tx, tournamentId, { resultsPublishedAt: now, status: t.status === 'Suspended' ? t.status : 'Completed' });
+        await tournamentsRepo.updateTournament(tx, tournamentId, { resultsPublishedAt: now, status: t.status === 'Suspended' ? t.status : 'Completed' });
         await recordAudit(tx, context, {
           action: 'tournaments.results_published',
           targetType: 'tournament',
@@ -305,7 +164,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
         break;
       }
     }
-    return resultsView(tx, (await repo.lockTournament(tx, tournamentId))!);
+    return resultsView(tx, (await tournamentsRepo.lockTournament(tx, tournamentId))!);
   });
 }
 
@@ -324,9 +183,9 @@ export function toCsv(header: string[], rows: unknown[][]): string {
 
 export async function exportRegistrations(db: Db, viewer: Viewer, tournamentId: string): Promise<string> {
   const { t } = await authorizedTournament(db, viewer, tournamentId, 'manage');
-  const divisions = new Map((await repo.divisionsOf(db, [t.id])).map((d) => [d.id, d.name]));
-  const { items } = await repo.listRegistrations(db, tournamentId, {}, null);
-  const fees = await repo.feesOf(db, items.map((r) => r.id));
+  const divisions = new Map((await tournamentsRepo.divisionsOf(db, [t.id])).map((d) => [d.id, d.name]));
+  const { items } = await registrationsRepo.listRegistrations(db, tournamentId, {}, null);
+  const fees = await registrationsRepo.feesOf(db, items.map((r) => r.id));
   return toCsv(
     ['registrationId', 'division', 'anglerName', 'userId', 'status', 'registeredAt', 'cancelledAt', 'feeCents', 'currency', 'feeStatus'],
     items.map((r) => {
