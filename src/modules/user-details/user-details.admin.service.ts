@@ -4,12 +4,12 @@ import type { Db } from '../../core/db/client.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import type { Page } from '../../core/http/pagination.js';
 import { changeEmployeeRole } from '../admin/employees/employees.service.js';
-import { logCountsOfUser, logTimelineSql } from '../fishing-log/stats.service.js';
+import { logCountsOfUser, logTimelineSql } from '../fishing-log/fishing-log.stats.service.js';
 import { adminProfileSummary } from '../profiles/profiles.service.js';
-import { socialCountsOfUser, socialTimelineSql } from '../social/stats.service.js';
+import { socialCountsOfUser, socialTimelineSql } from '../social/social.stats.service.js';
 import { UserErrors } from '../users/index.js';
 import type { Actor, Invalidate } from '../users/bans.service.js';
-import { usersTimelineSql } from '../users/stats.service.js';
+import { usersTimelineSql } from '../users/users.stats.service.js';
 import { bansAndSignInsOf, requireAdminUser, setNonEmployeeRole, UserAdminErrors } from '../users/users.admin.service.js';
 import * as repo from './user-details.admin.repository.js';
 
