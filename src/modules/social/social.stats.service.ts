@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { users } from '../users/index.js';
 import { postComments, postLikes, posts } from './posts.tables.js';
-import { userReports } from './reports.tables.js';
+import { userReports } from './content-reports.tables.js';
 
 /**
  * The social module's figures for the administration (user details, activity timeline,

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { FiledReport, ReportBody } from './reports.schemas.js';
-import * as service from './reports.service.js';
+import { FiledReport, ReportBody } from './content-reports.schemas.js';
+import * as service from './content-reports.service.js';
 
 export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { ReportReasonSchema, ReportStatusSchema, ReportTargetTypeEnum, ReportTargetTypeSchema } from './reports.schemas.js';
-import { REPORT_RESOLUTIONS } from './reports.tables.js';
+import { ReportReasonSchema, ReportStatusSchema, ReportTargetTypeEnum, ReportTargetTypeSchema } from './content-reports.schemas.js';
+import { REPORT_RESOLUTIONS } from './content-reports.tables.js';
 
 const Resolution = Type.Union(REPORT_RESOLUTIONS.map((r) => Type.Literal(r)), {
   description: 'NoViolation: nothing wrong; ContentRejected: the reported post or comment is rejected (its author sees the note as the reason); ActionTaken: handled otherwise, say how in the note',

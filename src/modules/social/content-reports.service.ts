@@ -5,10 +5,10 @@ import type { Page } from '../../core/http/pagination.js';
 import { findUserById as findById } from '../users/users.service.js';
 import { requireVisibleComment } from './comments.service.js';
 import { requireVisiblePost } from './posts.service.js';
-import { ReportErrors } from './reports.errors.js';
-import { ReportTargetTypeEnum } from './reports.schemas.js';
-import * as repo from './reports.repository.js';
-import type { ReportReason, ReportResolution, ReportSnapshot, ReportTargetType, UserReportRow } from './reports.tables.js';
+import { ReportErrors } from './content-reports.errors.js';
+import { ReportTargetTypeEnum } from './content-reports.schemas.js';
+import * as repo from './content-reports.repository.js';
+import type { ReportReason, ReportResolution, ReportSnapshot, ReportTargetType, UserReportRow } from './content-reports.tables.js';
 
 /**
  * User reports (complaints) about posts, comments and users. A reporter must be able to see
@@ -68,7 +68,7 @@ export async function reportUser(db: Db, reporterId: string, userId: string, inp
 
 // ---- for the administration of reports ----
 
-export type { ReportWithUsers, ReportFilter } from './reports.repository.js';
+export type { ReportWithUsers, ReportFilter } from './content-reports.repository.js';
 
 export function listReports(db: DbOrTx, filter: repo.ReportFilter, page: Page) {
   return repo.listReports(db, filter, page);

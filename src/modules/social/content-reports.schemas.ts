@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { pascalEnum } from '../../core/http/enums.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
-import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from './reports.tables.js';
+import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from './content-reports.tables.js';
 
 export const ReportReasonSchema = Type.Union(
   REPORT_REASONS.map((r) => Type.Literal(r)),

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { users } from '../users/index.js';
-import { userReports, type ReportResolution, type ReportStatus, type ReportTargetType, type UserReportRow } from './reports.tables.js';
+import { userReports, type ReportResolution, type ReportStatus, type ReportTargetType, type UserReportRow } from './content-reports.tables.js';
 
 /** SQL of user reports. */
 

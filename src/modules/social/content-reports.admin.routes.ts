@@ -5,9 +5,9 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { AdminReport, ReportsQuery, ResolveBody } from './reports.admin.schemas.js';
-import { ReportTargetTypeEnum } from './reports.schemas.js';
-import * as service from './reports.admin.service.js';
+import { AdminReport, ReportsQuery, ResolveBody } from './content-reports.admin.schemas.js';
+import { ReportTargetTypeEnum } from './content-reports.schemas.js';
+import * as service from './content-reports.admin.service.js';
 
 export const adminReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;

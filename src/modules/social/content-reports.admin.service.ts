@@ -4,11 +4,11 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { commentsForReview } from './comments.service.js';
 import { postsForReview } from './posts.service.js';
-import { findReport, listReports as listSocialReports, markResolved, type ReportFilter, type ReportWithUsers } from './reports.service.js';
-import type { ReportResolution } from './reports.tables.js';
+import { findReport, listReports as listSocialReports, markResolved, type ReportFilter, type ReportWithUsers } from './content-reports.service.js';
+import type { ReportResolution } from './content-reports.tables.js';
 import { decideInTx } from '../moderation/moderation.admin.service.js';
-import { AdminReportErrors } from './reports.admin.errors.js';
-import { ReportTargetTypeEnum } from './reports.schemas.js';
+import { AdminReportErrors } from './content-reports.admin.errors.js';
+import { ReportTargetTypeEnum } from './content-reports.schemas.js';
 
 /**
  * User reports for moderators: the list (with what the content is now) and the resolution,
