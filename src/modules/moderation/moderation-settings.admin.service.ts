@@ -1,6 +1,6 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db } from '../../core/db/client.js';
-import { dashboard, loadSettings, providerList, updateSettings, type ModerationSettings, type SettingsPatch, type UpdateOptions } from './settings.service.js';
+import { dashboard, loadSettings, providerList, updateSettings, type ModerationSettings, type SettingsPatch, type UpdateOptions } from './moderation-settings.service.js';
 
 /** Moderation settings for admins: read with the month's figures, change (audit-logged). The API key never leaves. */
 

@@ -9,7 +9,7 @@ import { localProvider } from './providers/local.js';
 import { providerDefinition } from './providers/index.js';
 import { linkedImages, type ModerationInput, type ModerationProvider, type ModerationResult } from './providers/types.js';
 import { matchRules } from './rules.js';
-import { loadSettings, type ModerationSettings } from './settings.service.js';
+import { loadSettings, type ModerationSettings } from './moderation-settings.service.js';
 
 /**
  * Moderation before publishing. For each new or edited post or comment:
