@@ -22,7 +22,7 @@ import { decorateRoutesForOpenApi, registerOpenApi } from './core/http/openapi.j
 import { sharedSchemas } from './core/http/schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { employeesRoutes } from './modules/admin/employees/employees.routes.js';
+import { employeesRoutes } from './modules/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
 import { userSearchRoutes } from './modules/social/user-search.routes.js';
 import { fishingLogRoutes } from './modules/fishing-log/fishing-log.routes.js';

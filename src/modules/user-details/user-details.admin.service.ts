@@ -3,7 +3,7 @@ import type { AuditContext } from '../../core/audit/audit.js';
 import type { Db } from '../../core/db/client.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import type { Page } from '../../core/http/pagination.js';
-import { changeEmployeeRole } from '../admin/employees/employees.service.js';
+import { changeEmployeeRole } from '../employees/employees.service.js';
 import { logCountsOfUser, logTimelineSql } from '../fishing-log/fishing-log.stats.service.js';
 import { adminProfileSummary } from '../profiles/profiles.service.js';
 import { socialCountsOfUser, socialTimelineSql } from '../social/social.stats.service.js';

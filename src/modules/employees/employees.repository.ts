@@ -1,7 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { EMPLOYEE_ROLES } from '../../../core/access/roles.js';
-import type { DbOrTx } from '../../../core/db/client.js';
-import { users, type UserRow } from '../../users/index.js';
+import { EMPLOYEE_ROLES } from '../../core/access/roles.js';
+import type { DbOrTx } from '../../core/db/client.js';
+import { users, type UserRow } from '../users/index.js';
 
 export async function listEmployees(db: DbOrTx, role: number | undefined, page: { limit: number; offset: number }): Promise<{ items: UserRow[]; total: number }> {
   const where = role === undefined ? inArray(users.role, [...EMPLOYEE_ROLES]) : eq(users.role, role);

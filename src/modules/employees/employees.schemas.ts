@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { listQuery } from '../../../core/http/pagination.js';
-import { Timestamp, Uuid } from '../../../core/http/schemas.js';
+import { listQuery } from '../../core/http/pagination.js';
+import { Timestamp, Uuid } from '../../core/http/schemas.js';
 
 export const UserIdParams = Type.Object({ userId: Uuid }, { additionalProperties: false });
 

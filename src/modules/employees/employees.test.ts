@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/harness.js';
-import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit } from '../../../../test/factories.js';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser, type TestUser, MISSING_ID, auditCount, lastAudit } from '../../../test/factories.js';
 
 let t: TestApp;
 let owner: TestUser;

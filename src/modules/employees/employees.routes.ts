@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../../core/app-deps.js';
-import { auditContextOf } from '../../../core/audit/context.js';
-import { paginate, paginationHeaders } from '../../../core/http/pagination.js';
-import { errorResponses } from '../../../core/http/schemas.js';
+import type { AppDeps } from '../../core/app-deps.js';
+import { auditContextOf } from '../../core/audit/context.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { errorResponses } from '../../core/http/schemas.js';
 import { Employee, EmployeesQuery, Grant, HistoryQuery, PermissionBody, RoleBody, UserIdParams } from './employees.schemas.js';
 import * as service from './employees.service.js';
 

@@ -1,5 +1,5 @@
-import { AppError } from '../../../core/http/problem.js';
-import { PERMISSIONS } from '../../../core/access/permissions.js';
+import { AppError } from '../../core/http/problem.js';
+import { PERMISSIONS } from '../../core/access/permissions.js';
 
 export const EmployeeErrors = {
   unknownPermission: (name: string) =>
