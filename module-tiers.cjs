@@ -10,7 +10,7 @@ module.exports = {
   /** Catalogues and settings every other module refers to. */
   reference: ['species', 'brands', 'gear', 'lookups', 'settings'],
   /** Who is who: accounts, profiles, sign-in, employees. */
-  identity: ['users', 'profiles', 'auth', 'employees'],
+  identity: ['users', 'profiles', 'accounts', 'employees'],
   /** What anglers, clubs, organizers and captains make, and the workflows around it. */
   content: [
     'fishing-log',

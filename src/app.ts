@@ -21,7 +21,7 @@ import { registerRateLimits } from './core/http/rate-limit.js';
 import { decorateRoutesForOpenApi, registerOpenApi } from './core/http/openapi.js';
 import { sharedSchemas } from './core/http/schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
+import { authRoutes } from './modules/accounts/accounts.routes.js';
 import { employeesRoutes } from './modules/employees/employees.routes.js';
 import { friendsRoutes } from './modules/social/friends.routes.js';
 import { userSearchRoutes } from './modules/social/user-search.routes.js';

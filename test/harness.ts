@@ -101,7 +101,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     (['FISHLOG_AUDIT_KEY', 'FISHLOG_SETTINGS_KEY'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
   );
   // Tests create dozens of users at once (each signs in): a long sign-in queue instead of the
-  // production's 503 after 16 waiters (src/modules/auth tests set their own queue to test that).
+  // production's 503 after 16 waiters (src/modules/accounts tests set their own queue to test that).
   // Job workers run only where a test asks for them (FISHLOG_JOBS=true): the others call the
   // jobs' service functions with their own clock, and a hundred apps polling would load the database.
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_SCRYPT_COST: '10', FISHLOG_HASH_QUEUE: '1000', FISHLOG_JOBS: 'false', ...keys, ...overrides });

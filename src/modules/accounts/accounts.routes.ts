@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { errorResponses } from '../../core/http/schemas.js';
-import { LoginBody, RefreshBody, TokenResponse } from './auth.schemas.js';
-import { login, refresh } from './auth.service.js';
+import { LoginBody, RefreshBody, TokenResponse } from './accounts.schemas.js';
+import { login, refresh } from './accounts.service.js';
 
 /** The two public endpoints under /api: login and refresh. */
 export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
