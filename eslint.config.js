@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // One way to make test data: the factories' barrel (test/factories.ts), never a file behind it.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'packages/**/*.ts'],
+    ignores: ['test/factories.ts', 'test/factories/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/factories/*', './factories/*'], message: 'Import test factories from test/factories.ts (the one barrel).' }] }] },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createEntry, createUser, type TestUser } from '../../../test/factories.js';
-import { CARDS } from '../../../test/factories/payments.js';
-import { addSlots, createCaptain, createListing, daysAhead, type TestListing } from '../../../test/factories/charters.js';
+import { createEntry, createUser, type TestUser, CARDS, addSlots, createCaptain, createListing, daysAhead, type TestListing } from '../../../test/factories.js';
 import { createFishlogClient, FishlogProblem, memoryTokenStore, ok, type SignOutEvent, type TokenStore } from '../src/index.js';
 import { breakingProxy, claimsOf, observedFetch } from './observe.js';
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { addSlots, APPLICATION, createCaptain, createListing, daysAhead, LISTING, type TestListing } from '../../../test/factories/charters.js';
-import { CARDS } from '../../../test/factories/payments.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, addSlots, APPLICATION, createCaptain, createListing, daysAhead, LISTING, type TestListing, CARDS } from '../../../test/factories.js';
 import { paymentsOf } from '../payments/payments.service.js';
 import { refundDue, runChartersJob } from './charters.service.js';
 import { formatInZone, zonedToUtc } from './charters.time.js';

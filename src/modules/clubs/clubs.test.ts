@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
-import { createClub } from '../../../test/factories/clubs.js';
+import { auditEntries, createUser, MISSING_ID, type TestUser, createClub } from '../../../test/factories.js';
 
 let t: TestApp;
 let owner: TestUser;

@@ -1,22 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import {
-  banUser,
-  createComment,
-  createEntryWithCatch,
-  createPost,
-  createStaff,
-  createUser,
-  grant,
-  WALLEYE,
-  type Staff,
-  type TestUser,
-} from '../../../test/factories.js';
-import { createEvent } from '../../../test/factories/events.js';
-import { createTestPayment } from '../../../test/factories/payments.js';
-import { createSpot } from '../../../test/factories/spots.js';
-import { createOrganizer, createTournament, register } from '../../../test/factories/tournaments.js';
+import { banUser, createComment, createEntryWithCatch, createPost, createStaff, createUser, grant, WALLEYE, type Staff, type TestUser, createEvent, createTestPayment, createSpot, createOrganizer, createTournament, register } from '../../../test/factories.js';
 import { paymentsOf } from '../payments/payments.service.js';
 
 const DAY = 86_400_000;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { createEvent } from '../../../test/factories/events.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, createEvent } from '../../../test/factories.js';
 
 let t: TestApp;
 let jo: TestUser;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { befriend, createUser, MISSING_ID, PIKE, WALLEYE, type TestUser } from '../../../test/factories.js';
-import { FISH_OHIO, inches, SPECIES } from '../../../test/factories/regulations.js';
+import { befriend, createUser, MISSING_ID, PIKE, WALLEYE, type TestUser, FISH_OHIO, inches, SPECIES } from '../../../test/factories.js';
 
 /**
  * Catches and sessions are editable (GET/PUT/PATCH/DELETE), personal bests follow every change in

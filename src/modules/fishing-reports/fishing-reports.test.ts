@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { createFishingReport, walleyeId } from '../../../test/factories/fishing-reports.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, createFishingReport, walleyeId } from '../../../test/factories.js';
 
 let t: TestApp;
 let jo: TestUser;

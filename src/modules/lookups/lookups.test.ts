@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, banUser, createLookupValue, createStaff, createUser, grant, lookupValueBody, MISSING_ID, setLookupValueActive, type Staff, type TestUser } from '../../../test/factories.js';
-import { createEvent } from '../../../test/factories/events.js';
-import { createFishingReport } from '../../../test/factories/fishing-reports.js';
+import { auditEntries, banUser, createLookupValue, createStaff, createUser, grant, lookupValueBody, MISSING_ID, setLookupValueActive, type Staff, type TestUser, createEvent, createFishingReport } from '../../../test/factories.js';
 
 let t: TestApp;
 let staff: Staff;

@@ -2,8 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type Staff, type TestUser } from '../../../test/factories.js';
-import { bookNewSlot, charterCast, type TestListing } from '../../../test/factories/charters.js';
+import { createUser, type Staff, type TestUser, bookNewSlot, charterCast, type TestListing } from '../../../test/factories.js';
 import { until } from '../../../test/until.js';
 import { main } from '../../cli/index.js';
 

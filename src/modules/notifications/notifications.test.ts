@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { addSlots, bookNewSlot, charterCast, createListing, daysAhead, type TestListing } from '../../../test/factories/charters.js';
-import { CARDS } from '../../../test/factories/payments.js';
-import { createOrganizer, createTournament, endTournament, register } from '../../../test/factories/tournaments.js';
-import { banUser } from '../../../test/factories/bans.js';
-import { createClub } from '../../../test/factories/clubs.js';
-import { createEvent } from '../../../test/factories/events.js';
-import { createCatch, createEntry } from '../../../test/factories/fishing-log.js';
-import { createPost } from '../../../test/factories/social.js';
+import { createUser, MISSING_ID, type Staff, type TestUser, addSlots, bookNewSlot, charterCast, createListing, daysAhead, type TestListing, CARDS, createOrganizer, createTournament, endTournament, register, banUser, createClub, createEvent, createCatch, createEntry, createPost } from '../../../test/factories.js';
 import { paymentsOf } from '../payments/payments.service.js';
 import { runChartersJob } from '../charters/charters.service.js';
 

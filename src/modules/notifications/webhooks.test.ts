@@ -3,8 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { bookNewSlot, charterCast, type TestListing } from '../../../test/factories/charters.js';
+import { createUser, MISSING_ID, type Staff, type TestUser, bookNewSlot, charterCast, type TestListing } from '../../../test/factories.js';
 import { until } from '../../../test/until.js';
 import { isPrivateAddress, postWebhook, refusedUrl, safeLookup } from './webhooks.transport.js';
 

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, type Staff, type TestUser } from '../../../test/factories.js';
-import { createTestPayment } from '../../../test/factories/payments.js';
+import { auditEntries, createStaff, createUser, type Staff, type TestUser, createTestPayment } from '../../../test/factories.js';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/stripe-stand-in.js';
 
 /** The Stripe adapter against a loopback stand-in of Stripe's API; webhooks signed like Stripe signs them. */

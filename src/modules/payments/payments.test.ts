@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { CARDS, createTestPayment } from '../../../test/factories/payments.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, CARDS, createTestPayment } from '../../../test/factories.js';
 import { AppError } from '../../core/http/problem.js';
 import { luhnValid } from './payments.provider.js';
 import { paymentsOf } from './payments.service.js';

@@ -4,8 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createPost, createUser, grant, MISSING_ID, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
-import { createFishingReport } from '../../../test/factories/fishing-reports.js';
+import { auditEntries, createPost, createUser, grant, MISSING_ID, setPhotoVerdict, uploadPhoto, type TestUser, createFishingReport } from '../../../test/factories.js';
 
 /** The moderators' review of post and report photos: the queue, approving, rejecting, who may. */
 

@@ -6,30 +6,7 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import {
-  addToCircle,
-  banUser,
-  befriend,
-  catchPhotosUrl,
-  createCatch,
-  createEntry,
-  createPost,
-  createUser,
-  heicBytes,
-  jpegWithGps,
-  mediaFiles,
-  MISSING_ID,
-  noisyJpeg,
-  PHOTO_GPS,
-  pixelBombPng,
-  sendPhoto,
-  setPhotoVerdict,
-  smallPng,
-  uploadPhoto,
-  type TestUser,
-} from '../../../test/factories.js';
-import { createFishingReport } from '../../../test/factories/fishing-reports.js';
-import { createSpot } from '../../../test/factories/spots.js';
+import { addToCircle, banUser, befriend, catchPhotosUrl, createCatch, createEntry, createPost, createUser, heicBytes, jpegWithGps, mediaFiles, MISSING_ID, noisyJpeg, PHOTO_GPS, pixelBombPng, sendPhoto, setPhotoVerdict, smallPng, uploadPhoto, type TestUser, createFishingReport, createSpot } from '../../../test/factories.js';
 import { recordStatements } from '../../../test/statements.js';
 import { sweepMedia, uploadDirOf, uploadPhoto as uploadPhotoOf } from './photos.service.js';
 import { createStorage } from './photos.storage.js';

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
-import { createLoggedCatch, inches, PLACES, SPECIES } from '../../../test/factories/regulations.js';
+import { createUser, type TestUser, createLoggedCatch, inches, PLACES, SPECIES } from '../../../test/factories.js';
 
 /**
  * Regulations past their license year, with the app's clock moved (BuildAppOptions.now): lookups

@@ -1,8 +1,7 @@
 import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { createLoggedCatch, FISH_OHIO, inches, LAKE_OF_THE_WOODS_CLOSURE, MN, PLACES, SPECIES } from '../../../test/factories/regulations.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, createLoggedCatch, FISH_OHIO, inches, LAKE_OF_THE_WOODS_CLOSURE, MN, PLACES, SPECIES } from '../../../test/factories.js';
 import { masterAnglerEligibility } from './master-angler.service.js';
 
 let t: TestApp;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser } from '../../../test/factories.js';
-import { createLoggedCatch, FISH_OHIO, inches, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, programBody, ruleVersionBody, SPECIES } from '../../../test/factories/regulations.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, createLoggedCatch, FISH_OHIO, inches, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, programBody, ruleVersionBody, SPECIES } from '../../../test/factories.js';
 
 let t: TestApp;
 /** Regulations.Edit denied to deniedAdmin, granted to grantedModerator; moderator has Regulations.View only. */

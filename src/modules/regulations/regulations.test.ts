@@ -1,8 +1,7 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
-import { createLoggedCatch, inches, LAKE_OF_THE_WOODS, MILLE_LACS, PLACES, SPECIES } from '../../../test/factories/regulations.js';
+import { createUser, MISSING_ID, type TestUser, createLoggedCatch, inches, LAKE_OF_THE_WOODS, MILLE_LACS, PLACES, SPECIES } from '../../../test/factories.js';
 import { areasAtQuery } from './regulations.repository.js';
 
 let t: TestApp;

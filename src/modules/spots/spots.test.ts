@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
-import { createSpot, MILLE_LACS } from '../../../test/factories/spots.js';
+import { auditEntries, createUser, MISSING_ID, type TestUser, createSpot, MILLE_LACS_POINT } from '../../../test/factories.js';
 import { toPage } from '../../core/http/pagination.js';
 import { nearbySelect } from './spots.repository.js';
 import { recordStatements } from '../../../test/statements.js';
@@ -133,7 +132,7 @@ describe('GET /api/spots/nearby', () => {
       [lee.userId],
     );
     await t.database.pool.query('ANALYZE spots');
-    const query = nearbySelect(t.database.db, { ...MILLE_LACS, radiusKm: 10 }, {}, toPage({})).toSQL();
+    const query = nearbySelect(t.database.db, { ...MILLE_LACS_POINT, radiusKm: 10 }, {}, toPage({})).toSQL();
     const plan = (await t.database.pool.query(`EXPLAIN ${query.sql}`, query.params)).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toContain('spots_public_earth_idx');
   });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, setPermission, type Staff, type TestUser } from '../../../test/factories.js';
-import { createOrganizer, createTournament, register, speciesIds, tournamentBody } from '../../../test/factories/tournaments.js';
+import { auditEntries, createStaff, createUser, MISSING_ID, setPermission, type Staff, type TestUser, createOrganizer, createTournament, register, speciesIds, tournamentBody } from '../../../test/factories.js';
 
 let t: TestApp;
 let staff: Staff;

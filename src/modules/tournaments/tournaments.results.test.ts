@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
+import { auditEntries, createUser, MISSING_ID, type TestUser, createOrganizer, createTournament, endTournament, photoHash, register, speciesIds, startTournament, submitCatch, type TestOrganizer } from '../../../test/factories.js';
 import { createCatch, createEntry } from '../../../test/factories.js';
-import { createOrganizer, createTournament, endTournament, photoHash, register, speciesIds, startTournament, submitCatch, type TestOrganizer } from '../../../test/factories/tournaments.js';
 
 let t: TestApp;
 let organizer: TestOrganizer;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySeeds } from '../../core/db/seeds.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser } from '../../../test/factories.js';
-import { createOrganizer, createTournament } from '../../../test/factories/tournaments.js';
+import { createUser, createOrganizer, createTournament } from '../../../test/factories.js';
 import { demoSeeds, seeds } from '../../seeds.js';
 import { DEMO_TOURNAMENT_ID, tournamentsDemoSeed } from './tournaments.seeds.js';
 import { advanceTournamentStatuses } from './tournaments.service.js';

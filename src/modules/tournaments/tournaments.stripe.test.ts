@@ -1,8 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, type TestUser } from '../../../test/factories.js';
-import { createOrganizer, createTournament } from '../../../test/factories/tournaments.js';
+import { createUser, type TestUser, createOrganizer, createTournament } from '../../../test/factories.js';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/stripe-stand-in.js';
 
 /** Entry fees charged through Stripe that Stripe settles later: the webhook reaches the registration. */

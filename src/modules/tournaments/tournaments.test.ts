@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
-import {
-  createOrganizer,
-  createTournament,
-  endTournament,
-  register,
-  speciesIds,
-  startTournament,
-  tournamentBody,
-  type TestOrganizer,
-} from '../../../test/factories/tournaments.js';
+import { createUser, MISSING_ID, type TestUser, createOrganizer, createTournament, endTournament, register, speciesIds, startTournament, tournamentBody, type TestOrganizer } from '../../../test/factories.js';
 
 let t: TestApp;
 let organizer: TestOrganizer;
