@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { bufferedStdout, loggerOptions, RequestLogger, writesPlainLines } from '../src/core/observability/request-logger.js';
+import { bufferedStdout, loggerOptions, RequestLogger } from '../src/core/observability/request-logger.js';
 import { load, round, type BenchServer } from './lib.js';
 
 /**
@@ -17,7 +17,6 @@ import { load, round, type BenchServer } from './lib.js';
 export function logLineMicros(): number {
   const output = bufferedStdout(50, fs.openSync('/dev/null', 'w'));
   const logger = pino(loggerOptions('info'), output.stream) as unknown as FastifyBaseLogger;
-  writesPlainLines(logger);
   const raw = { headers: {} } as IncomingMessage;
   const rounds: number[] = [];
   for (let round = 0; round < 6; round++) {

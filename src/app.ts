@@ -84,7 +84,7 @@ import { webhooksAdminRoutes } from './modules/notifications/webhooks.admin.rout
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
 import { traceOf } from './core/observability/tracing.js';
-import { bufferedStdout, loggerOptions, RequestLogger, writesPlainLines } from './core/observability/request-logger.js';
+import { bufferedStdout, loggerOptions, RequestLogger } from './core/observability/request-logger.js';
 import { configureAuditKey, loadAuditKey } from './core/audit/audit.js';
 import { Jobs } from './core/jobs/jobs.js';
 
@@ -234,8 +234,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   validatorCompilers.set(app, validation.compileAll);
-  // The app's own logger (pino's default line format): request closing lines written directly.
-  if (!options.logger) writesPlainLines(app.log);
   registerModuleProviders();
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { loggerOptions, RequestLogger, writesPlainLines } from './request-logger.js';
+import { RequestLogger } from './request-logger.js';
 
 function capture(level = 'info') {
   const lines: Record<string, unknown>[] = [];
@@ -57,37 +57,6 @@ describe('RequestLogger', () => {
   });
 });
 
-describe('closing lines written directly (writesPlainLines)', () => {
-  function raw_(level = 'info', options: object = loggerOptions(level)) {
-    const chunks: string[] = [];
-    const stream = { write: (line: string) => void chunks.push(line) };
-    return { chunks, logger: pino(options as pino.LoggerOptions, stream) as unknown as FastifyBaseLogger };
-  }
-  const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
-
-  it('writes the same bytes pino writes, with awkward characters escaped', () => {
-    const direct = raw_();
-    writesPlainLines(direct.logger);
-    const viaPino = raw_();
-    const message = 'GET /x?q="quoted"\\back\u0001\u2028é 200 1.0 ms';
-    for (const { logger } of [direct, viaPino]) new RequestLogger(logger, { requestId: 'r-"1"' }, {}, raw()).completed(message);
-    expect(direct.chunks).toHaveLength(1);
-    expect(withoutTime(direct.chunks[0]!)).toBe(withoutTime(viaPino.chunks[0]!));
-    expect(JSON.parse(direct.chunks[0]!)).toMatchObject({ level: 30, requestId: 'r-"1"', traceId: TRACE, msg: message, pid: process.pid });
-  });
-
-  it('keeps pino for loggers with their own line format, and stays quiet above info', () => {
-    const custom = raw_('info', { ...loggerOptions('info'), messageKey: 'message', formatters: { level: (label: string) => ({ level: label }) } });
-    writesPlainLines(custom.logger);
-    new RequestLogger(custom.logger, { requestId: 'r-2' }, {}, raw()).completed('GET /y 200 1.0 ms');
-    expect(JSON.parse(custom.chunks[0]!)).toMatchObject({ level: 'info', message: 'GET /y 200 1.0 ms', requestId: 'r-2' });
-    const quiet = raw_('warn');
-    writesPlainLines(quiet.logger);
-    new RequestLogger(quiet.logger, { requestId: 'r-3' }, {}, raw()).completed('GET /z 200 1.0 ms');
-    expect(quiet.chunks).toEqual([]);
-  });
-});
-
 /** Runs `script` (an ES module importing this folder's request-logger.ts as `module`) in a child; its exit code and JSON lines. */
 async function linesOfChild(script: (module: string) => string): Promise<{ code: number | null; lines: Record<string, unknown>[] }> {
   const { spawn } = await import('node:child_process');
@@ -128,15 +97,14 @@ describe('bufferedStdout', () => {
     expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
   });
 
-  it('writes closing lines taken as parts later, in the order of all the calls, and none is lost at exit', async () => {
-    // 300 closing lines (more than one batch of 128), a warning through pino after the 150th, then an exit in the same turn.
+  it('writes the closing lines in the order of all the calls, and none is lost at exit', async () => {
+    // 300 closing lines (several blocks), a warning through pino after the 150th, then an exit in the same turn.
     const { code, lines } = await linesOfChild((module) =>
       [
-        `const { bufferedStdout, loggerOptions, RequestLogger, writesPlainLines } = await import(${module});`,
+        `const { bufferedStdout, loggerOptions, RequestLogger } = await import(${module});`,
         `const pino = (await import('pino')).default;`,
         `const out = bufferedStdout();`,
         `const logger = pino(loggerOptions('info'), out.stream);`,
-        `writesPlainLines(logger);`,
         `for (let i = 0; i < 300; i++) {`,
         `  new RequestLogger(logger, { requestId: 'r-' + i }, {}, { headers: {} }).completed('GET /x?n=' + i + '&q="a" 200 1.0 ms');`,
         `  if (i === 149) logger.warn({ n: i }, 'between');`,

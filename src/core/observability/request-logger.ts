@@ -23,66 +23,6 @@ function enabled(logger: FastifyBaseLogger, level: Level): boolean {
   return check === undefined || check.call(logger, level);
 }
 
-/** How a plain logger's lines start: its numeric info level and its bindings (pid, hostname) as JSON. */
-interface LineFormat {
-  level: number;
-  chindings: string;
-}
-
-/**
- * A destination that can take a request's closing line as its parts and write it later
- * (`bufferedStdout`): formatted with the others of its batch, in order with every other line.
- */
-interface DeferringStream {
-  write(line: string): unknown;
-  writeLater?(format: LineFormat, time: number, bindings: Bindings, message: string): void;
-}
-
-/** Loggers whose info lines `completed` may write itself (see `writesPlainLines`). */
-const plainLoggers = new WeakMap<object, LineFormat & { stream: DeferringStream }>();
-
-/** A closing line, the same bytes pino writes for `logger.info(bindings, message)` (see `writesPlainLines`). */
-function formatLine(format: LineFormat, time: number, bindings: Bindings, message: string): string {
-  let line = `{"level":${format.level},"time":${time}${format.chindings}`;
-  for (const key in bindings) line += `,${JSON.stringify(key)}:${JSON.stringify(bindings[key])}`;
-  return `${line},"msg":${JSON.stringify(message)}}\n`;
-}
-
-/**
- * Lets `completed` write the closing line of requests logged through `logger` as a string of its
- * own, the same bytes pino writes (`{"level":30,"time":…,"pid":…,"hostname":…,<bindings>,"msg":…}`)
- * without pino's generic object path: in a profile of the service under load that path was most
- * of the request log's cost. Only for a pino logger made with pino's default line format (the
- * app's own: `loggerOptions`, no formatters, mixin or hooks); any other keeps pino's path.
- */
-let defaultLogger: Record<symbol, unknown> | undefined;
-
-function sameFormatters(a: unknown, b: unknown): boolean {
-  const x = a as Record<string, unknown> | undefined;
-  const y = b as Record<string, unknown> | undefined;
-  return !!x && !!y && x.level === y.level && x.bindings === y.bindings && x.log === y.log;
-}
-
-export function writesPlainLines(logger: FastifyBaseLogger): void {
-  const symbols = pino.symbols as unknown as Record<string, symbol>;
-  const held = logger as unknown as Record<symbol, unknown>;
-  const stream = held[symbols.streamSym!] as { write?: (line: string) => unknown } | undefined;
-  const chindings = held[symbols.chindingsSym!];
-  const level = (logger as unknown as { levels?: { values?: Record<string, number> } }).levels?.values?.info;
-  const plain =
-    typeof stream?.write === 'function' &&
-    typeof chindings === 'string' &&
-    typeof level === 'number' &&
-    held[symbols.messageKeySym!] === 'msg' &&
-    held[symbols.timeSym!] === pino.stdTimeFunctions.epochTime &&
-    held[symbols.mixinSym!] === undefined &&
-    held[symbols.nestedKeySym!] == null &&
-    held[symbols.msgPrefixSym!] === undefined &&
-    sameFormatters(held[symbols.formattersSym!], (defaultLogger ??= pino({ enabled: false }) as unknown as Record<symbol, unknown>)[symbols.formattersSym!]) &&
-    (held[symbols.hooksSym!] as { streamWrite?: unknown } | undefined)?.streamWrite === undefined;
-  if (plain) plainLoggers.set(logger, { level, chindings, stream: stream as DeferringStream });
-}
-
 export class RequestLogger {
   private made: FastifyBaseLogger | undefined;
 
@@ -117,14 +57,10 @@ export class RequestLogger {
     return this.logger.child(bindings, options);
   }
 
-  /** The request's closing line at info, with its request and trace ids, without making a child. */
+  /** The request's closing line at info, with its request and trace ids, without making a child (pino writes it). */
   completed(message: string): void {
     if (this.made) return this.made.info(message);
-    if (!enabled(this.parent, 'info')) return;
-    const plain = plainLoggers.get(this.parent);
-    if (!plain) return this.parent.info(this.bindings, message);
-    if (plain.stream.writeLater) plain.stream.writeLater(plain, Date.now(), this.bindings, message);
-    else plain.stream.write(formatLine(plain, Date.now(), this.bindings, message));
+    if (enabled(this.parent, 'info')) this.parent.info(this.bindings, message);
   }
 
   private write(level: Level, args: unknown[]): void {
@@ -162,9 +98,6 @@ export function loggerOptions(level: string) {
 /** A block of the log destination, in characters (4 KiB for ASCII lines). */
 const BLOCK_CHARS = 4096;
 
-/** Closing lines taken as their parts (`writeLater`) are formatted this many at a time at most. */
-const DEFERRED_LINES = 128;
-
 /**
  * The process's log destination: standard output written in blocks of about 4 KiB (one write a
  * block, not one a line). Lines are gathered here, in one string, and handed to the destination
@@ -174,26 +107,16 @@ const DEFERRED_LINES = 128;
  * first line after a block starts the clock), so a quiet server's lines still show up at once for
  * a reader; under load the blocks fill first. What is pending is written synchronously on `close`
  * and when the process exits.
- *
- * A request's closing line comes as its parts (`writeLater`: time, bindings, message; nothing
- * is built for it during the request) and is formatted with the others of its batch: before any
- * other line is written (the order of the lines is the order of the calls), when 128 wait, and
- * when the clock or the exit writes what is pending. On the `/me` load, formatting a batch at a
- * time cost the service −4.0% and +0.9% CPU against one line per request in the two orders of
- * `bench/ab.ts` (about −1.5%, within one run's noise; docs/scaling.md, twelfth round): no string
- * is made and dropped during the request.
  */
 export function bufferedStdout(
   flushMs = 50,
   fd = 1 /* standard output; another descriptor for the bench */,
-): { stream: pino.DestinationStream & Required<DeferringStream> & { flush(): void }; close: () => void } {
+): { stream: pino.DestinationStream & { flush(): void }; close: () => void } {
   // A block handed over is written at once, synchronously (pino's default for a destination): no
   // write is ever in flight when the process exits, so none is lost then; a shorter rest waits in
   // the destination for `flush` (the timer) or `flushSync` (close, exit).
   const destination = pino.destination({ dest: fd, minLength: BLOCK_CHARS, sync: true });
   let pending = '';
-  // Closing lines not formatted yet, flat: format, time, bindings, message, format, … (no object a line).
-  let deferred: unknown[] = [];
   let timer: NodeJS.Timeout | undefined;
   const handOver = () => {
     if (pending.length > 0) {
@@ -205,16 +128,9 @@ export function bufferedStdout(
     pending += line;
     if (pending.length >= BLOCK_CHARS) handOver();
   };
-  const format = () => {
-    if (deferred.length === 0) return;
-    const parts = deferred;
-    deferred = [];
-    for (let i = 0; i < parts.length; i += 4) append(formatLine(parts[i] as LineFormat, parts[i + 1] as number, parts[i + 2] as Bindings, parts[i + 3] as string));
-  };
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    format();
     handOver();
     destination.flush();
   };
@@ -224,7 +140,6 @@ export function bufferedStdout(
   const writeAll = () => {
     clearTimeout(timer);
     timer = undefined;
-    format();
     handOver();
     try {
       destination.flushSync();
@@ -236,14 +151,8 @@ export function bufferedStdout(
   return {
     stream: {
       write(line: string) {
-        format();
         append(line);
         if (pending.length > 0) startClock();
-      },
-      writeLater(lineFormat: LineFormat, time: number, bindings: Bindings, message: string) {
-        deferred.push(lineFormat, time, bindings, message);
-        if (deferred.length >= DEFERRED_LINES * 4) format();
-        startClock();
       },
       flush,
     },
