@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler, type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './core/db/client.js';
-import SerializerSelector from '@fastify/fast-json-stringify-compiler';
-import type { Ajv } from 'ajv';
 import cors from '@fastify/cors';
 import { Type } from 'typebox';
 import { enforceAccess, routeAccess } from './core/access/access.js';
@@ -12,8 +10,7 @@ import { Authenticator, bearerToken } from './core/auth/authenticate.js';
 import { createIdentityProvider } from './core/auth/idp/index.js';
 import type { IdentityProvider } from './core/auth/idp/types.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
-import { createAjv, unstorableTextErrors } from './core/http/validation.js';
-import { serializerSchema } from './core/http/serializer-schema.js';
+import { registerValidatorCompiler, serializerFactory, validatorFactory } from './core/http/compilers.js';
 import { addRouteHook } from './core/http/route-hooks.js';
 import { registerMergePatch } from './core/http/merge-patch.js';
 import { registerBodyGuard } from './core/http/body-guard.js';
@@ -99,96 +96,6 @@ export interface BuildAppOptions {
   now?: () => number;
 }
 
-/** Adds the shared schemas not known yet (without compiling them: Ajv compiles on first use). */
-function addSchemas(ajv: Ajv, externalSchemas: unknown): void {
-  for (const schema of Object.values((externalSchemas ?? {}) as Record<string, { $id?: string }>)) {
-    if (schema.$id && !ajv.schemas[schema.$id] && !ajv.refs[schema.$id]) ajv.addSchema(schema);
-  }
-}
-
-type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
-
-/**
- * Fastify asks for a validator compiler per plugin context; one pair of Ajv instances serves
- * them all (a new Ajv per context recompiled every shared schema: seconds of start-up).
- *
- * A route's validator is compiled by Ajv when the route is first called: compiling the
- * validators of every route up front took a third of the start-up time, and much of the idle
- * memory, for routes a process may never serve. `compileAll` compiles the ones not compiled yet
- * (the OpenAPI test: every schema of the API compiles).
- *
- * Every validator also applies the rule of every string (`unstorableTextErrors`: no NUL, no lone
- * surrogate), listed before the schema's own errors.
- */
-function validatorFactory(): { build: (externalSchemas: unknown) => FastifySchemaCompiler<object>; compileAll: () => number } {
-  const validators = { coercing: createAjv(true), strict: createAjv(false) };
-  const pending = new Set<() => Validate>();
-  const lazy = (compile: () => Validate): Validate => {
-    let compiled: Validate | undefined;
-    const ensure = () => {
-      pending.delete(ensure);
-      return (compiled ??= compile());
-    };
-    pending.add(ensure);
-    const validate: Validate = (data) => {
-      const run = compiled ?? ensure();
-      const valid = run(data);
-      const text = unstorableTextErrors(data);
-      validate.errors = text ? [...(text as FastifySchemaValidationError[]), ...(run.errors ?? [])] : run.errors;
-      return valid && !text;
-    };
-    return validate;
-  };
-  return {
-    build: (externalSchemas) => {
-      for (const ajv of [validators.coercing, validators.strict]) addSchemas(ajv, externalSchemas);
-      return ({ schema, httpPart }) => lazy(() => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema) as Validate);
-    },
-    compileAll: () => {
-      const all = [...pending];
-      for (const ensure of all) ensure();
-      return all.length;
-    },
-  };
-}
-
-const validatorCompilers = new WeakMap<FastifyInstance, () => number>();
-
-/** Compiles every route validator of the app not compiled yet; returns how many it compiled. */
-export function compileAllValidators(app: FastifyInstance): number {
-  return validatorCompilers.get(app)?.() ?? 0;
-}
-
-/**
- * Response serializers are compiled on first use, and each distinct schema once per plugin
- * context (every problem response is the same `$ref`): compiling all of them up front took most
- * of the start-up time.
- */
-function serializerFactory() {
-  const build = SerializerSelector();
-  return (externalSchemas: unknown, options: unknown) => {
-    type Compile = ReturnType<typeof build>;
-    type Serialize = ReturnType<Compile>;
-    let compile: Compile | undefined;
-    const shared = (externalSchemas ?? {}) as Record<string, unknown>;
-    // Shared schemas (`$ref` targets) are given to the serializer in its form too (on first use).
-    const compiler = () =>
-      (compile ??= build(Object.fromEntries(Object.entries(shared).map(([id, schema]) => [id, serializerSchema(schema, shared)])) as never, options as never));
-    const cache = new Map<string, Serialize>();
-    return (route: Parameters<Compile>[0]): Serialize => {
-      const key = JSON.stringify(route.schema);
-      let compiled = cache.get(key);
-      return (data: unknown) => {
-        if (!compiled) {
-          compiled = cache.get(key) ?? compiler()({ ...route, schema: serializerSchema(route.schema, shared) });
-          cache.set(key, compiled);
-        }
-        return compiled(data);
-      };
-    };
-  };
-}
-
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -233,7 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  validatorCompilers.set(app, validation.compileAll);
+  registerValidatorCompiler(app, validation.compileAll);
   registerModuleProviders();
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);

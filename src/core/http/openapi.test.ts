@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAllValidators } from '../../app.js';
+import { compileAllValidators } from './compilers.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 
 describe('OpenAPI and docs, public (default outside production)', () => {
