@@ -5,11 +5,10 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { pointCount, polygonText, ringArea, validateBoundary, type Boundary } from './geo.js';
-import { forgetMasterAnglerCatalog } from './master-angler.service.js';
 import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import { reclose } from './rule-versions.js';
-import { maPrograms, regEmergencyOrders, regJurisdictions, regRuleSets, regZoneRings, regZones, type RuleOverride, type ZoneKind } from './regulations.tables.js';
+import { regEmergencyOrders, regJurisdictions, regRuleSets, regZoneRings, regZones, type RuleOverride, type ZoneKind } from './regulations.tables.js';
 import { ZoneKindEnum } from './regulations.schemas.js';
 
 /** Administration of regulations (Regulations.Edit), each change audit-logged with its reason. */
@@ -19,9 +18,15 @@ export const ADMIN_TARGETS = {
   zones: { table: regZones, type: 'reg_zone', label: 'Zone', notFound: RegulationErrors.zoneNotFound },
   'rule-sets': { table: regRuleSets, type: 'reg_rule_set', label: 'Rule-set version', notFound: RegulationErrors.ruleSetNotFound },
   'emergency-orders': { table: regEmergencyOrders, type: 'reg_emergency_order', label: 'Emergency order', notFound: RegulationErrors.orderNotFound },
-  programs: { table: maPrograms, type: 'ma_program', label: 'Program', notFound: RegulationErrors.programNotFound },
 } as const;
 export type AdminTarget = keyof typeof ADMIN_TARGETS;
+
+const jurisdictionListeners: Array<() => void> = [];
+
+/** Called in this process after a jurisdiction is deactivated or reactivated (higher modules register at start-up: src/providers.ts). */
+export function onJurisdictionActiveChange(listener: () => void): void {
+  jurisdictionListeners.push(listener);
+}
 
 /** Deactivation instead of deletion (and back), with the reason in the row and the audit log. */
 export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string) {
@@ -42,7 +47,7 @@ export async function setActive(db: Db, context: AuditContext, target: AdminTarg
     await recordAudit(tx, context, { action: `regulations.${type}_${active ? 'reactivated' : 'deactivated'}`, targetType: type, targetId: id, reason, before: { isActive: !active }, after: { isActive: active } });
     return { id, isActive: active, deactivationReason: active ? null : reason };
   });
-  forgetMasterAnglerCatalog(); // programs and jurisdictions decide eligibility (other processes: NOTIFY)
+  if (target === 'jurisdictions') for (const listener of jurisdictionListeners) listener(); // e.g. Master Angler eligibility (other processes: NOTIFY)
   return result;
 }
 
