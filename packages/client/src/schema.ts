@@ -2779,8 +2779,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a jurisdiction
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
+         * Deactivate a regulation jurisdictions (soft delete)
+         * @description The jurisdiction is out of force, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2801,8 +2801,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a jurisdiction
-         * @description Back in force; reason required, audit-logged. 409 when already active.
+         * Reactivate a deactivated regulation jurisdictions
+         * @description 409 when the regulation jurisdictions is active. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2823,8 +2823,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a zone
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
+         * Deactivate a regulation zones (soft delete)
+         * @description The zone is out of force, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2845,8 +2845,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a zone
-         * @description Back in force; reason required, audit-logged. 409 when already active.
+         * Reactivate a deactivated regulation zones
+         * @description 409 when the regulation zones is active. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2867,8 +2867,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a rule-set version
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated. The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.
+         * Deactivate a regulation rule-sets (soft delete)
+         * @description The rule-set version is out of force, kept for history (never deleted). The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock. 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2889,8 +2889,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a rule-set version
-         * @description Back in force; reason required, audit-logged. 409 when already active. The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.
+         * Reactivate a deactivated regulation rule-sets
+         * @description 409 when the regulation rule-sets is active. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2911,8 +2911,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a emergency order
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
+         * Deactivate a regulation emergency-orders (soft delete)
+         * @description The emergency order is out of force, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2933,8 +2933,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a emergency order
-         * @description Back in force; reason required, audit-logged. 409 when already active.
+         * Reactivate a deactivated regulation emergency-orders
+         * @description 409 when the regulation emergency-orders is active. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -3143,8 +3143,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a program
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
+         * Deactivate a regulation programs (soft delete)
+         * @description The program is out of force and takes no submissions, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -3165,8 +3165,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a program
-         * @description Back in force; reason required, audit-logged. 409 when already active.
+         * Reactivate a deactivated regulation programs
+         * @description 409 when the regulation programs is active. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -4591,8 +4591,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a spot (it leaves searches; its creator still sees it)
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Deactivate a spot (soft delete)
+         * @description The spot leaves searches; its creator still sees it. 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -4613,8 +4613,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a spot
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Reactivate a deactivated spot
+         * @description 409 when the spot is active. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -5177,8 +5177,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a club (it leaves the lists; members keep their memberships)
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Deactivate a club (soft delete)
+         * @description The club leaves the lists; members keep their memberships. 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -5199,8 +5199,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a club
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Reactivate a deactivated club
+         * @description 409 when the club is active. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -14113,6 +14113,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -14269,6 +14274,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -33149,6 +33159,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -33305,6 +33320,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -35758,24 +35778,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: deactivate a jurisdiction */
+            /** @description OK: deactivate a regulation jurisdictions (soft delete) */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -35930,24 +35948,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: reactivate a jurisdiction */
+            /** @description OK: reactivate a deactivated regulation jurisdictions */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -36102,24 +36118,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: deactivate a zone */
+            /** @description OK: deactivate a regulation zones (soft delete) */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -36274,24 +36288,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: reactivate a zone */
+            /** @description OK: reactivate a deactivated regulation zones */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -36446,24 +36458,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: deactivate a rule-set version */
+            /** @description OK: deactivate a regulation rule-sets (soft delete) */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -36618,24 +36628,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: reactivate a rule-set version */
+            /** @description OK: reactivate a deactivated regulation rule-sets */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -36790,24 +36798,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: deactivate a emergency order */
+            /** @description OK: deactivate a regulation emergency-orders (soft delete) */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -36962,24 +36968,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: reactivate a emergency order */
+            /** @description OK: reactivate a deactivated regulation emergency-orders */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -38494,24 +38498,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: deactivate a program */
+            /** @description OK: deactivate a regulation programs (soft delete) */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -38666,24 +38668,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: reactivate a program */
+            /** @description OK: reactivate a deactivated regulation programs */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -49290,15 +49290,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -49450,15 +49451,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -53323,15 +53325,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -53483,15 +53486,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -57264,6 +57268,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -57420,6 +57429,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -58294,6 +58308,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -58450,6 +58469,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -62496,6 +62520,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -62652,6 +62681,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { listQuery, paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams, Uuid } from '../../core/http/schemas.js';
@@ -102,24 +103,15 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
     async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.programRevisions(db, request.params.id, page)),
   );
 
-  for (const active of [false, true]) {
-    app.post(
-      `/api/admin/regulations/programs/:id/${active ? 'reactivate' : 'deactivate'}`,
-      {
-        config: edit,
-        schema: {
-          operationId: `admin${active ? 'Reactivate' : 'Deactivate'}RegulationPrograms`,
-          tags,
-          summary: `${active ? 'Reactivate' : 'Deactivate'} a program`,
-          description: `${active ? 'Back in force' : 'Out of force, kept for history (never deleted)'}; reason required, audit-logged. 409 when already ${active ? 'active' : 'deactivated'}.`,
-          params: IdParams,
-          body: ReasonBody,
-          response: { 200: ActiveState, ...errorResponses(404, 409) },
-        },
-      },
-      async (request) => maAdmin.setProgramActive(db, auditContextOf(request), request.params.id, active, request.body.reason),
-    );
-  }
+  lifecycleRoutes(app, {
+    base: '/api/admin/regulations/programs',
+    access: edit.access,
+    tags,
+    noun: 'regulation programs',
+    response: ActiveState,
+    deactivationEffect: 'The program is out of force and takes no submissions, kept for history (never deleted).',
+    handler: (request, id, active, reason) => maAdmin.setProgramActive(db, auditContextOf(request), id, active, reason),
+  });
 
   app.get(
     '/api/admin/regulations/master-angler/submissions',

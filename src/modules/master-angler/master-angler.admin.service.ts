@@ -235,7 +235,7 @@ export async function programRevisions(db: DbOrTx, id: string, page: Page) {
 }
 
 /** Deactivation of a program instead of deletion (and back), with the reason in the row and the audit log. */
-export async function setProgramActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string) {
+export async function setProgramActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
   const result = await setActive(db, context, programLifecycle, id, active, reason);
   forgetMasterAnglerCatalog(); // programs decide eligibility (other processes: NOTIFY)
   return result;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams, Uuid } from '../../core/http/schemas.js';
@@ -14,7 +15,6 @@ import {
   JurisdictionsQuery,
   OrdersQuery,
   Reason,
-  ReasonBody,
   RuleSetsQuery,
   UpdateJurisdictionBody,
   ZonesQuery,
@@ -239,27 +239,16 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
   );
 
   for (const target of Object.keys(ADMIN_TARGETS) as AdminTarget[]) {
-    const camel = target.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
-    const Camel = camel[0]!.toUpperCase() + camel.slice(1);
-    for (const active of [false, true]) {
-      app.post(
-        `/api/admin/regulations/${target}/:id/${active ? 'reactivate' : 'deactivate'}`,
-        {
-          config: edit,
-          schema: {
-            operationId: `admin${active ? 'Reactivate' : 'Deactivate'}Regulation${Camel}`,
-            tags,
-            summary: `${active ? 'Reactivate' : 'Deactivate'} a ${ADMIN_TARGETS[target].label.toLowerCase()}`,
-            description:
-              `${active ? 'Back in force' : 'Out of force, kept for history (never deleted)'}; reason required, audit-logged. 409 when already ${active ? 'active' : 'deactivated'}.` +
-              (target === 'rule-sets' ? ' The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.' : ''),
-            params: IdParams,
-            body: ReasonBody,
-            response: { 200: ActiveState, ...errorResponses(404, 409) },
-          },
-        },
-        async (request) => setActive(db, auditContextOf(request), target, request.params.id, active, request.body.reason),
-      );
-    }
+    lifecycleRoutes(app, {
+      base: `/api/admin/regulations/${target}`,
+      access: edit.access,
+      tags,
+      noun: `regulation ${target}`,
+      response: ActiveState,
+      deactivationEffect:
+        `The ${ADMIN_TARGETS[target].label.toLowerCase()} is out of force, kept for history (never deleted).` +
+        (target === 'rule-sets' ? ' The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.' : ''),
+      handler: (request, id, active, reason) => setActive(db, auditContextOf(request), target, id, active, reason),
+    });
   }
 };

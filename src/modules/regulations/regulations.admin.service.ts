@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
+import { setActive as setActiveOf, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -28,27 +29,37 @@ export function onJurisdictionActiveChange(listener: () => void): void {
   jurisdictionListeners.push(listener);
 }
 
-/** Deactivation instead of deletion (and back), with the reason in the row and the audit log. */
-export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string) {
-  const { table, type, label, notFound } = ADMIN_TARGETS[target];
-  const result = await db.transaction(async (tx) => {
-    // A rule's version chain changes: the license year's lock first, as for a new version.
-    const [version] = target === 'rule-sets' ? await tx.select().from(regRuleSets).where(eq(regRuleSets.id, id)) : [];
-    if (version) await adminRepo.lockLicenseYear(tx, version.licenseYearId);
-    const [row] = await tx.select({ id: table.id, isActive: table.isActive }).from(table).where(eq(table.id, id)).for('update');
-    if (!row) throw notFound(id);
-    if (row.isActive === active) throw RegulationErrors.alreadyInState(label, id, active);
-    const actor = context.actor.userId ?? null;
-    await tx
-      .update(table)
-      .set(active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, deactivationReason: reason })
-      .where(eq(table.id, id));
-    if (version) await reclose(tx, version);
-    await recordAudit(tx, context, { action: `regulations.${type}_${active ? 'reactivated' : 'deactivated'}`, targetType: type, targetId: id, reason, before: { isActive: !active }, after: { isActive: active } });
-    return { id, isActive: active, deactivationReason: active ? null : reason };
-  });
+/** Deactivation instead of deletion (and back), with the reason in the row and the audit log (core/admin/lifecycle). */
+export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string | undefined) {
+  const result = await setActiveOf(db, context, targetLifecycle(target), id, active, reason);
   if (target === 'jurisdictions') for (const listener of jurisdictionListeners) listener(); // e.g. Master Angler eligibility (other processes: NOTIFY)
   return result;
+}
+
+function targetLifecycle(target: AdminTarget): Lifecycle<{ isActive: boolean }, { id: string; isActive: boolean; deactivationReason: string | null }> {
+  const { table, type, label, notFound } = ADMIN_TARGETS[target];
+  let version: typeof regRuleSets.$inferSelect | undefined;
+  return {
+    async lock(tx, id) {
+      // A rule's version chain changes: the license year's lock first, as for a new version.
+      [version] = target === 'rule-sets' ? await tx.select().from(regRuleSets).where(eq(regRuleSets.id, id)) : [];
+      if (version) await adminRepo.lockLicenseYear(tx, version.licenseYearId);
+      const [row] = await tx.select({ isActive: table.isActive }).from(table).where(eq(table.id, id)).for('update');
+      return row;
+    },
+    async update(tx, id, values) {
+      await tx.update(table).set(values).where(eq(table.id, id));
+      if (version) await reclose(tx, version);
+    },
+    async view(tx, id) {
+      const [row] = await tx.select({ isActive: table.isActive, deactivationReason: table.deactivationReason }).from(table).where(eq(table.id, id));
+      return { id, ...row! };
+    },
+    notFound,
+    alreadyActive: (id) => RegulationErrors.alreadyInState(label, id, true),
+    alreadyInactive: (id) => RegulationErrors.alreadyInState(label, id, false),
+    audit: { targetType: type, deactivated: `regulations.${type}_deactivated`, reactivated: `regulations.${type}_reactivated` },
+  };
 }
 
 export interface ZoneInput {
