@@ -2734,7 +2734,7 @@ export interface paths {
         head?: never;
         /**
          * Change a jurisdiction
-         * @description Changes the given fields (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields, `reason` required (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -3104,7 +3104,7 @@ export interface paths {
         head?: never;
         /**
          * Change a program, its species minimums or award levels
-         * @description Changes the given fields; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too), `reason` required: changes the given fields, `null` clears an optional one; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -35261,8 +35261,40 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; `reason` is required (kept in the audit log). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "agencyUrl": "https://www.dnr.state.mn.us/regulations/fishing/index.html",
+                 *       "reason": "The agency moved its page"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    /** @example Iowa */
+                    name?: string;
+                    /** @example Iowa Department of Natural Resources */
+                    agencyName?: string;
+                    /** @example https://www.dnr.state.mn.us/regulations/fishing/index.html */
+                    agencyUrl?: string;
+                    /**
+                     * Format: int32
+                     * @description First month of the fishing license year
+                     * @example 3
+                     */
+                    licenseYearStartMonth?: number;
+                    /**
+                     * Format: int32
+                     * @description First day of that month (no February 29)
+                     * @example 1
+                     */
+                    licenseYearStartDay?: number;
+                    /**
+                     * @description Why (kept in the audit log)
+                     * @example Boundary replaced by the 2026 booklet map
+                     */
+                    reason: string;
+                };
                 /**
                  * @example {
                  *       "agencyUrl": "https://www.dnr.state.mn.us/regulations/fishing/index.html",
@@ -38168,9 +38200,67 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `species`, when given, replaces the whole list (species left out are deactivated and kept for history) */
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change, `null` clears an optional one; `reason` is required (kept in the revision and audit log). `species` and `awardLevels`, when given, replace the whole list (species left out are deactivated and kept for history). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "species": [
+                 *         {
+                 *           "speciesId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23",
+                 *           "minLengthIn": 42
+                 *         }
+                 *       ],
+                 *       "reason": "2026 minimums"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    /** @example Fish Ohio */
+                    name?: string;
+                    /** @example https://www.dnr.state.mn.us/regulations/fishing/index.html */
+                    url?: string;
+                    /**
+                     * Format: int32
+                     * @description Year the program’s numbers were taken from its page
+                     * @example 2025
+                     */
+                    sourceYear?: number;
+                    /** @description What the program measures: Length, Weight or Either. The older spellings length, weight, either are still accepted (deprecated). */
+                    measurement?: "Length" | "Weight" | "Either" | "length" | "weight" | "either";
+                    lengthIncrementIn?: number | null;
+                    rules?: string | null;
+                    awardLevels?: {
+                        /** @example Master Angler */
+                        name: string;
+                        /**
+                         * Format: int32
+                         * @example 4
+                         */
+                        speciesCount: number;
+                        description?: string;
+                    }[];
+                    /** @description The complete list of qualifying species and minimums */
+                    species?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        speciesId: string;
+                        /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. The older spellings any, release, harvest are still accepted (deprecated). */
+                        category?: "Any" | "Release" | "Harvest" | "any" | "release" | "harvest";
+                        minLengthIn?: number | null;
+                        minWeightLb?: number | null;
+                        notes?: string | null;
+                        dataYear?: number | null;
+                        sourceUrl?: string | null;
+                    }[];
+                    /**
+                     * @description Why (kept in the audit log)
+                     * @example Boundary replaced by the 2026 booklet map
+                     */
+                    reason: string;
+                };
                 /**
                  * @example {
                  *       "species": [

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { listQuery, paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams, Uuid } from '../../core/http/schemas.js';
 import * as maAdmin from './master-angler.admin.service.js';
@@ -19,7 +20,6 @@ import {
   ReviewQuery,
   ReviewSubmission,
   Submission,
-  updateProgramFromApi,
   UpdateProgramBody,
 } from './master-angler.schemas.js';
 
@@ -76,14 +76,15 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
         tags,
         summary: 'Change a program, its species minimums or award levels',
         description:
-          'Changes the given fields; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, ' +
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too), `reason` required: changes the given fields, `null` clears an optional one; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, ' +
           'with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.',
         params: IdParams,
+        consumes: PATCH_CONSUMES,
         body: UpdateProgramBody,
         response: { 200: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, updateProgramFromApi(request.body)),
+    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, request.body),
   );
 
   app.get(

@@ -4,14 +4,17 @@ import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
 import type { FieldError } from '../../core/http/problem.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
+import type { Static } from 'typebox';
+import { ProgramBody, updateProgramFromApi } from './master-angler.schemas.js';
 import { speciesRefs } from '../species/species.service.js';
 import { forgetMasterAnglerCatalog, programsWithSpecies, programView } from './master-angler.service.js';
 import { RegulationErrors } from '../regulations/index.js';
 import { jurisdictionCodes, lockJurisdictionForReference } from '../regulations/regulations.service.js';
 import { MasterAnglerErrors } from './master-angler.errors.js';
 import * as repo from './master-angler.repository.js';
-import { maProgramRevisions, maProgramSpecies, maPrograms, type AwardLevel, type ProgramRow } from './master-angler.tables.js';
+import { maProgramRevisions, maProgramSpecies, maPrograms, type AwardLevel, type ProgramRow, type ProgramSpeciesRow } from './master-angler.tables.js';
 import { pascalCase } from '../../core/http/enums.js';
 
 /**
@@ -183,12 +186,27 @@ export async function createProgram(db: Db, context: AuditContext, input: Progra
  * Changes the given fields; `species`, when given, is the complete new list of minimums (species
  * left out are deactivated, kept for history). The seed leaves the program alone from then on.
  */
-export async function updateProgram(db: Db, context: AuditContext, id: string, input: ProgramChanges) {
-  const { reason, species, ...changes } = input;
+/** A program as the body its patches merge onto (no reason: a patch must bring its own). */
+function programAsBody(row: ProgramRow, species: ProgramSpeciesRow[]) {
+  const { name, url, sourceYear, measurement, lengthIncrementIn, rules, awardLevels } = row;
+  return {
+    ...{ name, url, sourceYear, measurement, lengthIncrementIn, rules, awardLevels },
+    species: species.map(({ speciesId, category, minLengthIn, minWeightLb, notes, dataYear, sourceUrl }) => ({ speciesId, category, minLengthIn, minWeightLb, notes, dataYear, sourceUrl })),
+    reason: '',
+  };
+}
+
+/** A JSON Merge Patch of a program (with its `reason`): merged onto the program and validated as a whole; the fields sent change. */
+export async function updateProgram(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(maPrograms).where(eq(maPrograms.id, id)).for('update');
     if (!row) throw MasterAnglerErrors.programNotFound(id);
     const current = await repo.programSpecies(tx, [id]);
+    const merged = applyChange<Static<typeof ProgramBody>>({ patch }, ProgramBody, () => programAsBody(row, current));
+    // The fields sent, as merged and validated (a null clears: the merge drops the key).
+    const sent = Object.fromEntries(Object.keys(patch).map((k) => [k, patch[k] === null ? null : merged[k as keyof typeof merged]]));
+    const input: ProgramChanges = updateProgramFromApi({ ...sent, reason: merged.reason });
+    const { reason, species, ...changes } = input;
     const measurement = changes.measurement ?? row.measurement;
     const problems = programProblems(
       measurement,

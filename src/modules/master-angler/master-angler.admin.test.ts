@@ -139,6 +139,21 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
     const state = (await inject('GET', '/api/regulations/master-angler/US-OH', angler)).json();
     expect(state.programs.find((p: { id: string }) => p.id === program.id).species).toEqual([expect.objectContaining({ speciesId: SPECIES.muskie, minLengthIn: 42 })]);
   });
+
+  it('takes a JSON Merge Patch: null clears an optional field, a required one is a 400 naming it, the reason is required, the rest stays', async () => {
+    const program = (await inject('POST', '/api/admin/regulations/programs', edit.admin, { ...programBody({ name: 'Patch Program' }), rules: 'Photo on a board' })).json();
+    const url = `/api/admin/regulations/programs/${program.id}`;
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url, headers: { ...edit.admin.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify(payload) });
+    const res = await patch({ rules: null, reason: 'Rules moved to the program page' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: program.id, name: 'Patch Program', rules: null, sourceYear: program.sourceYear, revision: 2 });
+    expect(res.json().species).toEqual(program.species);
+    const cleared = await patch({ name: null, reason: 'x' });
+    expect(cleared.json()).toMatchObject({ status: 400, errors: [expect.objectContaining({ pointer: '/name' })] });
+    expect((await patch({ sourceYear: 2026 })).json()).toMatchObject({ status: 400 });
+    expect((await inject('GET', `/api/admin/regulations/programs?q=Patch%20Program`, view.admin)).json()[0]).toMatchObject({ name: 'Patch Program', rules: null, revision: 2 });
+  });
 });
 
 describe('older spellings of Master Angler values', () => {

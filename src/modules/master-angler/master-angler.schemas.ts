@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { pascalEnum } from '../../core/http/enums.js';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { Active, HttpUrl, Reason, ReasonBody, Search } from '../regulations/index.js';
@@ -179,15 +180,18 @@ export const CreateProgramBody = Type.Object(
   { jurisdictionId: Uuid, ...programFields, reason: Reason },
   { additionalProperties: false, examples: [{ jurisdictionId: ID, ...programExample, reason: 'Program added' }] },
 );
-export const UpdateProgramBody = Type.Object(
-  { ...Type.Partial(Type.Object(programFields)).properties, reason: Reason },
-  {
-    additionalProperties: false,
-    minProperties: 2,
-    description: '`species`, when given, replaces the whole list (species left out are deactivated and kept for history)',
+/** A program's changeable fields with the reason of the change: what a PATCH, merged onto the program, must amount to. */
+export const ProgramBody = Type.Object({ ...programFields, reason: Reason }, { additionalProperties: false });
+/** JSON Merge Patch of a program; `reason` is required. */
+export const UpdateProgramBody = {
+  ...mergePatchSchema(ProgramBody, {
+    description:
+      'JSON Merge Patch (RFC 7396): only the fields sent change, `null` clears an optional one; `reason` is required (kept in the revision and audit log). `species` and `awardLevels`, when given, replace the whole list (species left out are deactivated and kept for history).',
     examples: [{ species: [{ speciesId: SPECIES_ID, minLengthIn: 42 }], reason: '2026 minimums' }],
-  },
-);
+  }),
+  required: ['reason'],
+  minProperties: 2,
+};
 const programViewExample = {
   id: ID,
   state: 'US-OH',
@@ -243,7 +247,7 @@ export function createProgramFromApi(body: Static<typeof CreateProgramBody>) {
 }
 
 /** A program change as sent → the stored values. */
-export function updateProgramFromApi(body: Static<typeof UpdateProgramBody>) {
+export function updateProgramFromApi(body: Partial<Static<typeof ProgramBody>> & { reason: string }) {
   const { species, ...rest } = body;
   return { ...rest, measurement: MeasurementEnum.fromApi(body.measurement), ...(species ? { species: speciesFromApi(species) } : {}) };
 }

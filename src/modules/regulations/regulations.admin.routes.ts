@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams, Uuid } from '../../core/http/schemas.js';
 import {
@@ -153,8 +154,9 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         operationId: 'adminUpdateRegulationJurisdiction',
         tags,
         summary: 'Change a jurisdiction',
-        description: 'Changes the given fields (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.',
+        description: 'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields, `reason` required (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.',
         params: IdParams,
+        consumes: PATCH_CONSUMES,
         body: UpdateJurisdictionBody,
         response: { 200: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(404) },
       },

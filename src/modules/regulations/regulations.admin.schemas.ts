@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { DateOnly, EmergencyOrderView, Length, Range, Source } from './regulations.schemas.js';
@@ -38,10 +39,17 @@ export const CreateJurisdictionBody = Type.Object(
   { code: Type.String({ pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$', description: 'ISO 3166-2 code (stored upper case); the natural key, never changed', examples: ['US-IA'] }), ...jurisdictionFields, reason: Reason },
   { additionalProperties: false, examples: [{ ...jurisdictionExample, reason: 'Iowa rules to be added' }] },
 );
-export const UpdateJurisdictionBody = Type.Object(
-  { ...Type.Partial(Type.Object(jurisdictionFields)).properties, reason: Reason },
-  { additionalProperties: false, minProperties: 2, examples: [{ agencyUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', reason: 'The agency moved its page' }] },
-);
+/** A jurisdiction's changeable fields with the reason of the change: what a PATCH, merged onto the jurisdiction, must amount to. */
+export const JurisdictionBody = Type.Object({ ...jurisdictionFields, reason: Reason }, { additionalProperties: false });
+/** JSON Merge Patch of a jurisdiction; `reason` is required. */
+export const UpdateJurisdictionBody = {
+  ...mergePatchSchema(JurisdictionBody, {
+    description: 'JSON Merge Patch (RFC 7396): only the fields sent change; `reason` is required (kept in the audit log).',
+    examples: [{ agencyUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', reason: 'The agency moved its page' }],
+  }),
+  required: ['reason'],
+  minProperties: 2,
+};
 export const AdminJurisdiction = Type.Object(
   {
     id: Uuid,

@@ -3,7 +3,9 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { setActive as setActiveOf, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
+import { JurisdictionBody } from './regulations.admin.schemas.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { pointCount, polygonText, ringArea, validateBoundary, type Boundary } from './geo.js';
 import * as adminRepo from './regulations.admin.repository.js';
@@ -211,11 +213,15 @@ export async function createJurisdiction(db: Db, context: AuditContext, input: J
 export type JurisdictionChanges = Partial<Omit<JurisdictionInput, 'code' | 'reason'>> & { reason: string };
 
 /** Changes the given fields; the seed leaves the jurisdiction alone from then on. The code is its natural key and stays. */
-export async function updateJurisdiction(db: Db, context: AuditContext, id: string, input: JurisdictionChanges) {
-  const { reason, ...changes } = input;
+/** A JSON Merge Patch of a jurisdiction (with its `reason`): merged onto the jurisdiction and validated as a whole. */
+export async function updateJurisdiction(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(regJurisdictions).where(eq(regJurisdictions.id, id)).for('update');
     if (!row) throw RegulationErrors.jurisdictionNotFound(id);
+    const { name, agencyName, agencyUrl, licenseYearStartMonth, licenseYearStartDay } = row;
+    const merged = applyChange<JurisdictionChanges>({ patch }, JurisdictionBody, () => ({ name, agencyName, agencyUrl, licenseYearStartMonth, licenseYearStartDay, reason: '' }));
+    const { reason } = merged;
+    const changes = Object.fromEntries(Object.keys(patch).filter((k) => k !== 'reason').map((k) => [k, merged[k as keyof typeof merged]])) as Omit<JurisdictionChanges, 'reason'>;
     checkYearStart(changes.licenseYearStartMonth ?? row.licenseYearStartMonth, changes.licenseYearStartDay ?? row.licenseYearStartDay);
     const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof typeof row]]));
     await tx

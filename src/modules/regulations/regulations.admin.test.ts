@@ -167,6 +167,19 @@ describe('jurisdictions: create and update (Regulations.Edit)', () => {
       after: { agencyName: 'Minnesota DNR' },
     });
   });
+
+  it('update takes a JSON Merge Patch: the fields sent change, null on a required field is a 400 naming it, the reason is required', async () => {
+    const url = `/api/admin/regulations/jurisdictions/${OH}`;
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url, headers: { ...edit.admin.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify(payload) });
+    const res = await patch({ agencyUrl: 'https://ohiodnr.gov/fishing', reason: 'The agency moved its page' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: OH, code: 'US-OH', name: 'Ohio', agencyUrl: 'https://ohiodnr.gov/fishing' });
+    expect((await patch({ name: null, reason: 'x' })).json()).toMatchObject({ status: 400, errors: [expect.objectContaining({ pointer: '/name' })] });
+    expect((await patch({ name: 'Ohio State' })).json()).toMatchObject({ status: 400 });
+    expect((await patch({ licenseYearStartMonth: 2, licenseYearStartDay: 30, reason: 'x' })).json()).toMatchObject({ status: 400 });
+    expect((await inject('GET', '/api/admin/regulations/jurisdictions?q=US-OH', view.admin)).json()[0]).toMatchObject({ name: 'Ohio', agencyUrl: 'https://ohiodnr.gov/fishing' });
+  });
 });
 
 describe('rule-set versions (Regulations.Edit): a new version closes the previous one', () => {
