@@ -25,6 +25,7 @@ module.exports = {
     'charters',
     'payments',
     'regulations',
+    'master-angler',
     'notifications',
     'announcements',
   ],

@@ -43,6 +43,8 @@ import { moderationRulesRoutes } from './modules/moderation/moderation-rules.adm
 import { adminReportsRoutes } from './modules/social/content-reports.admin.routes.js';
 import { regulationsRoutes } from './modules/regulations/regulations.routes.js';
 import { regulationsAdminRoutes } from './modules/regulations/regulations.admin.routes.js';
+import { masterAnglerRoutes } from './modules/master-angler/master-angler.routes.js';
+import { masterAnglerAdminRoutes } from './modules/master-angler/master-angler.admin.routes.js';
 import { paymentsAdminRoutes } from './modules/payments/payments.admin.routes.js';
 import { paymentsWebhookRoutes } from './modules/payments/payments.webhook.routes.js';
 import { chartersRoutes } from './modules/charters/charters.routes.js';
@@ -286,6 +288,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminReportsRoutes, { deps });
   await app.register(regulationsRoutes, { deps });
   await app.register(regulationsAdminRoutes, { deps });
+  await app.register(masterAnglerRoutes, { deps });
+  await app.register(masterAnglerAdminRoutes, { deps });
   await app.register(paymentsAdminRoutes, { deps });
   await app.register(paymentsWebhookRoutes, { deps });
   await app.register(chartersRoutes, { deps });

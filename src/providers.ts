@@ -2,7 +2,8 @@ import { registerRelationships } from './core/access/visibility.js';
 import { relationships } from './modules/social/friends.service.js';
 import { registerMasterAnglerDetection } from './modules/fishing-log/master-angler.port.js';
 import { homeStateOf } from './modules/profiles/profiles.service.js';
-import { masterAnglerEligibility } from './modules/regulations/master-angler.service.js';
+import { forgetMasterAnglerCatalog, masterAnglerEligibility } from './modules/master-angler/master-angler.service.js';
+import { onJurisdictionActiveChange } from './modules/regulations/regulations.admin.service.js';
 import { onPaymentSettled, registerPaymentRecordPath } from './modules/payments/payments.service.js';
 import { registerLookupUsage } from './modules/lookups/index.js';
 import { registerSpeciesUsage } from './modules/species/index.js';
@@ -30,7 +31,7 @@ import { registerAvatarSource } from './modules/profiles/avatars.service.js';
  */
 export function registerModuleProviders(): void {
   registerRelationships(relationships);
-  // The regulations module reads the fishing log; the fishing log learns of Master Angler programs through this port.
+  // The Master Angler module reads the fishing log; the fishing log learns of its programs through this port.
   registerMasterAnglerDetection(async (db, ownerId, catches) => {
     let home: Promise<string | null> | undefined;
     const homeState = () => (home ??= homeStateOf(db, ownerId)); // read once, and only when a program lists a species
@@ -38,6 +39,8 @@ export function registerModuleProviders(): void {
     for (const item of catches) found.push(await masterAnglerEligibility(db, { ...item, homeState }));
     return found;
   });
+  // Jurisdictions decide which programs count: this process forgets the cached minimums at once.
+  onJurisdictionActiveChange(forgetMasterAnglerCatalog);
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
   // Where a payer reads what a refunded payment was for (the refund's notification links it).

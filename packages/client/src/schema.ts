@@ -2613,122 +2613,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/regulations/master-angler/submissions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your Master Angler submissions
-         * @description Newest first, with their status and history. Filters: `status`, `year` (program year).
-         *
-         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
-         */
-        get: operations["listMyMasterAnglerSubmissions"];
-        put?: never;
-        /**
-         * Submit one of your catches to a Master Angler program
-         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
-         *
-         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
-         */
-        post: operations["submitMasterAnglerEntry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/regulations/master-angler/submissions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One of your submissions with its history
-         * @description 403 `regulations.submission_not_yours` for another angler’s submission.
-         *
-         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
-         */
-        get: operations["getMyMasterAnglerSubmission"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/regulations/master-angler/submissions/{id}/resubmit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Resubmit a rejected entry with new evidence (once)
-         * @description Only a Rejected submission, only once (409 `regulations.resubmission_used`); it becomes Submitted again.
-         *
-         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
-         */
-        post: operations["resubmitMasterAnglerEntry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/regulations/master-angler/progress": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your award level per program and year
-         * @description Counted from approved submissions: distinct species per program year, the level reached and what the next level needs.
-         *
-         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
-         */
-        get: operations["getMasterAnglerProgress"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/regulations/master-angler/{stateId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Master Angler programs of a state
-         * @description `US-MN` or `MN`. Qualifying species with minimum lengths/weights (each with the year it is confirmed for and where it was read), award levels and rules, with the program’s page as source. `dataStatus`: Current, Outdated (some minimums are only known for an earlier year: `dataYear`) or Missing (no minimums yet: submissions are refused with 409 `regulations.program_minimums_missing` until an administrator enters them). 404 for a state we keep no data for.
-         *
-         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
-         */
-        get: operations["getMasterAnglerPrograms"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/regulations/license-years": {
         parameters: {
             query?: never;
@@ -2850,7 +2734,7 @@ export interface paths {
         head?: never;
         /**
          * Change a jurisdiction
-         * @description Changes the given fields (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields, `reason` required (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2879,6 +2763,298 @@ export interface paths {
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
         post: operations["adminCreateRegulationRuleSetVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/jurisdictions/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a regulation jurisdictions (soft delete)
+         * @description The jurisdiction is out of force, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminDeactivateRegulationJurisdictions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/jurisdictions/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a deactivated regulation jurisdictions
+         * @description 409 when the regulation jurisdictions is active. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminReactivateRegulationJurisdictions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/zones/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a regulation zones (soft delete)
+         * @description The zone is out of force, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminDeactivateRegulationZones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/zones/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a deactivated regulation zones
+         * @description 409 when the regulation zones is active. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminReactivateRegulationZones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/rule-sets/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a regulation rule-sets (soft delete)
+         * @description The rule-set version is out of force, kept for history (never deleted). The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock. 409 when already deactivated. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminDeactivateRegulationRuleSets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/rule-sets/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a deactivated regulation rule-sets
+         * @description 409 when the regulation rule-sets is active. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminReactivateRegulationRuleSets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/emergency-orders/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a regulation emergency-orders (soft delete)
+         * @description The emergency order is out of force, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminDeactivateRegulationEmergencyOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/regulations/emergency-orders/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a deactivated regulation emergency-orders
+         * @description 409 when the regulation emergency-orders is active. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["adminReactivateRegulationEmergencyOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regulations/master-angler/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your Master Angler submissions
+         * @description Newest first, with their status and history. Filters: `status`, `year` (program year).
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["listMyMasterAnglerSubmissions"];
+        put?: never;
+        /**
+         * Submit one of your catches to a Master Angler program
+         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["submitMasterAnglerEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regulations/master-angler/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your submissions with its history
+         * @description 403 `regulations.submission_not_yours` for another angler’s submission.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getMyMasterAnglerSubmission"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regulations/master-angler/submissions/{id}/resubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resubmit a rejected entry with new evidence (once)
+         * @description Only a Rejected submission, only once (409 `regulations.resubmission_used`); it becomes Submitted again.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["resubmitMasterAnglerEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regulations/master-angler/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your award level per program and year
+         * @description Counted from approved submissions: distinct species per program year, the level reached and what the next level needs.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getMasterAnglerProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regulations/master-angler/{stateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Master Angler programs of a state
+         * @description `US-MN` or `MN`. Qualifying species with minimum lengths/weights (each with the year it is confirmed for and where it was read), award levels and rules, with the program’s page as source. `dataStatus`: Current, Outdated (some minimums are only known for an earlier year: `dataYear`) or Missing (no minimums yet: submissions are refused with 409 `regulations.program_minimums_missing` until an administrator enters them). 404 for a state we keep no data for.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getMasterAnglerPrograms"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2928,7 +3104,7 @@ export interface paths {
         head?: never;
         /**
          * Change a program, its species minimums or award levels
-         * @description Changes the given fields; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too), `reason` required: changes the given fields, `null` clears an optional one; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -2957,182 +3133,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/regulations/jurisdictions/{id}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deactivate a jurisdiction
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminDeactivateRegulationJurisdictions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/jurisdictions/{id}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reactivate a jurisdiction
-         * @description Back in force; reason required, audit-logged. 409 when already active.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminReactivateRegulationJurisdictions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/zones/{id}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deactivate a zone
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminDeactivateRegulationZones"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/zones/{id}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reactivate a zone
-         * @description Back in force; reason required, audit-logged. 409 when already active.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminReactivateRegulationZones"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/rule-sets/{id}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deactivate a rule-set version
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated. The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminDeactivateRegulationRuleSets"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/rule-sets/{id}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reactivate a rule-set version
-         * @description Back in force; reason required, audit-logged. 409 when already active. The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminReactivateRegulationRuleSets"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/emergency-orders/{id}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deactivate a emergency order
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminDeactivateRegulationEmergencyOrders"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/regulations/emergency-orders/{id}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reactivate a emergency order
-         * @description Back in force; reason required, audit-logged. 409 when already active.
-         *
-         *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
-         */
-        post: operations["adminReactivateRegulationEmergencyOrders"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/regulations/programs/{id}/deactivate": {
         parameters: {
             query?: never;
@@ -3143,8 +3143,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a program
-         * @description Out of force, kept for history (never deleted); reason required, audit-logged. 409 when already deactivated.
+         * Deactivate a regulation programs (soft delete)
+         * @description The program is out of force and takes no submissions, kept for history (never deleted). 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -3165,8 +3165,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a program
-         * @description Back in force; reason required, audit-logged. 409 when already active.
+         * Reactivate a deactivated regulation programs
+         * @description 409 when the regulation programs is active. Audit-logged with the reason.
          *
          *     Access: Permission-required: Regulations.Edit (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -4591,8 +4591,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a spot (it leaves searches; its creator still sees it)
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Deactivate a spot (soft delete)
+         * @description The spot leaves searches; its creator still sees it. 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -4613,8 +4613,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a spot
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Reactivate a deactivated spot
+         * @description 409 when the spot is active. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -5177,8 +5177,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deactivate a club (it leaves the lists; members keep their memberships)
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Deactivate a club (soft delete)
+         * @description The club leaves the lists; members keep their memberships. 409 when already deactivated. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -5199,8 +5199,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a club
-         * @description 409 when it already is. Reason required. Audit-logged.
+         * Reactivate a deactivated club
+         * @description 409 when the club is active. Audit-logged with the reason.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -9626,259 +9626,6 @@ export interface components {
             /** @description Always present: check the official booklet */
             disclaimer: string;
         };
-        MasterAnglerProgram: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            id: string;
-            /** @example US-OH */
-            state: string;
-            /** @example Fish Ohio */
-            name: string;
-            url: string;
-            /**
-             * Format: int64
-             * @description Year the program’s rules and levels were read from its page
-             * @example 2025
-             */
-            sourceYear: number;
-            /** @description The oldest program year any of its minimums is confirmed for (null: no minimums) */
-            dataYear: number | null;
-            /** @description Current: every minimum is confirmed for this program year; Outdated: some are only confirmed for an earlier year (`dataYear`); Missing: no minimums in our data yet (submissions open once an administrator enters them). */
-            dataStatus: "Current" | "Outdated" | "Missing";
-            /** @description What the program measures: Length, Weight or Either. */
-            measurement: "Length" | "Weight" | "Either";
-            lengthIncrementIn: number | null;
-            rules: string | null;
-            awardLevels: {
-                /** @example Master Angler */
-                name: string;
-                /**
-                 * Format: int32
-                 * @example 4
-                 */
-                speciesCount: number;
-                description?: string;
-            }[];
-            isActive: boolean;
-            species: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                speciesId: string;
-                /** @example Muskellunge */
-                commonName: string;
-                /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. */
-                category: "Any" | "Release" | "Harvest";
-                minLengthIn: number | null;
-                minLengthCm: number | null;
-                minWeightLb: number | null;
-                minWeightKg: number | null;
-                notes: string | null;
-                dataYear: number | null;
-                sourceUrl: string | null;
-            }[];
-        };
-        MasterAnglerStatePrograms: {
-            /** @example US-OH */
-            state: string;
-            /** @example Ohio */
-            name: string;
-            programs: components["schemas"]["MasterAnglerProgram"][];
-        };
-        MasterAnglerSubmission: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            programId: string;
-            /** @example Fish Ohio */
-            programName: string;
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            catchId: string;
-            species: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-                commonName: string;
-            };
-            /**
-             * Format: int64
-             * @example 2025
-             */
-            programYear: number;
-            /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. */
-            category: "Any" | "Release" | "Harvest";
-            lengthCm: number | null;
-            weightKg: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time
-             * @example 2026-06-01T05:30:00.000Z
-             */
-            caughtAt: string;
-            waterBody: string | null;
-            stateCode: string | null;
-            photoUrl: string | null;
-            witness: string | null;
-            status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
-            rejectionReason: string | null;
-            /**
-             * Format: int64
-             * @description 1, or 2 after the one resubmission allowed after a rejection
-             */
-            attempt: number;
-            canResubmit: boolean;
-            /** @description Every state the submission went through, oldest first */
-            history: {
-                status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
-                reason: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 date-time
-                 * @example 2026-06-01T05:30:00.000Z
-                 */
-                at: string;
-                byReviewer: boolean;
-            }[];
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time
-             * @example 2026-06-01T05:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time
-             * @example 2026-06-01T05:30:00.000Z
-             */
-            updatedAt: string;
-        };
-        MasterAnglerProgress: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            programId: string;
-            programName: string;
-            /** Format: int64 */
-            programYear: number;
-            /** Format: int64 */
-            approvedSpecies: number;
-            level: string | null;
-            nextLevel: {
-                name: string;
-                /** Format: int64 */
-                speciesNeeded: number;
-            } | null;
-        }[];
-        MasterAnglerSubmissionForReview: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            programId: string;
-            /** @example Fish Ohio */
-            programName: string;
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            catchId: string;
-            species: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-                commonName: string;
-            };
-            /**
-             * Format: int64
-             * @example 2025
-             */
-            programYear: number;
-            /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. */
-            category: "Any" | "Release" | "Harvest";
-            lengthCm: number | null;
-            weightKg: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time
-             * @example 2026-06-01T05:30:00.000Z
-             */
-            caughtAt: string;
-            waterBody: string | null;
-            stateCode: string | null;
-            photoUrl: string | null;
-            witness: string | null;
-            status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
-            rejectionReason: string | null;
-            /**
-             * Format: int64
-             * @description 1, or 2 after the one resubmission allowed after a rejection
-             */
-            attempt: number;
-            canResubmit: boolean;
-            /** @description Every state the submission went through, oldest first */
-            history: {
-                status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
-                reason: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 date-time
-                 * @example 2026-06-01T05:30:00.000Z
-                 */
-                at: string;
-                byReviewer: boolean;
-            }[];
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time
-             * @example 2026-06-01T05:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time
-             * @example 2026-06-01T05:30:00.000Z
-             */
-            updatedAt: string;
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-             */
-            userId: string;
-        };
         /**
          * @example {
          *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
@@ -10307,6 +10054,259 @@ export interface components {
                  */
                 ruleSetsAffected: number;
             };
+        };
+        MasterAnglerProgram: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            /** @example US-OH */
+            state: string;
+            /** @example Fish Ohio */
+            name: string;
+            url: string;
+            /**
+             * Format: int64
+             * @description Year the program’s rules and levels were read from its page
+             * @example 2025
+             */
+            sourceYear: number;
+            /** @description The oldest program year any of its minimums is confirmed for (null: no minimums) */
+            dataYear: number | null;
+            /** @description Current: every minimum is confirmed for this program year; Outdated: some are only confirmed for an earlier year (`dataYear`); Missing: no minimums in our data yet (submissions open once an administrator enters them). */
+            dataStatus: "Current" | "Outdated" | "Missing";
+            /** @description What the program measures: Length, Weight or Either. */
+            measurement: "Length" | "Weight" | "Either";
+            lengthIncrementIn: number | null;
+            rules: string | null;
+            awardLevels: {
+                /** @example Master Angler */
+                name: string;
+                /**
+                 * Format: int32
+                 * @example 4
+                 */
+                speciesCount: number;
+                description?: string;
+            }[];
+            isActive: boolean;
+            species: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                speciesId: string;
+                /** @example Muskellunge */
+                commonName: string;
+                /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. */
+                category: "Any" | "Release" | "Harvest";
+                minLengthIn: number | null;
+                minLengthCm: number | null;
+                minWeightLb: number | null;
+                minWeightKg: number | null;
+                notes: string | null;
+                dataYear: number | null;
+                sourceUrl: string | null;
+            }[];
+        };
+        MasterAnglerStatePrograms: {
+            /** @example US-OH */
+            state: string;
+            /** @example Ohio */
+            name: string;
+            programs: components["schemas"]["MasterAnglerProgram"][];
+        };
+        MasterAnglerSubmission: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            programId: string;
+            /** @example Fish Ohio */
+            programName: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            catchId: string;
+            species: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+                commonName: string;
+            };
+            /**
+             * Format: int64
+             * @example 2025
+             */
+            programYear: number;
+            /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. */
+            category: "Any" | "Release" | "Harvest";
+            lengthCm: number | null;
+            weightKg: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            caughtAt: string;
+            waterBody: string | null;
+            stateCode: string | null;
+            photoUrl: string | null;
+            witness: string | null;
+            status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
+            rejectionReason: string | null;
+            /**
+             * Format: int64
+             * @description 1, or 2 after the one resubmission allowed after a rejection
+             */
+            attempt: number;
+            canResubmit: boolean;
+            /** @description Every state the submission went through, oldest first */
+            history: {
+                status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time
+                 * @example 2026-06-01T05:30:00.000Z
+                 */
+                at: string;
+                byReviewer: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        MasterAnglerProgress: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            programId: string;
+            programName: string;
+            /** Format: int64 */
+            programYear: number;
+            /** Format: int64 */
+            approvedSpecies: number;
+            level: string | null;
+            nextLevel: {
+                name: string;
+                /** Format: int64 */
+                speciesNeeded: number;
+            } | null;
+        }[];
+        MasterAnglerSubmissionForReview: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            programId: string;
+            /** @example Fish Ohio */
+            programName: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            catchId: string;
+            species: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+                commonName: string;
+            };
+            /**
+             * Format: int64
+             * @example 2025
+             */
+            programYear: number;
+            /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. */
+            category: "Any" | "Release" | "Harvest";
+            lengthCm: number | null;
+            weightKg: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            caughtAt: string;
+            waterBody: string | null;
+            stateCode: string | null;
+            photoUrl: string | null;
+            witness: string | null;
+            status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
+            rejectionReason: string | null;
+            /**
+             * Format: int64
+             * @description 1, or 2 after the one resubmission allowed after a rejection
+             */
+            attempt: number;
+            canResubmit: boolean;
+            /** @description Every state the submission went through, oldest first */
+            history: {
+                status: "Submitted" | "UnderReview" | "Approved" | "Rejected";
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time
+                 * @example 2026-06-01T05:30:00.000Z
+                 */
+                at: string;
+                byReviewer: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            userId: string;
         };
         /**
          * @example {
@@ -14324,6 +14324,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -14480,6 +14485,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -33360,6 +33370,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -33516,6 +33531,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -34114,715 +34134,6 @@ export interface operations {
             };
             /** @description Conflict with the current state of the record */
             409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listMyMasterAnglerSubmissions: {
-        parameters: {
-            query?: {
-                /** @description Page number, from 1 (at most 10000; narrow the filters to reach further) */
-                page?: number;
-                /** @description Items per page (1-100) */
-                pageSize?: number;
-                status?: "Submitted" | "UnderReview" | "Approved" | "Rejected";
-                year?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of MasterAnglerSubmission items; X-Total-Count and Link tell the total and the other pages */
-            200: {
-                headers: {
-                    /** @description Total number of items across all pages (a lower bound when X-Total-Count-Exact is false) */
-                    "x-total-count"?: number;
-                    /** @description false when the total was capped (very large lists); the last link is then left out */
-                    "x-total-count-exact"?: boolean;
-                    /** @description RFC 8288 links: first, prev, next, last */
-                    link?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MasterAnglerSubmission"][];
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    submitMasterAnglerEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "programId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
-                 *       "catchId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
-                 *       "witness": "Jo Angler"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                     */
-                    programId: string;
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                     */
-                    catchId: string;
-                    /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. The older spellings any, release, harvest are still accepted (deprecated). */
-                    category?: "Any" | "Release" | "Harvest" | "any" | "release" | "harvest";
-                    /** @example https://photos.example.com/musky.jpg */
-                    photoUrl?: string;
-                    /** @example Jo Angler, (555) 010-0199 */
-                    witness?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created: the new MasterAnglerSubmission */
-            201: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MasterAnglerSubmission"];
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getMyMasterAnglerSubmission: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The MasterAnglerSubmission */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MasterAnglerSubmission"];
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    resubmitMasterAnglerEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description New evidence */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "photoUrl": "https://photos.example.com/musky-on-board.jpg"
-                 *     }
-                 */
-                "application/json": {
-                    /** @example https://photos.example.com/musky.jpg */
-                    photoUrl?: string;
-                    /** @example Jo Angler, (555) 010-0199 */
-                    witness?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The MasterAnglerSubmission */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MasterAnglerSubmission"];
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getMasterAnglerProgress: {
-        parameters: {
-            query?: {
-                year?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The MasterAnglerProgress */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MasterAnglerProgress"];
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getMasterAnglerPrograms: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description ISO 3166-2 state code (US-MN) or the two letters (MN)
-                 * @example US-MN
-                 */
-                stateId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The MasterAnglerStatePrograms */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MasterAnglerStatePrograms"];
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -36161,8 +35472,40 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; `reason` is required (kept in the audit log). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "agencyUrl": "https://www.dnr.state.mn.us/regulations/fishing/index.html",
+                 *       "reason": "The agency moved its page"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    /** @example Iowa */
+                    name?: string;
+                    /** @example Iowa Department of Natural Resources */
+                    agencyName?: string;
+                    /** @example https://www.dnr.state.mn.us/regulations/fishing/index.html */
+                    agencyUrl?: string;
+                    /**
+                     * Format: int32
+                     * @description First month of the fishing license year
+                     * @example 3
+                     */
+                    licenseYearStartMonth?: number;
+                    /**
+                     * Format: int32
+                     * @description First day of that month (no February 29)
+                     * @example 1
+                     */
+                    licenseYearStartDay?: number;
+                    /**
+                     * @description Why (kept in the audit log)
+                     * @example Boundary replaced by the 2026 booklet map
+                     */
+                    reason: string;
+                };
                 /**
                  * @example {
                  *       "agencyUrl": "https://www.dnr.state.mn.us/regulations/fishing/index.html",
@@ -36665,6 +36008,2075 @@ export interface operations {
             };
         };
     };
+    adminDeactivateRegulationJurisdictions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: deactivate a regulation jurisdictions (soft delete) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminReactivateRegulationJurisdictions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: reactivate a deactivated regulation jurisdictions */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminDeactivateRegulationZones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: deactivate a regulation zones (soft delete) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminReactivateRegulationZones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: reactivate a deactivated regulation zones */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminDeactivateRegulationRuleSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: deactivate a regulation rule-sets (soft delete) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminReactivateRegulationRuleSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: reactivate a deactivated regulation rule-sets */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminDeactivateRegulationEmergencyOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: deactivate a regulation emergency-orders (soft delete) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminReactivateRegulationEmergencyOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: reactivate a deactivated regulation emergency-orders */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        id: string;
+                        isActive: boolean;
+                        deactivationReason: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMyMasterAnglerSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 10000; narrow the filters to reach further) */
+                page?: number;
+                /** @description Items per page (1-100) */
+                pageSize?: number;
+                status?: "Submitted" | "UnderReview" | "Approved" | "Rejected";
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of MasterAnglerSubmission items; X-Total-Count and Link tell the total and the other pages */
+            200: {
+                headers: {
+                    /** @description Total number of items across all pages (a lower bound when X-Total-Count-Exact is false) */
+                    "x-total-count"?: number;
+                    /** @description false when the total was capped (very large lists); the last link is then left out */
+                    "x-total-count-exact"?: boolean;
+                    /** @description RFC 8288 links: first, prev, next, last */
+                    link?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MasterAnglerSubmission"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    submitMasterAnglerEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "programId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                 *       "catchId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
+                 *       "witness": "Jo Angler"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    programId: string;
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    catchId: string;
+                    /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. The older spellings any, release, harvest are still accepted (deprecated). */
+                    category?: "Any" | "Release" | "Harvest" | "any" | "release" | "harvest";
+                    /** @example https://photos.example.com/musky.jpg */
+                    photoUrl?: string;
+                    /** @example Jo Angler, (555) 010-0199 */
+                    witness?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new MasterAnglerSubmission */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MasterAnglerSubmission"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMyMasterAnglerSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MasterAnglerSubmission */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MasterAnglerSubmission"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resubmitMasterAnglerEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description New evidence */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photoUrl": "https://photos.example.com/musky-on-board.jpg"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example https://photos.example.com/musky.jpg */
+                    photoUrl?: string;
+                    /** @example Jo Angler, (555) 010-0199 */
+                    witness?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The MasterAnglerSubmission */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MasterAnglerSubmission"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMasterAnglerProgress: {
+        parameters: {
+            query?: {
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MasterAnglerProgress */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MasterAnglerProgress"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMasterAnglerPrograms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ISO 3166-2 state code (US-MN) or the two letters (MN)
+                 * @example US-MN
+                 */
+                stateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MasterAnglerStatePrograms */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MasterAnglerStatePrograms"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or invalid token */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error (details are in the server log under the request id) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminListMasterAnglerPrograms: {
         parameters: {
             query?: {
@@ -36999,9 +38411,67 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `species`, when given, replaces the whole list (species left out are deactivated and kept for history) */
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change, `null` clears an optional one; `reason` is required (kept in the revision and audit log). `species` and `awardLevels`, when given, replace the whole list (species left out are deactivated and kept for history). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "species": [
+                 *         {
+                 *           "speciesId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23",
+                 *           "minLengthIn": 42
+                 *         }
+                 *       ],
+                 *       "reason": "2026 minimums"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    /** @example Fish Ohio */
+                    name?: string;
+                    /** @example https://www.dnr.state.mn.us/regulations/fishing/index.html */
+                    url?: string;
+                    /**
+                     * Format: int32
+                     * @description Year the program’s numbers were taken from its page
+                     * @example 2025
+                     */
+                    sourceYear?: number;
+                    /** @description What the program measures: Length, Weight or Either. The older spellings length, weight, either are still accepted (deprecated). */
+                    measurement?: "Length" | "Weight" | "Either" | "length" | "weight" | "either";
+                    lengthIncrementIn?: number | null;
+                    rules?: string | null;
+                    awardLevels?: {
+                        /** @example Master Angler */
+                        name: string;
+                        /**
+                         * Format: int32
+                         * @example 4
+                         */
+                        speciesCount: number;
+                        description?: string;
+                    }[];
+                    /** @description The complete list of qualifying species and minimums */
+                    species?: {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                         */
+                        speciesId: string;
+                        /** @description Release (by length) / Harvest (by weight) category, where the program has them; Any otherwise. The older spellings any, release, harvest are still accepted (deprecated). */
+                        category?: "Any" | "Release" | "Harvest" | "any" | "release" | "harvest";
+                        minLengthIn?: number | null;
+                        minWeightLb?: number | null;
+                        notes?: string | null;
+                        dataYear?: number | null;
+                        sourceUrl?: string | null;
+                    }[];
+                    /**
+                     * @description Why (kept in the audit log)
+                     * @example Boundary replaced by the 2026 booklet map
+                     */
+                    reason: string;
+                };
                 /**
                  * @example {
                  *       "species": [
@@ -37316,1382 +38786,6 @@ export interface operations {
             };
         };
     };
-    adminDeactivateRegulationJurisdictions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: deactivate a jurisdiction */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminReactivateRegulationJurisdictions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: reactivate a jurisdiction */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminDeactivateRegulationZones: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: deactivate a zone */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminReactivateRegulationZones: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: reactivate a zone */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminDeactivateRegulationRuleSets: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: deactivate a rule-set version */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminReactivateRegulationRuleSets: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: reactivate a rule-set version */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminDeactivateRegulationEmergencyOrders: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: deactivate a emergency order */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    adminReactivateRegulationEmergencyOrders: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description UUID
-                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK: reactivate a emergency order */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
-                         */
-                        id: string;
-                        isActive: boolean;
-                        deactivationReason: string | null;
-                    };
-                };
-            };
-            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, malformed, expired or invalid token */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The addressed record does not exist */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state of the record */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body larger than the limit */
-            413: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type: send application/json */
-            415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected server error (details are in the server log under the request id) */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     adminDeactivateRegulationPrograms: {
         parameters: {
             query?: never;
@@ -38705,24 +38799,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: deactivate a program */
+            /** @description OK: deactivate a regulation programs (soft delete) */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -38877,24 +38969,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Superseded by the 2026 booklet"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description Why (kept in the audit log)
-                     * @example Boundary replaced by the 2026 booklet map
-                     */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
         };
         responses: {
-            /** @description OK: reactivate a program */
+            /** @description OK: reactivate a deactivated regulation programs */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -49501,15 +49591,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -49661,15 +49752,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -53534,15 +53626,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -53694,15 +53787,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Duplicate of another listing"
+                 *       "reason": "Superseded by a newer record"
                  *     }
                  */
                 "application/json": {
-                    /** @description Why (audit log) */
+                    /** @description Why (kept in the audit log) */
                     reason: string;
                 };
             };
@@ -57475,6 +57569,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -57631,6 +57730,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -58505,6 +58609,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -58661,6 +58770,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -63254,6 +63368,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;
@@ -63410,6 +63529,11 @@ export interface operations {
         /** @description Why: required, kept in the audit log */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Superseded by a newer record"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why (kept in the audit log) */
                     reason: string;

@@ -86,7 +86,7 @@ export async function setActive<Row extends LifecycleRow, View>(
 const reasonText = Type.String({ minLength: 1, maxLength: 1000, description: 'Why (kept in the audit log)' });
 
 /** The body of a deactivate/reactivate request. */
-export const RequiredReasonBody = Type.Object({ reason: reasonText }, { additionalProperties: false, description: 'Why: required, kept in the audit log' });
+export const RequiredReasonBody = Type.Object({ reason: reasonText }, { additionalProperties: false, description: 'Why: required, kept in the audit log', examples: [{ reason: 'Superseded by a newer record' }] });
 export const OptionalReasonBody = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
   { additionalProperties: false, description: 'Optional; an empty or absent body is fine' },

@@ -1,3 +1,4 @@
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
@@ -208,17 +209,27 @@ export async function updateListing(deps: ChartersDeps, viewer: Viewer, id: stri
   return getListing(deps, viewer, id);
 }
 
-/** The captain deactivates (never deletes) or reactivates their listing. */
+/** The captain deactivates (never deletes) or reactivates their listing (core/admin/lifecycle: lock, 409 when already so, audit). */
 export async function setListingActive(deps: ChartersDeps, viewer: Viewer, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  await deps.db.transaction(async (tx) => {
-    const found = await repo.findListing(tx, id, true);
-    await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: tx }, () => CharterErrors.listingNotFound(id));
-    if (found!.listing.isActive === active) throw CharterErrors.alreadyInState(active);
-    await repo.updateListing(tx, id, active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: viewer.userId, deactivationReason: reason ?? null });
-    await recordAudit(tx, context, { action: active ? 'charters.listing_reactivated' : 'charters.listing_deactivated', targetType: 'charter_listing', targetId: id, reason: reason ?? null });
-  });
+  await setActive(deps.db, context, listingLifecycle(viewer), id, active, reason);
   return getListing(deps, viewer, id);
 }
+
+const listingLifecycle = (viewer: Viewer): Lifecycle<{ isActive: boolean }, void> => ({
+  async lock(tx, id) {
+    const found = await repo.findListing(tx, id, true);
+    await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: tx }, () => CharterErrors.listingNotFound(id));
+    return found!.listing;
+  },
+  update: async (tx, id, values) => {
+    await repo.updateListing(tx, id, values);
+  },
+  view: async () => undefined,
+  notFound: CharterErrors.listingNotFound,
+  alreadyActive: () => CharterErrors.alreadyInState(true),
+  alreadyInactive: () => CharterErrors.alreadyInState(false),
+  audit: { targetType: 'charter_listing', deactivated: 'charters.listing_deactivated', reactivated: 'charters.listing_reactivated' },
+});
 
 // Availability
 

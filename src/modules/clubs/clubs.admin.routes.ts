@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
-import { AdminReasonBody, FeatureBody } from '../../core/db/featured.js';
+import { FeatureBody } from '../../core/db/featured.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { Club } from './clubs.schemas.js';
 import * as service from './clubs.service.js';
@@ -16,24 +17,15 @@ export const clubsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
   const config = { access: 'admin' as const };
   const response = { 200: Type.Ref('Club'), ...errorResponses(400, 401, 403, 404, 409) };
 
-  for (const active of [false, true]) {
-    app.post(
-      `/api/admin/clubs/:id/${active ? 'reactivate' : 'deactivate'}`,
-      {
-        config,
-        schema: {
-          tags,
-          operationId: active ? 'adminReactivateClub' : 'adminDeactivateClub',
-          summary: active ? 'Reactivate a club' : 'Deactivate a club (it leaves the lists; members keep their memberships)',
-          description: '409 when it already is. Reason required. Audit-logged.',
-          params: IdParams,
-          body: AdminReasonBody,
-          response,
-        },
-      },
-      async (request) => service.setClubActive(db, auditContextOf(request), principalOf(request), request.params.id, active, request.body.reason),
-    );
-  }
+  lifecycleRoutes(app, {
+    base: '/api/admin/clubs',
+    access: config.access,
+    tags,
+    noun: 'club',
+    response: Type.Ref('Club'),
+    deactivationEffect: 'The club leaves the lists; members keep their memberships.',
+    handler: (request, id, active, reason) => service.setClubActive(db, auditContextOf(request), principalOf(request), id, active, reason),
+  });
 
   app.post(
     '/api/admin/clubs/:id/feature',

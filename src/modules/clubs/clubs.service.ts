@@ -1,3 +1,4 @@
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { clubPolicy, type ClubRecord } from '../../core/access/policies/clubs.js';
@@ -216,14 +217,20 @@ async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: st
   });
 }
 
-export async function setClubActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string) {
-  return adminChange(db, context, viewer, id, active ? 'clubs.reactivated' : 'clubs.deactivated', reason, (club) => {
-    if (club.isActive === active) throw active ? ClubErrors.alreadyActive(id) : ClubErrors.alreadyInactive(id);
-    return active
-      ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null }
-      : { isActive: false, deactivatedAt: new Date(), deactivatedBy: viewer.userId, deactivationReason: reason };
-  });
+/** Deactivation (never deletion) and back, through core/admin/lifecycle; the answer is the club as the viewer sees it. */
+export async function setClubActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
+  return setActive(db, context, clubLifecycle(viewer), id, active, reason);
 }
+
+const clubLifecycle = (viewer: Viewer): Lifecycle<repo.ClubWithOwner, ReturnType<typeof clubView>> => ({
+  lock: (tx, id) => repo.findClub(tx, id, { lock: true }),
+  update: (tx, id, values) => repo.updateClub(tx, id, values),
+  view: async (tx, id) => clubView((await repo.findClub(tx, id))!, await repo.findMember(tx, id, viewer.userId), new Date()),
+  notFound: ClubErrors.notFound,
+  alreadyActive: ClubErrors.alreadyActive,
+  alreadyInactive: ClubErrors.alreadyInactive,
+  audit: { targetType: 'club', deactivated: 'clubs.deactivated', reactivated: 'clubs.reactivated' },
+});
 
 export async function featureClub(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
   const window = input ? featureWindow(input, new Date()) : { featuredFrom: null, featuredUntil: null };

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../core/db/client.js';
 
 /**
- * Master Angler eligibility of a logged catch. The regulations module owns the programs and reads
+ * Master Angler eligibility of a logged catch. The master-angler module owns the programs and reads
  * the fishing log, so the fishing log cannot import it: the composition root (src/providers.ts)
  * registers the detection here at start-up. Without one registered, no catch is eligible.
  */

@@ -3,9 +3,6 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import {
-  maPrograms,
-  maProgramRevisions,
-  maSubmissions,
   regEmergencyOrders,
   regJurisdictions,
   regLicenseYears,
@@ -44,7 +41,8 @@ export const jurisdictionUsage = {
   zones: count(sql`SELECT count(*) FROM ${regZones} WHERE ${regZones.jurisdictionId} = ${regJurisdictions.id} AND ${regZones.isActive} AND ${regZones.kind} <> 'state'`),
   ruleSets: count(sql`SELECT count(*) FROM ${regRuleSets} WHERE ${regRuleSets.jurisdictionId} = ${regJurisdictions.id} AND ${regRuleSets.isActive}`),
   emergencyOrders: count(sql`SELECT count(*) FROM ${regEmergencyOrders} WHERE ${regEmergencyOrders.jurisdictionId} = ${regJurisdictions.id} AND ${regEmergencyOrders.isActive}`),
-  programs: count(sql`SELECT count(*) FROM ${maPrograms} WHERE ${maPrograms.jurisdictionId} = ${regJurisdictions.id} AND ${maPrograms.isActive}`),
+  // The Master Angler module's programs (by table name: that module refers to jurisdictions, not the other way round).
+  programs: count(sql`SELECT count(*) FROM ma_programs p WHERE p.jurisdiction_id = ${regJurisdictions.id} AND p.is_active`),
   licenseYears: count(sql`SELECT count(*) FROM ${regLicenseYears} WHERE ${regLicenseYears.jurisdictionId} = ${regJurisdictions.id}`),
 };
 type JurisdictionListRow = typeof regJurisdictions.$inferSelect & { [K in keyof typeof jurisdictionUsage]: number };
@@ -222,37 +220,4 @@ export function ordersPage(db: DbOrTx, filter: OrderFilter, page: Page) {
   );
   const columns: Record<string, unknown> = { ...getTableColumns(regEmergencyOrders), ...orderExtras };
   return pageOf<OrderListRow>(db, regEmergencyOrders, columns, where, [desc(regEmergencyOrders.startsOn), desc(regEmergencyOrders.id)], page);
-}
-
-
-export interface ProgramFilter {
-  jurisdictionId?: string | undefined;
-  active?: boolean | undefined;
-  q?: string | undefined;
-}
-
-export const programUsage = {
-  submissions: count(sql`SELECT count(*) FROM ${maSubmissions} WHERE ${maSubmissions.programId} = ${maPrograms.id}`),
-  pending: count(sql`SELECT count(*) FROM ${maSubmissions} WHERE ${maSubmissions.programId} = ${maPrograms.id} AND ${maSubmissions.status} IN ('Submitted', 'UnderReview')`),
-  approved: count(sql`SELECT count(*) FROM ${maSubmissions} WHERE ${maSubmissions.programId} = ${maPrograms.id} AND ${maSubmissions.status} = 'Approved'`),
-  anglers: count(sql`SELECT count(DISTINCT ${maSubmissions.userId}) FROM ${maSubmissions} WHERE ${maSubmissions.programId} = ${maPrograms.id}`),
-};
-export type ProgramUsage = { [K in keyof typeof programUsage]: number };
-
-export async function programsPage(db: DbOrTx, filter: ProgramFilter, page: Page) {
-  const where = and(
-    filter.jurisdictionId ? eq(maPrograms.jurisdictionId, filter.jurisdictionId) : undefined,
-    activeIs(maPrograms.isActive, filter.active),
-    filter.q ? ilike(maPrograms.name, like(filter.q)) : undefined,
-  );
-  return pageOf<{ id: string } & ProgramUsage>(db, maPrograms, { id: maPrograms.id, ...programUsage }, where, [asc(maPrograms.name), asc(maPrograms.id)], page);
-}
-
-export async function programUsageOf(db: DbOrTx, id: string): Promise<ProgramUsage> {
-  const [row] = await db.select(programUsage).from(maPrograms).where(eq(maPrograms.id, id));
-  return row ?? { submissions: 0, pending: 0, approved: 0, anglers: 0 };
-}
-
-export function programRevisionsPage(db: DbOrTx, programId: string, page: Page) {
-  return pageOf<typeof maProgramRevisions.$inferSelect>(db, maProgramRevisions, getTableColumns(maProgramRevisions), eq(maProgramRevisions.programId, programId), [desc(maProgramRevisions.revision)], page);
 }

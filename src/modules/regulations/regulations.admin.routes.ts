@@ -1,38 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
-import { listQuery, paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams, Uuid } from '../../core/http/schemas.js';
-import * as maAdmin from './master-angler.admin.service.js';
-import * as ma from './master-angler.service.js';
 import {
   AdminEmergencyOrder,
   AdminJurisdiction,
-  AdminProgram,
   AdminRuleSet,
   AdminZone,
   CreateJurisdictionBody,
-  CreateProgramBody,
   CreateRuleVersionBody,
   JurisdictionsQuery,
   OrdersQuery,
-  ProgramRevision,
-  ProgramsQuery,
   Reason,
-  ReasonBody,
   RuleSetsQuery,
   UpdateJurisdictionBody,
-  UpdateProgramBody,
   ZonesQuery,
 } from './regulations.admin.schemas.js';
 import { licenseYearsAdminRoutes } from './license-years.admin.routes.js';
 import * as admin from './regulations.admin.service.js';
 import { ADMIN_TARGETS, createOrder, createZone, setActive, type AdminTarget } from './regulations.admin.service.js';
-import { Boundary, DateOnly, DecisionBody, EmergencyOrderView, ProgramView, ReviewQuery, ReviewSubmission, Submission } from './regulations.schemas.js';
+import { Boundary, DateOnly, EmergencyOrderView } from './regulations.schemas.js';
 import * as versions from './rule-versions.js';
 import { ZoneKindEnum } from './regulations.schemas.js';
-import { createProgramFromApi, updateProgramFromApi } from './regulations.admin.schemas.js';
 
 const ActiveState = Type.Object({ id: Uuid, isActive: Type.Boolean(), deactivationReason: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
 const ZoneCreated = Type.Object(
@@ -55,10 +48,10 @@ const square = [
   [-94.2, 46.1],
 ];
 
-/** /api/admin/regulations: zones, emergency orders, deactivation of every kind of record, submission review. */
+/** /api/admin/regulations: zones, emergency orders, deactivation of every kind of record (Master Angler programs and submissions: src/modules/master-angler). */
 export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
-  for (const schema of [ReviewSubmission, Submission, ProgramView, AdminJurisdiction, AdminZone, AdminRuleSet, AdminEmergencyOrder, AdminProgram, ProgramRevision]) app.addSchema(schema);
+  for (const schema of [AdminJurisdiction, AdminZone, AdminRuleSet, AdminEmergencyOrder]) app.addSchema(schema);
   const tags = ['admin: regulations'];
   const view = { access: { permission: 'Regulations.View' as const } };
   const edit = { access: { permission: 'Regulations.Edit' as const } };
@@ -161,8 +154,9 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         operationId: 'adminUpdateRegulationJurisdiction',
         tags,
         summary: 'Change a jurisdiction',
-        description: 'Changes the given fields (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.',
+        description: 'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields, `reason` required (the code is the natural key and stays); from then on the seed leaves the jurisdiction alone. License years already recorded keep their dates. Audit-logged with before/after and the reason.',
         params: IdParams,
+        consumes: PATCH_CONSUMES,
         body: UpdateJurisdictionBody,
         response: { 200: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(404) },
       },
@@ -246,140 +240,17 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
     async (request, reply) => paginate(request, reply, request.query, (page) => admin.listOrders(db, request.query, page)),
   );
 
-  // Master Angler programs
-
-  app.get(
-    '/api/admin/regulations/programs',
-    {
-      config: view,
-      schema: {
-        operationId: 'adminListMasterAnglerPrograms',
-        tags,
-        summary: 'Master Angler programs with usage statistics',
-        description: 'Filters `jurisdictionId`, `active`, `q` (name); each with its active species minimums and its submissions (total, pending, approved, distinct anglers).',
-        querystring: ProgramsQuery,
-        response: { 200: { ...Type.Array(Type.Ref('AdminMasterAnglerProgram')), headers: paginationHeaders } },
-      },
-    },
-    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.listPrograms(db, request.query, page)),
-  );
-
-  app.post(
-    '/api/admin/regulations/programs',
-    {
-      config: edit,
-      schema: {
-        operationId: 'adminCreateMasterAnglerProgram',
-        tags,
-        summary: 'Add a Master Angler program with its species minimums and award levels',
-        description:
-          'A program is one record across the years, edited with history (revision 1 is written now). The name is unique per jurisdiction (409 `regulations.duplicate_program`). ' +
-          'A length program needs `minLengthIn` for each species, a weight program `minWeightLb`, an either program one of them (400 `regulations.invalid_program`). Audit-logged with the reason.',
-        body: CreateProgramBody,
-        response: { 201: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(409) },
-      },
-    },
-    async (request, reply) => reply.code(201).send(await maAdmin.createProgram(db, auditContextOf(request), createProgramFromApi(request.body))),
-  );
-
-  app.patch(
-    '/api/admin/regulations/programs/:id',
-    {
-      config: edit,
-      schema: {
-        operationId: 'adminUpdateMasterAnglerProgram',
-        tags,
-        summary: 'Change a program, its species minimums or award levels',
-        description:
-          'Changes the given fields; `species` replaces the whole list of minimums (left-out species are deactivated, kept for history). Every change is a new revision holding the program’s full state, ' +
-          'with who, when and why (GET …/revisions) and is audit-logged; submissions keep their own measurements. From then on the seed leaves the program alone.',
-        params: IdParams,
-        body: UpdateProgramBody,
-        response: { 200: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(404, 409) },
-      },
-    },
-    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, updateProgramFromApi(request.body)),
-  );
-
-  app.get(
-    '/api/admin/regulations/programs/:id/revisions',
-    {
-      config: view,
-      schema: {
-        operationId: 'adminListMasterAnglerProgramRevisions',
-        tags,
-        summary: 'The history of a program',
-        description: 'Newest revision first: the program’s full state after each administrative change, who made it, when and why. Programs seeded from the reference data start without revisions.',
-        params: IdParams,
-        querystring: listQuery({}),
-        response: { 200: { ...Type.Array(Type.Ref('MasterAnglerProgramRevision')), headers: paginationHeaders }, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.programRevisions(db, request.params.id, page)),
-  );
-
   for (const target of Object.keys(ADMIN_TARGETS) as AdminTarget[]) {
-    const camel = target.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
-    const Camel = camel[0]!.toUpperCase() + camel.slice(1);
-    for (const active of [false, true]) {
-      app.post(
-        `/api/admin/regulations/${target}/:id/${active ? 'reactivate' : 'deactivate'}`,
-        {
-          config: edit,
-          schema: {
-            operationId: `admin${active ? 'Reactivate' : 'Deactivate'}Regulation${Camel}`,
-            tags,
-            summary: `${active ? 'Reactivate' : 'Deactivate'} a ${ADMIN_TARGETS[target].label.toLowerCase()}`,
-            description:
-              `${active ? 'Back in force' : 'Out of force, kept for history (never deleted)'}; reason required, audit-logged. 409 when already ${active ? 'active' : 'deactivated'}.` +
-              (target === 'rule-sets' ? ' The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.' : ''),
-            params: IdParams,
-            body: ReasonBody,
-            response: { 200: ActiveState, ...errorResponses(404, 409) },
-          },
-        },
-        async (request) => setActive(db, auditContextOf(request), target, request.params.id, active, request.body.reason),
-      );
-    }
-  }
-
-  app.get(
-    '/api/admin/regulations/master-angler/submissions',
-    {
-      config: view,
-      schema: {
-        operationId: 'adminListMasterAnglerSubmissions',
-        tags,
-        summary: 'Master Angler submissions to review',
-        description: 'Newest first; filters `status`, `programId`.',
-        querystring: ReviewQuery,
-        response: { 200: { ...Type.Array(Type.Ref('MasterAnglerSubmissionForReview')), headers: paginationHeaders } },
-      },
-    },
-    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listForReview(db, request.query, page)),
-  );
-
-  const decisions = [
-    ['start-review', 'UnderReview', 'Start reviewing a submission', 'adminStartMasterAnglerReview'],
-    ['approve', 'Approved', 'Approve a submission', 'adminApproveMasterAnglerSubmission'],
-    ['reject', 'Rejected', 'Reject a submission (reason required)', 'adminRejectMasterAnglerSubmission'],
-  ] as const;
-  for (const [path, to, summary, operationId] of decisions) {
-    app.post(
-      `/api/admin/regulations/master-angler/submissions/:id/${path}`,
-      {
-        config: edit,
-        schema: {
-          operationId,
-          tags,
-          summary,
-          description: 'Submitted → UnderReview → Approved | Rejected (a Submitted entry may be decided directly). 409 `regulations.invalid_transition` otherwise. Audit-logged; the submitter sees the history.',
-          params: IdParams,
-          body: to === 'Rejected' ? ReasonBody : DecisionBody,
-          response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(404, 409) },
-        },
-      },
-      async (request) => ma.review(db, auditContextOf(request), request.params.id, to, (request.body as { reason?: string }).reason),
-    );
+    lifecycleRoutes(app, {
+      base: `/api/admin/regulations/${target}`,
+      access: edit.access,
+      tags,
+      noun: `regulation ${target}`,
+      response: ActiveState,
+      deactivationEffect:
+        `The ${ADMIN_TARGETS[target].label.toLowerCase()} is out of force, kept for history (never deleted).` +
+        (target === 'rule-sets' ? ' The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.' : ''),
+      handler: (request, id, active, reason) => setActive(db, auditContextOf(request), target, id, active, reason),
+    });
   }
 };

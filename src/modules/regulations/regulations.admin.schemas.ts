@@ -1,8 +1,9 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { AwardLevel, CategoryEnum, DateOnly, EmergencyOrderView, Length, ProgramView, Range, Source } from './regulations.schemas.js';
-import { MeasurementEnum, ZoneKindEnum } from './regulations.schemas.js';
+import { DateOnly, EmergencyOrderView, Length, Range, Source } from './regulations.schemas.js';
+import { ZoneKindEnum } from './regulations.schemas.js';
 
 /** TypeBox schemas of /api/admin/regulations. */
 
@@ -13,9 +14,9 @@ const AT = '2025-06-01T12:00:00.000Z';
 
 export const Reason = Type.String({ minLength: 1, maxLength: 1000, description: 'Why (kept in the audit log)', examples: ['Boundary replaced by the 2026 booklet map'] });
 export const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false, examples: [{ reason: 'Superseded by the 2026 booklet' }] });
-const HttpUrl = Type.String({ minLength: 8, maxLength: 500, pattern: '^https?://[^\\s]+$', examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] });
-const Active = Type.Boolean({ description: 'true: only active records; false: only deactivated ones; absent: both' });
-const Search = Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive part of the name (or code)' });
+export const HttpUrl = Type.String({ minLength: 8, maxLength: 500, pattern: '^https?://[^\\s]+$', examples: ['https://www.dnr.state.mn.us/regulations/fishing/index.html'] });
+export const Active = Type.Boolean({ description: 'true: only active records; false: only deactivated ones; absent: both' });
+export const Search = Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive part of the name (or code)' });
 
 // Jurisdictions
 
@@ -38,10 +39,17 @@ export const CreateJurisdictionBody = Type.Object(
   { code: Type.String({ pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$', description: 'ISO 3166-2 code (stored upper case); the natural key, never changed', examples: ['US-IA'] }), ...jurisdictionFields, reason: Reason },
   { additionalProperties: false, examples: [{ ...jurisdictionExample, reason: 'Iowa rules to be added' }] },
 );
-export const UpdateJurisdictionBody = Type.Object(
-  { ...Type.Partial(Type.Object(jurisdictionFields)).properties, reason: Reason },
-  { additionalProperties: false, minProperties: 2, examples: [{ agencyUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', reason: 'The agency moved its page' }] },
-);
+/** A jurisdiction's changeable fields with the reason of the change: what a PATCH, merged onto the jurisdiction, must amount to. */
+export const JurisdictionBody = Type.Object({ ...jurisdictionFields, reason: Reason }, { additionalProperties: false });
+/** JSON Merge Patch of a jurisdiction; `reason` is required. */
+export const UpdateJurisdictionBody = {
+  ...mergePatchSchema(JurisdictionBody, {
+    description: 'JSON Merge Patch (RFC 7396): only the fields sent change; `reason` is required (kept in the audit log).',
+    examples: [{ agencyUrl: 'https://www.dnr.state.mn.us/regulations/fishing/index.html', reason: 'The agency moved its page' }],
+  }),
+  required: ['reason'],
+  minProperties: 2,
+};
 export const AdminJurisdiction = Type.Object(
   {
     id: Uuid,
@@ -285,111 +293,3 @@ export const OrdersQuery = listQuery({
   active: Type.Optional(Active),
   on: Type.Optional(Type.String({ ...DateOnly, description: 'Only orders in force on this date' })),
 });
-
-// Master Angler programs
-
-const ProgramSpeciesInput = Type.Object(
-  {
-    speciesId: Uuid,
-    category: Type.Optional(CategoryEnum.input),
-    minLengthIn: Type.Optional(Inches('Qualifying length, inches')),
-    minWeightLb: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 2000, description: 'Qualifying weight, pounds' }))),
-    notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    dataYear: Type.Optional(Nullable(Type.Integer({ minimum: 1900, maximum: 3000, description: 'The program year this minimum is confirmed for (default: the program’s sourceYear)' }))),
-    sourceUrl: Type.Optional(Nullable(Type.String({ minLength: 8, maxLength: 500, pattern: '^https?://[^\\s]+$', description: 'Where the minimum was read' }))),
-  },
-  { additionalProperties: false },
-);
-const programFields = {
-  name: Type.String({ minLength: 1, maxLength: 200, examples: ['Fish Ohio'] }),
-  url: HttpUrl,
-  sourceYear: Type.Integer({ minimum: 1900, maximum: 3000, description: 'Year the program’s numbers were taken from its page', examples: [2025] }),
-  measurement: MeasurementEnum.input,
-  lengthIncrementIn: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Lengths counted down to this increment (Iowa: 0.25)' }))),
-  rules: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
-  awardLevels: Type.Array(AwardLevel, { maxItems: 20 }),
-  species: Type.Array(ProgramSpeciesInput, { maxItems: 200, description: 'The complete list of qualifying species and minimums' }),
-};
-const programExample = {
-  name: 'Fish Ohio',
-  url: 'https://ohiodnr.gov/buy-and-apply/hunting-fishing-boating/fishing-resources/fish-ohio',
-  sourceYear: 2025,
-  measurement: 'Length',
-  awardLevels: [
-    { name: 'Fish Ohio', speciesCount: 1 },
-    { name: 'Master Angler', speciesCount: 4 },
-  ],
-  species: [{ speciesId: SPECIES_ID, minLengthIn: 40 }],
-};
-export const CreateProgramBody = Type.Object(
-  { jurisdictionId: Uuid, ...programFields, reason: Reason },
-  { additionalProperties: false, examples: [{ jurisdictionId: ID, ...programExample, reason: 'Program added' }] },
-);
-export const UpdateProgramBody = Type.Object(
-  { ...Type.Partial(Type.Object(programFields)).properties, reason: Reason },
-  {
-    additionalProperties: false,
-    minProperties: 2,
-    description: '`species`, when given, replaces the whole list (species left out are deactivated and kept for history)',
-    examples: [{ species: [{ speciesId: SPECIES_ID, minLengthIn: 42 }], reason: '2026 minimums' }],
-  },
-);
-const programViewExample = {
-  id: ID,
-  state: 'US-OH',
-  ...programExample,
-  lengthIncrementIn: null,
-  rules: null,
-  isActive: true,
-  dataYear: 2025,
-  dataStatus: 'Outdated',
-  species: [{ speciesId: SPECIES_ID, commonName: 'Muskellunge', category: 'Any', minLengthIn: 40, minLengthCm: 101.6, minWeightLb: null, minWeightKg: null, notes: null, dataYear: null, sourceUrl: null }],
-};
-export const AdminProgram = Type.Object(
-  {
-    ...ProgramView.properties,
-    jurisdictionId: Uuid,
-    revision: Type.Integer({ minimum: 1, description: 'Incremented by every change; see the revisions' }),
-    deactivationReason: Nullable(Type.String()),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-    usage: Type.Object(
-      {
-        submissions: Type.Integer(),
-        pending: Type.Integer({ description: 'Submitted or UnderReview' }),
-        approved: Type.Integer(),
-        anglers: Type.Integer({ description: 'Distinct anglers who submitted' }),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  {
-    additionalProperties: false,
-    $id: 'AdminMasterAnglerProgram',
-    examples: [{ ...programViewExample, jurisdictionId: ID2, revision: 1, deactivationReason: null, createdAt: AT, updatedAt: AT, usage: { submissions: 3, pending: 1, approved: 2, anglers: 2 } }],
-  },
-);
-export const ProgramsQuery = listQuery({ jurisdictionId: Type.Optional(Uuid), active: Type.Optional(Active), q: Type.Optional(Search) });
-export const ProgramRevision = Type.Object(
-  {
-    revision: Type.Integer({ minimum: 1 }),
-    at: Timestamp,
-    actorId: Nullable(Uuid),
-    reason: Type.String(),
-    program: Type.Ref('MasterAnglerProgram', { description: 'The program as it was after this revision' }),
-  },
-  { additionalProperties: false, $id: 'MasterAnglerProgramRevision', examples: [{ revision: 1, at: AT, actorId: ID2, reason: 'Program added', program: programViewExample }] },
-);
-
-const speciesFromApi = <S extends { category?: string | undefined }>(species: S[]) => species.map((s) => ({ ...s, category: CategoryEnum.fromApi(s.category) }));
-
-/** A new program as sent (either spelling of measurement and category) → the stored values. */
-export function createProgramFromApi(body: Static<typeof CreateProgramBody>) {
-  return { ...body, measurement: MeasurementEnum.fromApi(body.measurement), species: speciesFromApi(body.species) };
-}
-
-/** A program change as sent → the stored values. */
-export function updateProgramFromApi(body: Static<typeof UpdateProgramBody>) {
-  const { species, ...rest } = body;
-  return { ...rest, measurement: MeasurementEnum.fromApi(body.measurement), ...(species ? { species: speciesFromApi(species) } : {}) };
-}

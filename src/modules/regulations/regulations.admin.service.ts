@@ -1,15 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
+import { setActive as setActiveOf, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
+import { JurisdictionBody } from './regulations.admin.schemas.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { pointCount, polygonText, ringArea, validateBoundary, type Boundary } from './geo.js';
-import { forgetMasterAnglerCatalog } from './master-angler.service.js';
 import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import { reclose } from './rule-versions.js';
-import { maPrograms, regEmergencyOrders, regJurisdictions, regRuleSets, regZoneRings, regZones, type RuleOverride, type ZoneKind } from './regulations.tables.js';
+import { regEmergencyOrders, regJurisdictions, regRuleSets, regZoneRings, regZones, type RuleOverride, type ZoneKind } from './regulations.tables.js';
 import { ZoneKindEnum } from './regulations.schemas.js';
 
 /** Administration of regulations (Regulations.Edit), each change audit-logged with its reason. */
@@ -19,31 +21,47 @@ export const ADMIN_TARGETS = {
   zones: { table: regZones, type: 'reg_zone', label: 'Zone', notFound: RegulationErrors.zoneNotFound },
   'rule-sets': { table: regRuleSets, type: 'reg_rule_set', label: 'Rule-set version', notFound: RegulationErrors.ruleSetNotFound },
   'emergency-orders': { table: regEmergencyOrders, type: 'reg_emergency_order', label: 'Emergency order', notFound: RegulationErrors.orderNotFound },
-  programs: { table: maPrograms, type: 'ma_program', label: 'Program', notFound: RegulationErrors.programNotFound },
 } as const;
 export type AdminTarget = keyof typeof ADMIN_TARGETS;
 
-/** Deactivation instead of deletion (and back), with the reason in the row and the audit log. */
-export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string) {
-  const { table, type, label, notFound } = ADMIN_TARGETS[target];
-  const result = await db.transaction(async (tx) => {
-    // A rule's version chain changes: the license year's lock first, as for a new version.
-    const [version] = target === 'rule-sets' ? await tx.select().from(regRuleSets).where(eq(regRuleSets.id, id)) : [];
-    if (version) await adminRepo.lockLicenseYear(tx, version.licenseYearId);
-    const [row] = await tx.select({ id: table.id, isActive: table.isActive }).from(table).where(eq(table.id, id)).for('update');
-    if (!row) throw notFound(id);
-    if (row.isActive === active) throw RegulationErrors.alreadyInState(label, id, active);
-    const actor = context.actor.userId ?? null;
-    await tx
-      .update(table)
-      .set(active ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null } : { isActive: false, deactivatedAt: new Date(), deactivatedBy: actor, deactivationReason: reason })
-      .where(eq(table.id, id));
-    if (version) await reclose(tx, version);
-    await recordAudit(tx, context, { action: `regulations.${type}_${active ? 'reactivated' : 'deactivated'}`, targetType: type, targetId: id, reason, before: { isActive: !active }, after: { isActive: active } });
-    return { id, isActive: active, deactivationReason: active ? null : reason };
-  });
-  forgetMasterAnglerCatalog(); // programs and jurisdictions decide eligibility (other processes: NOTIFY)
+const jurisdictionListeners: Array<() => void> = [];
+
+/** Called in this process after a jurisdiction is deactivated or reactivated (higher modules register at start-up: src/providers.ts). */
+export function onJurisdictionActiveChange(listener: () => void): void {
+  jurisdictionListeners.push(listener);
+}
+
+/** Deactivation instead of deletion (and back), with the reason in the row and the audit log (core/admin/lifecycle). */
+export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string | undefined) {
+  const result = await setActiveOf(db, context, targetLifecycle(target), id, active, reason);
+  if (target === 'jurisdictions') for (const listener of jurisdictionListeners) listener(); // e.g. Master Angler eligibility (other processes: NOTIFY)
   return result;
+}
+
+function targetLifecycle(target: AdminTarget): Lifecycle<{ isActive: boolean }, { id: string; isActive: boolean; deactivationReason: string | null }> {
+  const { table, type, label, notFound } = ADMIN_TARGETS[target];
+  let version: typeof regRuleSets.$inferSelect | undefined;
+  return {
+    async lock(tx, id) {
+      // A rule's version chain changes: the license year's lock first, as for a new version.
+      [version] = target === 'rule-sets' ? await tx.select().from(regRuleSets).where(eq(regRuleSets.id, id)) : [];
+      if (version) await adminRepo.lockLicenseYear(tx, version.licenseYearId);
+      const [row] = await tx.select({ isActive: table.isActive }).from(table).where(eq(table.id, id)).for('update');
+      return row;
+    },
+    async update(tx, id, values) {
+      await tx.update(table).set(values).where(eq(table.id, id));
+      if (version) await reclose(tx, version);
+    },
+    async view(tx, id) {
+      const [row] = await tx.select({ isActive: table.isActive, deactivationReason: table.deactivationReason }).from(table).where(eq(table.id, id));
+      return { id, ...row! };
+    },
+    notFound,
+    alreadyActive: (id) => RegulationErrors.alreadyInState(label, id, true),
+    alreadyInactive: (id) => RegulationErrors.alreadyInState(label, id, false),
+    audit: { targetType: type, deactivated: `regulations.${type}_deactivated`, reactivated: `regulations.${type}_reactivated` },
+  };
 }
 
 export interface ZoneInput {
@@ -195,11 +213,15 @@ export async function createJurisdiction(db: Db, context: AuditContext, input: J
 export type JurisdictionChanges = Partial<Omit<JurisdictionInput, 'code' | 'reason'>> & { reason: string };
 
 /** Changes the given fields; the seed leaves the jurisdiction alone from then on. The code is its natural key and stays. */
-export async function updateJurisdiction(db: Db, context: AuditContext, id: string, input: JurisdictionChanges) {
-  const { reason, ...changes } = input;
+/** A JSON Merge Patch of a jurisdiction (with its `reason`): merged onto the jurisdiction and validated as a whole. */
+export async function updateJurisdiction(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(regJurisdictions).where(eq(regJurisdictions.id, id)).for('update');
     if (!row) throw RegulationErrors.jurisdictionNotFound(id);
+    const { name, agencyName, agencyUrl, licenseYearStartMonth, licenseYearStartDay } = row;
+    const merged = applyChange<JurisdictionChanges>({ patch }, JurisdictionBody, () => ({ name, agencyName, agencyUrl, licenseYearStartMonth, licenseYearStartDay, reason: '' }));
+    const { reason } = merged;
+    const changes = Object.fromEntries(Object.keys(patch).filter((k) => k !== 'reason').map((k) => [k, merged[k as keyof typeof merged]])) as Omit<JurisdictionChanges, 'reason'>;
     checkYearStart(changes.licenseYearStartMonth ?? row.licenseYearStartMonth, changes.licenseYearStartDay ?? row.licenseYearStartDay);
     const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof typeof row]]));
     await tx

@@ -40,32 +40,13 @@ export const RegulationErrors = {
   zoneNotFound: (id: string) => new AppError(404, 'regulations.zone_not_found', `No zone or water body has id ${id}.`),
   ruleSetNotFound: (id: string) => new AppError(404, 'regulations.rule_set_not_found', `No rule-set version has id ${id}.`),
   orderNotFound: (id: string) => new AppError(404, 'regulations.emergency_order_not_found', `No emergency order has id ${id}.`),
-  programNotFound: (id: string) => new AppError(404, 'regulations.program_not_found', `No Master Angler program has id ${id}.`),
-  submissionNotFound: (id: string) => new AppError(404, 'regulations.submission_not_found', `No Master Angler submission has id ${id}.`),
   duplicateCode: (code: string) => new AppError(409, 'regulations.duplicate_jurisdiction', `A jurisdiction with code ${code} exists already.`),
   badBoundary: (errors: FieldError[]) => new AppError(400, 'regulations.invalid_boundary', `The boundary is not a valid polygon: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`, { errors }),
   badReference: (pointer: string, detail: string) => new AppError(400, 'regulations.invalid_reference', `${pointer.slice(1)} ${detail}.`, { errors: [{ pointer, in: 'body', detail }] }),
   alreadyInState: (what: string, id: string, active: boolean) =>
     new AppError(409, active ? 'regulations.already_active' : 'regulations.already_inactive', `${what} ${id} is already ${active ? 'active' : 'deactivated'}.`),
-  notInProgram: (species: string, program: string) =>
-    new AppError(409, 'regulations.species_not_in_program', `${species} is not a qualifying species of ${program} (or the program states no minimum for it).`),
-  programHasNoMinimums: (name: string, id: string) =>
-    new AppError(
-      409,
-      'regulations.program_minimums_missing',
-      `${name} has no qualifying minimums in our data yet, so no entry can be checked. Submissions open once an administrator enters the minimums (PATCH /api/admin/regulations/programs/${id} with its species).`,
-    ),
-  belowMinimum: (detail: string) => new AppError(409, 'regulations.below_program_minimum', detail),
-  measureMissing: (detail: string) => new AppError(409, 'regulations.measure_missing', detail),
-  alreadySubmitted: (id: string) =>
-    new AppError(409, 'regulations.already_submitted', `You have an entry for this species in this program year already (submission ${id}); one entry per species per program year.`),
-  badTransition: (from: string, to: string) => new AppError(409, 'regulations.invalid_transition', `A submission in state ${from} cannot become ${to}.`),
-  resubmitUsed: () => new AppError(409, 'regulations.resubmission_used', 'This submission was already resubmitted once after a rejection; no further resubmission is accepted.'),
-  programInactive: (id: string) => new AppError(409, 'regulations.program_inactive', `Program ${id} is deactivated and takes no submissions.`),
   invalidRule: (errors: FieldError[]) =>
     new AppError(400, 'regulations.invalid_rule', `The rule is not consistent: ${errors.map((e) => `${e.pointer.slice(1)} ${e.detail}`).join('; ')}.`, { errors }),
-  invalidProgram: (errors: FieldError[]) =>
-    new AppError(400, 'regulations.invalid_program', `The program is not consistent: ${errors.map((e) => `${e.pointer.slice(1)} ${e.detail}`).join('; ')}.`, { errors }),
   versionNotAfterCurrent: (current: { id: string; version: number; effectiveFrom: string }, requested: string) =>
     new AppError(
       409,
@@ -74,5 +55,4 @@ export const RegulationErrors = {
     ),
   versionClash: (a: { version: number }, b: { version: number }, from: string) =>
     new AppError(409, 'regulations.version_clash', `Versions ${a.version} and ${b.version} would both start on ${from}; deactivate one of them first.`),
-  duplicateProgram: (name: string) => new AppError(409, 'regulations.duplicate_program', `The jurisdiction has a program named ${name} already.`),
 };

@@ -1,10 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import {
-  maProgramSpecies,
-  maPrograms,
-  maSubmissionEvents,
-  maSubmissions,
   regEmergencyOrders,
   regJurisdictions,
   regLicenseYears,
@@ -42,6 +38,11 @@ export async function areasAt(db: DbOrTx, lon: number, lat: number): Promise<Are
 export async function jurisdictionByCode(db: DbOrTx, code: string) {
   const [row] = await db.select().from(regJurisdictions).where(eq(regJurisdictions.code, code));
   return row;
+}
+
+export async function lockJurisdictionForReference(tx: DbOrTx, id: string) {
+  const [row] = await tx.select({ id: regJurisdictions.id }).from(regJurisdictions).where(eq(regJurisdictions.id, id)).for('no key update');
+  return row !== undefined;
 }
 
 export async function jurisdictionsByIds(db: DbOrTx, ids: string[]) {
@@ -124,54 +125,4 @@ export async function ordersAt(db: DbOrTx, jurisdictionId: string, date: string)
         gte(regEmergencyOrders.endsOn, date),
       ),
     );
-}
-
-// Master Angler
-
-export async function programsOf(db: DbOrTx, jurisdictionIds: string[], activeOnly = true) {
-  if (jurisdictionIds.length === 0) return [];
-  return db
-    .select()
-    .from(maPrograms)
-    .where(and(inArray(maPrograms.jurisdictionId, jurisdictionIds), activeOnly ? eq(maPrograms.isActive, true) : undefined))
-    .orderBy(asc(maPrograms.name));
-}
-
-export async function programSpecies(db: DbOrTx, programIds: string[]) {
-  if (programIds.length === 0) return [];
-  return db
-    .select()
-    .from(maProgramSpecies)
-    .where(and(inArray(maProgramSpecies.programId, programIds), eq(maProgramSpecies.isActive, true)));
-}
-
-export async function findProgram(db: DbOrTx, id: string) {
-  const [row] = await db.select().from(maPrograms).where(eq(maPrograms.id, id));
-  return row;
-}
-
-export async function findSubmission(db: DbOrTx, id: string, lock = false) {
-  const query = db.select().from(maSubmissions).where(eq(maSubmissions.id, id));
-  const [row] = lock ? await query.for('update') : await query;
-  return row;
-}
-
-export async function submissionEvents(db: DbOrTx, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db.select().from(maSubmissionEvents).where(inArray(maSubmissionEvents.submissionId, ids)).orderBy(asc(maSubmissionEvents.at), asc(maSubmissionEvents.id));
-}
-
-export async function submissionsPage(db: DbOrTx, where: SQL | undefined, page: { limit: number; offset: number }) {
-  const [items, [count]] = await Promise.all([
-    db.select().from(maSubmissions).where(where).orderBy(desc(maSubmissions.createdAt), desc(maSubmissions.id)).limit(page.limit).offset(page.offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(maSubmissions).where(where),
-  ]);
-  return { items, total: count?.n ?? 0 };
-}
-
-export async function approvedOf(db: DbOrTx, userId: string, year?: number) {
-  return db
-    .select({ programId: maSubmissions.programId, programYear: maSubmissions.programYear, speciesId: maSubmissions.speciesId })
-    .from(maSubmissions)
-    .where(and(eq(maSubmissions.userId, userId), eq(maSubmissions.status, 'Approved'), year ? eq(maSubmissions.programYear, year) : undefined));
 }

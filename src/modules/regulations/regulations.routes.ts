@@ -1,31 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
-import { listenWhileServing } from '../../core/db/listen.js';
 import { principalOf } from '../../core/access/access.js';
-import { paginate, paginationHeaders } from '../../core/http/pagination.js';
-import { errorResponses, IdParams } from '../../core/http/schemas.js';
+import { errorResponses } from '../../core/http/schemas.js';
 import { fishingLogCatchSource, type CatchSource } from './catch-source.js';
-import * as ma from './master-angler.service.js';
-import {
-  ByLocationQuery,
-  CatchCheck,
-  CheckQuery,
-  ProgramView,
-  Progress,
-  ProgressQuery,
-  ResubmitBody,
-  RulesAtPlace,
-  StateParams,
-  StatePrograms,
-  SubmissionsQuery,
-  Submission,
-  SubmitBody,
-} from './regulations.schemas.js';
+import { ByLocationQuery, CatchCheck, CheckQuery, RulesAtPlace } from './regulations.schemas.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as service from './regulations.service.js';
 import { regulationDataWarnings } from './stats.service.js';
-import { CategoryEnum } from './regulations.schemas.js';
 
 export interface RegulationsRouteOptions {
   deps: AppDeps;
@@ -33,12 +15,10 @@ export interface RegulationsRouteOptions {
   catchSource?: CatchSource;
 }
 
-/** /api/regulations: rules by location, catch checks, Master Angler programs and submissions. */
+/** /api/regulations: rules by location and catch checks (Master Angler: src/modules/master-angler). */
 export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOptions> = async (app, { deps, catchSource = fishingLogCatchSource }) => {
   const db = deps.database.db;
   const now = () => new Date(deps.now());
-  // The Master Angler minimums stay cached while this server hears their changes (catch writes check them).
-  listenWhileServing(app, deps.database.pool, ma.listenForMasterAnglerChanges);
   // Operators hear at start which states' rules end soon or have ended (lookups then answer Outdated).
   app.addHook('onReady', async () => {
     const warnings = await regulationDataWarnings(db, now()).catch((error: unknown) => {
@@ -52,9 +32,8 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
       );
     }
   });
-  for (const schema of [RulesAtPlace, CatchCheck, ProgramView, StatePrograms, Submission, Progress]) app.addSchema(schema);
+  for (const schema of [RulesAtPlace, CatchCheck]) app.addSchema(schema);
   const tags = ['regulations'];
-  const maTags = ['regulations: master angler'];
 
   app.get(
     '/api/regulations/by-location',
@@ -99,101 +78,5 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
       },
     },
     async (request) => service.checkCatch(db, catchSource, principalOf(request).userId, request.query.catchId),
-  );
-
-  app.get(
-    '/api/regulations/master-angler/submissions',
-    {
-      schema: {
-        operationId: 'listMyMasterAnglerSubmissions',
-        tags: maTags,
-        summary: 'Your Master Angler submissions',
-        description: 'Newest first, with their status and history. Filters: `status`, `year` (program year).',
-        querystring: SubmissionsQuery,
-        response: { 200: { ...Type.Array(Type.Ref('MasterAnglerSubmission')), headers: paginationHeaders } },
-      },
-    },
-    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listMine(db, principalOf(request).userId, request.query, page)),
-  );
-
-  app.post(
-    '/api/regulations/master-angler/submissions',
-    {
-      schema: {
-        operationId: 'submitMasterAnglerEntry',
-        tags: maTags,
-        summary: 'Submit one of your catches to a Master Angler program',
-        description:
-          'The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species ' +
-          '(409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; ' +
-          'add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.',
-        body: SubmitBody,
-        response: { 201: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
-      },
-    },
-    async (request, reply) => reply.code(201).send(await ma.submit(db, catchSource, principalOf(request), { ...request.body, category: CategoryEnum.fromApi(request.body.category) })),
-  );
-
-  app.get(
-    '/api/regulations/master-angler/submissions/:id',
-    {
-      schema: {
-        operationId: 'getMyMasterAnglerSubmission',
-        tags: maTags,
-        summary: 'One of your submissions with its history',
-        description: '403 `regulations.submission_not_yours` for another angler’s submission.',
-        params: IdParams,
-        response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404) },
-      },
-    },
-    async (request) => ma.getMine(db, principalOf(request), request.params.id),
-  );
-
-  app.post(
-    '/api/regulations/master-angler/submissions/:id/resubmit',
-    {
-      schema: {
-        operationId: 'resubmitMasterAnglerEntry',
-        tags: maTags,
-        summary: 'Resubmit a rejected entry with new evidence (once)',
-        description: 'Only a Rejected submission, only once (409 `regulations.resubmission_used`); it becomes Submitted again.',
-        params: IdParams,
-        body: ResubmitBody,
-        response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
-      },
-    },
-    async (request) => ma.resubmit(db, principalOf(request), request.params.id, request.body),
-  );
-
-  app.get(
-    '/api/regulations/master-angler/progress',
-    {
-      schema: {
-        operationId: 'getMasterAnglerProgress',
-        tags: maTags,
-        summary: 'Your award level per program and year',
-        description: 'Counted from approved submissions: distinct species per program year, the level reached and what the next level needs.',
-        querystring: ProgressQuery,
-        response: { 200: Type.Ref('MasterAnglerProgress') },
-      },
-    },
-    async (request) => ma.progress(db, principalOf(request).userId, request.query.year),
-  );
-
-  app.get(
-    '/api/regulations/master-angler/:stateId',
-    {
-      schema: {
-        operationId: 'getMasterAnglerPrograms',
-        tags: maTags,
-        summary: 'Master Angler programs of a state',
-        description:
-          '`US-MN` or `MN`. Qualifying species with minimum lengths/weights (each with the year it is confirmed for and where it was read), award levels and rules, with the program’s page as source. ' +
-          '`dataStatus`: Current, Outdated (some minimums are only known for an earlier year: `dataYear`) or Missing (no minimums yet: submissions are refused with 409 `regulations.program_minimums_missing` until an administrator enters them). 404 for a state we keep no data for.',
-        params: StateParams,
-        response: { 200: Type.Ref('MasterAnglerStatePrograms'), ...errorResponses(404) },
-      },
-    },
-    async (request) => ma.programsOfState(db, request.params.stateId, now()),
   );
 };

@@ -1,19 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, isNull } from 'drizzle-orm';
 import type { Tx } from '../../core/db/client.js';
 import type { Seed } from '../../core/db/seeds.js';
 import { projectRoot } from '../../paths.js';
-import { speciesId } from '../species/index.js';
 import type { Boundary } from './geo.js';
 import { licenseYearProblems, writeLicenseYears, writeOutline, type LicenseYearFileData } from './license-years.js';
-import { jurisdictionId, programId, regulationId } from './reference-ids.js';
-import { maProgramSpecies, maPrograms, regJurisdictions, type AwardLevel } from './regulations.tables.js';
+import { jurisdictionId } from './reference-ids.js';
+import { regJurisdictions } from './regulations.tables.js';
 
 /**
  * Reference data of reference-data/regulations/: jurisdictions with their outlines, the license-year
- * files `rules-<year>.json` (license years, special waters, rule sets: see license-years.ts) and
- * Master Angler programs. Ids are UUIDv5 of natural keys. Seeded rows have no created_by.
+ * files `rules-<year>.json` (license years, special waters, rule sets: see license-years.ts)
+ * (Master Angler programs: master-angler.seeds.ts). Ids are UUIDv5 of natural keys. Seeded rows have no created_by.
  */
 
 export { jurisdictionId, programId, regulationId, zoneId } from './reference-ids.js';
@@ -28,19 +27,6 @@ interface JurisdictionData {
   licenseYearStart: string;
   boundary: Boundary | null;
 }
-interface ProgramData {
-  /** The name the program was first seeded under, when it has been renamed since: it keeps the program's id. */
-  key?: string;
-  jurisdiction: string;
-  name: string;
-  url: string;
-  sourceYear: number;
-  measurement: 'length' | 'weight' | 'either';
-  lengthIncrementIn?: number;
-  rules: string;
-  awardLevels: AwardLevel[];
-  species: Array<{ species: string; category?: 'any' | 'release' | 'harvest'; minLengthIn?: number; minWeightLb?: number; notes?: string; dataYear?: number; sourceUrl?: string }>;
-}
 
 /** The license-year files, oldest first. */
 export const licenseYearFiles = () =>
@@ -52,7 +38,6 @@ export function loadRegulationData() {
   return {
     jurisdictions: read<{ jurisdictions: JurisdictionData[] }>('jurisdictions.json').jurisdictions,
     licenseYears: licenseYearFiles().map((file) => ({ file, data: read<LicenseYearFileData>(file) })),
-    programs: read<{ programs: ProgramData[] }>('master-angler.json').programs,
   };
 }
 
@@ -73,38 +58,11 @@ async function run(tx: Tx): Promise<void> {
     if (problems.length) throw new Error(`reference-data/regulations/${file}: ${problems.map((p) => `${p.pointer} ${p.detail}`).join('; ')}`);
     await writeLicenseYears(tx, year, null);
   }
-  for (const p of data.programs) {
-    const id = programId(p.jurisdiction, p.key ?? p.name);
-    const [edited] = await tx.select({ id: maPrograms.id, createdBy: maPrograms.createdBy, updatedBy: maPrograms.updatedBy }).from(maPrograms).where(eq(maPrograms.id, id));
-    if (edited && (edited.createdBy !== null || edited.updatedBy !== null)) continue; // an administrator's program: leave it
-    const values = {
-      jurisdictionId: jurisdictionId(p.jurisdiction),
-      name: p.name,
-      url: p.url,
-      sourceYear: p.sourceYear,
-      measurement: p.measurement,
-      lengthIncrementIn: p.lengthIncrementIn ?? null,
-      awardLevels: p.awardLevels,
-      rules: p.rules,
-    };
-    await tx
-      .insert(maPrograms)
-      .values({ id, ...values })
-      .onConflictDoUpdate({ target: maPrograms.id, set: { ...values, updatedAt: new Date() } });
-    for (const s of p.species) {
-      const category = s.category ?? 'any';
-      const row = { programId: id, speciesId: speciesId(s.species), category, minLengthIn: s.minLengthIn ?? null, minWeightLb: s.minWeightLb ?? null, notes: s.notes ?? null, dataYear: s.dataYear ?? null, sourceUrl: s.sourceUrl ?? null };
-      await tx
-        .insert(maProgramSpecies)
-        .values({ id: regulationId(`program-species:${id}:${s.species.toLowerCase()}:${category}`), ...row })
-        .onConflictDoUpdate({ target: maProgramSpecies.id, set: { ...row, updatedAt: new Date() } });
-    }
-  }
 }
 
 export const regulationsSeed: Seed = {
   name: 'regulations.reference',
   version: 5,
-  description: 'State fishing rules (MN, WI, MI, OH; 2025 license year), special waters and Master Angler programs',
+  description: 'State fishing rules (MN, WI, MI, OH; 2025 license year) and special waters',
   run: ({ tx }) => run(tx),
 };

@@ -22,7 +22,7 @@ import {
 
 /**
  * Regulations in force at a place and date, and whether a logged catch may be kept. Public API of
- * the module for others: `rulesAt`, `checkCatch`, and (master-angler.service.ts) `masterAnglerEligibility`.
+ * the module for others: `rulesAt`, `checkCatch`, and for the Master Angler module `activeJurisdiction`, `activeJurisdictionCodes`.
  */
 
 export const DISCLAIMER =
@@ -33,6 +33,23 @@ export const DISCLAIMER =
 export function normaliseStateCode(value: string): string {
   const upper = value.trim().toUpperCase();
   return /^[A-Z]{2}$/.test(upper) ? `US-${upper}` : upper;
+}
+
+/** The active jurisdiction of a state (`US-MN` or `MN`), or undefined. */
+export async function activeJurisdiction(db: DbOrTx, stateId: string) {
+  const jurisdiction = await repo.jurisdictionByCode(db, normaliseStateCode(stateId));
+  return jurisdiction?.isActive ? jurisdiction : undefined;
+}
+
+/** The codes (ISO 3166-2) of the given jurisdictions (only the active ones with `activeOnly`), by id. */
+export async function jurisdictionCodes(db: DbOrTx, ids: readonly string[], activeOnly = false): Promise<Map<string, string>> {
+  const rows = ids.length ? await repo.jurisdictionsByIds(db, [...new Set(ids)]) : [];
+  return new Map(rows.filter((j) => !activeOnly || j.isActive).map((j) => [j.id, j.code]));
+}
+
+/** Whether the jurisdiction exists, locking it against key changes for the transaction (a row referring to it is written next). */
+export async function lockJurisdictionForReference(tx: DbOrTx, id: string): Promise<boolean> {
+  return repo.lockJurisdictionForReference(tx, id);
 }
 
 export function todayIn(timeZone: string, now: Date = new Date()): string {

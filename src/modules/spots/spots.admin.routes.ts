@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
+import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
-import { AdminReasonBody, FeatureBody } from '../../core/db/featured.js';
+import { FeatureBody } from '../../core/db/featured.js';
 import { errorResponses, IdParams, Nullable } from '../../core/http/schemas.js';
 import { Spot } from './spots.schemas.js';
 import * as service from './spots.service.js';
@@ -36,24 +37,15 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     async (request) => service.verifySpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body.reason ?? null),
   );
 
-  for (const active of [false, true]) {
-    app.post(
-      `/api/admin/spots/:id/${active ? 'reactivate' : 'deactivate'}`,
-      {
-        config,
-        schema: {
-          tags,
-          operationId: active ? 'adminReactivateSpot' : 'adminDeactivateSpot',
-          summary: active ? 'Reactivate a spot' : 'Deactivate a spot (it leaves searches; its creator still sees it)',
-          description: '409 when it already is. Reason required. Audit-logged.',
-          params: IdParams,
-          body: AdminReasonBody,
-          response,
-        },
-      },
-      async (request) => service.setSpotActive(db, auditContextOf(request), principalOf(request), request.params.id, active, request.body.reason),
-    );
-  }
+  lifecycleRoutes(app, {
+    base: '/api/admin/spots',
+    access: config.access,
+    tags,
+    noun: 'spot',
+    response: Type.Ref('Spot'),
+    deactivationEffect: 'The spot leaves searches; its creator still sees it.',
+    handler: (request, id, active, reason) => service.setSpotActive(db, auditContextOf(request), principalOf(request), id, active, reason),
+  });
 
   app.post(
     '/api/admin/spots/:id/correct',

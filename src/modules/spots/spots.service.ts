@@ -1,3 +1,4 @@
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Viewer } from '../../core/access/policy.js';
 import { allows, authorize } from '../../core/access/policy.js';
@@ -188,14 +189,22 @@ export async function verifySpot(db: Db, context: AuditContext, viewer: Viewer, 
   });
 }
 
-export async function setSpotActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string) {
-  return adminChange(db, context, viewer, id, active ? 'spots.reactivated' : 'spots.deactivated', reason, (row) => {
-    if (row.isActive === active) throw active ? SpotErrors.alreadyActive(id) : SpotErrors.alreadyInactive(id);
-    return active
-      ? { isActive: true, deactivatedAt: null, deactivatedBy: null, deactivationReason: null }
-      : { isActive: false, deactivatedAt: new Date(), deactivatedBy: viewer.userId, deactivationReason: reason };
-  });
+/** Deactivation (never deletion) and back, through core/admin/lifecycle; the answer is the spot as the viewer sees it. */
+export async function setSpotActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
+  return setActive(db, context, spotLifecycle(viewer), id, active, reason);
 }
+
+const spotLifecycle = (viewer: Viewer): Lifecycle<repo.SpotWithCreator, Awaited<ReturnType<typeof spotView>>> => ({
+  lock: (tx, id) => repo.findSpot(tx, id, { lock: true }),
+  update: async (tx, id, values) => {
+    await repo.updateSpot(tx, id, values);
+  },
+  view: async (tx, id) => spotView(tx, viewer, (await repo.findSpot(tx, id))!),
+  notFound: SpotErrors.notFound,
+  alreadyActive: SpotErrors.alreadyActive,
+  alreadyInactive: SpotErrors.alreadyInactive,
+  audit: { targetType: 'spot', deactivated: 'spots.deactivated', reactivated: 'spots.reactivated' },
+});
 
 export interface SpotCorrection {
   name?: string | undefined;

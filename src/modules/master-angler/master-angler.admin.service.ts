@@ -1,15 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
+import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
 import type { FieldError } from '../../core/http/problem.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
+import type { Static } from 'typebox';
+import { ProgramBody, updateProgramFromApi } from './master-angler.schemas.js';
 import { speciesRefs } from '../species/species.service.js';
 import { forgetMasterAnglerCatalog, programsWithSpecies, programView } from './master-angler.service.js';
-import * as adminRepo from './regulations.admin.repository.js';
-import { RegulationErrors } from './regulations.errors.js';
-import * as repo from './regulations.repository.js';
-import { maProgramRevisions, maProgramSpecies, maPrograms, regJurisdictions, type AwardLevel, type ProgramRow } from './regulations.tables.js';
+import { RegulationErrors } from '../regulations/index.js';
+import { jurisdictionCodes, lockJurisdictionForReference } from '../regulations/regulations.service.js';
+import { MasterAnglerErrors } from './master-angler.errors.js';
+import * as repo from './master-angler.repository.js';
+import { maProgramRevisions, maProgramSpecies, maPrograms, type AwardLevel, type ProgramRow, type ProgramSpeciesRow } from './master-angler.tables.js';
 import { pascalCase } from '../../core/http/enums.js';
 
 /**
@@ -114,12 +119,12 @@ async function syncSpecies(tx: Tx, programId: string, species: ProgramSpeciesInp
 }
 
 async function snapshotOf(db: DbOrTx, program: ProgramRow) {
-  const [jurisdiction] = await db.select({ code: regJurisdictions.code }).from(regJurisdictions).where(eq(regJurisdictions.id, program.jurisdictionId));
-  return programView((await programsWithSpecies(db, [program]))[0]!, jurisdiction?.code ?? '');
+  const code = (await jurisdictionCodes(db, [program.jurisdictionId])).get(program.jurisdictionId);
+  return programView((await programsWithSpecies(db, [program]))[0]!, code ?? '');
 }
 
-async function adminProgramViews(db: DbOrTx, programs: ProgramRow[], usage: Map<string, adminRepo.ProgramUsage>) {
-  const codes = new Map((await repo.jurisdictionsByIds(db, [...new Set(programs.map((p) => p.jurisdictionId))])).map((j) => [j.id, j.code]));
+async function adminProgramViews(db: DbOrTx, programs: ProgramRow[], usage: Map<string, repo.ProgramUsage>) {
+  const codes = await jurisdictionCodes(db, programs.map((p) => p.jurisdictionId));
   return (await programsWithSpecies(db, programs)).map((p) => ({
     ...programView(p, codes.get(p.program.jurisdictionId) ?? ''),
     jurisdictionId: p.program.jurisdictionId,
@@ -133,8 +138,8 @@ async function adminProgramViews(db: DbOrTx, programs: ProgramRow[], usage: Map<
 
 async function adminProgram(db: DbOrTx, id: string) {
   const program = await repo.findProgram(db, id);
-  if (!program) throw RegulationErrors.programNotFound(id);
-  return (await adminProgramViews(db, [program], new Map([[id, await adminRepo.programUsageOf(db, id)]])))[0]!;
+  if (!program) throw MasterAnglerErrors.programNotFound(id);
+  return (await adminProgramViews(db, [program], new Map([[id, await repo.programUsageOf(db, id)]])))[0]!;
 }
 
 async function writeRevision(tx: Tx, context: AuditContext, program: ProgramRow, reason: string, action: string, before: unknown) {
@@ -145,13 +150,12 @@ async function writeRevision(tx: Tx, context: AuditContext, program: ProgramRow,
 
 export async function createProgram(db: Db, context: AuditContext, input: ProgramInput) {
   const problems = programProblems(input.measurement, input.awardLevels, input.species);
-  if (problems.length) throw RegulationErrors.invalidProgram(problems);
+  if (problems.length) throw MasterAnglerErrors.invalidProgram(problems);
   await assertSpecies(db, input.species, new Set());
   const id = await db.transaction(async (tx) => {
     // The jurisdiction's row lock serializes program creation (the name is unique per jurisdiction).
-    const [jurisdiction] = await tx.select({ id: regJurisdictions.id }).from(regJurisdictions).where(eq(regJurisdictions.id, input.jurisdictionId)).for('no key update');
-    if (!jurisdiction) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
-    if (await isDuplicateName(tx, input.jurisdictionId, input.name, null)) throw RegulationErrors.duplicateProgram(input.name);
+    if (!(await lockJurisdictionForReference(tx, input.jurisdictionId))) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
+    if (await isDuplicateName(tx, input.jurisdictionId, input.name, null)) throw MasterAnglerErrors.duplicateProgram(input.name);
     const actor = context.actor.userId ?? null;
     const [program] = await tx
       .insert(maPrograms)
@@ -182,21 +186,36 @@ export async function createProgram(db: Db, context: AuditContext, input: Progra
  * Changes the given fields; `species`, when given, is the complete new list of minimums (species
  * left out are deactivated, kept for history). The seed leaves the program alone from then on.
  */
-export async function updateProgram(db: Db, context: AuditContext, id: string, input: ProgramChanges) {
-  const { reason, species, ...changes } = input;
+/** A program as the body its patches merge onto (no reason: a patch must bring its own). */
+function programAsBody(row: ProgramRow, species: ProgramSpeciesRow[]) {
+  const { name, url, sourceYear, measurement, lengthIncrementIn, rules, awardLevels } = row;
+  return {
+    ...{ name, url, sourceYear, measurement, lengthIncrementIn, rules, awardLevels },
+    species: species.map(({ speciesId, category, minLengthIn, minWeightLb, notes, dataYear, sourceUrl }) => ({ speciesId, category, minLengthIn, minWeightLb, notes, dataYear, sourceUrl })),
+    reason: '',
+  };
+}
+
+/** A JSON Merge Patch of a program (with its `reason`): merged onto the program and validated as a whole; the fields sent change. */
+export async function updateProgram(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(maPrograms).where(eq(maPrograms.id, id)).for('update');
-    if (!row) throw RegulationErrors.programNotFound(id);
+    if (!row) throw MasterAnglerErrors.programNotFound(id);
     const current = await repo.programSpecies(tx, [id]);
+    const merged = applyChange<Static<typeof ProgramBody>>({ patch }, ProgramBody, () => programAsBody(row, current));
+    // The fields sent, as merged and validated (a null clears: the merge drops the key).
+    const sent = Object.fromEntries(Object.keys(patch).map((k) => [k, patch[k] === null ? null : merged[k as keyof typeof merged]]));
+    const input: ProgramChanges = updateProgramFromApi({ ...sent, reason: merged.reason });
+    const { reason, species, ...changes } = input;
     const measurement = changes.measurement ?? row.measurement;
     const problems = programProblems(
       measurement,
       changes.awardLevels,
       species ?? (changes.measurement ? current.map((s) => ({ ...s, category: s.category })) : undefined),
     );
-    if (problems.length) throw RegulationErrors.invalidProgram(problems);
+    if (problems.length) throw MasterAnglerErrors.invalidProgram(problems);
     await assertSpecies(tx, species, new Set(current.map((s) => s.speciesId)));
-    if (changes.name && (await isDuplicateName(tx, row.jurisdictionId, changes.name, id))) throw RegulationErrors.duplicateProgram(changes.name);
+    if (changes.name && (await isDuplicateName(tx, row.jurisdictionId, changes.name, id))) throw MasterAnglerErrors.duplicateProgram(changes.name);
     const before = await snapshotOf(tx, row);
     const actor = context.actor.userId ?? null;
     const [updated] = await tx
@@ -211,8 +230,8 @@ export async function updateProgram(db: Db, context: AuditContext, id: string, i
   return adminProgram(db, id);
 }
 
-export async function listPrograms(db: DbOrTx, filter: adminRepo.ProgramFilter, page: Page) {
-  const { items, total } = await adminRepo.programsPage(db, filter, page);
+export async function listPrograms(db: DbOrTx, filter: repo.ProgramFilter, page: Page) {
+  const { items, total } = await repo.programsPage(db, filter, page);
   const programs = await Promise.all(items.map(async (i) => (await repo.findProgram(db, i.id))!));
   const views = await adminProgramViews(db, programs, new Map(items.map(({ id, ...usage }) => [id, usage])));
   return { items: views, total };
@@ -228,7 +247,27 @@ function snapshotView(snapshot: ReturnType<typeof programView>): ReturnType<type
 }
 
 export async function programRevisions(db: DbOrTx, id: string, page: Page) {
-  if (!(await repo.findProgram(db, id))) throw RegulationErrors.programNotFound(id);
-  const { items, total } = await adminRepo.programRevisionsPage(db, id, page);
+  if (!(await repo.findProgram(db, id))) throw MasterAnglerErrors.programNotFound(id);
+  const { items, total } = await repo.programRevisionsPage(db, id, page);
   return { items: items.map((r) => ({ revision: r.revision, at: r.at.toISOString(), actorId: r.actorId, reason: r.reason, program: snapshotView(r.snapshot as ReturnType<typeof programView>) })), total };
 }
+
+/** Deactivation of a program instead of deletion (and back), with the reason in the row and the audit log. */
+export async function setProgramActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  const result = await setActive(db, context, programLifecycle, id, active, reason);
+  forgetMasterAnglerCatalog(); // programs decide eligibility (other processes: NOTIFY)
+  return result;
+}
+
+const programLifecycle: Lifecycle<{ isActive: boolean; deactivationReason: string | null }, { id: string; isActive: boolean; deactivationReason: string | null }> = {
+  lock: (tx, id) => repo.lockProgram(tx, id),
+  update: (tx, id, values) => repo.updateProgramState(tx, id, values),
+  view: async (tx, id) => {
+    const row = (await repo.findProgram(tx, id))!;
+    return { id, isActive: row.isActive, deactivationReason: row.deactivationReason };
+  },
+  notFound: MasterAnglerErrors.programNotFound,
+  alreadyActive: (id) => RegulationErrors.alreadyInState('Program', id, true),
+  alreadyInactive: (id) => RegulationErrors.alreadyInState('Program', id, false),
+  audit: { targetType: 'ma_program', deactivated: 'regulations.ma_program_deactivated', reactivated: 'regulations.ma_program_reactivated' },
+};

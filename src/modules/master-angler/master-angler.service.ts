@@ -8,23 +8,21 @@ import type { Db, DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
 import type { Page } from '../../core/http/pagination.js';
 import { speciesRefs } from '../species/species.service.js';
-import type { CatchSource, LoggedCatch } from './catch-source.js';
-import { RegulationErrors } from './regulations.errors.js';
-import * as repo from './regulations.repository.js';
-import { normaliseStateCode } from './regulations.service.js';
+import { cmToInches, localDate, RegulationErrors, type CatchSource, type LoggedCatch } from '../regulations/index.js';
+import { activeJurisdiction, jurisdictionCodes, normaliseStateCode } from '../regulations/regulations.service.js';
+import { MasterAnglerErrors } from './master-angler.errors.js';
+import * as repo from './master-angler.repository.js';
 import {
   maPrograms,
   maProgramSpecies,
   maSubmissionEvents,
   maSubmissions,
-  regJurisdictions,
   type ProgramRow,
   type ProgramSpeciesRow,
   type SubmissionRow,
   type SubmissionStatus,
-} from './regulations.tables.js';
-import { cmToInches, localDate } from './rules.js';
-import { CategoryEnum, MeasurementEnum, ProgramDataStatusEnum } from './regulations.schemas.js';
+} from './master-angler.tables.js';
+import { CategoryEnum, MeasurementEnum, ProgramDataStatusEnum } from './master-angler.schemas.js';
 
 /** Master Angler programs, eligibility detection, submissions and award progress. */
 
@@ -74,8 +72,8 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
 /** The programs of a state: `US-MN` or `MN`. */
 export async function programsOfState(db: DbOrTx, stateId: string, now: Date = new Date()) {
   const code = normaliseStateCode(stateId);
-  const jurisdiction = await repo.jurisdictionByCode(db, code);
-  if (!jurisdiction || !jurisdiction.isActive) throw RegulationErrors.unknownState(code);
+  const jurisdiction = await activeJurisdiction(db, code);
+  if (!jurisdiction) throw RegulationErrors.unknownState(code);
   const programs = await programsWithSpecies(db, await repo.programsOf(db, [jurisdiction.id]));
   return { state: code, name: jurisdiction.name, programs: programs.map((p) => programView(p, code, now.getUTCFullYear())) };
 }
@@ -122,14 +120,17 @@ export const MASTER_ANGLER_CHANNEL = 'fishlog_master_angler';
 
 async function loadCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
   const rows = await db
-    .select({ program: maPrograms, minimum: maProgramSpecies, state: regJurisdictions.code })
+    .select({ program: maPrograms, minimum: maProgramSpecies })
     .from(maProgramSpecies)
     .innerJoin(maPrograms, eq(maPrograms.id, maProgramSpecies.programId))
-    .innerJoin(regJurisdictions, eq(regJurisdictions.id, maPrograms.jurisdictionId))
-    .where(and(eq(maProgramSpecies.isActive, true), eq(maPrograms.isActive, true), eq(regJurisdictions.isActive, true)))
+    .where(and(eq(maProgramSpecies.isActive, true), eq(maPrograms.isActive, true)))
     .orderBy(asc(maPrograms.name), asc(maProgramSpecies.id));
+  const states = await jurisdictionCodes(db, rows.map((r) => r.program.jurisdictionId), true);
   const bySpecies = new Map<string, CatalogMinimum[]>();
-  for (const row of rows) bySpecies.set(row.minimum.speciesId, [...(bySpecies.get(row.minimum.speciesId) ?? []), row]);
+  for (const row of rows) {
+    const state = states.get(row.program.jurisdictionId);
+    if (state) bySpecies.set(row.minimum.speciesId, [...(bySpecies.get(row.minimum.speciesId) ?? []), { ...row, state }]);
+  }
   return bySpecies;
 }
 
@@ -209,10 +210,10 @@ function checkMeasure(program: ProgramRow, minimums: ProgramSpeciesRow[], fish: 
   const candidates = minimums.filter((m) => m.speciesId === fish.speciesId && (category === undefined || m.category === category || m.category === 'any'));
   if (candidates.length === 0) return null;
   for (const m of candidates) if (qualifies(program, m, fish)) return m;
-  if (fish.lengthCm === null && fish.weightKg === null) throw RegulationErrors.measureMissing('The catch has neither length nor weight: add the measurement to the catch first.');
+  if (fish.lengthCm === null && fish.weightKg === null) throw MasterAnglerErrors.measureMissing('The catch has neither length nor weight: add the measurement to the catch first.');
   const m = candidates[0]!;
   const needs = [m.minLengthIn !== null ? `${m.minLengthIn}"` : null, m.minWeightLb !== null ? `${m.minWeightLb} lb` : null].filter(Boolean).join(' or ');
-  throw RegulationErrors.belowMinimum(`The catch does not reach the ${program.name} minimum (${needs}).`);
+  throw MasterAnglerErrors.belowMinimum(`The catch does not reach the ${program.name} minimum (${needs}).`);
 }
 
 export async function submit(db: Db, source: CatchSource, viewer: Viewer, input: SubmitInput) {
@@ -220,11 +221,11 @@ export async function submit(db: Db, source: CatchSource, viewer: Viewer, input:
   await authorize(masterAnglerCatchPolicy, viewer, 'submit', fish, { db }, () => RegulationErrors.catchNotFound(input.catchId));
   const program = await repo.findProgram(db, input.programId);
   if (!program) throw RegulationErrors.badReference('/programId', 'refers to no Master Angler program');
-  if (!program.isActive) throw RegulationErrors.programInactive(program.id);
+  if (!program.isActive) throw MasterAnglerErrors.programInactive(program.id);
   const minimums = await repo.programSpecies(db, [program.id]);
-  if (minimums.length === 0) throw RegulationErrors.programHasNoMinimums(program.name, program.id);
+  if (minimums.length === 0) throw MasterAnglerErrors.programHasNoMinimums(program.name, program.id);
   const minimum = checkMeasure(program, minimums, fish, input.category);
-  if (!minimum) throw RegulationErrors.notInProgram((await speciesRefs(db, [fish.speciesId])).get(fish.speciesId)?.commonName ?? fish.speciesId, program.name);
+  if (!minimum) throw MasterAnglerErrors.notInProgram((await speciesRefs(db, [fish.speciesId])).get(fish.speciesId)?.commonName ?? fish.speciesId, program.name);
   const id = uuidv7();
   const programYear = Number(localDate(fish.caughtAt, fish.timeZone).slice(0, 4));
   return db.transaction(async (tx) => {
@@ -232,7 +233,7 @@ export async function submit(db: Db, source: CatchSource, viewer: Viewer, input:
       .select({ id: maSubmissions.id })
       .from(maSubmissions)
       .where(and(eq(maSubmissions.userId, viewer.userId), eq(maSubmissions.programId, program.id), eq(maSubmissions.speciesId, fish.speciesId), eq(maSubmissions.programYear, programYear)));
-    if (clash) throw RegulationErrors.alreadySubmitted(clash.id);
+    if (clash) throw MasterAnglerErrors.alreadySubmitted(clash.id);
     const inserted = await tx
       .insert(maSubmissions)
       .values({
@@ -255,7 +256,7 @@ export async function submit(db: Db, source: CatchSource, viewer: Viewer, input:
       .onConflictDoNothing()
       .returning();
     // A parallel submission of the same species and year won the unique index.
-    if (inserted.length === 0) throw RegulationErrors.alreadySubmitted('submitted at the same time');
+    if (inserted.length === 0) throw MasterAnglerErrors.alreadySubmitted('submitted at the same time');
     await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: 'Submitted', actorId: viewer.userId, evidence: { photoUrl: inserted[0]!.photoUrl, witness: inserted[0]!.witness } });
     return (await submissionViews(tx, inserted))[0]!;
   });
@@ -271,17 +272,17 @@ const record = (row: SubmissionRow) => ({ ...row, ownerId: row.userId });
 
 export async function getMine(db: DbOrTx, viewer: Viewer, id: string) {
   const found = await repo.findSubmission(db, id);
-  await authorize(masterAnglerSubmissionPolicy, viewer, 'read', found && record(found), { db }, () => RegulationErrors.submissionNotFound(id));
+  await authorize(masterAnglerSubmissionPolicy, viewer, 'read', found && record(found), { db }, () => MasterAnglerErrors.submissionNotFound(id));
   return (await submissionViews(db, [found!]))[0]!;
 }
 
 export async function resubmit(db: Db, viewer: Viewer, id: string, evidence: { photoUrl?: string | undefined; witness?: string | undefined }) {
   return db.transaction(async (tx) => {
     const found = await repo.findSubmission(tx, id, true);
-    await authorize(masterAnglerSubmissionPolicy, viewer, 'resubmit', found && record(found), { db: tx }, () => RegulationErrors.submissionNotFound(id));
+    await authorize(masterAnglerSubmissionPolicy, viewer, 'resubmit', found && record(found), { db: tx }, () => MasterAnglerErrors.submissionNotFound(id));
     const row = found!;
-    if (row.status !== 'Rejected') throw RegulationErrors.badTransition(row.status, 'Submitted');
-    if (row.attempt >= 2) throw RegulationErrors.resubmitUsed();
+    if (row.status !== 'Rejected') throw MasterAnglerErrors.badTransition(row.status, 'Submitted');
+    if (row.attempt >= 2) throw MasterAnglerErrors.resubmitUsed();
     const [updated] = await tx
       .update(maSubmissions)
       .set({ status: 'Submitted', attempt: 2, rejectionReason: null, photoUrl: evidence.photoUrl ?? row.photoUrl, witness: evidence.witness ?? row.witness, updatedAt: new Date() })
@@ -303,8 +304,8 @@ const TRANSITIONS: Record<SubmissionStatus, SubmissionStatus[]> = {
 export async function review(db: Db, context: AuditContext, id: string, to: 'UnderReview' | 'Approved' | 'Rejected', reason: string | undefined) {
   return db.transaction(async (tx) => {
     const row = await repo.findSubmission(tx, id, true);
-    if (!row) throw RegulationErrors.submissionNotFound(id);
-    if (!TRANSITIONS[row.status].includes(to)) throw RegulationErrors.badTransition(row.status, to);
+    if (!row) throw MasterAnglerErrors.submissionNotFound(id);
+    if (!TRANSITIONS[row.status].includes(to)) throw MasterAnglerErrors.badTransition(row.status, to);
     const [updated] = await tx
       .update(maSubmissions)
       .set({ status: to, rejectionReason: to === 'Rejected' ? (reason ?? null) : null, updatedAt: new Date() })
