@@ -35,6 +35,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/factories/*', './factories/*'], message: 'Import test factories from test/factories.ts (the one barrel).' }] }] },
   },
   {
+    // The barrel re-exports the factories: a factory imports its siblings, never the barrel (a cycle).
+    files: ['test/factories/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '../factories.js', message: 'Import the sibling factory file (e.g. ./users.js).' }] }] },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

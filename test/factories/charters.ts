@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LISTING_INPUT_EXAMPLE } from '../../src/modules/charters/charters.schemas.js';
-import { createStaff, createUser, type Staff, type TestUser } from '../factories.js';
+import { createStaff, createUser, type Staff, type TestUser } from './users.js';
 import type { TestApp } from '../harness.js';
 
 /** Typed factories of the charters module, through the API as users would. */

@@ -1,5 +1,5 @@
 import type { TestApp } from '../harness.js';
-import type { TestUser } from '../factories.js';
+import type { TestUser } from './users.js';
 
 /** Clubs through the API. */
 export async function createClub(t: TestApp, owner: TestUser, body: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import type { TestApp } from '../harness.js';
-import type { TestUser } from '../factories.js';
+import type { TestUser } from './users.js';
 
 /** Events through the API: proposed by `creator`, approved by `approver` when given. */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { paymentsOf, type CreatePaymentInput, type PaymentView } from '../../src/modules/payments/payments.service.js';
 import type { TestApp } from '../harness.js';
-import type { TestUser } from '../factories.js';
+import type { TestUser } from './users.js';
 
 /** Typed factories of the payments module. */
 

@@ -1,5 +1,5 @@
 import type { TestApp } from '../harness.js';
-import type { TestUser } from '../factories.js';
+import type { TestUser } from './users.js';
 
 /** Spots through the API, as a user adds them. */
 

@@ -1,4 +1,4 @@
-import { createUser, type TestUser } from '../factories.js';
+import { createUser, type TestUser } from './users.js';
 import type { TestApp } from '../harness.js';
 
 /** Factories of the tournaments module: organizers, tournaments in a given state, registrations, catches. */

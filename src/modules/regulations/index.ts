@@ -1,5 +1,5 @@
 /** What other modules may use of the regulations module besides its services: the data warnings of operators. */
-export { DATA_WARNING_DAYS, RegulationDataWarning, regulationDataWarnings } from './stats.service.js';
+export { DATA_WARNING_DAYS, RegulationDataWarning, regulationDataWarnings } from './regulations.stats.service.js';
 /** For the Master Angler module: the fishing log as regulations read it, shared problems, length and date rules, seeded ids. */
 export { fishingLogCatchSource, type CatchSource, type LoggedCatch } from './catch-source.js';
 export { RegulationErrors } from './regulations.errors.js';

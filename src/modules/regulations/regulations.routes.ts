@@ -7,7 +7,7 @@ import { fishingLogCatchSource, type CatchSource } from './catch-source.js';
 import { ByLocationQuery, CatchCheck, CheckQuery, RulesAtPlace } from './regulations.schemas.js';
 import { RegulationErrors } from './regulations.errors.js';
 import * as service from './regulations.service.js';
-import { regulationDataWarnings } from './stats.service.js';
+import { regulationDataWarnings } from './regulations.stats.service.js';
 
 export interface RegulationsRouteOptions {
   deps: AppDeps;
