@@ -2,8 +2,9 @@ import { registerRelationships } from './core/access/visibility.js';
 import { relationships } from './modules/social/friends.service.js';
 import { registerMasterAnglerDetection } from './modules/fishing-log/master-angler.port.js';
 import { homeStateOf } from './modules/profiles/profiles.service.js';
-import { forgetMasterAnglerCatalog, masterAnglerEligibility } from './modules/master-angler/master-angler.service.js';
+import { forgetMasterAnglerCatalog, masterAnglerEligibility, programsByJurisdiction } from './modules/master-angler/master-angler.service.js';
 import { onJurisdictionActiveChange } from './modules/regulations/regulations.admin.service.js';
+import { registerJurisdictionUsage } from './modules/regulations/index.js';
 import { onPaymentSettled, registerPaymentRecordPath } from './modules/payments/payments.service.js';
 import { registerLookupUsage } from './modules/lookups/index.js';
 import { registerSpeciesUsage } from './modules/species/index.js';
@@ -41,6 +42,7 @@ export function registerModuleProviders(): void {
   });
   // Jurisdictions decide which programs count: this process forgets the cached minimums at once.
   onJurisdictionActiveChange(forgetMasterAnglerCatalog);
+  registerJurisdictionUsage('programs', programsByJurisdiction);
   // Entry fees the payment provider settles later (webhooks) reach the tournament registration they pay for.
   onPaymentSettled('tournament_registration', settleEntryFee);
   // Where a payer reads what a refunded payment was for (the refund's notification links it).

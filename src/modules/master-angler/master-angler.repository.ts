@@ -109,3 +109,13 @@ export async function programRevisionsPage(db: DbOrTx, programId: string, page: 
   ]);
   return { items, total: total?.n ?? 0 };
 }
+
+/** Active programs per jurisdiction, for the jurisdictions' admin usage (one statement for a page). */
+export async function activeProgramsByJurisdiction(db: DbOrTx, jurisdictionIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ jurisdictionId: maPrograms.jurisdictionId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(maPrograms)
+    .where(and(inArray(maPrograms.jurisdictionId, [...jurisdictionIds]), eq(maPrograms.isActive, true)))
+    .groupBy(maPrograms.jurisdictionId);
+  return new Map(rows.map((row) => [row.jurisdictionId, row.n]));
+}

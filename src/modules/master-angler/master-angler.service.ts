@@ -358,3 +358,6 @@ export async function progress(db: DbOrTx, userId: string, year: number | undefi
   }
   return out.sort((a, b) => b.programYear - a.programYear || a.programName.localeCompare(b.programName));
 }
+
+/** The jurisdictions' admin usage: active programs per jurisdiction (registered in src/providers.ts). */
+export const programsByJurisdiction = repo.activeProgramsByJurisdiction;

@@ -41,8 +41,6 @@ export const jurisdictionUsage = {
   zones: count(sql`SELECT count(*) FROM ${regZones} WHERE ${regZones.jurisdictionId} = ${regJurisdictions.id} AND ${regZones.isActive} AND ${regZones.kind} <> 'state'`),
   ruleSets: count(sql`SELECT count(*) FROM ${regRuleSets} WHERE ${regRuleSets.jurisdictionId} = ${regJurisdictions.id} AND ${regRuleSets.isActive}`),
   emergencyOrders: count(sql`SELECT count(*) FROM ${regEmergencyOrders} WHERE ${regEmergencyOrders.jurisdictionId} = ${regJurisdictions.id} AND ${regEmergencyOrders.isActive}`),
-  // The Master Angler module's programs (by table name: that module refers to jurisdictions, not the other way round).
-  programs: count(sql`SELECT count(*) FROM ma_programs p WHERE p.jurisdiction_id = ${regJurisdictions.id} AND p.is_active`),
   licenseYears: count(sql`SELECT count(*) FROM ${regLicenseYears} WHERE ${regLicenseYears.jurisdictionId} = ${regJurisdictions.id}`),
 };
 type JurisdictionListRow = typeof regJurisdictions.$inferSelect & { [K in keyof typeof jurisdictionUsage]: number };

@@ -8,6 +8,7 @@ import type { Page } from '../../core/http/pagination.js';
 import { JurisdictionBody } from './regulations.admin.schemas.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { pointCount, polygonText, ringArea, validateBoundary, type Boundary } from './geo.js';
+import { jurisdictionUsage } from './regulations.usage.js';
 import * as adminRepo from './regulations.admin.repository.js';
 import { RegulationErrors } from './regulations.errors.js';
 import { reclose } from './rule-versions.js';
@@ -147,7 +148,13 @@ export async function createOrder(db: Db, context: AuditContext, input: OrderInp
 
 type JurisdictionWithUsage = NonNullable<Awaited<ReturnType<typeof adminRepo.jurisdictionWithUsage>>>;
 
-function jurisdictionView(row: JurisdictionWithUsage) {
+/** The admin views of jurisdictions, with the usage other modules count (one statement per counter for all of them). */
+async function jurisdictionViews(db: DbOrTx, rows: JurisdictionWithUsage[]) {
+  const programs = await jurisdictionUsage.total(db, 'programs', rows.map((row) => row.id));
+  return rows.map((row) => jurisdictionView(row, programs.get(row.id) ?? 0));
+}
+
+function jurisdictionView(row: JurisdictionWithUsage, programs: number) {
   return {
     id: row.id,
     code: row.code,
@@ -160,7 +167,7 @@ function jurisdictionView(row: JurisdictionWithUsage) {
     deactivationReason: row.deactivationReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    usage: { zones: row.zones, ruleSets: row.ruleSets, emergencyOrders: row.emergencyOrders, programs: row.programs, licenseYears: row.licenseYears },
+    usage: { zones: row.zones, ruleSets: row.ruleSets, emergencyOrders: row.emergencyOrders, programs, licenseYears: row.licenseYears },
   };
 }
 
@@ -207,7 +214,7 @@ export async function createJurisdiction(db: Db, context: AuditContext, input: J
       return row!.id;
     }),
   );
-  return jurisdictionView((await adminRepo.jurisdictionWithUsage(db, id))!);
+  return (await jurisdictionViews(db, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
 }
 
 export type JurisdictionChanges = Partial<Omit<JurisdictionInput, 'code' | 'reason'>> & { reason: string };
@@ -230,12 +237,12 @@ export async function updateJurisdiction(db: Db, context: AuditContext, id: stri
       .where(eq(regJurisdictions.id, id));
     await recordAudit(tx, context, { action: 'regulations.reg_jurisdiction_updated', targetType: 'reg_jurisdiction', targetId: id, reason, before, after: changes });
   });
-  return jurisdictionView((await adminRepo.jurisdictionWithUsage(db, id))!);
+  return (await jurisdictionViews(db, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
 }
 
 export async function listJurisdictions(db: DbOrTx, filter: adminRepo.JurisdictionFilter, page: Page) {
   const { items, total } = await adminRepo.jurisdictionsPage(db, filter, page);
-  return { items: items.map(jurisdictionView), total };
+  return { items: await jurisdictionViews(db, items), total };
 }
 
 export async function listZones(db: DbOrTx, filter: adminRepo.ZoneFilter, page: Page) {
