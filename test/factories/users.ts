@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createIdpUser } from '../../src/core/auth/idp/local/local-users.js';
 import { Role, type RoleName } from '../../src/core/access/roles.js';
@@ -88,4 +89,15 @@ export async function createStaff(t: TestApp, permission: string, options: { oth
   await grant(t, owner, staff.grantedModerator, permission, true);
   if (options.otherPermission) await grant(t, owner, staff.moderator, options.otherPermission, true);
   return staff;
+}
+
+/**
+ * A permission-gated route refuses who lacks the permission: 401 without a token, and 403
+ * `access.permission_denied` (the body) for the standard user, the Admin denied the permission and
+ * a Moderator without it (`moderatorWithout`, by default `staff.moderator`).
+ */
+export async function expectStaffRefused(t: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, staff: Staff, payload?: object, moderatorWithout: TestUser = staff.moderator): Promise<void> {
+  const send = (user: TestUser | null) => t.app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  expect((await send(null)).statusCode).toBe(401);
+  for (const user of [staff.standard, staff.deniedAdmin, moderatorWithout]) expect((await send(user)).json()).toMatchObject({ status: 403, code: 'access.permission_denied' });
 }

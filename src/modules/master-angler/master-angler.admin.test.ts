@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, createLoggedCatch, FISH_OHIO, inches, OH, PLACES, programBody, SPECIES } from '../../../test/factories.js';
+import { auditEntries, createStaff, expectStaffRefused, createUser, MISSING_ID, type Staff, type TestUser, createLoggedCatch, FISH_OHIO, inches, OH, PLACES, programBody, SPECIES } from '../../../test/factories.js';
 
 let t: TestApp;
 /** Regulations.Edit denied to deniedAdmin, granted to grantedModerator; moderator has Regulations.View only. */
@@ -20,13 +20,7 @@ afterAll(async () => t?.close());
 type Method = 'GET' | 'POST' | 'PATCH';
 const inject = (method: Method, url: string, user: TestUser | null, payload?: object) =>
   t.app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
-const denied = { status: 403, code: 'access.permission_denied' };
 
-/** 401 without a token, 403 for a standard user, the admin denied the permission and a moderator without it. */
-async function expectRefused(method: Method, url: string, staff: Staff, payload?: object, moderatorWithout: TestUser = staff.moderator) {
-  expect((await inject(method, url, null, payload)).statusCode).toBe(401);
-  for (const user of [staff.standard, staff.deniedAdmin, moderatorWithout]) expect((await inject(method, url, user, payload)).json()).toMatchObject(denied);
-}
 
 
 describe('admin list of programs (Regulations.View)', () => {
@@ -34,7 +28,7 @@ describe('admin list of programs (Regulations.View)', () => {
     const { catchId } = await createLoggedCatch(t, angler.userId, { ...PLACES.columbus, stateCode: 'US-OH', speciesId: SPECIES.muskie, lengthCm: inches(44) });
     expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: FISH_OHIO, catchId })).statusCode).toBe(201);
     const url = `/api/admin/regulations/programs?jurisdictionId=${OH}`;
-    await expectRefused('GET', url, view);
+    await expectStaffRefused(t, 'GET', url, view);
     const res = await inject('GET', url, view.admin);
     expect(res.headers['x-total-count']).toBe('1');
     expect(res.json()[0]).toMatchObject({
@@ -52,7 +46,7 @@ describe('admin list of programs (Regulations.View)', () => {
 
 describe('Master Angler programs (Regulations.Edit): edited with history', () => {
   it('create: who may and who may not; revision 1 with its state; audit-logged', async () => {
-    await expectRefused('POST', '/api/admin/regulations/programs', edit, programBody());
+    await expectStaffRefused(t, 'POST', '/api/admin/regulations/programs', edit, programBody());
     const res = await inject('POST', '/api/admin/regulations/programs', edit.grantedModerator, programBody());
     expect(res.statusCode).toBe(201);
     const program = res.json();
@@ -97,7 +91,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
   it('update: the species list is replaced, every change a revision with who, when and why; 404 for a missing id', async () => {
     const program = (await inject('POST', '/api/admin/regulations/programs', edit.admin, programBody({ name: 'History Program' }))).json();
     const url = `/api/admin/regulations/programs/${program.id}`;
-    await expectRefused('PATCH', url, edit, { sourceYear: 2026, reason: 'x' });
+    await expectStaffRefused(t, 'PATCH', url, edit, { sourceYear: 2026, reason: 'x' });
     expect((await inject('PATCH', `/api/admin/regulations/programs/${MISSING_ID}`, edit.admin, { sourceYear: 2026, reason: 'x' })).json()).toMatchObject({
       status: 404,
       code: 'regulations.program_not_found',
@@ -121,7 +115,7 @@ describe('Master Angler programs (Regulations.Edit): edited with history', () =>
     // Back to muskie: the deactivated row comes back with the new minimum.
     await inject('PATCH', url, edit.admin, { species: [{ speciesId: SPECIES.muskie, minLengthIn: 42 }], reason: 'Muskie only' });
     const revisionsUrl = `${url}/revisions`;
-    await expectRefused('GET', revisionsUrl, view);
+    await expectStaffRefused(t, 'GET', revisionsUrl, view);
     const revisions = await inject('GET', revisionsUrl, view.grantedModerator);
     expect(revisions.headers['x-total-count']).toBe('3');
     const body = revisions.json();

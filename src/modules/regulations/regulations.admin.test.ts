@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, createUser, MISSING_ID, type Staff, type TestUser, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, ruleVersionBody, SPECIES } from '../../../test/factories.js';
+import { auditEntries, createStaff, expectStaffRefused, createUser, MISSING_ID, type Staff, type TestUser, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, ruleVersionBody, SPECIES } from '../../../test/factories.js';
 
 let t: TestApp;
 /** Regulations.Edit denied to deniedAdmin, granted to grantedModerator; moderator has Regulations.View only. */
@@ -20,13 +20,7 @@ afterAll(async () => t?.close());
 type Method = 'GET' | 'POST' | 'PATCH';
 const inject = (method: Method, url: string, user: TestUser | null, payload?: object) =>
   t.app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
-const denied = { status: 403, code: 'access.permission_denied' };
 
-/** 401 without a token, 403 for a standard user, the admin denied the permission and a moderator without it. */
-async function expectRefused(method: Method, url: string, staff: Staff, payload?: object, moderatorWithout: TestUser = staff.moderator) {
-  expect((await inject(method, url, null, payload)).statusCode).toBe(401);
-  for (const user of [staff.standard, staff.deniedAdmin, moderatorWithout]) expect((await inject(method, url, user, payload)).json()).toMatchObject(denied);
-}
 
 const rulesOn = async (place: { lat: number; lon: number }, date: string, species: string) =>
   (await inject('GET', `/api/regulations/by-location?lat=${place.lat}&lon=${place.lon}&date=${date}&species=${species}`, angler)).json().rules;
@@ -34,7 +28,7 @@ const rulesOn = async (place: { lat: number; lon: number }, date: string, specie
 describe('admin lists (Regulations.View)', () => {
   it('jurisdictions: usage statistics, search and active filter; who may and who may not', async () => {
     const url = '/api/admin/regulations/jurisdictions?q=minn';
-    await expectRefused('GET', url, view);
+    await expectStaffRefused(t, 'GET', url, view);
     for (const user of [view.admin, view.grantedModerator, view.owner]) {
       const res = await inject('GET', url, user);
       expect(res.statusCode).toBe(200);
@@ -64,7 +58,7 @@ describe('admin lists (Regulations.View)', () => {
 
   it('zones: filters by jurisdiction and kind, with the rules and orders of each', async () => {
     const url = `/api/admin/regulations/zones?jurisdictionId=${MN}&kind=water_body`;
-    await expectRefused('GET', url, view);
+    await expectStaffRefused(t, 'GET', url, view);
     const res = await inject('GET', url, view.grantedModerator);
     expect(res.statusCode).toBe(200);
     const lotw = res.json().find((z: { id: string }) => z.id === LAKE_OF_THE_WOODS);
@@ -77,7 +71,7 @@ describe('admin lists (Regulations.View)', () => {
 
   it('rule sets: filter by jurisdiction, species, license year and active; the seeded Lake Erie versions are chained', async () => {
     const url = `/api/admin/regulations/rule-sets?jurisdictionId=${OH}&speciesId=${SPECIES.walleye}&licenseYear=2025&active=true`;
-    await expectRefused('GET', url, view);
+    await expectStaffRefused(t, 'GET', url, view);
     const res = await inject('GET', url, view.admin);
     expect(res.statusCode).toBe(200);
     const erie = res.json().filter((r: { zoneId: string | null }) => r.zoneId === LAKE_ERIE);
@@ -94,7 +88,7 @@ describe('admin lists (Regulations.View)', () => {
   it('emergency orders: filter by date in force, with the rule sets each overrides', async () => {
     const created = await inject('POST', '/api/admin/regulations/emergency-orders', edit.admin, LAKE_OF_THE_WOODS_CLOSURE);
     const url = `/api/admin/regulations/emergency-orders?jurisdictionId=${MN}&on=2025-09-15`;
-    await expectRefused('GET', url, view);
+    await expectStaffRefused(t, 'GET', url, view);
     const res = await inject('GET', url, view.grantedModerator);
     expect(res.json()).toEqual([
       {
@@ -122,7 +116,7 @@ describe('jurisdictions: create and update (Regulations.Edit)', () => {
   const body = (code: string) => ({ code, name: `Test ${code}`, agencyName: 'Test agency', agencyUrl: 'https://example.org/rules', licenseYearStartMonth: 4, licenseYearStartDay: 1, reason: 'Adding a province' });
 
   it('who may and who may not; the code is unique; audit-logged with the reason', async () => {
-    await expectRefused('POST', '/api/admin/regulations/jurisdictions', edit, body('CA-ON'));
+    await expectStaffRefused(t, 'POST', '/api/admin/regulations/jurisdictions', edit, body('CA-ON'));
     const res = await inject('POST', '/api/admin/regulations/jurisdictions', edit.grantedModerator, body('ca-on'));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
@@ -151,7 +145,7 @@ describe('jurisdictions: create and update (Regulations.Edit)', () => {
 
   it('update: given fields only, 404 for a missing id, before/after in the audit log', async () => {
     const url = `/api/admin/regulations/jurisdictions/${MN}`;
-    await expectRefused('PATCH', url, edit, { name: 'x', reason: 'y' });
+    await expectStaffRefused(t, 'PATCH', url, edit, { name: 'x', reason: 'y' });
     expect((await inject('PATCH', `/api/admin/regulations/jurisdictions/${MISSING_ID}`, edit.admin, { name: 'x', reason: 'y' })).json()).toMatchObject({
       status: 404,
       code: 'regulations.jurisdiction_not_found',
@@ -183,7 +177,7 @@ describe('jurisdictions: create and update (Regulations.Edit)', () => {
 
 describe('rule-set versions (Regulations.Edit): a new version closes the previous one', () => {
   it('who may and who may not; the previous range closes the day before; by-location follows the dates', async () => {
-    await expectRefused('POST', '/api/admin/regulations/rule-sets', edit, ruleVersionBody());
+    await expectStaffRefused(t, 'POST', '/api/admin/regulations/rule-sets', edit, ruleVersionBody());
     const res = await inject('POST', '/api/admin/regulations/rule-sets', edit.grantedModerator, ruleVersionBody({ dailyBag: 5, reason: 'Mid-season cut' }));
     expect(res.statusCode).toBe(201);
     const created = res.json();
