@@ -1034,7 +1034,7 @@ export interface paths {
         head?: never;
         /**
          * Change a species
-         * @description Changes the given fields only. A changed scientific name may move the species to another genus (same rules as creation). From then on the seed leaves the species as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only, `otherNames: null` clears them. A changed scientific name may move the species to another genus (same rules as creation). From then on the seed leaves the species as it is. Audit-logged.
          *
          *     Access: Permission-required: Species.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -1176,7 +1176,7 @@ export interface paths {
         head?: never;
         /**
          * Change a brand
-         * @description Changes the given fields only; from then on the seed leaves the brand as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only, null clears `website`, `description` or `gearKinds`; from then on the seed leaves the brand as it is. Audit-logged.
          *
          *     Access: Permission-required: Brands.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -1494,7 +1494,7 @@ export interface paths {
         head?: never;
         /**
          * Change a rod
-         * @description Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only (null clears an optional field, a 400 for a required one); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
          *
          *     Access: Permission-required: Brands.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -1592,7 +1592,7 @@ export interface paths {
         head?: never;
         /**
          * Change a reel
-         * @description Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only (null clears an optional field, a 400 for a required one); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
          *
          *     Access: Permission-required: Brands.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -1690,7 +1690,7 @@ export interface paths {
         head?: never;
         /**
          * Change a line
-         * @description Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only (null clears an optional field, a 400 for a required one); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
          *
          *     Access: Permission-required: Brands.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -1788,7 +1788,7 @@ export interface paths {
         head?: never;
         /**
          * Change a lure
-         * @description Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only (null clears an optional field, a 400 for a required one); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
          *
          *     Access: Permission-required: Brands.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -1886,7 +1886,7 @@ export interface paths {
         head?: never;
         /**
          * Change a apparel item
-         * @description Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only (null clears an optional field, a 400 for a required one); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.
          *
          *     Access: Permission-required: Brands.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -5840,7 +5840,7 @@ export interface paths {
         head?: never;
         /**
          * Change a value’s label, description or order
-         * @description The fields sent change. The category and code never change (records hold the code): 400 `lookups.immutable` — deactivate the value and create another. Audit-logged with the reason.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): the fields sent change (`description: null` clears it). The category and code never change (records hold the code): 400 `lookups.immutable` — deactivate the value and create another. Audit-logged with the reason.
          *
          *     Access: Permission-required: Lookups.Manage (Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
@@ -21505,8 +21505,49 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; `otherNames: null` clears the other names (a 400 for a required field). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "otherNames": [
+                 *         "Florida largemouth"
+                 *       ],
+                 *       "reason": "Common name used by anglers in Florida"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    commonName?: string;
+                    /**
+                     * @description Binomial (or trinomial) name; its first word is the genus
+                     * @example Micropterus floridanus
+                     */
+                    scientificName?: string;
+                    otherNames?: string[] | null;
+                    waterTypes?: ("Freshwater" | "Saltwater" | "Brackish")[];
+                    /**
+                     * @description Family of a genus new to the catalogue (ignored when it matches the known one)
+                     * @example Centrarchidae
+                     */
+                    family?: string | null;
+                    familyCommonName?: string | null;
+                    /**
+                     * @description Order of a family new to the catalogue
+                     * @example Perciformes
+                     */
+                    order?: string | null;
+                    orderCommonName?: string | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "otherNames": [
+                 *         "Florida largemouth"
+                 *       ],
+                 *       "reason": "Common name used by anglers in Florida"
+                 *     }
+                 */
                 "application/json": {
                     commonName?: string;
                     /**
@@ -21514,22 +21555,22 @@ export interface operations {
                      * @example Micropterus floridanus
                      */
                     scientificName?: string;
-                    otherNames?: string[];
+                    otherNames?: string[] | null;
                     waterTypes?: ("Freshwater" | "Saltwater" | "Brackish")[];
                     /**
                      * @description Family of a genus new to the catalogue (ignored when it matches the known one)
                      * @example Centrarchidae
                      */
-                    family?: string;
-                    familyCommonName?: string;
+                    family?: string | null;
+                    familyCommonName?: string | null;
                     /**
                      * @description Order of a family new to the catalogue
                      * @example Perciformes
                      */
-                    order?: string;
-                    orderCommonName?: string;
+                    order?: string | null;
+                    orderCommonName?: string | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
                 };
             };
         };
@@ -22544,8 +22585,35 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears `website`, `description` or `gearKinds` (a 400 for `name` or `country`). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "website": "https://www.rapala.com",
+                 *       "reason": "The brand moved its site"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    name?: string;
+                    /**
+                     * @description ISO 3166-1 alpha-2 country code
+                     * @example US
+                     * @example JP
+                     */
+                    country?: string;
+                    website?: string | null;
+                    description?: string | null;
+                    gearKinds?: ("Rod" | "Reel" | "Line" | "Lure" | "Apparel" | "rod" | "reel" | "line" | "lure" | "apparel")[] | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "website": "https://www.rapala.com",
+                 *       "reason": "The brand moved its site"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /**
@@ -22556,9 +22624,9 @@ export interface operations {
                     country?: string;
                     website?: string | null;
                     description?: string | null;
-                    gearKinds?: ("Rod" | "Reel" | "Line" | "Lure" | "Apparel" | "rod" | "reel" | "line" | "lure" | "apparel")[];
+                    gearKinds?: ("Rod" | "Reel" | "Line" | "Lure" | "Apparel" | "rod" | "reel" | "line" | "lure" | "apparel")[] | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
                 };
             };
         };
@@ -24446,9 +24514,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
-                "application/json": {
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/merge-patch+json": {
                     /**
                      * Format: uuid
                      * @description UUID
@@ -24457,7 +24533,7 @@ export interface operations {
                     brandId?: string;
                     /** @description Model name without the brand, including the variant */
                     name?: string;
-                    /** @description Stable readable key; made from brand and name when left out */
+                    /** @description Stable readable key */
                     slug?: string;
                     productLine?: string | null;
                     modelNumber?: string | null;
@@ -24480,7 +24556,48 @@ export interface operations {
                     lureMaxG?: number | null;
                     flyLineWeight?: number | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    brandId?: string;
+                    /** @description Model name without the brand, including the variant */
+                    name?: string;
+                    /** @description Stable readable key */
+                    slug?: string;
+                    productLine?: string | null;
+                    modelNumber?: string | null;
+                    description?: string | null;
+                    priceUsd?: number | null;
+                    rodType?: "Spinning" | "Casting" | "Conventional" | "Trolling" | "Fly" | "Ice" | "Surf";
+                    /**
+                     * Format: int32
+                     * @description Length in inches
+                     */
+                    lengthIn?: number;
+                    power?: ("Ultra-light" | "Light" | "Medium-light" | "Medium" | "Medium-heavy" | "Heavy" | "Extra-heavy") | null;
+                    action?: "Slow" | "Moderate" | "Moderate-fast" | "Fast" | "Extra-fast";
+                    /** Format: int32 */
+                    pieces?: number;
+                    material?: ("Graphite" | "Fiberglass" | "Composite") | null;
+                    lineMinLb?: number | null;
+                    lineMaxLb?: number | null;
+                    lureMinG?: number | null;
+                    lureMaxG?: number | null;
+                    flyLineWeight?: number | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
                 };
             };
         };
@@ -25333,9 +25450,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
-                "application/json": {
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/merge-patch+json": {
                     /**
                      * Format: uuid
                      * @description UUID
@@ -25344,7 +25469,7 @@ export interface operations {
                     brandId?: string;
                     /** @description Model name without the brand, including the variant */
                     name?: string;
-                    /** @description Stable readable key; made from brand and name when left out */
+                    /** @description Stable readable key */
                     slug?: string;
                     productLine?: string | null;
                     modelNumber?: string | null;
@@ -25359,7 +25484,40 @@ export interface operations {
                     bearings?: string | null;
                     retrieveCm?: number | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    brandId?: string;
+                    /** @description Model name without the brand, including the variant */
+                    name?: string;
+                    /** @description Stable readable key */
+                    slug?: string;
+                    productLine?: string | null;
+                    modelNumber?: string | null;
+                    description?: string | null;
+                    priceUsd?: number | null;
+                    reelType?: "Spinning" | "Baitcasting" | "Spincast" | "Conventional" | "Fly";
+                    size?: string | null;
+                    gearRatio?: number;
+                    /** @description grams */
+                    weightG?: number;
+                    maxDragKg?: number;
+                    bearings?: string | null;
+                    retrieveCm?: number | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
                 };
             };
         };
@@ -26208,9 +26366,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
-                "application/json": {
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/merge-patch+json": {
                     /**
                      * Format: uuid
                      * @description UUID
@@ -26219,7 +26385,7 @@ export interface operations {
                     brandId?: string;
                     /** @description Model name without the brand, including the variant */
                     name?: string;
-                    /** @description Stable readable key; made from brand and name when left out */
+                    /** @description Stable readable key */
                     slug?: string;
                     productLine?: string | null;
                     modelNumber?: string | null;
@@ -26232,7 +26398,38 @@ export interface operations {
                     spoolLengthM?: number | null;
                     colour?: string | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    brandId?: string;
+                    /** @description Model name without the brand, including the variant */
+                    name?: string;
+                    /** @description Stable readable key */
+                    slug?: string;
+                    productLine?: string | null;
+                    modelNumber?: string | null;
+                    description?: string | null;
+                    priceUsd?: number | null;
+                    lineType?: "Monofilament" | "Fluorocarbon" | "Braid" | "Copolymer";
+                    /** @description Breaking strength, lb */
+                    testLb?: number;
+                    diameterMm?: number;
+                    spoolLengthM?: number | null;
+                    colour?: string | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
                 };
             };
         };
@@ -27085,9 +27282,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
-                "application/json": {
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/merge-patch+json": {
                     /**
                      * Format: uuid
                      * @description UUID
@@ -27096,7 +27301,7 @@ export interface operations {
                     brandId?: string;
                     /** @description Model name without the brand, including the variant */
                     name?: string;
-                    /** @description Stable readable key; made from brand and name when left out */
+                    /** @description Stable readable key */
                     slug?: string;
                     productLine?: string | null;
                     modelNumber?: string | null;
@@ -27109,9 +27314,42 @@ export interface operations {
                     divingDepthMinM?: number | null;
                     divingDepthMaxM?: number | null;
                     /** @description Species the lure is made for (active species) */
-                    targetSpeciesIds?: string[];
+                    targetSpeciesIds?: string[] | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    brandId?: string;
+                    /** @description Model name without the brand, including the variant */
+                    name?: string;
+                    /** @description Stable readable key */
+                    slug?: string;
+                    productLine?: string | null;
+                    modelNumber?: string | null;
+                    description?: string | null;
+                    priceUsd?: number | null;
+                    lureType?: "Crankbait" | "Lipless crankbait" | "Jerkbait" | "Minnow" | "Topwater" | "Spinnerbait" | "Bladed jig" | "Buzzbait" | "Jig" | "Soft plastic" | "Swimbait" | "Spoon" | "Inline spinner" | "Blade bait";
+                    weightG?: number | null;
+                    lengthCm?: number | null;
+                    colour?: string;
+                    divingDepthMinM?: number | null;
+                    divingDepthMaxM?: number | null;
+                    /** @description Species the lure is made for (active species) */
+                    targetSpeciesIds?: string[] | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
                 };
             };
         };
@@ -27961,9 +28199,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one). */
         requestBody: {
             content: {
-                "application/json": {
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/merge-patch+json": {
                     /**
                      * Format: uuid
                      * @description UUID
@@ -27972,7 +28218,7 @@ export interface operations {
                     brandId?: string;
                     /** @description Model name without the brand, including the variant */
                     name?: string;
-                    /** @description Stable readable key; made from brand and name when left out */
+                    /** @description Stable readable key */
                     slug?: string;
                     productLine?: string | null;
                     modelNumber?: string | null;
@@ -27983,9 +28229,40 @@ export interface operations {
                     gender?: ("Men" | "Women" | "Unisex" | "Youth") | null;
                     material?: string | null;
                     waterproof?: boolean | null;
-                    colours?: string[];
+                    colours?: string[] | null;
                     /** @description Why (kept in the audit log) */
-                    reason?: string;
+                    reason?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "priceUsd": 129.99,
+                 *       "description": null,
+                 *       "reason": "2026 price list"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    brandId?: string;
+                    /** @description Model name without the brand, including the variant */
+                    name?: string;
+                    /** @description Stable readable key */
+                    slug?: string;
+                    productLine?: string | null;
+                    modelNumber?: string | null;
+                    description?: string | null;
+                    priceUsd?: number | null;
+                    apparelType?: "Jacket" | "Bib" | "Pants" | "Shorts" | "Shirt" | "Hoodie" | "Waders" | "Wading boots" | "Deck boots" | "Hat" | "Gloves" | "Neck gaiter" | "Sunglasses";
+                    sizes?: string[];
+                    gender?: ("Men" | "Women" | "Unisex" | "Youth") | null;
+                    material?: string | null;
+                    waterproof?: boolean | null;
+                    colours?: string[] | null;
+                    /** @description Why (kept in the audit log) */
+                    reason?: string | null;
                 };
             };
         };
@@ -58445,9 +58722,31 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The fields sent change; the others stay */
+        /** @description JSON Merge Patch (RFC 7396): the fields sent change, the others stay; `description: null` clears it; `reason` is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Stained (tea-coloured)",
+                 *       "sortOrder": 20,
+                 *       "reason": "Clearer label"
+                 *     }
+                 */
+                "application/merge-patch+json": {
+                    label?: string;
+                    description?: string | null;
+                    /** Format: int32 */
+                    sortOrder?: number;
+                    /** @description Never changes: accepted only unchanged (400 `lookups.immutable` otherwise) */
+                    category?: string;
+                    /** @description Never changes: accepted only unchanged (400 `lookups.immutable` otherwise) */
+                    code?: string;
+                    /**
+                     * @description Why (kept in the audit log)
+                     * @example Anglers asked for it
+                     */
+                    reason: string;
+                };
                 /**
                  * @example {
                  *       "label": "Stained (tea-coloured)",

@@ -70,6 +70,15 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     expect(body).toContain('"x-fishlog-range":{"from":"1900-01-01","toFromNow":"PT24H"}');
   });
 
+  it('takes a JSON Merge Patch on every PATCH operation (application/merge-patch+json, application/json too)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const patches = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>).flatMap(([path, ops]) =>
+      ops.patch ? [{ path, types: Object.keys(ops.patch.requestBody?.content ?? {}) }] : [],
+    );
+    expect(patches.length).toBeGreaterThanOrEqual(14);
+    expect(patches.filter((p) => !p.types.includes('application/merge-patch+json') || !p.types.includes('application/json')).map((p) => p.path)).toEqual([]);
+  });
+
   it('marks no query parameter with a default as required (a client may leave it out)', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const parameters = Object.values(doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }>>)

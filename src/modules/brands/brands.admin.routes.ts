@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminBrand, AdminBrandsQuery, brandFilterFromApi, CreateBrandBody, UpdateBrandBody } from './brands.schemas.js';
@@ -61,8 +62,10 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         tags,
         operationId: 'adminUpdateBrand',
         summary: 'Change a brand',
-        description: 'Changes the given fields only; from then on the seed leaves the brand as it is. Audit-logged.',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only, null clears `website`, `description` or `gearKinds`; from then on the seed leaves the brand as it is. Audit-logged.',
         params: IdParams,
+        consumes: PATCH_CONSUMES,
         body: UpdateBrandBody,
         response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
       },

@@ -2,11 +2,12 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { countryName } from './brands.countries.js';
 import { BrandErrors } from './brands.errors.js';
 import * as repo from './brands.repository.js';
-import type { CreateBrandInput, UpdateBrandInput } from './brands.schemas.js';
+import { BrandBody, type BrandChanges, type CreateBrandInput } from './brands.schemas.js';
 import { GearKindEnum } from './brands.kinds.js';
 import { brandView, publicUsage, requireBrand, usageOfBrands, type BrandUsage } from './brands.service.js';
 import type { BrandRow } from './brands.tables.js';
@@ -61,21 +62,22 @@ export async function createBrand(db: Db, context: AuditContext, input: CreateBr
   });
 }
 
-export async function updateBrand(db: Db, context: AuditContext, id: string, input: UpdateBrandInput) {
-  checkCountry(input.country);
+export async function updateBrand(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   return db.transaction(async (tx) => {
     const current = await repo.lockBrand(tx, id);
     if (!current) throw BrandErrors.notFound(id);
-    if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
+    const { name, country, website, description } = current;
+    const input = applyChange<BrandChanges>({ patch }, BrandBody, () => ({ name, country, website, description, gearKinds: current.gearKinds.map((k) => GearKindEnum.toApi(k)) }));
+    checkCountry(input.country);
+    if (input.name.toLowerCase() !== current.name.toLowerCase()) {
       const clash = await repo.findBrandByName(tx, input.name);
       if (clash) throw BrandErrors.duplicate(clash.name, clash.id);
     }
-    const { reason, ...sent } = input;
-    const fields = { ...sent, gearKinds: sent.gearKinds && [...new Set(sent.gearKinds.map((k) => GearKindEnum.fromApi(k)))] };
-    const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<BrandRow>;
+    const merged = { ...input, website: input.website ?? null, description: input.description ?? null, gearKinds: [...new Set((input.gearKinds ?? []).map((k) => GearKindEnum.fromApi(k)))] };
+    const changes = Object.fromEntries(Object.keys(patch).filter((k) => k !== 'reason').map((k) => [k, merged[k as keyof typeof merged]])) as Partial<BrandRow>;
     const row = await repo.updateBrand(tx, id, { ...changes, updatedBy: context.actor.userId ?? null });
     if (row.name !== current.name) await brandRenamed(tx, id);
-    await recordAudit(tx, context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: reason ?? null, before: snapshot(current), after: snapshot(row) });
+    await recordAudit(tx, context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: input.reason ?? null, before: snapshot(current), after: snapshot(row) });
     return viewWithUsage(tx, row);
   });
 }

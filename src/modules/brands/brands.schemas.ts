@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 import { ActivityFilterEnum } from '../../core/http/enums.js';
@@ -79,18 +80,17 @@ export const CreateBrandBody = Type.Object(
 );
 export type CreateBrandInput = Static<typeof CreateBrandBody>;
 
-export const UpdateBrandBody = Type.Object(
-  {
-    name: Type.Optional(CreateBrandBody.properties.name),
-    country: Type.Optional(CountryCode),
-    website: CreateBrandBody.properties.website,
-    description: CreateBrandBody.properties.description,
-    gearKinds: CreateBrandBody.properties.gearKinds,
-    reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })),
-  },
-  { additionalProperties: false, minProperties: 1 },
+/** A brand's changeable fields with the reason of the change: what a PATCH, merged onto the brand, must amount to. */
+export const BrandBody = Type.Object(
+  { ...CreateBrandBody.properties, reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
+  { additionalProperties: false },
 );
-export type UpdateBrandInput = Static<typeof UpdateBrandBody>;
+export type BrandChanges = Static<typeof BrandBody>;
+/** JSON Merge Patch of a brand: the fields sent change; null clears website, description or gearKinds. */
+export const UpdateBrandBody = mergePatchSchema(BrandBody, {
+  description: 'JSON Merge Patch (RFC 7396): only the fields sent change; null clears `website`, `description` or `gearKinds` (a 400 for `name` or `country`).',
+  examples: [{ website: 'https://www.rapala.com', reason: 'The brand moved its site' }],
+});
 
 
 /** A list query as sent (either spelling of kind and status) → the stored filter values. */

@@ -163,6 +163,20 @@ describe('brand administration', () => {
     expect((await call('PATCH', `/api/admin/brands/${id}`, admin, {})).statusCode).toBe(400);
   });
 
+  it('takes application/merge-patch+json: null clears website and gear kinds, null on the name is a 400 naming it, an unknown country a 400', async () => {
+    const created = (await call('POST', '/api/admin/brands', admin, { name: 'Patch Tackle', country: 'US', website: 'https://patch.example', gearKinds: ['Lure'] })).json();
+    const patch = (payload: unknown) =>
+      t.app.inject({ method: 'PATCH', url: `/api/admin/brands/${created.id}`, headers: { ...admin.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify(payload) });
+    const cleared = await patch({ website: null, gearKinds: null, reason: 'Site closed' });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ name: 'Patch Tackle', country: 'US', website: null, gearKinds: [] });
+    const name = await patch({ name: null });
+    expect(name.json()).toMatchObject({ status: 400, code: 'request.required_field_cleared', errors: [{ pointer: '/name' }] });
+    const country = await patch({ country: 'XX' });
+    expect(country.json()).toMatchObject({ status: 400, code: 'brands.unknown_country' });
+    expect((await call('GET', `/api/admin/brands/${created.id}`, admin)).json()).toMatchObject({ name: 'Patch Tackle', country: 'US' });
+  });
+
   it('deactivates a brand: it and its items leave the lists but stay readable; reactivation restores them', async () => {
     const id = brandId('Pflueger');
     const reel = (await call('GET', `/api/gear/reels?brandId=${id}&pageSize=1`, standard)).json()[0];

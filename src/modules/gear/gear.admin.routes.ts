@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { createItemBody, updateItemBody } from './gear.admin.schemas.js';
@@ -77,8 +78,10 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
           tags,
           operationId: `adminUpdate${one}`,
           summary: `Change a ${label}`,
-          description: 'Changes the given fields only (null clears an optional field); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.',
+          description:
+            'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only (null clears an optional field, a 400 for a required one); the same rules as creation apply to the result. From then on the seed leaves the item as it is. Audit-logged.',
           params: IdParams,
+          consumes: PATCH_CONSUMES,
           body: updateItemBody(kind),
           response: { 200: Type.Ref(ref), ...errorResponses(404, 409) },
         },

@@ -1,4 +1,5 @@
 import { Type, type TObject } from 'typebox';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { Nullable, Uuid } from '../../core/http/schemas.js';
 import { APPAREL_GENDERS, APPAREL_TYPES, LINE_TYPES, LURE_TYPES, REEL_TYPES, ROD_ACTIONS, ROD_MATERIALS, ROD_POWERS, ROD_TYPES, type GearKind } from './gear.kinds.js';
 import { literals } from './gear.schemas.js';
@@ -71,14 +72,21 @@ export function createItemBody(kind: GearKind): TObject {
   return Type.Object({ ...common, ...KIND_BODY[kind] }, { additionalProperties: false });
 }
 
-export function updateItemBody(kind: GearKind): TObject {
-  const partial = Type.Partial(Type.Object({ ...common, ...KIND_BODY[kind] }));
+/** An item of a kind with the reason of a change: what a PATCH, merged onto the item, must amount to. */
+function itemBody(kind: GearKind): TObject {
   return Type.Object(
-    { ...partial.properties, reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
-    { additionalProperties: false, minProperties: 1 },
+    { ...common, slug: Type.String({ ...common.slug, description: 'Stable readable key' }), ...KIND_BODY[kind], reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })) },
+    { additionalProperties: false },
   );
 }
 
+/** JSON Merge Patch of an item of a kind: the fields sent change; null clears an optional field. */
+export function updateItemBody(kind: GearKind) {
+  return mergePatchSchema(itemBody(kind), {
+    description: 'JSON Merge Patch (RFC 7396): only the fields sent change; null clears an optional field (a 400 for a required one).',
+    examples: [{ priceUsd: 129.99, description: null, reason: '2026 price list' }],
+  });
+}
 
 /** The fields a kind may set (besides the common ones); used to copy a body into columns. */
 export const KIND_FIELDS: Record<GearKind, readonly string[]> = {

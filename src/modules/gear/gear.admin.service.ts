@@ -19,7 +19,7 @@ import type { GearItemRow } from './gear.tables.js';
  * reactivate items of each kind, each change in one transaction with its audit entry.
  */
 
-type Body = Record<string, unknown> & { targetSpeciesIds?: string[]; reason?: string };
+type Body = Record<string, unknown> & { targetSpeciesIds?: string[] | null; reason?: string };
 
 async function withUsage(db: DbOrTx, rows: repo.ItemRow[]) {
   const [views, usage] = await Promise.all([itemViews(db, rows), repo.itemUsage(db, rows.map((r) => r.item.id))]);
@@ -113,7 +113,8 @@ export async function updateItem(db: Db, context: AuditContext, kind: GearKind, 
     if (!locked) throw GearErrors.notFound(kind, id);
     if (locked.kind !== kind) throw GearErrors.wrongKind(kind, id, locked.kind);
     const before = (await itemViews(tx, [(await repo.findItem(tx, id))!]))[0]!;
-    const changes = columnsOf(kind, body);
+    // A merge patch: the fields sent change; null clears (a cleared list is empty).
+    const changes = columnsOf(kind, body.colours === null ? { ...body, colours: [] } : body);
     const next = { ...(locked as Columns), ...changes };
     checkItem(kind, next);
     const brand = await assertReferenceableBrand(tx, next.brandId!, '/brandId', locked.brandId);
@@ -122,16 +123,17 @@ export async function updateItem(db: Db, context: AuditContext, kind: GearKind, 
       if (clash && clash.id !== id) throw GearErrors.duplicate(kind, clash.name, clash.id);
     }
     if (changes.slug !== undefined && changes.slug !== locked.slug && (await repo.slugTaken(tx, changes.slug))) throw GearErrors.slugTaken(changes.slug);
-    if (body.targetSpeciesIds) {
+    const targets = body.targetSpeciesIds === undefined ? undefined : (body.targetSpeciesIds ?? []);
+    if (targets) {
       const kept = new Set<string>('targetSpecies' in before ? before.targetSpecies.map((t) => t.id) : []);
-      await assertReferenceableSpecies(tx, body.targetSpeciesIds, '/targetSpeciesIds', kept);
+      await assertReferenceableSpecies(tx, targets, '/targetSpeciesIds', kept);
     }
     await repo.updateItem(tx, id, {
       ...changes,
       searchText: repo.itemSearchText(brand.name, { name: next.name!, productLine: next.productLine ?? null, modelNumber: next.modelNumber ?? null }),
       updatedBy: context.actor.userId ?? null,
     });
-    if (kind === 'lure' && body.targetSpeciesIds) await repo.setLureTargets(tx, id, body.targetSpeciesIds);
+    if (kind === 'lure' && targets) await repo.setLureTargets(tx, id, targets);
     const [view] = await withUsage(tx, [(await repo.findItem(tx, id))!]);
     await recordAudit(tx, context, { action: 'gear.item_updated', targetType: `gear_${kind}`, targetId: id, reason: body.reason ?? null, before: snapshot(before), after: snapshot(view!) });
     return view!;

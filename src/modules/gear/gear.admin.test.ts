@@ -153,6 +153,21 @@ describe('changing and deactivating catalog items', () => {
     expect(fly.json()).toMatchObject({ code: 'gear.field_not_allowed', errors: [{ pointer: '/flyLineWeight' }] });
   });
 
+  it('takes application/merge-patch+json: null clears a lure\'s target species and length, null on a required field is a 400 naming it', async () => {
+    const lure = { brandId: brandId('Rapala'), name: 'Patch Minnow 05 Gold', lureType: 'Minnow', weightG: 3, lengthCm: 5, colour: 'Gold', targetSpeciesIds: [speciesId('Sander vitreus')] };
+    const created = (await call('POST', '/api/admin/gear/lures', admin, lure)).json();
+    const patch = (payload: unknown) =>
+      t.app.inject({ method: 'PATCH', url: `/api/admin/gear/lures/${created.id}`, headers: { ...admin.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify(payload) });
+    const cleared = await patch({ targetSpeciesIds: null, lengthCm: null, reason: 'Made for any fish' });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ name: 'Patch Minnow 05 Gold', colour: 'Gold', lengthCm: null, targetSpecies: [] });
+    for (const field of ['colour', 'slug', 'name']) {
+      const refused = await patch({ [field]: null });
+      expect(refused.json()).toMatchObject({ status: 400, code: 'request.required_field_cleared', errors: [{ pointer: `/${field}` }] });
+    }
+    expect((await call('GET', `/api/admin/gear/lures/${created.id}`, admin)).json()).toMatchObject({ colour: 'Gold', slug: created.slug });
+  });
+
   it('answers 404 for an unknown item or one of another kind, 400 for an empty body', async () => {
     expect((await call('PATCH', `/api/admin/gear/reels/${MISSING_ID}`, admin, { priceUsd: 1 })).statusCode).toBe(404);
     const wrongKind = await call('PATCH', `/api/admin/gear/rods/${gearItemId('penn-battle-iii-3000')}`, admin, { priceUsd: 1 });

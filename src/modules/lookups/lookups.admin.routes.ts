@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminLookupValue, AdminLookupValuesQuery, CreateLookupValueBody, LookupCategorySummary, UpdateLookupValueBody } from './lookups.schemas.js';
@@ -78,8 +79,10 @@ export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         tags,
         operationId: 'adminUpdateLookupValue',
         summary: 'Change a value’s label, description or order',
-        description: 'The fields sent change. The category and code never change (records hold the code): 400 `lookups.immutable` — deactivate the value and create another. Audit-logged with the reason.',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): the fields sent change (`description: null` clears it). The category and code never change (records hold the code): 400 `lookups.immutable` — deactivate the value and create another. Audit-logged with the reason.',
         params: IdParams,
+        consumes: PATCH_CONSUMES,
         body: UpdateLookupValueBody,
         response: { 200: Type.Ref('AdminLookupValue'), ...errorResponses(404) },
       },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
@@ -86,15 +87,25 @@ export const CreateLookupValueBody = Type.Object(
 );
 export type CreateLookupValueBodyType = Static<typeof CreateLookupValueBody>;
 
-export const UpdateLookupValueBody = Type.Object(
+/** A value's fields with the reason of a change: what a PATCH, merged onto the value, must amount to. */
+export const LookupValueBody = Type.Object(
   {
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    label: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    sortOrder: Type.Optional(Type.Integer({ format: 'int32', minimum: -100000, maximum: 100000 })),
-    category: Type.Optional(Type.String({ maxLength: 60, description: 'Never changes: accepted only unchanged (400 `lookups.immutable` otherwise)' })),
-    code: Type.Optional(Type.String({ maxLength: 60, description: 'Never changes: accepted only unchanged (400 `lookups.immutable` otherwise)' })),
+    sortOrder: Type.Integer({ format: 'int32', minimum: -100000, maximum: 100000 }),
+    category: Type.String({ maxLength: 60, description: 'Never changes: accepted only unchanged (400 `lookups.immutable` otherwise)' }),
+    code: Type.String({ maxLength: 60, description: 'Never changes: accepted only unchanged (400 `lookups.immutable` otherwise)' }),
     reason: Reason,
   },
-  { additionalProperties: false, description: 'The fields sent change; the others stay', examples: [{ label: 'Stained (tea-coloured)', sortOrder: 20, reason: 'Clearer label' }] },
+  { additionalProperties: false },
 );
-export type UpdateLookupValueBodyType = Static<typeof UpdateLookupValueBody>;
+export type LookupValueChanges = Static<typeof LookupValueBody>;
+/** JSON Merge Patch of a value; `reason` is required. */
+export const UpdateLookupValueBody = {
+  ...mergePatchSchema(LookupValueBody, {
+    description: 'JSON Merge Patch (RFC 7396): the fields sent change, the others stay; `description: null` clears it; `reason` is required.',
+    examples: [{ label: 'Stained (tea-coloured)', sortOrder: 20, reason: 'Clearer label' }],
+  }),
+  required: ['reason'],
+  minProperties: 2,
+};

@@ -3,11 +3,12 @@ import { usageRegistry, type UsageCounter } from '../../core/admin/usage.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { FieldError } from '../../core/http/problem.js';
 import { LookupErrors } from './lookups.errors.js';
 import * as repo from './lookups.repository.js';
-import type { CreateLookupValueBodyType, UpdateLookupValueBodyType } from './lookups.schemas.js';
+import { LookupValueBody, type CreateLookupValueBodyType, type LookupValueChanges } from './lookups.schemas.js';
 import type { LookupValueRow } from './lookups.tables.js';
 
 /**
@@ -175,19 +176,16 @@ export async function createValue(db: Db, context: AuditContext, body: CreateLoo
 }
 
 /** Changes the label, description or order; the category and code never change (400 saying so). */
-export async function updateValue(db: Db, context: AuditContext, id: string, body: UpdateLookupValueBodyType) {
+export async function updateValue(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   const actor = context.actor.userId ?? null;
   const view = await db.transaction(async (tx) => {
     const current = await repo.find(tx, id, true);
     if (!current) throw LookupErrors.notFound(id);
-    const immutable = (['category', 'code'] as const).filter((k) => body[k] !== undefined && body[k] !== current[k]);
+    const { label, description, sortOrder, category, code } = current;
+    const body = applyChange<LookupValueChanges>({ patch }, LookupValueBody, () => ({ label, description, sortOrder, category, code, reason: '' }));
+    const immutable = (['category', 'code'] as const).filter((k) => body[k] !== current[k]);
     if (immutable.length) throw LookupErrors.immutable(immutable);
-    const row = await repo.update(tx, id, {
-      ...(body.label !== undefined ? { label: body.label } : {}),
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.sortOrder !== undefined ? { sortOrder: body.sortOrder } : {}),
-      updatedBy: actor,
-    });
+    const row = await repo.update(tx, id, { label: body.label, description: body.description ?? null, sortOrder: body.sortOrder, updatedBy: actor });
     await recordAudit(tx, context, { action: 'lookups.updated', targetType: 'lookup_value', targetId: id, reason: body.reason, before: content(current), after: content(row) });
     return (await adminViews(tx, [row]))[0]!;
   });

@@ -89,6 +89,12 @@ describe('who may manage lookup values', () => {
     const immutable = await call('PATCH', `/api/admin/lookups/values/${value.id}`, staff.admin, { code: 'Gamma', reason: 'Rename' });
     expect(immutable.json()).toMatchObject({ status: 400, code: 'lookups.immutable', errors: [{ pointer: '/code' }] });
     expect((await call('PATCH', `/api/admin/lookups/values/${MISSING_ID}`, staff.admin, { label: 'x', reason: 'r' })).statusCode).toBe(404);
+    const merge = (payload: unknown) =>
+      t.app.inject({ method: 'PATCH', url: `/api/admin/lookups/values/${value.id}`, headers: { ...staff.admin.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify(payload) });
+    expect((await merge({ description: 'First of the list', reason: 'Explain' })).json()).toMatchObject({ label: 'Alpha (first)', description: 'First of the list' });
+    expect((await merge({ description: null, reason: 'Not needed' })).json()).toMatchObject({ label: 'Alpha (first)', description: null, sortOrder: 0 });
+    expect((await merge({ label: null, reason: 'Oops' })).json()).toMatchObject({ status: 400, code: 'request.required_field_cleared', errors: [{ pointer: '/label' }] });
+    expect((await merge({ label: 'No reason' })).json()).toMatchObject({ status: 400, errors: expect.arrayContaining([expect.objectContaining({ pointer: '/reason', detail: 'is required' })]) });
     const list = await call('GET', '/api/admin/lookups/values?category=ListTest', staff.admin);
     expect(list.headers['x-total-count']).toBe('2');
     expect(list.json().map((v: { code: string }) => v.code)).toEqual(['Alpha', 'Beta']);

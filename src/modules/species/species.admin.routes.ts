@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
+import { PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminFishSpecies, AdminSpeciesQuery, CreateSpeciesBody, speciesSchemas, UpdateSpeciesBody } from './species.schemas.js';
@@ -68,8 +69,10 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         tags,
         operationId: 'adminUpdateSpecies',
         summary: 'Change a species',
-        description: 'Changes the given fields only. A changed scientific name may move the species to another genus (same rules as creation). From then on the seed leaves the species as it is. Audit-logged.',
+        description:
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): changes the given fields only, `otherNames: null` clears them. A changed scientific name may move the species to another genus (same rules as creation). From then on the seed leaves the species as it is. Audit-logged.',
         params: IdParams,
+        consumes: PATCH_CONSUMES,
         body: UpdateSpeciesBody,
         response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
       },

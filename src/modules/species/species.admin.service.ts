@@ -2,10 +2,11 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { SpeciesErrors } from './species.errors.js';
 import * as repo from './species.repository.js';
-import type { CreateSpeciesInput, UpdateSpeciesInput } from './species.schemas.js';
+import { SpeciesBody, type CreateSpeciesInput, type SpeciesChanges } from './species.schemas.js';
 import { taxonId } from './species.seeds.js';
 import { requireSpecies, speciesView, type SpeciesView } from './species.service.js';
 import type { TaxonRow } from './species.tables.js';
@@ -121,16 +122,19 @@ export async function createSpecies(db: Db, context: AuditContext, input: Create
   });
 }
 
-export async function updateSpecies(db: Db, context: AuditContext, id: string, input: UpdateSpeciesInput) {
+export async function updateSpecies(db: Db, context: AuditContext, id: string, patch: MergePatch) {
   return db.transaction(async (tx) => {
     const current = await repo.lockSpecies(tx, id);
     if (!current) throw SpeciesErrors.notFound(id);
     const before = speciesView((await repo.findSpecies(tx, id))!);
+    const { commonName, scientificName, otherNames, waterTypes } = before;
+    const input = applyChange<SpeciesChanges>({ patch }, SpeciesBody, () => ({ commonName, scientificName, otherNames, waterTypes }));
+    const sent = (key: keyof SpeciesChanges) => key in patch;
     const changes: Parameters<typeof repo.updateSpecies>[2] = { updatedBy: context.actor.userId ?? null };
-    if (input.commonName !== undefined) changes.commonName = input.commonName;
-    if (input.otherNames !== undefined) changes.otherNames = input.otherNames;
-    if (input.waterTypes !== undefined) changes.waterTypes = input.waterTypes;
-    if (input.scientificName !== undefined && input.scientificName !== current.scientificName) {
+    if (sent('commonName')) changes.commonName = input.commonName;
+    if (sent('otherNames')) changes.otherNames = input.otherNames ?? [];
+    if (sent('waterTypes')) changes.waterTypes = input.waterTypes;
+    if (input.scientificName !== current.scientificName) {
       const clash = await repo.findSpeciesByScientificName(tx, input.scientificName);
       if (clash && clash.id !== id) throw SpeciesErrors.duplicate(clash.scientificName, clash.id);
       changes.scientificName = input.scientificName;

@@ -161,6 +161,21 @@ describe('PATCH /api/admin/species/{id}', () => {
     expect(clash.statusCode).toBe(409);
   });
 
+  it('takes application/merge-patch+json: null clears the other names, null on a required field is a 400 naming it', async () => {
+    const created = (await call('POST', '/api/admin/species', admin, { commonName: 'Patch perch', scientificName: 'Perca patchus', otherNames: ['Old name'], waterTypes: ['Freshwater'] })).json();
+    const patch = (payload: unknown) =>
+      t.app.inject({ method: 'PATCH', url: `/api/admin/species/${created.id}`, headers: { ...admin.headers, 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify(payload) });
+    const cleared = await patch({ otherNames: null, reason: 'Name not used' });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ commonName: 'Patch perch', otherNames: [], waterTypes: ['Freshwater'] });
+    const required = await patch({ waterTypes: null });
+    expect(required.statusCode).toBe(400);
+    expect(required.json()).toMatchObject({ code: 'request.required_field_cleared', errors: [{ pointer: '/waterTypes' }] });
+    const bad = await patch({ waterTypes: [] });
+    expect(bad.statusCode).toBe(400);
+    expect((await call('GET', `/api/admin/species/${created.id}`, admin)).json().waterTypes).toEqual(['Freshwater']);
+  });
+
   it('answers 404 for an unknown species and 400 for an empty body', async () => {
     expect((await call('PATCH', `/api/admin/species/${MISSING_ID}`, admin, { commonName: 'Ghost' })).statusCode).toBe(404);
     const empty = await call('PATCH', `/api/admin/species/${speciesId('Sander vitreus')}`, admin, {});

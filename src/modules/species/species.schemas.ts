@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { ActivityFilterEnum, pascalEnum } from '../../core/http/enums.js';
+import { mergePatchSchema } from '../../core/http/merge-patch.js';
 import { Timestamp, Uuid } from '../../core/http/schemas.js';
 import { TAXON_RANKS, WATER_TYPES } from './species.tables.js';
 
@@ -127,21 +128,21 @@ export const CreateSpeciesBody = Type.Object(
 );
 export type CreateSpeciesInput = Static<typeof CreateSpeciesBody>;
 
-export const UpdateSpeciesBody = Type.Object(
+/** A species' changeable fields (and the taxonomy hints of creation): what a PATCH, merged onto the species, must amount to. */
+export const SpeciesBody = Type.Object(
   {
-    commonName: Type.Optional(Name),
-    scientificName: Type.Optional(CreateSpeciesBody.properties.scientificName),
+    ...CreateSpeciesBody.properties,
     otherNames: Type.Optional(CreateSpeciesBody.properties.otherNames),
-    waterTypes: Type.Optional(CreateSpeciesBody.properties.waterTypes),
-    family: CreateSpeciesBody.properties.family,
-    familyCommonName: CreateSpeciesBody.properties.familyCommonName,
-    order: CreateSpeciesBody.properties.order,
-    orderCommonName: CreateSpeciesBody.properties.orderCommonName,
     reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why (kept in the audit log)' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false },
 );
-export type UpdateSpeciesInput = Static<typeof UpdateSpeciesBody>;
+export type SpeciesChanges = Static<typeof SpeciesBody>;
+/** JSON Merge Patch of a species: the fields sent change; null clears `otherNames`. */
+export const UpdateSpeciesBody = mergePatchSchema(SpeciesBody, {
+  description: 'JSON Merge Patch (RFC 7396): only the fields sent change; `otherNames: null` clears the other names (a 400 for a required field).',
+  examples: [{ otherNames: ['Florida largemouth'], reason: 'Common name used by anglers in Florida' }],
+});
 
 
 export const speciesSchemas = [Taxon, SpeciesRef, FishSpecies, FishSpeciesDetail, FishFamily];
