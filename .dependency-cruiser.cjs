@@ -6,7 +6,7 @@
  *    never its repositories, tables, schemas or other internals;
  * 4. a module imports no module of a higher tier (module-tiers.cjs); `scripts/module-graph.mjs`
  *    (also in `npm run lint`) refuses module-level cycles and unlisted module folders.
- * Composition roots may import any module: src/app.ts, src/providers.ts, src/seeds.ts, src/cli/.
+ * Composition roots may import any module: src/app.ts, src/modules.ts, src/seeds.ts, src/cli/.
  * Tests are not part of the boundaries.
  */
 const tiers = require('./module-tiers.cjs');
@@ -38,7 +38,7 @@ module.exports = {
     {
       name: 'core-not-to-modules',
       severity: 'error',
-      comment: 'The core knows no module: modules register providers (src/providers.ts) at start-up.',
+      comment: 'The core knows no module: modules register providers (each in its plugin, <module>.module.ts) at start-up.',
       from: { path: '^src/core/', pathNot: ['\\.test\\.ts$'] },
       to: { path: '^src/modules/' },
     },

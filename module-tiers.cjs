@@ -3,7 +3,7 @@
  * tiers, never of a higher one (`.dependency-cruiser.cjs` builds one rule per tier from this
  * list), and no two modules import each other, directly or around a loop
  * (`scripts/module-graph.mjs`). Higher modules reach into lower ones by registering at start-up
- * (usage counters, photo records, moderated content types, avatar sources: src/providers.ts).
+ * (usage counters, photo records, moderated content types, avatar sources: the registering module's <module>.module.ts).
  * Every module folder must be listed here.
  */
 module.exports = {

@@ -37,7 +37,7 @@ export function registerRelationships(relationships: RelationshipProvider): void
 }
 
 function relationships(): RelationshipProvider {
-  if (!provider) throw new Error('No relationship provider registered: call registerModuleProviders() (src/providers.ts) at start-up.');
+  if (!provider) throw new Error('No relationship provider registered: the social module registers it (src/modules/social/social.module.ts) when the app registers its modules.');
   return provider;
 }
 

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../db/client.js';
  * (a species, a brand, a lookup value), for the admin statistics. Usage flows upward by
  * registration, never by imports: the lower module declares a registry and the kinds of use it
  * shows (its slots, e.g. species: `catches`, `lures`); each module whose records use it registers
- * a counter for a slot at start-up (src/providers.ts). The lower module never reads their tables.
+ * a counter for a slot at start-up (the registering module's <module>.module.ts). The lower module never reads their tables.
  *
  * A counter answers for all the keys of a page in one statement (no query per key); a key that
  * nothing uses may be absent from its answer.

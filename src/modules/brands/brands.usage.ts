@@ -11,7 +11,7 @@ export interface BrandItemCount {
 
 /**
  * What uses a brand, counted by the modules whose records reference it (registered in
- * src/providers.ts): `catalogItems` (the gear catalog's items by kind and state), `setups`
+ * the registering module's <module>.module.ts): `catalogItems` (the gear catalog's items by kind and state), `setups`
  * (anglers' gear setups that use an item of the brand).
  */
 export const brandUsage = usageRegistry<{ catalogItems: readonly BrandItemCount[]; setups: number }>();

@@ -4,7 +4,7 @@ import * as repo from './usage.repository.js';
 
 /**
  * What the fishing log tells the reference modules about their use (registered in
- * src/providers.ts): the catches logged of each species, for the species' admin statistics.
+ * the registering module's <module>.module.ts): the catches logged of each species, for the species' admin statistics.
  */
 export async function catchesBySpecies(db: DbOrTx, ids: readonly string[]): Promise<Map<string, SpeciesCatchUsage>> {
   const rows = await repo.catchesBySpecies(db, ids);

@@ -2,7 +2,7 @@ import type { DbOrTx } from '../../core/db/client.js';
 
 /**
  * Master Angler eligibility of a logged catch. The master-angler module owns the programs and reads
- * the fishing log, so the fishing log cannot import it: the composition root (src/providers.ts)
+ * the fishing log, so the fishing log cannot import it: the master-angler module's plugin (master-angler.module.ts)
  * registers the detection here at start-up. Without one registered, no catch is eligible.
  */
 

@@ -136,7 +136,7 @@ export async function catalogItemStatus(db: DbOrTx, ids: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.item.id, { id: r.item.id, kind: r.item.kind, selectable: r.item.isActive && r.brandActive }]));
 }
 
-// ---------- usage counters the catalog registers with brands and species (src/providers.ts) ----------
+// ---------- usage counters the catalog registers with brands and species (gear.module.ts) ----------
 
 /** Catalog items of each brand by kind and state (one statement for all brands). */
 export async function brandCatalogItems(db: DbOrTx, brandIds: readonly string[]): Promise<Map<string, BrandItemCount[]>> {

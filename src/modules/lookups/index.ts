@@ -1,6 +1,6 @@
 /**
  * The lookups module's public face: modules check the fields that use a vocabulary against its
- * active values, build the request schema of such a field, and (in src/providers.ts) tell how to
+ * active values, build the request schema of such a field, and (in its plugin, <module>.module.ts) tell how to
  * count the records that use each value.
  */
 export { assertLookupValues, registerLookupUsage, type LookupCheck, type LookupUsageCounter } from './lookups.service.js';

@@ -77,7 +77,7 @@ export type LookupUsageCounter = UsageCounter;
 /** Slots: the categories; a category's counters count records per code. */
 const lookupUsage = usageRegistry<Record<string, number>>();
 
-/** A module that validates a field against a category tells how to count its records (src/providers.ts; registering again is harmless). */
+/** A module that validates a field against a category tells how to count its records (in its module plugin, <module>.module.ts; registering again is harmless). */
 export function registerLookupUsage(category: string, counter: LookupUsageCounter): void {
   lookupUsage.register(category, counter);
 }

@@ -359,5 +359,5 @@ export async function progress(db: DbOrTx, userId: string, year: number | undefi
   return out.sort((a, b) => b.programYear - a.programYear || a.programName.localeCompare(b.programName));
 }
 
-/** The jurisdictions' admin usage: active programs per jurisdiction (registered in src/providers.ts). */
+/** The jurisdictions' admin usage: active programs per jurisdiction (registered in master-angler.module.ts). */
 export const programsByJurisdiction = repo.activeProgramsByJurisdiction;

@@ -3,7 +3,7 @@ import type { ContentStatus, ContentType } from './moderation.types.js';
 
 /**
  * The registry of moderated content types: the module owning a kind of content the review queue
- * holds (social: posts and comments) registers, at start-up (src/providers.ts), how a moderator's
+ * holds (social: posts and comments) registers, at start-up (the registering module's <module>.module.ts), how a moderator's
  * decision reads and changes it. Moderation never imports that module.
  */
 
@@ -43,6 +43,6 @@ export function registerModeratedContent<Item extends ModeratedItem>(type: Conte
 
 export function moderatedContent(type: ContentType): ModeratedContentType {
   const access = types.get(type);
-  if (!access) throw new Error(`no moderated content type ${type} is registered (src/providers.ts)`);
+  if (!access) throw new Error(`no moderated content type ${type} is registered (the registering module's <module>.module.ts)`);
   return access;
 }

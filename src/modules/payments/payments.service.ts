@@ -367,7 +367,7 @@ const settlementListeners = new Map<string, SettlementListener>();
 /**
  * A module that pays for its records through this service learns of payments settled later
  * (webhooks) by the type of the record paid for (`related.type`). Registered once at start-up by
- * the composition root (src/providers.ts); the payments module never imports the payer's module.
+ * the payer's module in its plugin (charters.module.ts, tournaments.module.ts); the payments module never imports the payer's module.
  */
 export function onPaymentSettled(relatedType: string, listener: SettlementListener): void {
   settlementListeners.set(relatedType, listener);

@@ -14,7 +14,7 @@ import { photoFile, type PhotoDeps, type PhotoSize } from './photos.service.js';
  * its reason, in one transaction.
  */
 
-/** The kinds of record whose photos pass moderation (their upload is moderated: src/providers.ts). */
+/** The kinds of record whose photos pass moderation (their upload is moderated: the registering module's <module>.module.ts). */
 export const REVIEWED_KINDS = ['Post', 'FishingReport'] as const;
 export type ReviewedKind = (typeof REVIEWED_KINDS)[number];
 export const REVIEWED_STATES = ['PendingReview', 'Rejected'] as const;

@@ -22,7 +22,7 @@ import type { PhotoKind, PhotoRow } from './photos.tables.js';
 /**
  * Photos of the records that have them (catches, entries, posts, fishing reports, spots,
  * avatars). The module owning a record registers how to read it (`registerPhotoRecord`, from
- * src/providers.ts): who may see a photo is exactly who may see its record, through the record's
+ * the registering module's <module>.module.ts): who may see a photo is exactly who may see its record, through the record's
  * own policy; only the record's owner adds, orders and removes its photos (`photoPolicy`).
  * Record views list their photos with `photoViews`.
  */
@@ -58,7 +58,7 @@ export function registerPhotoRecord(kind: PhotoKind, access: PhotoRecordAccess):
 
 function recordAccess(kind: PhotoKind): PhotoRecordAccess {
   const access = records.get(kind);
-  if (!access) throw new Error(`no photo record of kind ${kind} is registered (src/providers.ts)`);
+  if (!access) throw new Error(`no photo record of kind ${kind} is registered (the registering module's <module>.module.ts)`);
   return access;
 }
 

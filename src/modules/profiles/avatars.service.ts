@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../core/db/client.js';
 /**
  * Avatars of profiles. The photos module keeps them (PUT /api/userprofile/me/avatar) and depends
  * on profiles (an avatar is seen as its profile is), so profiles cannot import it: the composition
- * root (src/providers.ts) registers where avatars come from at start-up. Without one registered,
+ * the photos module (photos.module.ts) registers where avatars come from at start-up. Without one registered,
  * no profile has an avatar.
  */
 

@@ -6,5 +6,5 @@ export { RegulationErrors } from './regulations.errors.js';
 export { Active, HttpUrl, Reason, ReasonBody, Search } from './regulations.admin.schemas.js';
 export { cmToInches, localDate } from './rules.js';
 export { jurisdictionId, programId, regulationId } from './reference-ids.js';
-/** Usage of jurisdictions by higher modules, by registration (src/providers.ts). */
+/** Usage of jurisdictions by higher modules, by registration (the registering module's <module>.module.ts). */
 export { registerJurisdictionUsage } from './regulations.usage.js';

@@ -27,7 +27,7 @@ export type AdminTarget = keyof typeof ADMIN_TARGETS;
 
 const jurisdictionListeners: Array<() => void> = [];
 
-/** Called in this process after a jurisdiction is deactivated or reactivated (higher modules register at start-up: src/providers.ts). */
+/** Called in this process after a jurisdiction is deactivated or reactivated (higher modules register at start-up: the registering module's <module>.module.ts). */
 export function onJurisdictionActiveChange(listener: () => void): void {
   jurisdictionListeners.push(listener);
 }

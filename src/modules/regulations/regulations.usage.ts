@@ -2,7 +2,7 @@ import { usageRegistry } from '../../core/admin/usage.js';
 
 /**
  * What uses a jurisdiction outside this module, counted by the modules whose records reference it
- * (registered in src/providers.ts): `programs` (active Master Angler programs).
+ * (registered in master-angler.module.ts): `programs` (active Master Angler programs).
  */
 export const jurisdictionUsage = usageRegistry<{ programs: number }>();
 

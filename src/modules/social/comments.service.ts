@@ -109,7 +109,7 @@ export async function commentsForReview(db: DbOrTx, ids: string[]) {
   return repo.commentsByIds(db, ids);
 }
 
-/** Comments in the review queue (registered with moderation in src/providers.ts); a decision keeps the post's count in step. */
+/** Comments in the review queue (registered with moderation in social.module.ts); a decision keeps the post's count in step. */
 export const moderatedComments: ModeratedContentType<ModeratedItem & { postId: string }> = {
   async lock(tx, commentId) {
     const comment = await repo.findComment(tx, commentId, { forUpdate: true });

@@ -215,7 +215,7 @@ export async function postsForReview(db: DbOrTx, ids: string[]) {
   return repo.postsByIds(db, ids);
 }
 
-/** Posts in the review queue (registered with moderation in src/providers.ts). */
+/** Posts in the review queue (registered with moderation in social.module.ts). */
 export const moderatedPosts: ModeratedContentType = {
   async lock(tx, postId) {
     const post = await repo.findPost(tx, postId, { forUpdate: true });

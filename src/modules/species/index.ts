@@ -2,5 +2,5 @@
 export { fishSpecies } from './species.tables.js';
 /** Seeded species ids (UUIDv5 of the scientific name), for other modules' seeds. */
 export { speciesId } from './species.ids.js';
-/** What uses a species: the modules that reference species register their counters (src/providers.ts). */
+/** What uses a species: the modules that reference species register their counters (the registering module's <module>.module.ts). */
 export { registerSpeciesUsage, type SpeciesCatchUsage } from './species.usage.js';

@@ -9,7 +9,7 @@ export interface SpeciesCatchUsage {
 
 /**
  * What uses a species, counted by the modules whose records reference it (registered in
- * src/providers.ts): `catches` (the fishing log), `lures` (active catalog lures made for it).
+ * the registering module's <module>.module.ts): `catches` (the fishing log), `lures` (active catalog lures made for it).
  */
 export const speciesUsage = usageRegistry<{ catches: SpeciesCatchUsage; lures: number }>();
 

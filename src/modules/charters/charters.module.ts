@@ -1,0 +1,14 @@
+import { defineModule } from '../../core/module.js';
+import { registerPaymentRecordPath } from '../payments/payments.service.js';
+import { bookingPath } from './charters.service.js';
+import { chartersRoutes } from './charters.routes.js';
+import { chartersAdminRoutes } from './charters.admin.routes.js';
+
+/** Charter listings, slots and bookings, and their administration. */
+export const chartersModule = defineModule('charters', {
+  providers: () => {
+    // Where a payer reads what a refunded payment was for (the refund's notification links it).
+    registerPaymentRecordPath('charter_booking', (_db, id) => bookingPath(id));
+  },
+  routes: [chartersRoutes, chartersAdminRoutes],
+});

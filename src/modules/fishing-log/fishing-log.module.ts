@@ -1,0 +1,31 @@
+import { defineModule } from '../../core/module.js';
+import { registerSpeciesUsage } from '../species/index.js';
+import { registerPhotoRecord } from '../photos/photos.service.js';
+import { catchesBySpecies } from './fishing-log.usage.js';
+import { visibleCatch, visibleEntry } from './entries.service.js';
+import { fishingLogRoutes } from './fishing-log.routes.js';
+import { dnrRoutes } from './dnr.routes.js';
+import { personalBestsRoutes } from './personal-bests.routes.js';
+
+/** Log entries, catches, sessions, personal bests and DNR research reads. */
+export const fishingLogModule = defineModule('fishing-log', {
+  providers: () => {
+    registerSpeciesUsage('catches', catchesBySpecies);
+    // Photos of catches and entries are seen exactly as their record is (its policy's 404/403).
+    registerPhotoRecord('Catch', {
+      offersLocation: true,
+      read: async (db, viewer, id, entryId) => {
+        const row = await visibleCatch(db, viewer.userId, id, entryId);
+        return { ownerId: row.ownerId, isPublic: row.entry.visibility === 'Public' };
+      },
+    });
+    registerPhotoRecord('Entry', {
+      offersLocation: true,
+      read: async (db, viewer, id) => {
+        const row = await visibleEntry(db, viewer.userId, id);
+        return { ownerId: row.ownerId, isPublic: row.visibility === 'Public' };
+      },
+    });
+  },
+  routes: [fishingLogRoutes, dnrRoutes, personalBestsRoutes],
+});

@@ -1,0 +1,23 @@
+import { defineModule } from '../../core/module.js';
+import { registerLookupUsage } from '../lookups/index.js';
+import { registerPhotoRecord } from '../photos/photos.service.js';
+import { reportsByClarity, reportsBySky, requireVisibleReport } from './fishing-reports.service.js';
+import { fishingReportsRoutes } from './fishing-reports.routes.js';
+import { fishingReportsAdminRoutes } from './fishing-reports.admin.routes.js';
+
+/** Fishing reports by location, and their administration. */
+export const fishingReportsModule = defineModule('fishing-reports', {
+  providers: () => {
+    // The lookups' usage statistics: reports hold water clarity and sky values.
+    registerLookupUsage('WaterClarity', reportsByClarity);
+    registerLookupUsage('Sky', reportsBySky);
+    registerPhotoRecord('FishingReport', {
+      moderated: true,
+      read: async (db, viewer, id) => {
+        const row = await requireVisibleReport(db, viewer, id);
+        return { ownerId: row.authorId, isPublic: row.status === 'Published' };
+      },
+    });
+  },
+  routes: [fishingReportsRoutes, fishingReportsAdminRoutes],
+});

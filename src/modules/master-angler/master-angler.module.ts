@@ -1,0 +1,26 @@
+import { defineModule } from '../../core/module.js';
+import { registerMasterAnglerDetection } from '../fishing-log/index.js';
+import { homeStateOf } from '../profiles/profiles.service.js';
+import { registerJurisdictionUsage } from '../regulations/index.js';
+import { onJurisdictionActiveChange } from '../regulations/regulations.admin.service.js';
+import { forgetMasterAnglerCatalog, masterAnglerEligibility, programsByJurisdiction } from './master-angler.service.js';
+import { masterAnglerRoutes } from './master-angler.routes.js';
+import { masterAnglerAdminRoutes } from './master-angler.admin.routes.js';
+
+/** Master Angler programs, eligibility of logged catches, submissions and their review. */
+export const masterAnglerModule = defineModule('master-angler', {
+  providers: () => {
+    // The fishing log learns of the programs through its port (it cannot import this module).
+    registerMasterAnglerDetection(async (db, ownerId, catches) => {
+      let home: Promise<string | null> | undefined;
+      const homeState = () => (home ??= homeStateOf(db, ownerId)); // read once, and only when a program lists a species
+      const found = [];
+      for (const item of catches) found.push(await masterAnglerEligibility(db, { ...item, homeState }));
+      return found;
+    });
+    // Jurisdictions decide which programs count: this process forgets the cached minimums at once.
+    onJurisdictionActiveChange(forgetMasterAnglerCatalog);
+    registerJurisdictionUsage('programs', programsByJurisdiction);
+  },
+  routes: [masterAnglerRoutes, masterAnglerAdminRoutes],
+});

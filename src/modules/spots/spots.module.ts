@@ -1,0 +1,18 @@
+import { defineModule } from '../../core/module.js';
+import { registerPhotoRecord } from '../photos/photos.service.js';
+import { requireVisibleSpot } from './spots.service.js';
+import { spotsRoutes } from './spots.routes.js';
+import { spotsAdminRoutes } from './spots.admin.routes.js';
+
+/** Fishing spots, boat ramps and piers, and their administration. */
+export const spotsModule = defineModule('spots', {
+  providers: () => {
+    registerPhotoRecord('Spot', {
+      read: async (db, viewer, id) => {
+        const row = await requireVisibleSpot(db, viewer, id);
+        return { ownerId: row.ownerId, isPublic: row.isActive };
+      },
+    });
+  },
+  routes: [spotsRoutes, spotsAdminRoutes],
+});

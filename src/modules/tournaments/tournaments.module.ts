@@ -1,0 +1,15 @@
+import { defineModule } from '../../core/module.js';
+import { onPaymentSettled, registerPaymentRecordPath } from '../payments/payments.service.js';
+import { registrationPathById, settleEntryFee } from './registrations.service.js';
+import { tournamentsRoutes } from './tournaments.routes.js';
+import { tournamentsAdminRoutes } from './tournaments.admin.routes.js';
+
+/** Tournaments: organizers, registrations and entry fees, judging, results, sponsors. */
+export const tournamentsModule = defineModule('tournaments', {
+  providers: () => {
+    // Entry fees the payment provider settles later (webhooks) reach the registration they pay for.
+    onPaymentSettled('tournament_registration', settleEntryFee);
+    registerPaymentRecordPath('tournament_registration', registrationPathById);
+  },
+  routes: [tournamentsRoutes, tournamentsAdminRoutes],
+});
