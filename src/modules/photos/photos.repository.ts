@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
+import { columnsOf, namedIdsStatement } from '../../core/db/prepared.js';
 import type { Page } from '../../core/http/pagination.js';
 import { users } from '../users/index.js';
 import { mediaDeletions, photos, type PhotoKind, type PhotoRow } from './photos.tables.js';
@@ -51,24 +52,30 @@ export async function findPhoto(db: DbOrTx, id: string, options: { lock?: boolea
   return row;
 }
 
+/**
+ * The photos of records (and of their children): named statements, built once per process, since
+ * every record view and feed page reads them (entry by id sends the tree's beside the entry's own
+ * two statements, on one connection).
+ */
+const photosOfRecordsStatement = namedIdsStatement<PhotoRow>(
+  'photos_of_records',
+  (ids) => sql`SELECT ${columnsOf(photos)} FROM ${photos} WHERE ${ids(photos.recordId)} ORDER BY ${photos.recordId}, ${photos.position}`,
+);
+const photosOfTreesStatement = namedIdsStatement<PhotoRow>(
+  'photos_of_trees',
+  (ids) => sql`SELECT ${columnsOf(photos)} FROM ${photos} WHERE ${ids(photos.recordId)} OR ${ids(photos.parentId)} ORDER BY ${photos.recordId}, ${photos.position}`,
+);
+
 /** The photos of the records, each record's in order. */
 export async function photosOfRecords(db: DbOrTx, recordIds: readonly string[]): Promise<PhotoRow[]> {
   if (recordIds.length === 0) return [];
-  return db
-    .select()
-    .from(photos)
-    .where(inArray(photos.recordId, [...recordIds]))
-    .orderBy(asc(photos.recordId), asc(photos.position));
+  return photosOfRecordsStatement.rows(db, { ids: [...recordIds] });
 }
 
 /** The photos of the records and of their children (photos whose parent is one of them), in order. */
 export async function photosOfTrees(db: DbOrTx, recordIds: readonly string[]): Promise<PhotoRow[]> {
   if (recordIds.length === 0) return [];
-  return db
-    .select()
-    .from(photos)
-    .where(or(inArray(photos.recordId, [...recordIds]), inArray(photos.parentId, [...recordIds])))
-    .orderBy(asc(photos.recordId), asc(photos.position));
+  return photosOfTreesStatement.rows(db, { ids: [...recordIds] });
 }
 
 /** Deletes the photo and closes the gap in its record's order (the trigger queues its files). */
