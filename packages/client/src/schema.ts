@@ -9869,8 +9869,8 @@ export interface components {
          *       "kind": "BoatRamp",
          *       "privacy": "Public",
          *       "location": {
-         *         "lat": 46.1484007916,
-         *         "lon": -93.4849793514,
+         *         "latitude": 46.1484007916,
+         *         "longitude": -93.4849793514,
          *         "precision": "Exact"
          *       },
          *       "waterBody": "Mille Lacs Lake",
@@ -9916,15 +9916,15 @@ export interface components {
             privacy: "Public" | "Private";
             location: {
                 /**
-                 * @description Latitude (WGS 84 degrees)
+                 * @description Degrees north, WGS 84
                  * @example 46.2291
                  */
-                lat: number;
+                latitude: number;
                 /**
-                 * @description Longitude (WGS 84 degrees)
+                 * @description Degrees east, WGS 84
                  * @example -93.6557
                  */
-                lon: number;
+                longitude: number;
                 /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             };
@@ -9995,8 +9995,8 @@ export interface components {
          *       "kind": "BoatRamp",
          *       "privacy": "Public",
          *       "location": {
-         *         "lat": 46.1484007916,
-         *         "lon": -93.4849793514,
+         *         "latitude": 46.1484007916,
+         *         "longitude": -93.4849793514,
          *         "precision": "Exact"
          *       },
          *       "waterBody": "Mille Lacs Lake",
@@ -10043,15 +10043,15 @@ export interface components {
             privacy: "Public" | "Private";
             location: {
                 /**
-                 * @description Latitude (WGS 84 degrees)
+                 * @description Degrees north, WGS 84
                  * @example 46.2291
                  */
-                lat: number;
+                latitude: number;
                 /**
-                 * @description Longitude (WGS 84 degrees)
+                 * @description Degrees east, WGS 84
                  * @example -93.6557
                  */
-                lon: number;
+                longitude: number;
                 /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             };
@@ -10174,8 +10174,8 @@ export interface components {
          *       "kind": "BoatRamp",
          *       "privacy": "Public",
          *       "location": {
-         *         "lat": 46.1484007916,
-         *         "lon": -93.4849793514,
+         *         "latitude": 46.1484007916,
+         *         "longitude": -93.4849793514,
          *         "precision": "Exact"
          *       },
          *       "waterBody": "Mille Lacs Lake",
@@ -10233,15 +10233,15 @@ export interface components {
             privacy: "Public" | "Private";
             location: {
                 /**
-                 * @description Latitude (WGS 84 degrees)
+                 * @description Degrees north, WGS 84
                  * @example 46.2291
                  */
-                lat: number;
+                latitude: number;
                 /**
-                 * @description Longitude (WGS 84 degrees)
+                 * @description Degrees east, WGS 84
                  * @example -93.6557
                  */
-                lon: number;
+                longitude: number;
                 /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             };
@@ -10316,8 +10316,8 @@ export interface components {
          *       "waterBody": "Mille Lacs Lake",
          *       "stateCode": "US-MN",
          *       "location": {
-         *         "lat": 46.23,
-         *         "lon": -93.65,
+         *         "latitude": 46.23,
+         *         "longitude": -93.65,
          *         "precision": "Approximate"
          *       },
          *       "fishedOn": "2026-06-01",
@@ -10364,15 +10364,15 @@ export interface components {
             stateCode: string | null;
             location: {
                 /**
-                 * @description Latitude (WGS 84 degrees)
+                 * @description Degrees north, WGS 84
                  * @example 46.2291
                  */
-                lat: number;
+                latitude: number;
                 /**
-                 * @description Longitude (WGS 84 degrees)
+                 * @description Degrees east, WGS 84
                  * @example -93.6557
                  */
-                lon: number;
+                longitude: number;
                 /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             };
@@ -10429,8 +10429,8 @@ export interface components {
          *       "waterBody": "Mille Lacs Lake",
          *       "stateCode": "US-MN",
          *       "location": {
-         *         "lat": 46.23,
-         *         "lon": -93.65,
+         *         "latitude": 46.23,
+         *         "longitude": -93.65,
          *         "precision": "Approximate"
          *       },
          *       "fishedOn": "2026-06-01",
@@ -10478,15 +10478,15 @@ export interface components {
             stateCode: string | null;
             location: {
                 /**
-                 * @description Latitude (WGS 84 degrees)
+                 * @description Degrees north, WGS 84
                  * @example 46.2291
                  */
-                lat: number;
+                latitude: number;
                 /**
-                 * @description Longitude (WGS 84 degrees)
+                 * @description Degrees east, WGS 84
                  * @example -93.6557
                  */
-                lon: number;
+                longitude: number;
                 /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             };
@@ -41553,8 +41553,10 @@ export interface operations {
                  * @example {
                  *       "name": "Father Hennepin State Park public access",
                  *       "kind": "BoatRamp",
-                 *       "lat": 46.1474,
-                 *       "lon": -93.4741,
+                 *       "location": {
+                 *         "latitude": 46.1474,
+                 *         "longitude": -93.4741
+                 *       },
                  *       "waterBody": "Mille Lacs Lake",
                  *       "stateCode": "US-MN",
                  *       "ramp": {
@@ -41571,10 +41573,13 @@ export interface operations {
                     kind: "Spot" | "BoatRamp" | "Pier" | "Shore";
                     /** @description Public: exact location for everyone. Private: shared from your private log, shown to others snapped to a ~1 km grid. Boat ramps and piers are always Public. */
                     privacy?: "Public" | "Private";
-                    /** @description Latitude (WGS 84 degrees) */
-                    lat: number;
-                    /** @description Longitude (WGS 84 degrees) */
-                    lon: number;
+                    /** @description Where the spot is. The older top-level `lat`/`lon` are still accepted (deprecated). */
+                    location: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude: number;
+                    };
                     waterBody?: string | null;
                     stateCode?: string | null;
                     description?: string | null;
@@ -42688,8 +42693,13 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    lat?: number;
-                    lon?: number;
+                    /** @description The position (either coordinate may be sent alone). The older top-level `lat`/`lon` are still accepted (deprecated). */
+                    location?: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude?: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude?: number;
+                    };
                     waterBody?: string | null;
                     county?: string | null;
                     description?: string | null;
@@ -43013,8 +43023,10 @@ export interface operations {
                  * @example {
                  *       "waterBody": "Mille Lacs Lake",
                  *       "stateCode": "US-MN",
-                 *       "lat": 46.2333,
-                 *       "lon": -93.65,
+                 *       "location": {
+                 *         "latitude": 46.2333,
+                 *         "longitude": -93.65
+                 *       },
                  *       "fishedOn": "2026-06-01",
                  *       "conditions": {
                  *         "waterTempC": 18.5,
@@ -43035,8 +43047,13 @@ export interface operations {
                 "application/json": {
                     waterBody: string;
                     stateCode?: string | null;
-                    lat: number;
-                    lon: number;
+                    /** @description Where you fished. The older top-level `lat`/`lon` are still accepted (deprecated). */
+                    location: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude: number;
+                    };
                     /**
                      * @description Show the exact point to everyone (default false: rounded to ~1 km)
                      * @default false

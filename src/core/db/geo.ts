@@ -97,20 +97,3 @@ export async function assertGeoExtensionsAvailable(client: Queryable): Promise<v
     );
   }
 }
-
-/** A location as a viewer is shown it. */
-export const ShownLocation = Type.Object(
-  {
-    lat: Type.Number({ description: 'Latitude (WGS 84 degrees)', examples: [46.2291] }),
-    lon: Type.Number({ description: 'Longitude (WGS 84 degrees)', examples: [-93.6557] }),
-    precision: Type.Union([Type.Literal('Exact'), Type.Literal('Approximate')], {
-      description: 'Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place',
-    }),
-  },
-  { additionalProperties: false },
-);
-
-/** The location `exact` allows: the point itself, or the public (snapped) one. */
-export function shownLocation(exact: boolean, point: { lat: number; lon: number }, publicPoint: { lat: number; lon: number }) {
-  return exact ? { lat: point.lat, lon: point.lon, precision: 'Exact' as const } : { lat: publicPoint.lat, lon: publicPoint.lon, precision: 'Approximate' as const };
-}

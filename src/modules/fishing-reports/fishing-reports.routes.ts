@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
+import { legacyPoint } from '../../core/http/coordinates.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { ByLocationQuery, CreateFishingReportBody, FishingReport, HelpfulResult, NearbyFishingReport } from './fishing-reports.schemas.js';
@@ -16,6 +17,7 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
   app.post(
     '/api/reports',
     {
+      preValidation: legacyPoint('lat', 'lon'),
       schema: {
         tags,
         operationId: 'createFishingReport',

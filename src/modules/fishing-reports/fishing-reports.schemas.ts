@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { MAX_RADIUS_KM, ShownLocation } from '../../core/db/geo.js';
+import { MAX_RADIUS_KM } from '../../core/db/geo.js';
+import { legacyPointNote, PointBody, ShownLocation } from '../../core/http/coordinates.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, PastDate, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CONTENT_STATUSES } from '../moderation/index.js';
@@ -19,8 +20,7 @@ const ConditionsProperties = {
 const createExample = {
   waterBody: 'Mille Lacs Lake',
   stateCode: 'US-MN',
-  lat: 46.2333,
-  lon: -93.65,
+  location: { latitude: 46.2333, longitude: -93.65 },
   fishedOn: '2026-06-01',
   conditions: { waterTempC: 18.5, clarity: 'Clear', sky: 'PartlyCloudy', windKmh: 12, windDirection: 'NW' },
   species: [{ speciesId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21', bite: 'Good' }],
@@ -31,8 +31,7 @@ export const CreateFishingReportBody = Type.Object(
   {
     waterBody: Type.String({ minLength: 1, maxLength: 200 }),
     stateCode: Type.Optional(Nullable(StateCode)),
-    lat: Type.Number({ minimum: -90, maximum: 90 }),
-    lon: Type.Number({ minimum: -180, maximum: 180 }),
+    location: PointBody({ description: `Where you fished. ${legacyPointNote('lat', 'lon')}` }),
     exactLocation: Type.Optional(Type.Boolean({ description: 'Show the exact point to everyone (default false: rounded to ~1 km)', default: false })),
     fishedOn: Type.String({ ...PastDate, description: 'The day fished: from 1900-01-01, not in the future' }),
     conditions: Type.Optional(Type.Object(ConditionsProperties, { additionalProperties: false })),
@@ -78,7 +77,7 @@ const reportExample = {
   author: { userId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22', username: 'jo' },
   waterBody: 'Mille Lacs Lake',
   stateCode: 'US-MN',
-  location: { lat: 46.23, lon: -93.65, precision: 'Approximate' },
+  location: { latitude: 46.23, longitude: -93.65, precision: 'Approximate' },
   fishedOn: '2026-06-01',
   conditions: { waterTempC: 18.5, clarity: 'Clear', sky: 'PartlyCloudy', windKmh: 12, windDirection: 'NW' },
   species: [{ speciesId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23', commonName: 'Walleye', bite: 'Good' }],

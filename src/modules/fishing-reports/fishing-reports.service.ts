@@ -4,7 +4,8 @@ import { fishingReportPolicy } from '../../core/access/policies/fishing-reports.
 import { allows, authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { shownLocation, snapToGrid, toKm, type Near } from '../../core/db/geo.js';
+import { snapToGrid, toKm, type Near } from '../../core/db/geo.js';
+import { shownLocation } from '../../core/http/coordinates.js';
 import type { Page } from '../../core/http/pagination.js';
 import { moderateContent, recordVerdictRules, type ContentStatus } from '../moderation/moderation.service.js';
 import { assertLookupValues } from '../lookups/index.js';
@@ -50,7 +51,7 @@ async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) 
         author: { userId: row.authorId, username: row.authorUsername },
         waterBody: row.waterBody,
         stateCode: row.stateCode,
-        location: shownLocation(exact, row, { lat: row.publicLat, lon: row.publicLon }),
+        location: shownLocation(exact, { latitude: row.lat, longitude: row.lon }, { latitude: row.publicLat, longitude: row.publicLon }),
         fishedOn: row.fishedOn,
         conditions: { waterTempC: row.waterTempC, clarity: row.clarity, sky: row.sky, windKmh: row.windKmh, windDirection: row.windDirection },
         species: row.species.map((s) => ({ speciesId: s.speciesId, commonName: species.get(s.speciesId)?.commonName ?? 'Unknown species', bite: s.bite })),
@@ -91,7 +92,8 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
   ]);
   const id = uuidv7();
   const exact = input.exactLocation ?? false;
-  const shown = exact ? { lat: input.lat, lon: input.lon } : snapToGrid(input.lat, input.lon);
+  const { latitude: lat, longitude: lon } = input.location;
+  const shown = exact ? { lat, lon } : snapToGrid(lat, lon);
   const text = `${input.waterBody}\n${input.text}`;
   const verdict = await moderateContent(db, { contentType: 'fishing_report', contentId: id, text, imageUrls: [] }, log);
   const c = input.conditions ?? {};
@@ -101,8 +103,8 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
       authorId: viewer.userId,
       waterBody: input.waterBody.trim(),
       stateCode: input.stateCode?.toUpperCase() ?? null,
-      lat: input.lat,
-      lon: input.lon,
+      lat,
+      lon,
       publicLat: shown.lat,
       publicLon: shown.lon,
       exactLocation: exact,

@@ -34,8 +34,7 @@ describe('POST /api/reports', () => {
     const res = await call('POST', '/api/reports', jo, {
       waterBody: 'Mille Lacs Lake',
       stateCode: 'US-MN',
-      lat: 46.23456,
-      lon: -93.65432,
+      location: { latitude: 46.23456, longitude: -93.65432 },
       fishedOn: '2026-06-01',
       conditions: { waterTempC: 18.5, clarity: 'Clear', sky: 'PartlyCloudy', windKmh: 12, windDirection: 'NW' },
       species: [{ speciesId: walleye, bite: 'Good' }],
@@ -49,7 +48,7 @@ describe('POST /api/reports', () => {
       author: { userId: jo.userId, username: jo.username },
       waterBody: 'Mille Lacs Lake',
       stateCode: 'US-MN',
-      location: { lat: 46.23456, lon: -93.65432, precision: 'Exact' },
+      location: { latitude: 46.23456, longitude: -93.65432, precision: 'Exact' },
       fishedOn: '2026-06-01',
       conditions: { waterTempC: 18.5, clarity: 'Clear', sky: 'PartlyCloudy', windKmh: 12, windDirection: 'NW' },
       species: [{ speciesId: walleye, commonName: 'Walleye', bite: 'Good' }],
@@ -62,36 +61,44 @@ describe('POST /api/reports', () => {
       updatedAt: expect.any(String),
     });
     const seen = await call('GET', `/api/reports/${report.id}`, sam);
-    expect(seen.json().location).toEqual({ lat: 46.23, lon: -93.65, precision: 'Approximate' });
+    expect(seen.json().location).toEqual({ latitude: 46.23, longitude: -93.65, precision: 'Approximate' });
     expect(JSON.stringify(seen.json())).not.toContain('46.23456');
     const calls = await t.database.pool.query('SELECT content_type, outcome FROM moderation_calls WHERE content_id = $1', [report.id]);
     expect(calls.rows).toEqual([{ content_type: 'fishing_report', outcome: 'clean' }]);
   });
 
   it('shows the exact point to everyone when the author chooses exactLocation', async () => {
-    const report = await createFishingReport(t, jo, { exactLocation: true, lat: 46.1111, lon: -93.2222 });
-    expect((await call('GET', `/api/reports/${report.id}`, sam)).json().location).toEqual({ lat: 46.1111, lon: -93.2222, precision: 'Exact' });
+    const report = await createFishingReport(t, jo, { exactLocation: true, location: { latitude: 46.1111, longitude: -93.2222 } });
+    expect((await call('GET', `/api/reports/${report.id}`, sam)).json().location).toEqual({ latitude: 46.1111, longitude: -93.2222, precision: 'Exact' });
+  });
+
+  it('still takes the older top-level lat/lon (deprecated) and answers location; both spellings at once are a 400', async () => {
+    const old = await call('POST', '/api/reports', jo, { waterBody: 'Old client lake', exactLocation: true, lat: 46.4321, lon: -93.4321, fishedOn: '2026-06-01', text: 'Slow.' });
+    expect(old.statusCode).toBe(201);
+    expect(old.json().location).toEqual({ latitude: 46.4321, longitude: -93.4321, precision: 'Exact' });
+    const both = await call('POST', '/api/reports', jo, { waterBody: 'x', lon: -93, location: { latitude: 46, longitude: -93 }, fishedOn: '2026-06-01', text: 'x' });
+    expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/lon' }] });
   });
 
   it('400 for an unknown species, a species twice, a future day or a bad field; 401 without a token', async () => {
-    const unknown = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2026-06-01', text: 'x', species: [{ speciesId: MISSING_ID, bite: 'Good' }] });
+    const unknown = await call('POST', '/api/reports', jo, { waterBody: 'x', location: { latitude: 46, longitude: -93 }, fishedOn: '2026-06-01', text: 'x', species: [{ speciesId: MISSING_ID, bite: 'Good' }] });
     expect(unknown.json()).toMatchObject({ status: 400, errors: [{ pointer: '/species/0' }] });
     const twice = await call('POST', '/api/reports', jo, {
-      waterBody: 'x', lat: 46, lon: -93, fishedOn: '2026-06-01', text: 'x',
+      waterBody: 'x', location: { latitude: 46, longitude: -93 }, fishedOn: '2026-06-01', text: 'x',
       species: [{ speciesId: walleye, bite: 'Good' }, { speciesId: walleye, bite: 'Slow' }],
     });
     expect(twice.json()).toMatchObject({ code: 'reports.duplicate_species', errors: [{ pointer: '/species/1/speciesId' }] });
-    const future = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2999-01-01', text: 'x' });
+    const future = await call('POST', '/api/reports', jo, { waterBody: 'x', location: { latitude: 46, longitude: -93 }, fishedOn: '2999-01-01', text: 'x' });
     expect(future.json()).toMatchObject({ code: 'request.validation_failed', errors: [{ pointer: '/fishedOn', detail: expect.stringContaining('to at most 24 hours from now') }] });
-    const early = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '1899-12-31', text: 'x' });
+    const early = await call('POST', '/api/reports', jo, { waterBody: 'x', location: { latitude: 46, longitude: -93 }, fishedOn: '1899-12-31', text: 'x' });
     expect(early.statusCode).toBe(400);
     expect(early.json()).toMatchObject({ errors: [{ pointer: '/fishedOn', detail: 'must be a calendar date YYYY-MM-DD (e.g. 2026-06-01), from 1900-01-01 to at most 24 hours from now' }] });
-    const bad = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 95, lon: -93, fishedOn: 'yesterday', text: 'x', conditions: { clarity: 'Green' } });
-    expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/lat', '/fishedOn']));
+    const bad = await call('POST', '/api/reports', jo, { waterBody: 'x', location: { latitude: 95, longitude: -93 }, fishedOn: 'yesterday', text: 'x', conditions: { clarity: 'Green' } });
+    expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/location/latitude', '/fishedOn']));
     // Clarity is a lookup value, checked once the body is well formed.
-    const clarity = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2026-06-01', text: 'x', conditions: { clarity: 'Green' } });
+    const clarity = await call('POST', '/api/reports', jo, { waterBody: 'x', location: { latitude: 46, longitude: -93 }, fishedOn: '2026-06-01', text: 'x', conditions: { clarity: 'Green' } });
     expect(clarity.json()).toMatchObject({ status: 400, code: 'lookups.unknown_value', errors: [{ pointer: '/conditions/clarity' }] });
-    expect((await call('POST', '/api/reports', null, { waterBody: 'x', lat: 46, lon: -93, fishedOn: '2026-06-01', text: 'x' })).statusCode).toBe(401);
+    expect((await call('POST', '/api/reports', null, { waterBody: 'x', location: { latitude: 46, longitude: -93 }, fishedOn: '2026-06-01', text: 'x' })).statusCode).toBe(401);
   });
 });
 
@@ -129,12 +136,12 @@ describe('moderation of reports', () => {
 
 describe('GET /api/reports/by-location and helpful marks', () => {
   it('lists published reports near a point, newest first, with helpful counts and distances', async () => {
-    const older = await createFishingReport(t, sam, { lat: 44.001, lon: -95.001, fishedOn: '2026-05-01', text: 'Older' });
-    const newer = await createFishingReport(t, sam, { lat: 44.05, lon: -95.0, fishedOn: '2026-05-20', text: 'Newer', species: [{ speciesId: walleye, bite: 'Hot' }] });
-    await createFishingReport(t, sam, { lat: 45.5, lon: -95.0, fishedOn: '2026-05-25', text: 'Too far' });
+    const older = await createFishingReport(t, sam, { location: { latitude: 44.001, longitude: -95.001 }, fishedOn: '2026-05-01', text: 'Older' });
+    const newer = await createFishingReport(t, sam, { location: { latitude: 44.05, longitude: -95.0 }, fishedOn: '2026-05-20', text: 'Newer', species: [{ speciesId: walleye, bite: 'Hot' }] });
+    await createFishingReport(t, sam, { location: { latitude: 45.5, longitude: -95.0 }, fishedOn: '2026-05-25', text: 'Too far' });
     const res = await call('GET', '/api/reports/by-location?lat=44&lon=-95&radiusKm=10', jo);
     expect(res.json().map((r: { id: string }) => r.id)).toEqual([newer.id, older.id]);
-    expect(res.json()[0]).toMatchObject({ location: { lat: 44.05, lon: -95, precision: 'Approximate' }, distanceKm: expect.closeTo(5.56, 1), helpfulCount: 0 });
+    expect(res.json()[0]).toMatchObject({ location: { latitude: 44.05, longitude: -95, precision: 'Approximate' }, distanceKm: expect.closeTo(5.56, 1), helpfulCount: 0 });
     expect(res.headers['x-total-count']).toBe('2');
     const walleyeOnly = await call('GET', `/api/reports/by-location?lat=44&lon=-95&radiusKm=10&speciesId=${walleye}`, jo);
     expect(walleyeOnly.json().map((r: { id: string }) => r.id)).toEqual([newer.id]);

@@ -112,8 +112,7 @@ describe('the modules check their fields against the active values', () => {
     const author = await createUser(t);
     const bad = await call('POST', '/api/reports', author, {
       waterBody: 'Lake Vermilion',
-      lat: 47.85,
-      lon: -92.3,
+      location: { latitude: 47.85, longitude: -92.3 },
       fishedOn: '2026-06-02',
       text: 'Slow bite.',
       conditions: { clarity: 'Milky', sky: 'Drizzle' },
@@ -139,7 +138,7 @@ describe('the modules check their fields against the active values', () => {
     const [audit] = (await auditEntries(t, 'lookups.deactivated')).filter((e) => e.target_id === value.id);
     expect(audit).toMatchObject({ reason: 'Test', actor_user_id: staff.admin.userId });
     expect(await codes('WaterClarity', author)).not.toContain('TeaStained');
-    const refused = await call('POST', '/api/reports', author, { waterBody: 'Bog lake', lat: 47.5, lon: -92.5, fishedOn: '2026-06-03', text: 'Dark water.', conditions: { clarity: 'TeaStained' } });
+    const refused = await call('POST', '/api/reports', author, { waterBody: 'Bog lake', location: { latitude: 47.5, longitude: -92.5 }, fishedOn: '2026-06-03', text: 'Dark water.', conditions: { clarity: 'TeaStained' } });
     expect(refused.json()).toMatchObject({ status: 400, code: 'lookups.unknown_value', errors: [{ pointer: '/conditions/clarity', detail: expect.stringContaining('no longer in use') }] });
     const reread = await call('GET', `/api/reports/${old.id}`, author);
     expect(reread.json().conditions.clarity).toBe('TeaStained');

@@ -43,7 +43,7 @@ describe('boat ramps seeded with the service', () => {
     expect(ramps.find((r) => r.id === FATHER_HENNEPIN)).toMatchObject({
       kind: 'BoatRamp',
       privacy: 'Public',
-      location: { lat: 46.1484007916, lon: -93.4849793514, precision: 'Exact' },
+      location: { latitude: 46.1484007916, longitude: -93.4849793514, precision: 'Exact' },
       waterBody: 'Mille Lacs Lake',
       stateCode: 'US-MN',
       county: 'Mille Lacs County',
@@ -67,15 +67,21 @@ describe('boat ramps seeded with the service', () => {
     expect(corrected.statusCode).toBe(200);
     expect(corrected.json()).toMatchObject({ id: NORTH_GARRISON, waterBody: 'Mille Lacs Lake', sourceUrl: SCIENCEBASE });
     expect((await auditEntries(t, 'spots.corrected')).at(-1)).toMatchObject({ target_id: NORTH_GARRISON, reason: correction.reason, before: { waterBody: 'MIlle Lacs Lake' }, after: { waterBody: 'Mille Lacs Lake' } });
-    const moved = await call('POST', `/api/admin/spots/${FATHER_HENNEPIN}/correct`, admin, { lat: 46.1485, lon: -93.485, reason: 'Surveyed' });
-    expect(moved.json().location).toEqual({ lat: 46.1485, lon: -93.485, precision: 'Exact' });
+    const moved = await call('POST', `/api/admin/spots/${FATHER_HENNEPIN}/correct`, admin, { location: { latitude: 46.1485, longitude: -93.485 }, reason: 'Surveyed' });
+    expect(moved.json().location).toEqual({ latitude: 46.1485, longitude: -93.485, precision: 'Exact' });
+    // One coordinate alone, in the older spelling (deprecated): the other stays.
+    const nudged = await call('POST', `/api/admin/spots/${FATHER_HENNEPIN}/correct`, admin, { lat: 46.1486, reason: 'Surveyed again' });
+    expect(nudged.json().location).toEqual({ latitude: 46.1486, longitude: -93.485, precision: 'Exact' });
+    const back = await call('POST', `/api/admin/spots/${FATHER_HENNEPIN}/correct`, admin, { location: { latitude: 46.1485 }, reason: 'Survey error' });
+    expect(back.json().location).toEqual({ latitude: 46.1485, longitude: -93.485, precision: 'Exact' });
+    expect((await call('POST', `/api/admin/spots/${FATHER_HENNEPIN}/correct`, admin, { location: {}, reason: 'Nothing' })).statusCode).toBe(400);
     const off = await call('POST', `/api/admin/spots/${referenceSpotId('USGS_BoatRamps.csv OID_=24576')}/deactivate`, admin, { reason: 'Closed for reconstruction' });
     expect(off.json()).toMatchObject({ isActive: false });
     await reseed();
     const ramps = await near();
     expect(ramps.map((r) => r.name)).toEqual(['Cedar Creek', 'North Garrison Bay', 'Father Hennepin State Park (East)']);
     expect(ramps.find((r) => r.id === NORTH_GARRISON)!.waterBody).toBe('Mille Lacs Lake');
-    expect(ramps.find((r) => r.id === FATHER_HENNEPIN)!.location).toEqual({ lat: 46.1485, lon: -93.485, precision: 'Exact' });
+    expect(ramps.find((r) => r.id === FATHER_HENNEPIN)!.location).toEqual({ latitude: 46.1485, longitude: -93.485, precision: 'Exact' });
     const { rows } = await t.database.pool.query('SELECT count(*)::int AS n FROM spots WHERE source_record_id IS NOT NULL');
     expect(rows[0].n).toBe(111);
   });

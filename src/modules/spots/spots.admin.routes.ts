@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
+import { Latitude, legacyPoint, legacyPointNote, Longitude } from '../../core/http/coordinates.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { FeatureBody } from '../../core/db/featured.js';
 import { errorResponses, IdParams, Nullable } from '../../core/http/schemas.js';
@@ -51,6 +52,7 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     '/api/admin/spots/:id/correct',
     {
       config,
+      preValidation: legacyPoint('lat', 'lon'),
       schema: {
         tags,
         operationId: 'adminCorrectSpot',
@@ -62,8 +64,12 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         body: Type.Object(
           {
             name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
-            lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+            location: Type.Optional(
+              Type.Object(
+                { latitude: Type.Optional(Latitude), longitude: Type.Optional(Longitude) },
+                { additionalProperties: false, minProperties: 1, description: `The position (either coordinate may be sent alone). ${legacyPointNote('lat', 'lon')}` },
+              ),
+            ),
             waterBody: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
             county: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
             description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { MAX_RADIUS_KM, ShownLocation } from '../../core/db/geo.js';
+import { MAX_RADIUS_KM } from '../../core/db/geo.js';
+import { legacyPointNote, PointBody, ShownLocation } from '../../core/http/coordinates.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { RAMP_TYPES, SPOT_KINDS, SPOT_PRIVACIES, SPOT_STATUSES } from './spots.tables.js';
@@ -36,8 +37,7 @@ const RampFacts = Type.Object(
 const createExample = {
   name: 'Father Hennepin State Park public access',
   kind: 'BoatRamp',
-  lat: 46.1474,
-  lon: -93.4741,
+  location: { latitude: 46.1474, longitude: -93.4741 },
   waterBody: 'Mille Lacs Lake',
   stateCode: 'US-MN',
   ramp: { rampType: 'Concrete', lanes: 2, feeRequired: true, accessible: true },
@@ -48,8 +48,7 @@ export const CreateSpotBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 150 }),
     kind: SpotKind,
     privacy: Type.Optional(Privacy),
-    lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude (WGS 84 degrees)' }),
-    lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude (WGS 84 degrees)' }),
+    location: PointBody({ description: `Where the spot is. ${legacyPointNote('lat', 'lon')}` }),
     waterBody: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
     stateCode: Type.Optional(Nullable(StateCode)),
     description: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2000 }))),
@@ -100,7 +99,7 @@ const spotExample = {
   name: 'Father Hennepin State Park (East)',
   kind: 'BoatRamp',
   privacy: 'Public',
-  location: { lat: 46.1484007916, lon: -93.4849793514, precision: 'Exact' },
+  location: { latitude: 46.1484007916, longitude: -93.4849793514, precision: 'Exact' },
   waterBody: 'Mille Lacs Lake',
   stateCode: 'US-MN',
   description: 'Public access (USGS Boat Ramp Locations, record OID_ 24414; HUC12 070102070107 Mille Lacs Lake)',

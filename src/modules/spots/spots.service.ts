@@ -6,7 +6,8 @@ import { spotPolicy } from '../../core/access/policies/spots.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import { shownLocation, snapToGrid, toKm, type Near } from '../../core/db/geo.js';
+import { snapToGrid, toKm, type Near } from '../../core/db/geo.js';
+import { shownLocation } from '../../core/http/coordinates.js';
 import type { Page } from '../../core/http/pagination.js';
 import { SpotErrors } from './spots.errors.js';
 import * as repo from './spots.repository.js';
@@ -42,7 +43,7 @@ function viewOf(row: repo.SpotWithCreator, exact: boolean, photos: Awaited<Retur
     name: row.name,
     kind: row.kind,
     privacy: row.privacy,
-    location: shownLocation(exact, row, { lat: row.publicLat, lon: row.publicLon }),
+    location: shownLocation(exact, { latitude: row.lat, longitude: row.lon }, { latitude: row.publicLat, longitude: row.publicLon }),
     waterBody: row.waterBody,
     stateCode: row.stateCode,
     description: row.description,
@@ -82,15 +83,16 @@ export function spotValues(ownerId: string, input: CreateSpotInput) {
   const ramp = input.ramp ?? null;
   if (ramp && kind !== 'BoatRamp') throw SpotErrors.rampFactsOnlyForRamps();
   if (ramp?.feeCents != null && ramp.feeRequired === false) throw SpotErrors.feeWithoutFlag();
-  const shown = privacy === 'Public' ? { lat: input.lat, lon: input.lon } : snapToGrid(input.lat, input.lon);
+  const { latitude: lat, longitude: lon } = input.location;
+  const shown = privacy === 'Public' ? { lat, lon } : snapToGrid(lat, lon);
   return {
     id: uuidv7(),
     ownerId,
     name: input.name.trim(),
     kind,
     privacy,
-    lat: input.lat,
-    lon: input.lon,
+    lat,
+    lon,
     publicLat: shown.lat,
     publicLon: shown.lon,
     waterBody: input.waterBody ?? null,
@@ -208,8 +210,7 @@ const spotLifecycle = (viewer: Viewer): Lifecycle<repo.SpotWithCreator, Awaited<
 
 export interface SpotCorrection {
   name?: string | undefined;
-  lat?: number | undefined;
-  lon?: number | undefined;
+  location?: { latitude?: number | undefined; longitude?: number | undefined } | undefined;
   waterBody?: string | null | undefined;
   county?: string | null | undefined;
   description?: string | null | undefined;
@@ -219,13 +220,13 @@ export interface SpotCorrection {
 
 /** An administrator's correction of a spot's facts (reference spots included: the seed never undoes it). */
 export async function correctSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: SpotCorrection) {
-  const { reason, ...fields } = input;
+  const { reason, location, ...fields } = input;
   return adminChange(db, context, viewer, id, 'spots.corrected', reason, (row) => {
     const values: Partial<repo.SpotWithCreator> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (values.name !== undefined) values.name = values.name.trim();
-    if (input.lat !== undefined || input.lon !== undefined) {
-      const lat = input.lat ?? row.lat;
-      const lon = input.lon ?? row.lon;
+    if (location) {
+      const lat = location.latitude ?? row.lat;
+      const lon = location.longitude ?? row.lon;
       const shown = row.privacy === 'Public' ? { lat, lon } : snapToGrid(lat, lon);
       Object.assign(values, { lat, lon, publicLat: shown.lat, publicLon: shown.lon });
     }

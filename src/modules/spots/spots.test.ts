@@ -28,8 +28,7 @@ describe('POST /api/spots', () => {
     const res = await call('POST', '/api/spots', jo, {
       name: 'Cove ramp',
       kind: 'BoatRamp',
-      lat: 46.1474,
-      lon: -93.4741,
+      location: { latitude: 46.1474, longitude: -93.4741 },
       waterBody: 'Mille Lacs Lake',
       stateCode: 'us-mn',
       ramp: { rampType: 'Concrete', lanes: 2, parkingSpaces: 30, feeRequired: true, feeCents: 700, accessible: true, seasonal: false },
@@ -41,7 +40,7 @@ describe('POST /api/spots', () => {
       name: 'Cove ramp',
       kind: 'BoatRamp',
       privacy: 'Public',
-      location: { lat: 46.1474, lon: -93.4741, precision: 'Exact' },
+      location: { latitude: 46.1474, longitude: -93.4741, precision: 'Exact' },
       waterBody: 'Mille Lacs Lake',
       stateCode: 'US-MN',
       description: null,
@@ -59,37 +58,50 @@ describe('POST /api/spots', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect((await call('POST', '/api/spots', null, { name: 'x', kind: 'Spot', lat: 1, lon: 1 })).statusCode).toBe(401);
+    expect((await call('POST', '/api/spots', null, { name: 'x', kind: 'Spot', location: { latitude: 1, longitude: 1 } })).statusCode).toBe(401);
   });
 
   it('refuses a private ramp or pier, ramp facts on another kind, and bad coordinates (400 naming the field)', async () => {
-    const privateRamp = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Pier', privacy: 'Private', lat: 46, lon: -93 });
+    const privateRamp = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Pier', privacy: 'Private', location: { latitude: 46, longitude: -93 } });
     expect(privateRamp.json()).toMatchObject({ status: 400, code: 'spots.facility_public', errors: [{ pointer: '/privacy' }] });
-    const facts = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Shore', lat: 46, lon: -93, ramp: { lanes: 1 } });
+    const facts = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Shore', location: { latitude: 46, longitude: -93 }, ramp: { lanes: 1 } });
     expect(facts.json()).toMatchObject({ code: 'spots.ramp_facts_not_ramp', errors: [{ pointer: '/ramp' }] });
-    const bad = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Reef', lat: 91, lon: -181 });
+    const bad = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Reef', location: { latitude: 91, longitude: -181 } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/kind', '/lat', '/lon']));
+    expect(bad.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(expect.arrayContaining(['/kind', '/location/latitude', '/location/longitude']));
+  });
+});
+
+describe('the older spelling of the point (top-level lat/lon, deprecated)', () => {
+  it('is still accepted and answered as location; both spellings at once are a 400', async () => {
+    const old = await call('POST', '/api/spots', jo, { name: 'Old client ramp', kind: 'BoatRamp', lat: 46.3, lon: -93.7 });
+    expect(old.statusCode).toBe(201);
+    expect(old.json().location).toEqual({ latitude: 46.3, longitude: -93.7, precision: 'Exact' });
+    expect(old.json()).not.toHaveProperty('lat');
+    const both = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Spot', lat: 46.3, location: { latitude: 46.3, longitude: -93.7 } });
+    expect(both.json()).toMatchObject({ status: 400, code: 'request.validation_failed', errors: [{ pointer: '/lat' }] });
+    const halfOld = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Spot', lat: 46.3 });
+    expect(halfOld.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/longitude', detail: 'is required' }] });
   });
 });
 
 describe('location privacy', () => {
   it('a spot from a private log is snapped to the 1 km grid for everyone but its owner; facilities are exact', async () => {
-    const secret = await createSpot(t, jo, { name: 'Secret hump', privacy: 'Private', lat: 46.23456, lon: -93.65432 });
-    expect(secret.location).toEqual({ lat: 46.23456, lon: -93.65432, precision: 'Exact' });
+    const secret = await createSpot(t, jo, { name: 'Secret hump', privacy: 'Private', location: { latitude: 46.23456, longitude: -93.65432 } });
+    expect(secret.location).toEqual({ latitude: 46.23456, longitude: -93.65432, precision: 'Exact' });
     const mine = await call('GET', `/api/spots/${secret.id}`, jo);
-    expect(mine.json().location).toEqual({ lat: 46.23456, lon: -93.65432, precision: 'Exact' });
+    expect(mine.json().location).toEqual({ latitude: 46.23456, longitude: -93.65432, precision: 'Exact' });
     for (const other of [sam, admin]) {
       const theirs = await call('GET', `/api/spots/${secret.id}`, other);
       expect(theirs.statusCode).toBe(200);
-      expect(theirs.json().location).toEqual({ lat: 46.23, lon: -93.65, precision: 'Approximate' });
+      expect(theirs.json().location).toEqual({ latitude: 46.23, longitude: -93.65, precision: 'Approximate' });
       expect(JSON.stringify(theirs.json())).not.toContain('46.23456');
     }
     const near = await call('GET', `/api/spots/nearby?lat=46.23&lon=-93.65&radiusKm=1`, sam);
     const found = near.json().find((s: { id: string }) => s.id === secret.id);
-    expect(found).toMatchObject({ location: { lat: 46.23, lon: -93.65, precision: 'Approximate' }, distanceKm: 0 });
-    const ramp = await createSpot(t, jo, { name: 'Town ramp', kind: 'BoatRamp', lat: 46.24567, lon: -93.61234 });
-    expect((await call('GET', `/api/spots/${ramp.id}`, sam)).json().location).toEqual({ lat: 46.24567, lon: -93.61234, precision: 'Exact' });
+    expect(found).toMatchObject({ location: { latitude: 46.23, longitude: -93.65, precision: 'Approximate' }, distanceKm: 0 });
+    const ramp = await createSpot(t, jo, { name: 'Town ramp', kind: 'BoatRamp', location: { latitude: 46.24567, longitude: -93.61234 } });
+    expect((await call('GET', `/api/spots/${ramp.id}`, sam)).json().location).toEqual({ latitude: 46.24567, longitude: -93.61234, precision: 'Exact' });
   });
 });
 
@@ -97,10 +109,10 @@ describe('GET /api/spots/nearby', () => {
   it('lists active spots within the radius, nearest first, with distances; kind filter; pagination', async () => {
     // Far from the seeded boat ramps (South Dakota).
     const centre = { lat: 44.5, lon: -100.5 };
-    const far = await createSpot(t, sam, { name: 'Far', kind: 'Shore', lat: 44.6, lon: -100.5 });
-    const nearest = await createSpot(t, sam, { name: 'Nearest', kind: 'Pier', lat: 44.501, lon: -100.5 });
-    const middle = await createSpot(t, sam, { name: 'Middle', kind: 'Shore', lat: 44.55, lon: -100.5 });
-    await createSpot(t, sam, { name: 'Out of range', lat: 45.5, lon: -100.5 });
+    const far = await createSpot(t, sam, { name: 'Far', kind: 'Shore', location: { latitude: 44.6, longitude: -100.5 } });
+    const nearest = await createSpot(t, sam, { name: 'Nearest', kind: 'Pier', location: { latitude: 44.501, longitude: -100.5 } });
+    const middle = await createSpot(t, sam, { name: 'Middle', kind: 'Shore', location: { latitude: 44.55, longitude: -100.5 } });
+    await createSpot(t, sam, { name: 'Out of range', location: { latitude: 45.5, longitude: -100.5 } });
     const res = await call('GET', `/api/spots/nearby?lat=${centre.lat}&lon=${centre.lon}&radiusKm=20`, kim);
     expect(res.statusCode).toBe(200);
     const body = res.json() as Array<{ id: string; name: string; distanceKm: number }>;
@@ -171,7 +183,7 @@ describe('GET /api/spots/{id}, rating and confirming', () => {
 
 describe('administration', () => {
   it('an Admin verifies and deactivates a spot (audit-logged); a deactivated spot is 403 to others, hidden from searches', async () => {
-    const spot = await createSpot(t, jo, { name: 'Admin target', lat: 47.5, lon: -92.5 });
+    const spot = await createSpot(t, jo, { name: 'Admin target', location: { latitude: 47.5, longitude: -92.5 } });
     for (const user of [sam, kim]) expect((await call('POST', `/api/admin/spots/${spot.id}/verify`, user)).json()).toMatchObject({ status: 403, code: 'access.admin_only' });
     expect((await call('POST', `/api/admin/spots/${spot.id}/verify`, admin)).json()).toMatchObject({ status: 'Verified', verifiedAt: expect.any(String) });
     expect((await call('POST', `/api/admin/spots/${spot.id}/verify`, admin)).json()).toMatchObject({ status: 409, code: 'spots.already_verified' });
