@@ -15,8 +15,7 @@ export async function createEvent(t: TestApp, creator: TestUser, body: Record<st
     venueName: 'Community center',
     city: 'Brainerd',
     stateCode: 'US-MN',
-    lat: 46.358,
-    lon: -94.2008,
+    location: { latitude: 46.358, longitude: -94.2008 },
     ...body,
   };
   const res = await t.app.inject({ method: 'POST', url: '/api/events', headers: creator.headers, payload });

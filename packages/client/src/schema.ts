@@ -8758,8 +8758,13 @@ export interface components {
             caughtAt: string;
             stateCode: string | null;
             waterBody: string | null;
-            latitude: number | null;
-            longitude: number | null;
+            /** @description Where it was caught (null: not logged); rounded to 0.1° when Anonymized */
+            location: {
+                /** @description Degrees north, WGS 84 */
+                latitude: number;
+                /** @description Degrees east, WGS 84 */
+                longitude: number;
+            } | null;
             method: string | null;
             airTemperatureC: number | null;
             waterTemperatureC: number | null;
@@ -9575,8 +9580,10 @@ export interface components {
          *       "homeWater": "Gull Lake",
          *       "city": "Brainerd",
          *       "stateCode": "US-MN",
-         *       "lat": 46.358,
-         *       "lon": -94.2008,
+         *       "location": {
+         *         "latitude": 46.358,
+         *         "longitude": -94.2008
+         *       },
          *       "websiteUrl": null,
          *       "memberCount": 12,
          *       "featured": false,
@@ -9606,8 +9613,13 @@ export interface components {
             homeWater: string | null;
             city: string | null;
             stateCode: string | null;
-            lat: number;
-            lon: number;
+            /** @description Where the club meets */
+            location: {
+                /** @description Degrees north, WGS 84 */
+                latitude: number;
+                /** @description Degrees east, WGS 84 */
+                longitude: number;
+            };
             websiteUrl: string | null;
             /**
              * Format: int64
@@ -9678,8 +9690,10 @@ export interface components {
          *       "homeWater": "Gull Lake",
          *       "city": "Brainerd",
          *       "stateCode": "US-MN",
-         *       "lat": 46.358,
-         *       "lon": -94.2008,
+         *       "location": {
+         *         "latitude": 46.358,
+         *         "longitude": -94.2008
+         *       },
          *       "websiteUrl": null,
          *       "memberCount": 12,
          *       "featured": false,
@@ -9710,8 +9724,13 @@ export interface components {
             homeWater: string | null;
             city: string | null;
             stateCode: string | null;
-            lat: number;
-            lon: number;
+            /** @description Where the club meets */
+            location: {
+                /** @description Degrees north, WGS 84 */
+                latitude: number;
+                /** @description Degrees east, WGS 84 */
+                longitude: number;
+            };
             websiteUrl: string | null;
             /**
              * Format: int64
@@ -9759,8 +9778,10 @@ export interface components {
          *         "address": null,
          *         "city": "Brainerd",
          *         "stateCode": "US-MN",
-         *         "lat": 46.358,
-         *         "lon": -94.2008
+         *         "location": {
+         *           "latitude": 46.358,
+         *           "longitude": -94.2008
+         *         }
          *       },
          *       "websiteUrl": null,
          *       "capacity": 200,
@@ -9810,8 +9831,12 @@ export interface components {
                 address: string | null;
                 city: string | null;
                 stateCode: string | null;
-                lat: number;
-                lon: number;
+                location: {
+                    /** @description Degrees north, WGS 84 */
+                    latitude: number;
+                    /** @description Degrees east, WGS 84 */
+                    longitude: number;
+                };
             };
             websiteUrl: string | null;
             capacity: number | null;
@@ -11317,8 +11342,11 @@ export interface components {
          *       "boatName": "Reel Therapy",
          *       "homePort": "St. Petersburg Municipal Marina",
          *       "state": "US-FL",
-         *       "latitude": 27.77,
-         *       "longitude": -82.63,
+         *       "location": {
+         *         "latitude": 27.77,
+         *         "longitude": -82.63,
+         *         "precision": "Approximate"
+         *       },
          *       "timeZone": "America/New_York",
          *       "tripTypes": [
          *         {
@@ -11375,9 +11403,21 @@ export interface components {
              * @example US-MN
              */
             state: string;
-            /** @description Rounded to 0.01° (about 1 km) for everyone but the captain */
-            latitude: number;
-            longitude: number;
+            /** @description The home port: rounded to 0.01° (about 1 km) for everyone but the captain */
+            location: {
+                /**
+                 * @description Degrees north, WGS 84
+                 * @example 46.2291
+                 */
+                latitude: number;
+                /**
+                 * @description Degrees east, WGS 84
+                 * @example -93.6557
+                 */
+                longitude: number;
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
+                precision: "Exact" | "Approximate";
+            };
             /**
              * @description IANA time zone of the home port
              * @example America/New_York
@@ -27616,13 +27656,13 @@ export interface operations {
                 to?: string;
                 /** @description Who may see the record: Public (everyone), Private (owner only), Friends (mutual friends), Circle (the owner’s circle) */
                 visibility?: "Public" | "Private" | "Friends" | "Circle";
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees north, WGS 84 */
                 minLat?: number;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees north, WGS 84 */
                 maxLat?: number;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees east, WGS 84 */
                 minLng?: number;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees east, WGS 84 */
                 maxLng?: number;
             };
             header?: never;
@@ -27725,9 +27765,9 @@ export interface operations {
                     timeZone: string;
                     sessionId?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string;
@@ -28003,9 +28043,9 @@ export interface operations {
                     timeZone: string;
                     sessionId?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string;
@@ -28305,9 +28345,9 @@ export interface operations {
                     timeZone?: string;
                     sessionId?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude?: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude?: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string | null;
@@ -28361,9 +28401,9 @@ export interface operations {
                     timeZone?: string;
                     sessionId?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude?: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude?: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string | null;
@@ -28694,9 +28734,9 @@ export interface operations {
                     photoUrls?: string[];
                     notes?: string;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude: number;
                     };
                 };
@@ -28991,9 +29031,9 @@ export interface operations {
                     photoUrls?: string[];
                     notes?: string;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude: number;
                     };
                 };
@@ -29286,9 +29326,9 @@ export interface operations {
                     photoUrls?: string[] | null;
                     notes?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude?: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude?: number;
                     } | null;
                 };
@@ -29325,9 +29365,9 @@ export interface operations {
                     photoUrls?: string[] | null;
                     notes?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude?: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude?: number;
                     } | null;
                 };
@@ -29575,9 +29615,9 @@ export interface operations {
                      */
                     timeZone?: string;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string;
@@ -29828,9 +29868,9 @@ export interface operations {
                      */
                     timeZone?: string;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string;
@@ -30112,9 +30152,9 @@ export interface operations {
                      */
                     timeZone?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude?: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude?: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string | null;
@@ -30150,9 +30190,9 @@ export interface operations {
                      */
                     timeZone?: string | null;
                     location?: {
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees north, WGS 84 */
                         latitude?: number;
-                        /** @description Degrees, WGS 84 */
+                        /** @description Degrees east, WGS 84 */
                         longitude?: number;
                         /** @description Lake, river or sea area */
                         waterBody?: string | null;
@@ -30582,13 +30622,13 @@ export interface operations {
                  * @example 2026-06-01T05:30:00.000Z
                  */
                 to?: string;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees north, WGS 84 */
                 minLat?: number;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees north, WGS 84 */
                 maxLat?: number;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees east, WGS 84 */
                 minLng?: number;
-                /** @description Degrees, WGS 84 */
+                /** @description Degrees east, WGS 84 */
                 maxLng?: number;
                 /** @description Aggregate instead of records */
                 groupBy?: "species" | "state" | "month";
@@ -38705,8 +38745,10 @@ export interface operations {
                  *       "homeWater": "Gull Lake",
                  *       "city": "Brainerd",
                  *       "stateCode": "US-MN",
-                 *       "lat": 46.358,
-                 *       "lon": -94.2008
+                 *       "location": {
+                 *         "latitude": 46.358,
+                 *         "longitude": -94.2008
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -38717,9 +38759,13 @@ export interface operations {
                     homeWater?: string | null;
                     city?: string | null;
                     stateCode?: string | null;
-                    /** @description Where the club meets */
-                    lat: number;
-                    lon: number;
+                    /** @description Where the club meets. The older top-level `lat`/`lon` are still accepted (deprecated). */
+                    location: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude: number;
+                    };
                     websiteUrl?: string | null;
                 };
             };
@@ -40413,8 +40459,10 @@ export interface operations {
                  *       "venueName": "County fairgrounds, building 4",
                  *       "city": "Brainerd",
                  *       "stateCode": "US-MN",
-                 *       "lat": 46.358,
-                 *       "lon": -94.2008,
+                 *       "location": {
+                 *         "latitude": 46.358,
+                 *         "longitude": -94.2008
+                 *       },
                  *       "capacity": 200,
                  *       "registrationDeadline": "2027-03-19T00:00:00Z"
                  *     }
@@ -40435,8 +40483,13 @@ export interface operations {
                     address?: string | null;
                     city?: string | null;
                     stateCode?: string | null;
-                    lat: number;
-                    lon: number;
+                    /** @description Where the venue is. The older top-level `lat`/`lon` are still accepted (deprecated). */
+                    location: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude: number;
+                    };
                     websiteUrl?: string | null;
                     capacity?: number | null;
                     registrationDeadline?: string | null;
@@ -49374,8 +49427,10 @@ export interface operations {
                  *       "boatName": "Reel Therapy",
                  *       "homePort": "St. Petersburg Municipal Marina",
                  *       "state": "US-FL",
-                 *       "latitude": 27.7676,
-                 *       "longitude": -82.6309,
+                 *       "location": {
+                 *         "latitude": 27.7676,
+                 *         "longitude": -82.6309
+                 *       },
                  *       "timeZone": "America/New_York",
                  *       "tripTypes": [
                  *         {
@@ -49411,8 +49466,13 @@ export interface operations {
                      * @example US-MN
                      */
                     state: string;
-                    latitude: number;
-                    longitude: number;
+                    /** @description Where the home port is. The older top-level `latitude`/`longitude` are still accepted (deprecated). */
+                    location: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude: number;
+                    };
                     /**
                      * @description IANA time zone of the home port
                      * @example America/New_York
@@ -49693,8 +49753,10 @@ export interface operations {
                  *       "boatName": "Reel Therapy",
                  *       "homePort": "St. Petersburg Municipal Marina",
                  *       "state": "US-FL",
-                 *       "latitude": 27.7676,
-                 *       "longitude": -82.6309,
+                 *       "location": {
+                 *         "latitude": 27.7676,
+                 *         "longitude": -82.6309
+                 *       },
                  *       "timeZone": "America/New_York",
                  *       "tripTypes": [
                  *         {
@@ -49730,8 +49792,13 @@ export interface operations {
                      * @example US-MN
                      */
                     state: string;
-                    latitude: number;
-                    longitude: number;
+                    /** @description Where the home port is. The older top-level `latitude`/`longitude` are still accepted (deprecated). */
+                    location: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude: number;
+                    };
                     /**
                      * @description IANA time zone of the home port
                      * @example America/New_York
@@ -49927,8 +49994,13 @@ export interface operations {
                      * @example US-MN
                      */
                     state?: string;
-                    latitude?: number;
-                    longitude?: number;
+                    /** @description Where the home port is. The older top-level `latitude`/`longitude` are still accepted (deprecated). */
+                    location?: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude?: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude?: number;
+                    };
                     /**
                      * @description IANA time zone of the home port
                      * @example America/New_York
@@ -49984,8 +50056,13 @@ export interface operations {
                      * @example US-MN
                      */
                     state?: string;
-                    latitude?: number;
-                    longitude?: number;
+                    /** @description Where the home port is. The older top-level `latitude`/`longitude` are still accepted (deprecated). */
+                    location?: {
+                        /** @description Degrees north, WGS 84 */
+                        latitude?: number;
+                        /** @description Degrees east, WGS 84 */
+                        longitude?: number;
+                    };
                     /**
                      * @description IANA time zone of the home port
                      * @example America/New_York

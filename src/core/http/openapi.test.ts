@@ -79,6 +79,32 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     expect(patches.filter((p) => !p.types.includes('application/merge-patch+json') || !p.types.includes('application/json')).map((p) => p.path)).toEqual([]);
   });
 
+  it('spells every point of a body or response as location: {latitude, longitude} (lat/lon only as query parameters)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const POINT = new Set(['latitude', 'longitude', 'precision', 'waterBody', 'stateCode']);
+    const found: string[] = [];
+    let points = 0;
+    const walk = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${at}/${i}`));
+      if (!value || typeof value !== 'object') return;
+      const node = value as Record<string, unknown>;
+      const properties = node.properties as Record<string, unknown> | undefined;
+      if (properties && typeof properties === 'object') {
+        const names = Object.keys(properties);
+        if (names.includes('lat') || names.includes('lon')) found.push(`${at}: lat/lon`);
+        if (names.includes('latitude')) {
+          points += 1;
+          if (!names.every((name) => POINT.has(name))) found.push(`${at}: latitude beside ${names.filter((name) => !POINT.has(name)).join(', ')}`);
+        }
+      }
+      for (const [key, child] of Object.entries(node)) if (key !== 'examples' && key !== 'example' && key !== 'parameters') walk(child, `${at}/${key}`);
+    };
+    walk(doc.components.schemas, '#/components/schemas');
+    walk(doc.paths, '#/paths');
+    expect(points).toBeGreaterThan(20);
+    expect(found).toEqual([]);
+  });
+
   it('marks no query parameter with a default as required (a client may leave it out)', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const parameters = Object.values(doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[] }>>)

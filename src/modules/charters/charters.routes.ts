@@ -4,6 +4,7 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
+import { legacyPoint } from '../../core/http/coordinates.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { paymentsOf } from '../payments/payments.service.js';
@@ -93,6 +94,7 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
   app.post(
     '/api/charter/listings',
     {
+      preValidation: legacyPoint('latitude', 'longitude'),
       schema: {
         tags,
         operationId: 'createCharterListing',
@@ -108,6 +110,7 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
   app.put(
     '/api/charter/listings/:id',
     {
+      preValidation: legacyPoint('latitude', 'longitude'),
       schema: { tags, operationId: 'replaceCharterListing', summary: 'Replace a listing', description: 'Its captain only. Sets every field (omitted optional fields take their defaults). Bookings already made keep the price and policy they were made with.', params: IdParams, body: ListingBody, response: { 200: listingRef, ...errorResponses(400, 403, 404) } },
     },
     async (request) => service.updateListing(ctx, principalOf(request), request.params.id, { replace: request.body }),
@@ -116,6 +119,7 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
   app.patch(
     '/api/charter/listings/:id',
     {
+      preValidation: legacyPoint('latitude', 'longitude'),
       schema: {
         tags,
         operationId: 'updateCharterListing',

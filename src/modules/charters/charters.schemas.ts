@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
+import { legacyPointNote, PointBody, ShownLocation } from '../../core/http/coordinates.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { pascalEnum } from '../../core/http/enums.js';
 
@@ -96,8 +97,7 @@ const listingFields = {
   boatName: Text(120),
   homePort: Text(120),
   state: StateCode,
-  latitude: Type.Number({ minimum: -90, maximum: 90 }),
-  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  location: PointBody({ description: `Where the home port is. ${legacyPointNote('latitude', 'longitude')}` }),
   timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the home port', examples: ['America/New_York'] }),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' })),
   tripTypes: Type.Array(TripTypeInput, { minItems: 1, maxItems: 20 }),
@@ -115,8 +115,7 @@ export const LISTING_INPUT_EXAMPLE = {
   boatName: 'Reel Therapy',
   homePort: 'St. Petersburg Municipal Marina',
   state: 'US-FL',
-  latitude: 27.7676,
-  longitude: -82.6309,
+  location: { latitude: 27.7676, longitude: -82.6309 },
   timeZone: 'America/New_York',
   tripTypes: [{ name: 'Half day', durationHours: 4, pricing: 'PerTrip', priceCents: 45000, maxPartySize: 4 }],
   targetSpecies: ['Snook', 'Redfish'],
@@ -138,8 +137,7 @@ const TripType = Type.Object(
 const LISTING_EXAMPLE = {
   ...LISTING_INPUT_EXAMPLE,
   id: '0193b7a4-3333-7c3a-9a57-2f1f0c3e8d21',
-  latitude: 27.77,
-  longitude: -82.63,
+  location: { latitude: 27.77, longitude: -82.63, precision: 'Approximate' },
   currency: 'USD',
   tripTypes: [{ id: '0193b7a4-4444-7c3a-9a57-2f1f0c3e8d21', name: 'Half day', durationHours: 4, pricing: 'PerTrip', priceCents: 45000, maxPartySize: 4 }],
   captain: { userId: '0193b7a4-0000-7c3a-9a57-2f1f0c3e8d21', username: 'captain_joe', licenceType: 'OUPV', licenceValid: true },
@@ -159,8 +157,7 @@ export const Listing = Type.Object(
     targetSpecies: Type.Array(Type.String()),
     included: Type.Array(Type.String()),
     tripTypes: Type.Array(TripType),
-    latitude: Type.Number({ description: 'Rounded to 0.01° (about 1 km) for everyone but the captain' }),
-    longitude: Type.Number(),
+    location: { ...ShownLocation, description: 'The home port: rounded to 0.01° (about 1 km) for everyone but the captain' },
     captain: Type.Object({ userId: Uuid, username: Type.String(), licenceType: LicenceType, licenceValid: Type.Boolean() }, { additionalProperties: false }),
     bookable: Type.Boolean({ description: 'false while the listing is inactive or the captain\'s licence has expired' }),
     notice: Nullable(Type.String({ description: 'Why the listing is not bookable' })),

@@ -4,6 +4,7 @@ import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { bookingPolicy, listingPolicy } from '../../core/access/policies/charters.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
+import { shownLocation } from '../../core/http/coordinates.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { idempotent, type PaymentsService } from '../payments/payments.service.js';
@@ -107,7 +108,8 @@ function listingView(found: repo.ListingWithCaptain, viewer: Viewer, now: Date) 
   const { listing, captain } = found;
   const own = isSelf(viewer, listing.captainId);
   const valid = licenceValid(captain, now);
-  const round = (v: number) => (own ? v : Math.round(v * 100) / 100);
+  const round = (v: number) => Math.round(v * 100) / 100;
+  const point = { latitude: listing.latitude, longitude: listing.longitude };
   return {
     id: listing.id,
     title: listing.title,
@@ -115,8 +117,7 @@ function listingView(found: repo.ListingWithCaptain, viewer: Viewer, now: Date) 
     boatName: listing.boatName,
     homePort: listing.homePort,
     state: listing.state,
-    latitude: round(listing.latitude),
-    longitude: round(listing.longitude),
+    location: shownLocation(own, point, { latitude: round(point.latitude), longitude: round(point.longitude) }),
     timeZone: listing.timeZone,
     currency: listing.currency,
     tripTypes: listing.tripTypes,
@@ -153,9 +154,11 @@ function tripTypes(input: ListingInput['tripTypes']): TripType[] {
 }
 
 /** The columns of a listing body (a PUT replaces every field: optional ones left out take their defaults). */
-function listingValues(input: ListingInput) {
+function listingValues({ location, ...input }: ListingInput) {
   return {
     ...input,
+    latitude: location.latitude,
+    longitude: location.longitude,
     state: input.state.toUpperCase(),
     currency: input.currency ?? 'USD',
     tripTypes: tripTypes(input.tripTypes),
@@ -164,11 +167,12 @@ function listingValues(input: ListingInput) {
   };
 }
 
-const LISTING_FIELDS = Object.keys(ListingBody.properties) as (keyof ListingInput & keyof ListingRow)[];
+const LISTING_FIELDS = Object.keys(ListingBody.properties).filter((field) => field !== 'location') as (keyof ListingInput & keyof ListingRow)[];
 
 /** A listing as a PUT body (for a merge patch): the body's fields of the row. */
 function listingAsInput(listing: ListingRow): ListingInput {
-  return Object.fromEntries(LISTING_FIELDS.map((field) => [field, listing[field]])) as ListingInput;
+  const fields = Object.fromEntries(LISTING_FIELDS.map((field) => [field, listing[field]]));
+  return { ...fields, location: { latitude: listing.latitude, longitude: listing.longitude } } as ListingInput;
 }
 
 async function verifiedCaptain(db: DbOrTx, userId: string): Promise<CaptainRow> {

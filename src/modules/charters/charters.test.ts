@@ -72,7 +72,7 @@ describe('listings', () => {
     const mine = await call('GET', `/api/charter/listings/${listing.id}`, captain);
     expect(mine.json()).toMatchObject({
       title: LISTING.title,
-      latitude: 27.7676,
+      location: { latitude: 27.7676, longitude: -82.6309, precision: 'Exact' },
       timeZone: 'America/New_York',
       currency: 'USD',
       depositPercent: 20,
@@ -83,7 +83,7 @@ describe('listings', () => {
       notice: null,
       isActive: true,
     });
-    expect((await call('GET', `/api/charter/listings/${listing.id}`, other)).json()).toMatchObject({ latitude: 27.77, longitude: -82.63 });
+    expect((await call('GET', `/api/charter/listings/${listing.id}`, other)).json()).toMatchObject({ location: { latitude: 27.77, longitude: -82.63, precision: 'Approximate' } });
     expect((await call('GET', `/api/charter/listings/${MISSING_ID}`, other)).statusCode).toBe(404);
   });
 
@@ -151,16 +151,34 @@ describe('listings', () => {
     expect((await call('GET', `/api/charter/listings/${own.id}`, captain)).json()).toMatchObject({ title: 'Merge', instantBook: false, depositPercent: 25 });
   });
 
+  it('the home port is location: a merge patch may change one coordinate; the older top-level latitude/longitude still accepted (deprecated)', async () => {
+    const own = await createListing(t, captain, { title: 'Moving port' });
+    const mergePatch = { 'content-type': 'application/merge-patch+json' };
+    const north = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { location: { latitude: 27.8 } }, mergePatch);
+    expect(north.json().location).toEqual({ latitude: 27.8, longitude: -82.6309, precision: 'Exact' });
+    const west = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { longitude: -82.7 }, mergePatch);
+    expect(west.json().location).toEqual({ latitude: 27.8, longitude: -82.7, precision: 'Exact' });
+    expect(west.json()).not.toHaveProperty('latitude');
+    const cleared = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { location: { latitude: null } }, mergePatch);
+    expect(cleared.json()).toMatchObject({ status: 400, code: 'request.required_field_cleared', errors: [{ pointer: '/location/latitude' }] });
+    const body: Record<string, unknown> = { ...LISTING, latitude: 27.9, longitude: -82.5 };
+    delete body.location;
+    const replaced = await call('PUT', `/api/charter/listings/${own.id}`, captain, body);
+    expect(replaced.json().location).toEqual({ latitude: 27.9, longitude: -82.5, precision: 'Exact' });
+    expect((await call('GET', `/api/charter/listings/${own.id}`, other)).json().location).toEqual({ latitude: 27.9, longitude: -82.5, precision: 'Approximate' });
+    const both = await call('POST', '/api/charter/listings', captain, { ...LISTING, latitude: 27.9 });
+    expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/latitude' }] });
+  });
+
   it('searches by state, distance, date, party size, price, species and text', async () => {
     const keys = await createListing(t, captain, {
       title: 'Key West flats',
       homePort: 'Key West Bight',
-      latitude: 24.5615,
-      longitude: -81.8005,
+      location: { latitude: 24.5615, longitude: -81.8005 },
       targetSpecies: ['Tarpon', 'Bonefish'],
       tripTypes: [{ name: 'Full day', durationHours: 8, pricing: 'PerPerson', priceCents: 30_000, maxPartySize: 3 }],
     });
-    const texas = await createListing(t, captain, { title: 'Galveston jetties', state: 'US-TX', latitude: 29.3013, longitude: -94.7977, timeZone: 'America/Chicago' });
+    const texas = await createListing(t, captain, { title: 'Galveston jetties', state: 'US-TX', location: { latitude: 29.3013, longitude: -94.7977 }, timeZone: 'America/Chicago' });
     const ids = async (query: string) => (await call('GET', `/api/charter/listings?pageSize=100&${query}`, other)).json().map((l: { id: string }) => l.id);
     expect(await ids('state=US-TX')).toEqual([texas.id]);
     const near = await call('GET', '/api/charter/listings?lat=24.55&lon=-81.78&radiusKm=20', other);

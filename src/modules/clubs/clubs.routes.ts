@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
+import { legacyPoint } from '../../core/http/coordinates.js';
 import { paginate, paginationHeaders, PageQuery } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AssignableRoleEnum, Club, ClubDetail, ClubMember, ClubsQuery, CreateClubBody, MemberParams, RoleBody } from './clubs.schemas.js';
@@ -17,6 +18,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
   app.post(
     '/api/clubs',
     {
+      preValidation: legacyPoint('lat', 'lon'),
       schema: {
         tags,
         operationId: 'createClub',

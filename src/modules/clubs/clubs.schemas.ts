@@ -1,6 +1,7 @@
 import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM } from '../../core/db/geo.js';
+import { legacyPointNote, PointBody, PointView } from '../../core/http/coordinates.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { CLUB_PRIVACIES, CLUB_ROLES, MEMBERSHIP_STATUSES } from './clubs.tables.js';
@@ -18,11 +19,10 @@ export const CreateClubBody = Type.Object(
     homeWater: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
     city: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
     stateCode: Type.Optional(Nullable(StateCode)),
-    lat: Type.Number({ minimum: -90, maximum: 90, description: 'Where the club meets' }),
-    lon: Type.Number({ minimum: -180, maximum: 180 }),
+    location: PointBody({ description: `Where the club meets. ${legacyPointNote('lat', 'lon')}` }),
     websiteUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }))),
   },
-  { additionalProperties: false, examples: [{ name: 'Brainerd Lakes Walleye Club', privacy: 'Public', homeWater: 'Gull Lake', city: 'Brainerd', stateCode: 'US-MN', lat: 46.358, lon: -94.2008 }] },
+  { additionalProperties: false, examples: [{ name: 'Brainerd Lakes Walleye Club', privacy: 'Public', homeWater: 'Gull Lake', city: 'Brainerd', stateCode: 'US-MN', location: { latitude: 46.358, longitude: -94.2008 } }] },
 );
 export type CreateClubInput = Static<typeof CreateClubBody>;
 
@@ -36,8 +36,7 @@ const clubProperties = {
   homeWater: Nullable(Type.String()),
   city: Nullable(Type.String()),
   stateCode: Nullable(Type.String()),
-  lat: Type.Number(),
-  lon: Type.Number(),
+  location: PointView({ description: 'Where the club meets' }),
   websiteUrl: Nullable(Type.String()),
   memberCount: Type.Integer({ description: 'Active members' }),
   featured: Type.Boolean(),
@@ -56,8 +55,7 @@ const clubExample = {
   homeWater: 'Gull Lake',
   city: 'Brainerd',
   stateCode: 'US-MN',
-  lat: 46.358,
-  lon: -94.2008,
+  location: { latitude: 46.358, longitude: -94.2008 },
   websiteUrl: null,
   memberCount: 12,
   featured: false,

@@ -40,13 +40,28 @@ describe('public clubs', () => {
   });
 
   it('lists active clubs with text, state and near filters', async () => {
-    await createClub(t, owner, { name: 'Driftless Trout Club', stateCode: 'US-WI', lat: 43.0, lon: -90.9, description: 'Spring creeks' });
-    await createClub(t, owner, { name: 'Lake Pepin Bass', stateCode: 'US-WI', lat: 44.45, lon: -92.2 });
+    await createClub(t, owner, { name: 'Driftless Trout Club', stateCode: 'US-WI', location: { latitude: 43.0, longitude: -90.9 }, description: 'Spring creeks' });
+    await createClub(t, owner, { name: 'Lake Pepin Bass', stateCode: 'US-WI', location: { latitude: 44.45, longitude: -92.2 } });
     const names = async (q: string) => (await call('GET', `/api/clubs?${q}`, ann)).json().map((c: { name: string }) => c.name);
     expect(await names('state=US-WI')).toEqual(['Driftless Trout Club', 'Lake Pepin Bass']);
     expect(await names('q=spring%20creek')).toEqual(['Driftless Trout Club']);
     expect(await names('lat=44.4&lon=-92.2&radiusKm=20')).toEqual(['Lake Pepin Bass']);
     expect((await call('GET', '/api/clubs?lon=-92', ann)).json()).toMatchObject({ status: 400, code: 'clubs.near_incomplete' });
+  });
+});
+
+describe('the club\'s place', () => {
+  it('is location: {latitude, longitude}; the older top-level lat/lon still accepted (deprecated), both at once a 400', async () => {
+    const created = await createClub(t, owner, { name: 'Place test club', location: { latitude: 45.1, longitude: -93.2 } });
+    expect(created).toMatchObject({ location: { latitude: 45.1, longitude: -93.2 } });
+    expect(created).not.toHaveProperty('lat');
+    const old = await call('POST', '/api/clubs', owner, { name: 'Old client club', lat: 45.2, lon: -93.3 });
+    expect(old.statusCode).toBe(201);
+    expect(old.json().location).toEqual({ latitude: 45.2, longitude: -93.3 });
+    const both = await call('POST', '/api/clubs', owner, { name: 'Both spellings club', lat: 45.2, location: { latitude: 45.2, longitude: -93.3 } });
+    expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/lat' }] });
+    const bad = await call('POST', '/api/clubs', owner, { name: 'Bad place club', location: { latitude: 91, longitude: 0 } });
+    expect(bad.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/latitude' }] });
   });
 });
 
@@ -90,7 +105,7 @@ describe('private clubs', () => {
 
 describe('administration', () => {
   it('an Admin deactivates (reason required, audit-logged), features and reactivates a club; others may not', async () => {
-    const club = await createClub(t, owner, { name: 'Short-lived club', stateCode: 'US-IA', lat: 42, lon: -93.5 });
+    const club = await createClub(t, owner, { name: 'Short-lived club', stateCode: 'US-IA', location: { latitude: 42, longitude: -93.5 } });
     for (const user of [moderator, ann]) expect((await call('POST', `/api/admin/clubs/${club.id}/deactivate`, user, { reason: 'Spam club' })).json()).toMatchObject({ status: 403, code: 'access.admin_only' });
     expect((await call('POST', `/api/admin/clubs/${club.id}/deactivate`, admin, {})).statusCode).toBe(400);
     expect((await call('POST', `/api/admin/clubs/${club.id}/deactivate`, admin, { reason: 'Spam club' })).json()).toMatchObject({ isActive: false });
@@ -99,7 +114,7 @@ describe('administration', () => {
     expect((await call('GET', `/api/clubs/${club.id}`, ann)).json()).toMatchObject({ status: 403, code: 'clubs.deactivated' });
     expect((await call('GET', '/api/clubs?state=US-IA', ann)).json()).toEqual([]);
     expect((await call('POST', `/api/admin/clubs/${club.id}/reactivate`, admin, { reason: 'Reviewed' })).json()).toMatchObject({ isActive: true });
-    await createClub(t, owner, { name: 'Another Iowa club', stateCode: 'US-IA', lat: 42, lon: -93.5 });
+    await createClub(t, owner, { name: 'Another Iowa club', stateCode: 'US-IA', location: { latitude: 42, longitude: -93.5 } });
     expect((await call('POST', `/api/admin/clubs/${club.id}/feature`, admin, { reason: 'Club of the month' })).json()).toMatchObject({ featured: true });
     expect((await call('GET', '/api/clubs?state=US-IA', ann)).json().map((c: { name: string }) => c.name)).toEqual(['Short-lived club', 'Another Iowa club']);
     expect((await call('POST', `/api/admin/clubs/${MISSING_ID}/deactivate`, admin, { reason: 'Spam club' })).statusCode).toBe(404);

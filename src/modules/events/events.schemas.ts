@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM } from '../../core/db/geo.js';
+import { legacyPointNote, PointBody, PointView } from '../../core/http/coordinates.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { LookupCode } from '../lookups/index.js';
@@ -18,8 +19,7 @@ export const CreateEventBody = Type.Object(
     address: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 300 }))),
     city: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
     stateCode: Type.Optional(Nullable(StateCode)),
-    lat: Type.Number({ minimum: -90, maximum: 90 }),
-    lon: Type.Number({ minimum: -180, maximum: 180 }),
+    location: PointBody({ description: `Where the venue is. ${legacyPointNote('lat', 'lon')}` }),
     websiteUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }))),
     capacity: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Places; null = no limit' }))),
     registrationDeadline: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'Registration closes then (not after the start)' }))),
@@ -35,8 +35,7 @@ export const CreateEventBody = Type.Object(
         venueName: 'County fairgrounds, building 4',
         city: 'Brainerd',
         stateCode: 'US-MN',
-        lat: 46.358,
-        lon: -94.2008,
+        location: { latitude: 46.358, longitude: -94.2008 },
         capacity: 200,
         registrationDeadline: '2027-03-19T00:00:00Z',
       },
@@ -52,7 +51,7 @@ const eventExample = {
   type: 'SwapMeet',
   startsAt: '2027-03-20T14:00:00.000Z',
   endsAt: '2027-03-20T20:00:00.000Z',
-  venue: { name: 'County fairgrounds, building 4', address: null, city: 'Brainerd', stateCode: 'US-MN', lat: 46.358, lon: -94.2008 },
+  venue: { name: 'County fairgrounds, building 4', address: null, city: 'Brainerd', stateCode: 'US-MN', location: { latitude: 46.358, longitude: -94.2008 } },
   websiteUrl: null,
   capacity: 200,
   registrationDeadline: '2027-03-19T00:00:00.000Z',
@@ -76,7 +75,7 @@ export const Event = Type.Object(
     startsAt: Timestamp,
     endsAt: Timestamp,
     venue: Type.Object(
-      { name: Type.String(), address: Nullable(Type.String()), city: Nullable(Type.String()), stateCode: Nullable(Type.String()), lat: Type.Number(), lon: Type.Number() },
+      { name: Type.String(), address: Nullable(Type.String()), city: Nullable(Type.String()), stateCode: Nullable(Type.String()), location: PointView() },
       { additionalProperties: false },
     ),
     websiteUrl: Nullable(Type.String()),

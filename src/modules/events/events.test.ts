@@ -60,7 +60,7 @@ describe('proposing and reviewing events', () => {
   it('400 for an event ending before it starts, in the past, or with a deadline after the start', async () => {
     const start = Date.now() + 10 * DAY;
     const iso = (ms: number) => new Date(ms).toISOString();
-    const base = { title: 'Bad', type: 'Other', venueName: 'x', lat: 46, lon: -94 };
+    const base = { title: 'Bad', type: 'Other', venueName: 'x', location: { latitude: 46, longitude: -94 } };
     expect((await call('POST', '/api/events', jo, { ...base, startsAt: iso(start), endsAt: iso(start - 1000) })).json()).toMatchObject({ code: 'events.ends_before_start' });
     expect((await call('POST', '/api/events', jo, { ...base, startsAt: iso(Date.now() - 2 * DAY), endsAt: iso(Date.now() - DAY) })).json()).toMatchObject({ code: 'events.in_past' });
     expect((await call('POST', '/api/events', jo, { ...base, startsAt: iso(start), endsAt: iso(start + 1000), registrationDeadline: iso(start + 1) })).json()).toMatchObject({ code: 'events.deadline_after_start' });
@@ -69,10 +69,22 @@ describe('proposing and reviewing events', () => {
   });
 });
 
+describe('the venue\'s place', () => {
+  it('is venue.location; the older top-level lat/lon of the body still accepted (deprecated)', async () => {
+    const start = Date.now() + 20 * DAY;
+    const body = { title: 'Old client expo', type: 'Expo', venueName: 'Hall', startsAt: new Date(start).toISOString(), endsAt: new Date(start + 3_600_000).toISOString() };
+    const old = await call('POST', '/api/events', jo, { ...body, lat: 46.1, lon: -94.1 });
+    expect(old.statusCode).toBe(201);
+    expect(old.json().venue).toEqual({ name: 'Hall', address: null, city: null, stateCode: null, location: { latitude: 46.1, longitude: -94.1 } });
+    const both = await call('POST', '/api/events', jo, { ...body, lon: -94.1, location: { latitude: 46.1, longitude: -94.1 } });
+    expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/lon' }] });
+  });
+});
+
 describe('GET /api/events', () => {
   it('lists approved events, featured first then soonest; filters type, state, near, date range and featured', async () => {
-    const soon = await createEvent(t, sam, { title: 'Soon seminar', type: 'Seminar', startsAt: new Date(Date.now() + 2 * DAY).toISOString(), endsAt: new Date(Date.now() + 2 * DAY + 3600_000).toISOString(), stateCode: 'US-WI', lat: 44.5, lon: -89.5 }, staff.admin);
-    const later = await createEvent(t, sam, { title: 'Later expo', type: 'Expo', startsAt: new Date(Date.now() + 60 * DAY).toISOString(), endsAt: new Date(Date.now() + 61 * DAY).toISOString(), stateCode: 'US-WI', lat: 44.51, lon: -89.5 }, staff.admin);
+    const soon = await createEvent(t, sam, { title: 'Soon seminar', type: 'Seminar', startsAt: new Date(Date.now() + 2 * DAY).toISOString(), endsAt: new Date(Date.now() + 2 * DAY + 3600_000).toISOString(), stateCode: 'US-WI', location: { latitude: 44.5, longitude: -89.5 } }, staff.admin);
+    const later = await createEvent(t, sam, { title: 'Later expo', type: 'Expo', startsAt: new Date(Date.now() + 60 * DAY).toISOString(), endsAt: new Date(Date.now() + 61 * DAY).toISOString(), stateCode: 'US-WI', location: { latitude: 44.51, longitude: -89.5 } }, staff.admin);
     const list = (query: string) => call('GET', `/api/events?${query}`, jo).then((r) => r.json().map((e: { title: string }) => e.title) as string[]);
     expect(await list('state=US-WI')).toEqual(['Soon seminar', 'Later expo']);
     expect(await list('state=us-wi&type=Expo')).toEqual(['Later expo']);

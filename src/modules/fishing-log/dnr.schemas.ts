@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { Latitude, Longitude } from './fishing-log.schemas.js';
+import { Latitude, Longitude, PointView } from '../../core/http/coordinates.js';
 
 export const ConsentLevelSchema = Type.Union([Type.Literal('None'), Type.Literal('Anonymized'), Type.Literal('Identified')], {
   description: 'None: no research use (default). Anonymized: without your id, name or notes, coordinates rounded to 0.1°. Identified: with your user id.',
@@ -42,8 +42,7 @@ export const AnalysisRecord = Type.Object(
     caughtAt: Timestamp,
     stateCode: Nullable(Type.String()),
     waterBody: Nullable(Type.String()),
-    latitude: Nullable(Type.Number()),
-    longitude: Nullable(Type.Number()),
+    location: Nullable(PointView(), { description: 'Where it was caught (null: not logged); rounded to 0.1° when Anonymized' }),
     method: Nullable(Type.String()),
     airTemperatureC: Nullable(Type.Number()),
     waterTemperatureC: Nullable(Type.Number()),

@@ -106,10 +106,10 @@ describe('GET /api/fishinglog/dnr/analysis', () => {
     const anon = records.filter((r: { consent: string }) => r.consent === 'Anonymized');
     expect(anon).toHaveLength(6);
     for (const r of anon) {
-      expect(r).toMatchObject({ userId: null, entryId: null, catchId: null, notes: null, latitude: 46.2, longitude: -93.7, caughtAt: '2026-05-20T13:00:00.000Z' });
+      expect(r).toMatchObject({ userId: null, entryId: null, catchId: null, notes: null, location: { latitude: 46.2, longitude: -93.7 }, caughtAt: '2026-05-20T13:00:00.000Z' });
     }
     const ident = records.find((r: { consent: string }) => r.consent === 'Identified');
-    expect(ident).toMatchObject({ userId: identified.userId, notes: 'my notes', latitude: 46.23456, species: { commonName: 'Walleye' }, stateCode: 'US-MN' });
+    expect(ident).toMatchObject({ userId: identified.userId, notes: 'my notes', location: { latitude: 46.23456, longitude: -93.65432 }, species: { commonName: 'Walleye' }, stateCode: 'US-MN' });
     expect(JSON.stringify(records)).not.toContain(refuser.userId);
     expect(JSON.stringify(anon)).not.toContain('secret reef');
   });

@@ -2,6 +2,7 @@ import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { feedQuery, listQuery } from '../../core/http/pagination.js';
+import { Latitude, Longitude } from '../../core/http/coordinates.js';
 import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PersonalBestChangeSchema } from './personal-bests.schemas.js';
 
@@ -13,8 +14,6 @@ import { PersonalBestChangeSchema } from './personal-bests.schemas.js';
 const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
 
 export const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the place, e.g. America/Chicago', examples: ['America/Chicago'] });
-export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, WGS 84' });
-export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Degrees, WGS 84' });
 
 export const SKY = ['clear', 'partly-cloudy', 'overcast', 'fog', 'drizzle', 'rain', 'storm', 'snow'] as const;
 export const WIND_DIRECTIONS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'] as const;

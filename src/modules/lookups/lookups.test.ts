@@ -165,5 +165,5 @@ describe('the modules check their fields against the active values', () => {
 
 async function eventBody() {
   const start = Date.now() + 30 * 86_400_000;
-  return { title: 'Fly tying night', startsAt: new Date(start).toISOString(), endsAt: new Date(start + 3 * 3_600_000).toISOString(), venueName: 'Library', lat: 46.36, lon: -94.2 };
+  return { title: 'Fly tying night', startsAt: new Date(start).toISOString(), endsAt: new Date(start + 3 * 3_600_000).toISOString(), venueName: 'Library', location: { latitude: 46.36, longitude: -94.2 } };
 }
