@@ -1,11 +1,12 @@
+import { featureChange } from '../../core/admin/change.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { clubPolicy, type ClubRecord } from '../../core/access/policies/clubs.js';
 import { allows, authorize, type Viewer } from '../../core/access/policy.js';
-import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import type { AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
+import { isFeatured, type FeatureInput } from '../../core/db/featured.js';
 import { nearFromQuery, toKm } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
 import { ClubErrors } from './clubs.errors.js';
@@ -204,18 +205,6 @@ export async function changeRole(db: Db, viewer: Viewer, id: string, userId: str
 
 // ---- administration ----
 
-async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: string, action: string, reason: string | null, change: (club: repo.ClubWithOwner) => Partial<repo.ClubWithOwner>) {
-  return db.transaction(async (tx) => {
-    const club = await repo.findClub(tx, id, { lock: true });
-    if (!club) throw ClubErrors.notFound(id);
-    const values = change(club);
-    await repo.updateClub(tx, id, values);
-    const before = Object.fromEntries(Object.keys(values).map((k) => [k, club[k as keyof typeof club]]));
-    await recordAudit(tx, context, { action, targetType: 'club', targetId: id, reason, before, after: values });
-    return clubView((await repo.findClub(tx, id))!, await repo.findMember(tx, id, viewer.userId), new Date());
-  });
-}
-
 /** Deactivation (never deletion) and back, through core/admin/lifecycle; the answer is the club as the viewer sees it. */
 export async function setClubActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
   return setActive(db, context, clubLifecycle(viewer), id, active, reason);
@@ -232,6 +221,5 @@ const clubLifecycle = (viewer: Viewer): Lifecycle<repo.ClubWithOwner, ReturnType
 });
 
 export async function featureClub(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
-  const window = input ? featureWindow(input, new Date()) : { featuredFrom: null, featuredUntil: null };
-  return adminChange(db, context, viewer, id, input ? 'clubs.featured' : 'clubs.unfeatured', input?.reason ?? null, () => window);
+  return featureChange(db, context, { ...clubLifecycle(viewer), write: (tx, id, values) => repo.updateClub(tx, id, values) }, id, 'clubs', input);
 }

@@ -117,6 +117,9 @@ describe('administration', () => {
     await createClub(t, owner, { name: 'Another Iowa club', stateCode: 'US-IA', location: { latitude: 42, longitude: -93.5 } });
     expect((await call('POST', `/api/admin/clubs/${club.id}/feature`, admin, { reason: 'Club of the month' })).json()).toMatchObject({ featured: true });
     expect((await call('GET', '/api/clubs?state=US-IA', ann)).json().map((c: { name: string }) => c.name)).toEqual(['Short-lived club', 'Another Iowa club']);
+    expect((await auditEntries(t, 'clubs.featured')).at(-1)).toMatchObject({ target_id: club.id, reason: 'Club of the month', before: { featuredFrom: null, featuredUntil: null }, after: { featuredUntil: null } });
+    expect((await call('DELETE', `/api/admin/clubs/${club.id}/feature`, admin)).json()).toMatchObject({ featured: false });
+    expect((await auditEntries(t, 'clubs.unfeatured')).at(-1)).toMatchObject({ target_id: club.id, after: { featuredFrom: null, featuredUntil: null } });
     expect((await call('POST', `/api/admin/clubs/${MISSING_ID}/deactivate`, admin, { reason: 'Spam club' })).statusCode).toBe(404);
   });
 });

@@ -2,9 +2,10 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { eventPolicy } from '../../core/access/policies/events.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
-import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { adminChange, featureChange, type AdminRecord } from '../../core/admin/change.js';
+import type { AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
+import { isFeatured, type FeatureInput } from '../../core/db/featured.js';
 import { nearFromQuery, toKm } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
 import { EventErrors } from './events.errors.js';
@@ -158,35 +159,21 @@ export async function adminListEvents(db: Db, viewer: Viewer, status: EventStatu
   return { items: await views(db, viewer.userId, items, now, { staff: true }), total };
 }
 
-async function adminChange(
-  db: Db,
-  context: AuditContext,
-  viewer: Viewer,
-  id: string,
-  action: string,
-  reason: string | null,
-  change: (row: repo.EventWithCreator) => Partial<repo.EventWithCreator>,
-  now: Date,
-  then?: (tx: DbOrTx, row: repo.EventWithCreator) => Promise<unknown>,
-) {
-  return db.transaction(async (tx) => {
-    const row = await repo.findEvent(tx, id, { lock: true });
-    if (!row) throw EventErrors.notFound(id);
-    const values = change(row);
-    await repo.updateEvent(tx, id, values);
-    const before = Object.fromEntries(Object.keys(values).map((k) => [k, row[k as keyof typeof row]]));
-    await recordAudit(tx, context, { action, targetType: 'event', targetId: id, reason, before, after: values });
-    await then?.(tx, row);
-    return (await views(tx, viewer.userId, [(await repo.findEvent(tx, id))!], now, { staff: true }))[0]!;
-  });
-}
+/** The event as an administrator's action changes it (core/admin/change), answered with its staff view. */
+const eventRecord = (viewer: Viewer, now: Date): AdminRecord<repo.EventWithCreator, Awaited<ReturnType<typeof views>>[number]> => ({
+  lock: (tx, id) => repo.findEvent(tx, id, { lock: true }),
+  write: (tx, id, values) => repo.updateEvent(tx, id, values),
+  view: async (tx, id) => (await views(tx, viewer.userId, [(await repo.findEvent(tx, id))!], now, { staff: true }))[0]!,
+  notFound: EventErrors.notFound,
+  audit: { targetType: 'event' },
+});
 
 export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null, now = new Date()) {
   const status: EventStatus = decision === 'approve' ? 'Approved' : 'Rejected';
   return adminChange(
     db,
     context,
-    viewer,
+    eventRecord(viewer, now),
     id,
     `events.${decision === 'approve' ? 'approved' : 'rejected'}`,
     reason,
@@ -194,7 +181,6 @@ export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer,
       if (row.status === status) throw EventErrors.alreadyDecided(status);
       return { status, rejectionReason: decision === 'reject' ? reason : null, reviewedAt: now, reviewedBy: viewer.userId };
     },
-    now,
     async (tx, row) => {
       if (decision !== 'approve') return;
       await notify(tx, {
@@ -208,8 +194,7 @@ export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer,
 }
 
 export async function featureEvent(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null, now = new Date()) {
-  const window = input ? featureWindow(input, now) : { featuredFrom: null, featuredUntil: null };
-  return adminChange(db, context, viewer, id, input ? 'events.featured' : 'events.unfeatured', input?.reason ?? null, () => window, now);
+  return featureChange(db, context, eventRecord(viewer, now), id, 'events', input, now);
 }
 
 /** How many events have each type (the lookups module's usage statistics). */

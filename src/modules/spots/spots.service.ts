@@ -1,11 +1,12 @@
+import { adminChange, featureChange, type AdminRecord } from '../../core/admin/change.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Viewer } from '../../core/access/policy.js';
 import { allows, authorize } from '../../core/access/policy.js';
 import { spotPolicy } from '../../core/access/policies/spots.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
-import { featureWindow, isFeatured, type FeatureInput } from '../../core/db/featured.js';
-import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { isFeatured, type FeatureInput } from '../../core/db/featured.js';
+import type { AuditContext } from '../../core/audit/audit.js';
 import { snapToGrid, toKm, type Near } from '../../core/db/geo.js';
 import { shownLocation } from '../../core/http/coordinates.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -172,22 +173,16 @@ export async function confirmSpot(db: Db, viewer: Viewer, id: string) {
 
 // ---- administration ----
 
-async function adminChange(db: Db, context: AuditContext, viewer: Viewer, id: string, action: string, reason: string | null, change: (row: repo.SpotWithCreator) => Partial<repo.SpotWithCreator>) {
-  return db.transaction(async (tx) => {
-    const row = await repo.findSpot(tx, id, { lock: true });
-    if (!row) throw SpotErrors.notFound(id);
-    const values = change(row);
-    await repo.updateSpot(tx, id, values);
-    const before = Object.fromEntries(Object.keys(values).map((k) => [k, row[k as keyof typeof row]]));
-    await recordAudit(tx, context, { action, targetType: 'spot', targetId: id, reason, before, after: values });
-    return spotView(tx, viewer, (await repo.findSpot(tx, id))!);
-  });
-}
+/** The spot as an administrator's action changes it (core/admin/change), answered as the viewer sees it. */
+const spotRecord = (viewer: Viewer): AdminRecord<repo.SpotWithCreator, Awaited<ReturnType<typeof spotView>>> => ({
+  ...spotLifecycle(viewer),
+  write: (tx, id, values) => repo.updateSpot(tx, id, values),
+});
 
 export async function verifySpot(db: Db, context: AuditContext, viewer: Viewer, id: string, reason: string | null) {
-  return adminChange(db, context, viewer, id, 'spots.verified', reason, (row) => {
+  return adminChange(db, context, spotRecord(viewer), id, 'spots.verified', reason, (row) => {
     if (row.status === 'Verified') throw SpotErrors.alreadyVerified(id);
-    return { status: 'Verified', verifiedAt: new Date(), verifiedBy: viewer.userId };
+    return { status: 'Verified' as const, verifiedAt: new Date(), verifiedBy: viewer.userId };
   });
 }
 
@@ -221,7 +216,7 @@ export interface SpotCorrection {
 /** An administrator's correction of a spot's facts (reference spots included: the seed never undoes it). */
 export async function correctSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: SpotCorrection) {
   const { reason, location, ...fields } = input;
-  return adminChange(db, context, viewer, id, 'spots.corrected', reason, (row) => {
+  return adminChange(db, context, spotRecord(viewer), id, 'spots.corrected', reason, (row) => {
     const values: Partial<repo.SpotWithCreator> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (values.name !== undefined) values.name = values.name.trim();
     if (location) {
@@ -235,6 +230,5 @@ export async function correctSpot(db: Db, context: AuditContext, viewer: Viewer,
 }
 
 export async function featureSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
-  const window = input ? featureWindow(input, new Date()) : { featuredFrom: null, featuredUntil: null };
-  return adminChange(db, context, viewer, id, input ? 'spots.featured' : 'spots.unfeatured', input?.reason ?? null, () => window);
+  return featureChange(db, context, spotRecord(viewer), id, 'spots', input);
 }

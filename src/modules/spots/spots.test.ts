@@ -197,6 +197,7 @@ describe('administration', () => {
     expect((await call('GET', '/api/spots/nearby?lat=47.5&lon=-92.5&radiusKm=1', sam)).json()).toEqual([]);
     expect((await call('POST', `/api/admin/spots/${spot.id}/reactivate`, admin, { reason: 'Public access confirmed' })).json()).toMatchObject({ isActive: true });
     expect((await call('POST', `/api/admin/spots/${spot.id}/feature`, admin, { reason: 'Spot of the week' })).json()).toMatchObject({ featured: true });
+    expect((await auditEntries(t, 'spots.featured')).at(-1)).toMatchObject({ target_id: spot.id, reason: 'Spot of the week', before: { featuredFrom: null } });
     expect((await call('POST', `/api/admin/spots/${MISSING_ID}/verify`, admin)).statusCode).toBe(404);
   });
 });
