@@ -42741,7 +42741,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "waterBody": "Mille Lacs Lake",
-                 *       "reason": "The source spells it MIlle Lacs Lake"
+                 *       "location": {
+                 *         "latitude": 46.1485,
+                 *         "longitude": -93.485
+                 *       },
+                 *       "reason": "The source spells it MIlle Lacs Lake; position surveyed at the ramp"
                  *     }
                  */
                 "application/json": {

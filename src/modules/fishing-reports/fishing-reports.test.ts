@@ -78,6 +78,8 @@ describe('POST /api/reports', () => {
     expect(old.json().location).toEqual({ latitude: 46.4321, longitude: -93.4321, precision: 'Exact' });
     const both = await call('POST', '/api/reports', jo, { waterBody: 'x', lon: -93, location: { latitude: 46, longitude: -93 }, fishedOn: '2026-06-01', text: 'x' });
     expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/lon' }] });
+    const badOld = await call('POST', '/api/reports', jo, { waterBody: 'x', lat: 95, lon: -93, fishedOn: '2026-06-01', text: 'x' });
+    expect(badOld.json()).toMatchObject({ status: 400, code: 'request.validation_failed', errors: [{ pointer: '/location/latitude' }] });
   });
 
   it('400 for an unknown species, a species twice, a future day or a bad field; 401 without a token', async () => {
@@ -113,6 +115,10 @@ describe('moderation of reports', () => {
 
     const queue = await call('GET', '/api/admin/fishing-reports', staff.admin);
     expect(queue.json().map((r: { id: string }) => r.id)).toContain(held.id);
+    // Moderators see the point as everyone else does: location, rounded (the author did not choose exactLocation).
+    const queued = queue.json().find((r: { id: string }) => r.id === held.id);
+    expect(queued.location).toEqual({ latitude: 46.23, longitude: -93.65, precision: 'Approximate' });
+    for (const key of ['lat', 'lon']) expect(queued).not.toHaveProperty(key);
     for (const user of [staff.standard, staff.moderator]) expect((await call('GET', '/api/admin/fishing-reports', user)).statusCode).toBe(403);
 
     for (const user of [staff.deniedAdmin, staff.moderator, staff.standard]) {
@@ -121,11 +127,12 @@ describe('moderation of reports', () => {
     }
     const rejected = await call('POST', `/api/admin/fishing-reports/${held.id}/reject`, staff.grantedModerator, { reason: 'Advertising a guide service' });
     expect(rejected.statusCode).toBe(200);
-    expect(rejected.json()).toMatchObject({ status: 'Rejected', moderationReason: 'Advertising a guide service' });
+    expect(rejected.json()).toMatchObject({ status: 'Rejected', moderationReason: 'Advertising a guide service', location: { latitude: 46.23, longitude: -93.65, precision: 'Approximate' } });
     expect((await call('GET', `/api/reports/${held.id}`, jo)).json()).toMatchObject({ status: 'Rejected', moderationReason: 'Advertising a guide service' });
     expect((await call('POST', `/api/admin/fishing-reports/${held.id}/reject`, staff.admin, { reason: 'again' })).json()).toMatchObject({ status: 409, code: 'reports.already_decided' });
     const approved = await call('POST', `/api/admin/fishing-reports/${held.id}/approve`, staff.admin);
-    expect(approved.json()).toMatchObject({ status: 'Published', moderationReason: null });
+    expect(approved.json()).toMatchObject({ status: 'Published', moderationReason: null, location: { latitude: 46.23, longitude: -93.65, precision: 'Approximate' } });
+    for (const key of ['lat', 'lon']) expect(approved.json()).not.toHaveProperty(key);
     expect((await call('GET', `/api/reports/${held.id}`, sam)).statusCode).toBe(200);
     expect((await auditEntries(t, 'fishing_reports.rejected')).at(-1)).toMatchObject({ target_id: held.id, reason: 'Advertising a guide service', actor_user_id: staff.grantedModerator.userId });
     expect((await auditEntries(t, 'fishing_reports.approved')).at(-1)).toMatchObject({ target_id: held.id, actor_user_id: staff.admin.userId });
@@ -142,6 +149,7 @@ describe('GET /api/reports/by-location and helpful marks', () => {
     const res = await call('GET', '/api/reports/by-location?lat=44&lon=-95&radiusKm=10', jo);
     expect(res.json().map((r: { id: string }) => r.id)).toEqual([newer.id, older.id]);
     expect(res.json()[0]).toMatchObject({ location: { latitude: 44.05, longitude: -95, precision: 'Approximate' }, distanceKm: expect.closeTo(5.56, 1), helpfulCount: 0 });
+    for (const report of res.json()) for (const key of ['lat', 'lon']) expect(report).not.toHaveProperty(key);
     expect(res.headers['x-total-count']).toBe('2');
     const walleyeOnly = await call('GET', `/api/reports/by-location?lat=44&lon=-95&radiusKm=10&speciesId=${walleye}`, jo);
     expect(walleyeOnly.json().map((r: { id: string }) => r.id)).toEqual([newer.id]);

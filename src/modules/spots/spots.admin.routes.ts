@@ -76,7 +76,11 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
             sourceUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 500 }))),
             reason: Type.String({ minLength: 1, maxLength: 500 }),
           },
-          { additionalProperties: false, minProperties: 2, examples: [{ waterBody: 'Mille Lacs Lake', reason: 'The source spells it MIlle Lacs Lake' }] },
+          {
+            additionalProperties: false,
+            minProperties: 2,
+            examples: [{ waterBody: 'Mille Lacs Lake', location: { latitude: 46.1485, longitude: -93.485 }, reason: 'The source spells it MIlle Lacs Lake; position surveyed at the ramp' }],
+          },
         ),
         response,
       },

@@ -82,6 +82,8 @@ describe('the older spelling of the point (top-level lat/lon, deprecated)', () =
     expect(both.json()).toMatchObject({ status: 400, code: 'request.validation_failed', errors: [{ pointer: '/lat' }] });
     const halfOld = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Spot', lat: 46.3 });
     expect(halfOld.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/longitude', detail: 'is required' }] });
+    const badOld = await call('POST', '/api/spots', jo, { name: 'x', kind: 'Spot', lat: 91, lon: -93.7 });
+    expect(badOld.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/latitude' }] });
   });
 });
 
@@ -118,6 +120,8 @@ describe('GET /api/spots/nearby', () => {
     const body = res.json() as Array<{ id: string; name: string; distanceKm: number }>;
     expect(body.map((s) => s.name)).toEqual(['Nearest', 'Middle', 'Far']);
     expect(body[0]!.distanceKm).toBeCloseTo(0.111, 2);
+    expect(body[0]).toMatchObject({ location: { latitude: 44.501, longitude: -100.5, precision: 'Exact' } });
+    for (const spot of body) for (const key of ['lat', 'lon']) expect(spot).not.toHaveProperty(key);
     expect(body[2]!.distanceKm).toBeCloseTo(11.13, 1);
     expect(res.headers['x-total-count']).toBe('3');
     const shore = await call('GET', `/api/spots/nearby?lat=${centre.lat}&lon=${centre.lon}&radiusKm=20&kind=Shore&pageSize=1&page=2`, kim);
@@ -199,6 +203,28 @@ describe('administration', () => {
     expect((await call('POST', `/api/admin/spots/${spot.id}/feature`, admin, { reason: 'Spot of the week' })).json()).toMatchObject({ featured: true });
     expect((await auditEntries(t, 'spots.featured')).at(-1)).toMatchObject({ target_id: spot.id, reason: 'Spot of the week', before: { featuredFrom: null } });
     expect((await call('POST', `/api/admin/spots/${MISSING_ID}/verify`, admin)).statusCode).toBe(404);
+  });
+
+  it('an Admin corrects the position as location (the older lat/lon still accepted); the point shown follows the privacy; both spellings or a bad latitude are a 400', async () => {
+    const spot = await createSpot(t, jo, { name: 'Mislaid hump', privacy: 'Private', location: { latitude: 46.5, longitude: -94.5 } });
+    const correct = (body: object) => call('POST', `/api/admin/spots/${spot.id}/correct`, admin, { reason: 'The owner sent the right point', ...body });
+    const moved = await correct({ location: { latitude: 46.51234, longitude: -94.56789 } });
+    expect(moved.statusCode).toBe(200);
+    // The admin is not the owner: the private spot's point is snapped for them too.
+    expect(moved.json().location).toEqual({ latitude: 46.51, longitude: -94.57, precision: 'Approximate' });
+    expect(moved.json()).not.toHaveProperty('lat');
+    expect(moved.json()).not.toHaveProperty('lon');
+    expect((await call('GET', `/api/spots/${spot.id}`, jo)).json().location).toEqual({ latitude: 46.51234, longitude: -94.56789, precision: 'Exact' });
+    const old = await correct({ lon: -94.6 });
+    expect(old.statusCode).toBe(200);
+    expect(old.json().location).toEqual({ latitude: 46.51, longitude: -94.6, precision: 'Approximate' });
+    expect((await call('GET', `/api/spots/${spot.id}`, jo)).json().location).toEqual({ latitude: 46.51234, longitude: -94.6, precision: 'Exact' });
+    const both = await correct({ lat: 46.5, location: { latitude: 46.5 } });
+    expect(both.json()).toMatchObject({ status: 400, code: 'request.validation_failed', errors: [{ pointer: '/lat' }] });
+    for (const bad of [{ location: { latitude: 91 } }, { lat: 91 }]) {
+      expect((await correct(bad)).json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/latitude' }] });
+    }
+    expect((await call('GET', `/api/spots/${spot.id}`, jo)).json().location).toEqual({ latitude: 46.51234, longitude: -94.6, precision: 'Exact' });
   });
 });
 
