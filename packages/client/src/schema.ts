@@ -9831,6 +9831,7 @@ export interface components {
                 address: string | null;
                 city: string | null;
                 stateCode: string | null;
+                /** @description Where the venue is */
                 location: {
                     /** @description Degrees north, WGS 84 */
                     latitude: number;

@@ -168,6 +168,37 @@ describe('listings', () => {
     expect((await call('GET', `/api/charter/listings/${own.id}`, other)).json().location).toEqual({ latitude: 27.9, longitude: -82.5, precision: 'Approximate' });
     const both = await call('POST', '/api/charter/listings', captain, { ...LISTING, latitude: 27.9 });
     expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/latitude' }] });
+    const patchedBoth = await call('PATCH', `/api/charter/listings/${own.id}`, captain, { longitude: -82.5, location: { latitude: 27.9 } }, mergePatch);
+    expect(patchedBoth.json()).toMatchObject({ status: 400, errors: [{ pointer: '/longitude' }] });
+  });
+
+  it('the home port: the new and the old spelling of a new listing, out-of-range coordinates a 400 naming /location, shown as location in the search', async () => {
+    const created = await call('POST', '/api/charter/listings', captain, { ...LISTING, title: 'New spelling', location: { latitude: 26.1, longitude: -80.1 } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().location).toEqual({ latitude: 26.1, longitude: -80.1, precision: 'Exact' });
+    const oldBody: Record<string, unknown> = { ...LISTING, title: 'Old spelling', latitude: 26.12345, longitude: -80.12345 };
+    delete oldBody.location;
+    const old = await call('POST', '/api/charter/listings', captain, oldBody);
+    expect(old.statusCode).toBe(201);
+    expect(old.json().location).toEqual({ latitude: 26.12345, longitude: -80.12345, precision: 'Exact' });
+    expect(old.json()).not.toHaveProperty('latitude');
+    expect(old.json()).not.toHaveProperty('longitude');
+
+    const invalid = { status: 400, code: 'request.validation_failed' };
+    expect((await call('POST', '/api/charter/listings', captain, { ...LISTING, location: { latitude: 90.01, longitude: -80 } })).json()).toMatchObject({ ...invalid, errors: [{ pointer: '/location/latitude', in: 'body' }] });
+    expect((await call('POST', '/api/charter/listings', captain, { ...oldBody, longitude: -180.5 })).json()).toMatchObject({ ...invalid, errors: [{ pointer: '/location/longitude', in: 'body' }] });
+    expect((await call('PUT', `/api/charter/listings/${old.json().id}`, captain, { ...LISTING, location: { latitude: -91, longitude: -80 } })).json()).toMatchObject({ ...invalid, errors: [{ pointer: '/location/latitude' }] });
+    const mergePatch = { 'content-type': 'application/merge-patch+json' };
+    expect((await call('PATCH', `/api/charter/listings/${old.json().id}`, captain, { location: { latitude: 95 } }, mergePatch)).json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/latitude' }] });
+    expect((await call('PATCH', `/api/charter/listings/${old.json().id}`, captain, { latitude: 95 }, mergePatch)).json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/latitude' }] });
+    expect((await call('GET', `/api/charter/listings/${old.json().id}`, captain)).json().location).toEqual({ latitude: 26.12345, longitude: -80.12345, precision: 'Exact' });
+
+    const found = (await call('GET', '/api/charter/listings?lat=26.12&lon=-80.12&radiusKm=1', other)).json();
+    expect(found.map((l: { id: string }) => l.id)).toEqual([old.json().id]);
+    expect(found[0].location).toEqual({ latitude: 26.12, longitude: -80.12, precision: 'Approximate' });
+    expect(found[0]).not.toHaveProperty('latitude');
+    const ownSearch = (await call('GET', '/api/charter/listings?lat=26.12&lon=-80.12&radiusKm=1', captain)).json();
+    expect(ownSearch[0].location).toEqual({ latitude: 26.12345, longitude: -80.12345, precision: 'Exact' });
   });
 
   it('searches by state, distance, date, party size, price, species and text', async () => {

@@ -61,7 +61,30 @@ describe('the club\'s place', () => {
     const both = await call('POST', '/api/clubs', owner, { name: 'Both spellings club', lat: 45.2, location: { latitude: 45.2, longitude: -93.3 } });
     expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/lat' }] });
     const bad = await call('POST', '/api/clubs', owner, { name: 'Bad place club', location: { latitude: 91, longitude: 0 } });
-    expect(bad.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/latitude' }] });
+    expect(bad.json()).toMatchObject({ status: 400, code: 'request.validation_failed', errors: [{ pointer: '/location/latitude', in: 'body' }] });
+    const oldBad = await call('POST', '/api/clubs', owner, { name: 'Bad old place club', lat: 45.2, lon: -181 });
+    expect(oldBad.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/longitude', in: 'body' }] });
+    const half = await call('POST', '/api/clubs', owner, { name: 'Half a place club', lat: 45.2 });
+    expect(half.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/longitude' }] });
+  });
+
+  it('the lists, the detail, my clubs and the admin answers show location and no lat/lon', async () => {
+    const club = await createClub(t, owner, { name: 'Shown place club', stateCode: 'US-ND', location: { latitude: 47.9, longitude: -97.05 } });
+    const place = { latitude: 47.9, longitude: -97.05 };
+    const shown = [
+      (await call('GET', `/api/clubs/${club.id}`, ann)).json(),
+      (await call('GET', '/api/clubs?state=US-ND', ann)).json()[0],
+      (await call('GET', '/api/clubs?lat=47.9&lon=-97.05&radiusKm=1', ann)).json()[0],
+      (await call('GET', '/api/clubs/my-clubs', owner)).json().find((c: { id: string }) => c.id === club.id),
+      (await call('POST', `/api/admin/clubs/${club.id}/feature`, admin, { reason: 'Placed' })).json(),
+      (await call('DELETE', `/api/admin/clubs/${club.id}/feature`, admin)).json(),
+    ];
+    for (const view of shown) {
+      expect(view).toMatchObject({ id: club.id, location: place });
+      expect(view.location).toEqual(place);
+      expect(view).not.toHaveProperty('lat');
+      expect(view).not.toHaveProperty('lon');
+    }
   });
 });
 

@@ -75,7 +75,7 @@ export const Event = Type.Object(
     startsAt: Timestamp,
     endsAt: Timestamp,
     venue: Type.Object(
-      { name: Type.String(), address: Nullable(Type.String()), city: Nullable(Type.String()), stateCode: Nullable(Type.String()), location: PointView() },
+      { name: Type.String(), address: Nullable(Type.String()), city: Nullable(Type.String()), stateCode: Nullable(Type.String()), location: PointView({ description: 'Where the venue is' }) },
       { additionalProperties: false },
     ),
     websiteUrl: Nullable(Type.String()),

@@ -78,6 +78,30 @@ describe('the venue\'s place', () => {
     expect(old.json().venue).toEqual({ name: 'Hall', address: null, city: null, stateCode: null, location: { latitude: 46.1, longitude: -94.1 } });
     const both = await call('POST', '/api/events', jo, { ...body, lon: -94.1, location: { latitude: 46.1, longitude: -94.1 } });
     expect(both.json()).toMatchObject({ status: 400, errors: [{ pointer: '/lon' }] });
+    const bad = await call('POST', '/api/events', jo, { ...body, location: { latitude: -90.5, longitude: -94.1 } });
+    expect(bad.json()).toMatchObject({ status: 400, code: 'request.validation_failed', errors: [{ pointer: '/location/latitude', in: 'body' }] });
+    const oldBad = await call('POST', '/api/events', jo, { ...body, lat: 46.1, lon: 200 });
+    expect(oldBad.json()).toMatchObject({ status: 400, errors: [{ pointer: '/location/longitude', in: 'body' }] });
+  });
+
+  it('the new spelling; the lists, the detail and the admin answers show venue.location and no lat/lon', async () => {
+    const proposed = await createEvent(t, jo, { title: 'Placed seminar', stateCode: 'US-ND', venueName: 'Hall', address: '1 Main St', city: 'Fargo', location: { latitude: 46.877, longitude: -96.79 } });
+    const venue = { name: 'Hall', address: '1 Main St', city: 'Fargo', stateCode: 'US-ND', location: { latitude: 46.877, longitude: -96.79 } };
+    expect(proposed.venue).toEqual(venue);
+    const shown = [
+      (await call('GET', '/api/admin/events', staff.admin)).json().find((e: { id: string }) => e.id === proposed.id),
+      (await call('POST', `/api/admin/events/${proposed.id}/approve`, staff.admin)).json(),
+      (await call('GET', `/api/events/${proposed.id}`, sam)).json(),
+      (await call('GET', '/api/events?state=US-ND', sam)).json()[0],
+      (await call('GET', '/api/events?lat=46.877&lon=-96.79&radiusKm=1', sam)).json()[0],
+      (await call('POST', `/api/admin/events/${proposed.id}/feature`, staff.admin, { reason: 'Placed' })).json(),
+    ];
+    for (const event of shown) {
+      expect(event).toMatchObject({ id: proposed.id });
+      expect(event.venue).toEqual(venue);
+      expect(event).not.toHaveProperty('lat');
+      expect(event).not.toHaveProperty('location');
+    }
   });
 });
 

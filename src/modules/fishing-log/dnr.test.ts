@@ -187,3 +187,25 @@ describe('GET /api/fishinglog/dnr/analysis', () => {
     expect((await analysis(dnrUser, 'purpose=box&minLat=46')).statusCode).toBe(400);
   });
 });
+
+describe('the place of a record', () => {
+  it('is location: {latitude, longitude}, or null when the entry has no point (anonymized or not); no top-level latitude/longitude', async () => {
+    for (const level of ['Identified', 'Anonymized']) {
+      const user = await createUser(t);
+      await consent(user, level);
+      await logCatch(user, PIKE, { occurredAt: '2025-08-01T10:00:00Z', location: null });
+    }
+    const res = await analysis(dnrUser, 'purpose=no%20point&to=2025-12-31T00:00:00Z&pageSize=100');
+    expect(res.statusCode).toBe(200);
+    const records = res.json();
+    expect(records.map((r: { consent: string }) => r.consent).sort()).toEqual(['Anonymized', 'Identified']);
+    for (const record of records) {
+      expect(record.location).toBeNull();
+      expect(record).not.toHaveProperty('latitude');
+      expect(record).not.toHaveProperty('longitude');
+    }
+    const placed = (await analysis(dnrUser, `purpose=placed&speciesId=${WALLEYE}&pageSize=1`)).json()[0];
+    expect(Object.keys(placed.location).sort()).toEqual(['latitude', 'longitude']);
+    expect(placed).not.toHaveProperty('latitude');
+  });
+});
