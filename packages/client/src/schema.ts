@@ -8205,9 +8205,19 @@ export interface components {
             /** @description Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry */
             photos?: components["schemas"]["Photo"][];
             notes: string | null;
+            /** @description Where the catch itself was made (null: at the entry’s location) */
             location: {
+                /**
+                 * @description Degrees north, WGS 84
+                 * @example 46.2291
+                 */
                 latitude: number;
+                /**
+                 * @description Degrees east, WGS 84
+                 * @example -93.6557
+                 */
                 longitude: number;
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             } | null;
             /**
@@ -8302,9 +8312,19 @@ export interface components {
             /** @description Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry */
             photos?: components["schemas"]["Photo"][];
             notes: string | null;
+            /** @description Where the catch itself was made (null: at the entry’s location) */
             location: {
+                /**
+                 * @description Degrees north, WGS 84
+                 * @example 46.2291
+                 */
                 latitude: number;
+                /**
+                 * @description Degrees east, WGS 84
+                 * @example -93.6557
+                 */
                 longitude: number;
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             } | null;
             /**
@@ -8423,9 +8443,19 @@ export interface components {
             /** @description Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry */
             photos?: components["schemas"]["Photo"][];
             notes: string | null;
+            /** @description Where the catch itself was made (null: at the entry’s location) */
             location: {
+                /**
+                 * @description Degrees north, WGS 84
+                 * @example 46.2291
+                 */
                 latitude: number;
+                /**
+                 * @description Degrees east, WGS 84
+                 * @example -93.6557
+                 */
                 longitude: number;
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             } | null;
             /**
@@ -8519,7 +8549,7 @@ export interface components {
                 longitude: number;
                 waterBody: string | null;
                 stateCode: string | null;
-                /** @description Exact, or Approximate: rounded to 0.01° (about 1 km) for viewers other than the owner */
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place, for viewers other than the owner */
                 precision: "Exact" | "Approximate";
             } | null;
             weather: {
@@ -8585,7 +8615,7 @@ export interface components {
                 longitude: number;
                 waterBody: string | null;
                 stateCode: string | null;
-                /** @description Exact, or Approximate: rounded to 0.01° (about 1 km) for viewers other than the owner */
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place, for viewers other than the owner */
                 precision: "Exact" | "Approximate";
             } | null;
             weather: {
@@ -8644,7 +8674,7 @@ export interface components {
                 longitude: number;
                 waterBody: string | null;
                 stateCode: string | null;
-                /** @description Exact, or Approximate: rounded to 0.01° (about 1 km) for viewers other than the owner */
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place, for viewers other than the owner */
                 precision: "Exact" | "Approximate";
             } | null;
             participants: string[];
@@ -8686,7 +8716,7 @@ export interface components {
                 longitude: number;
                 waterBody: string | null;
                 stateCode: string | null;
-                /** @description Exact, or Approximate: rounded to 0.01° (about 1 km) for viewers other than the owner */
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place, for viewers other than the owner */
                 precision: "Exact" | "Approximate";
             } | null;
             participants: string[];

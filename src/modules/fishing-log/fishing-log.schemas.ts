@@ -2,7 +2,7 @@ import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { feedQuery, listQuery } from '../../core/http/pagination.js';
-import { Latitude, Longitude } from '../../core/http/coordinates.js';
+import { Latitude, Longitude, PRECISION_DESCRIPTION, ShownLocation } from '../../core/http/coordinates.js';
 import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { PersonalBestChangeSchema } from './personal-bests.schemas.js';
 
@@ -96,7 +96,7 @@ export const LocationView = Type.Object(
     longitude: Type.Number(),
     waterBody: Nullable(Type.String()),
     stateCode: Nullable(Type.String()),
-    precision: Type.Union([Type.Literal('Exact'), Type.Literal('Approximate')], { description: 'Exact, or Approximate: rounded to 0.01° (about 1 km) for viewers other than the owner' }),
+    precision: Type.Union([Type.Literal('Exact'), Type.Literal('Approximate')], { description: `${PRECISION_DESCRIPTION}, for viewers other than the owner` }),
   },
   { additionalProperties: false },
 );
@@ -191,7 +191,7 @@ export const CatchView = Type.Object(
     photoUrls: Type.Array(Type.String(), { description: 'Links to pictures elsewhere' }),
     photos: Type.Optional(Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry' })),
     notes: Nullable(Type.String()),
-    location: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number(), precision: Type.Union([Type.Literal('Exact'), Type.Literal('Approximate')]) }, { additionalProperties: false })),
+    location: Nullable(ShownLocation, { description: 'Where the catch itself was made (null: at the entry’s location)' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     masterAngler: Type.Optional(MasterAnglerEligibility),
