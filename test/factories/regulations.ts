@@ -3,6 +3,7 @@ import { catches, logEntries } from '../../src/modules/fishing-log/fishing-log.t
 import { speciesId } from '../../src/modules/species/species.seeds.js';
 import { jurisdictionId, programId, zoneId } from '../../src/modules/regulations/regulations.seeds.js';
 import type { TestApp } from '../harness.js';
+import { createStaff, createUser, type Staff, type TestUser } from './users.js';
 
 /** Factories of the regulations tests: seeded ids, and logged catches at a place and time. */
 
@@ -134,3 +135,14 @@ export async function createLoggedCatch(t: TestApp, ownerId: string, options: Lo
 }
 
 export const inches = (n: number) => Math.round(n * 2.54 * 100) / 100;
+
+/**
+ * The staff of the regulations admin tests: `edit` (Regulations.Edit denied to deniedAdmin, granted to
+ * grantedModerator; its moderator has Regulations.View only), `view` (Regulations.View the same way; its
+ * moderator has nothing) and a standard angler.
+ */
+export async function createRegulationsStaff(t: TestApp): Promise<{ edit: Staff; view: Staff; angler: TestUser }> {
+  const edit = await createStaff(t, 'Regulations.Edit', { otherPermission: 'Regulations.View' });
+  const view = await createStaff(t, 'Regulations.View');
+  return { edit, view, angler: await createUser(t) };
+}

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, createStaff, expectStaffRefused, createUser, MISSING_ID, type Staff, type TestUser, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, ruleVersionBody, SPECIES } from '../../../test/factories.js';
+import { auditEntries, createRegulationsStaff, expectStaffRefused, MISSING_ID, type Staff, type TestUser, LAKE_ERIE, LAKE_OF_THE_WOODS, LAKE_OF_THE_WOODS_CLOSURE, MN, MN_OUTLINE, OH, PLACES, ruleVersionBody, SPECIES } from '../../../test/factories.js';
 
 let t: TestApp;
-/** Regulations.Edit denied to deniedAdmin, granted to grantedModerator; moderator has Regulations.View only. */
 let edit: Staff;
-/** Regulations.View denied to deniedAdmin, granted to grantedModerator; moderator has nothing. */
 let view: Staff;
 let angler: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  edit = await createStaff(t, 'Regulations.Edit', { otherPermission: 'Regulations.View' });
-  view = await createStaff(t, 'Regulations.View');
-  angler = await createUser(t);
+  ({ edit, view, angler } = await createRegulationsStaff(t));
 });
 afterAll(async () => t?.close());
 
