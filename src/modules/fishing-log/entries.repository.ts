@@ -302,16 +302,6 @@ export async function insertCatchOfActiveSpecies(db: DbOrTx, id: string, entry: 
   return inserted && fromFlatRow(inserted);
 }
 
-const activeSpeciesStatement = namedStatement<{ id: string }, { id: string }>(
-  'catches_active_species',
-  () => sql`SELECT ${fishSpecies.id} AS id FROM ${fishSpecies} WHERE ${fishSpecies.id} = ${sql.placeholder('id')} AND ${fishSpecies.isActive}`,
-);
-
-/** Whether the species exists and is active. */
-export async function isActiveSpecies(db: DbOrTx, speciesId: string): Promise<boolean> {
-  return (await activeSpeciesStatement.first(db, { id: speciesId })) !== undefined;
-}
-
 export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
   const [row] = await db.select({ id: catches.id, ownerId: catches.ownerId, caughtAt: catches.caughtAt }).from(catches).where(eq(catches.id, id));
   return row;

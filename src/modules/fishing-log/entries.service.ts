@@ -1,3 +1,4 @@
+import { isActiveSpecies } from '../species/index.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { issuedTogether, onOneConnection, transaction } from '../../core/db/pipeline.js';
@@ -186,7 +187,7 @@ async function catchValues(tx: DbOrTx, ownerId: string, input: CatchInputType, e
 
 /** The species is active, the catalog lure exists and the gear setup is the owner's (when given), in that order. */
 async function assertReferences(tx: DbOrTx, ownerId: string, input: CatchInputType): Promise<void> {
-  if (!(await repo.isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
+  if (!(await isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
   if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
   if (input.gearSetupId) await assertOwnGearSetup(tx, ownerId, input.gearSetupId, '/gearSetupId');
 }

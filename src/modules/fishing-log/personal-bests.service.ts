@@ -1,3 +1,4 @@
+import { isActiveSpecies } from '../species/index.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
@@ -5,6 +6,7 @@ import { personalBestCriterionPolicy, personalBestPolicy } from '../../core/acce
 import type { Page } from '../../core/http/pagination.js';
 import { requireVisibleProfile } from '../profiles/profiles.service.js';
 import { PersonalBestErrors } from './personal-bests.errors.js';
+import * as criteriaRepo from './personal-best-criteria.repository.js';
 import * as repo from './personal-bests.repository.js';
 import { MeasureEnum, UNIT_OF, type Measure } from './personal-bests.schemas.js';
 
@@ -241,7 +243,7 @@ function personalBestView(row: repo.PersonalBestView, ownView = true) {
   };
 }
 
-function criterionListView(row: repo.CriterionView) {
+function criterionListView(row: criteriaRepo.CriterionView) {
   return {
     ...criterionView(row, row.species),
     createdAt: row.createdAt.toISOString(),
@@ -301,7 +303,7 @@ export async function setUltimate(db: Db, viewerId: string, pbId: string) {
 // ---- criteria ---------------------------------------------------------------------------------
 
 export async function listCriteria(db: Db, ownerId: string, filter: repo.PbFilter, page: Page) {
-  const { items, total } = await repo.listCriteria(db, ownerId, filter, page);
+  const { items, total } = await criteriaRepo.listCriteria(db, ownerId, filter, page);
   return { items: items.map(criterionListView), total };
 }
 
@@ -315,8 +317,8 @@ export interface CriterionInput {
 
 /** Creates a criterion and evaluates it at once against the existing catches. */
 export async function createCriterion(db: Db, ownerId: string, input: CriterionInput) {
-  if (!(await repo.activeSpeciesExists(db, input.speciesId))) throw PersonalBestErrors.unknownSpecies(input.speciesId);
-  const criterion: repo.NewCriterion = {
+  if (!(await isActiveSpecies(db, input.speciesId))) throw PersonalBestErrors.unknownSpecies(input.speciesId);
+  const criterion: criteriaRepo.NewCriterion = {
     ownerId,
     speciesId: input.speciesId,
     measure: input.measure,
@@ -326,21 +328,21 @@ export async function createCriterion(db: Db, ownerId: string, input: CriterionI
   };
   return db.transaction(async (tx) => {
     await repo.lockOwner(tx, ownerId);
-    const existing = await repo.findIdentical(tx, criterion);
+    const existing = await criteriaRepo.findIdentical(tx, criterion);
     if (existing) throw PersonalBestErrors.duplicateCriterion(existing);
-    if ((await repo.countCriteria(tx, ownerId)) >= MAX_CRITERIA_PER_USER) throw PersonalBestErrors.tooManyCriteria(MAX_CRITERIA_PER_USER);
-    const id = await repo.insertCriterion(tx, criterion);
-    if (!id) throw PersonalBestErrors.duplicateCriterion((await repo.findIdentical(tx, criterion)) ?? 'unknown');
+    if ((await criteriaRepo.countCriteria(tx, ownerId)) >= MAX_CRITERIA_PER_USER) throw PersonalBestErrors.tooManyCriteria(MAX_CRITERIA_PER_USER);
+    const id = await criteriaRepo.insertCriterion(tx, criterion);
+    if (!id) throw PersonalBestErrors.duplicateCriterion((await criteriaRepo.findIdentical(tx, criterion)) ?? 'unknown');
     await reevaluatePersonalBests(tx, ownerId);
-    return criterionListView((await repo.findCriterionView(tx, id))!);
+    return criterionListView((await criteriaRepo.findCriterionView(tx, id))!);
   });
 }
 
 /** Deletes a criterion of the caller with its personal-best history (and the ultimate flag, if it was there). */
 export async function deleteCriterion(db: Db, ownerId: string, criterionId: string): Promise<void> {
-  await authorize(personalBestCriterionPolicy, ownerId, 'delete', await repo.findCriterion(db, criterionId), { db }, () => PersonalBestErrors.criterionNotFound(criterionId));
+  await authorize(personalBestCriterionPolicy, ownerId, 'delete', await criteriaRepo.findCriterion(db, criterionId), { db }, () => PersonalBestErrors.criterionNotFound(criterionId));
   await db.transaction(async (tx) => {
     await repo.lockOwner(tx, ownerId);
-    await repo.deleteCriterion(tx, criterionId);
+    await criteriaRepo.deleteCriterion(tx, criterionId);
   });
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { namedStatement } from '../../core/db/prepared.js';
 import { researchConsents, userProfiles } from './profiles.tables.js';
@@ -96,13 +96,6 @@ export async function upsertProfile(db: DbOrTx, userId: string, patch: ProfilePa
     .onConflictDoUpdate({ target: userProfiles.userId, set: { ...patch, updatedAt: now } });
 }
 
-export async function activeSpeciesExists(db: DbOrTx, speciesId: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql`1` })
-    .from(fishSpecies)
-    .where(and(eq(fishSpecies.id, speciesId), eq(fishSpecies.isActive, true)));
-  return rows.length > 0;
-}
 
 /** The stored profile fields (display name, visibility) of these users; users without a row are absent. */
 export async function findProfileFields(db: DbOrTx, userIds: string[]) {

@@ -1,3 +1,4 @@
+import { isActiveSpecies } from '../species/index.js';
 import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { profilePolicy } from '../../core/access/policies/profiles.js';
@@ -168,7 +169,7 @@ export async function updateOwnProfile(db: Db, userId: string, change: Change<Re
     const input = applyChange(change, ReplaceProfileBody, () => profileAsInput(row, consent));
     const speciesId = input.favouriteSpeciesId ?? null;
     // A species chosen before it was retired stays; a newly chosen one must be active.
-    if (speciesId && speciesId !== row.profile?.favouriteSpeciesId && !(await repo.activeSpeciesExists(tx, speciesId))) throw ProfileErrors.unknownSpecies(speciesId);
+    if (speciesId && speciesId !== row.profile?.favouriteSpeciesId && !(await isActiveSpecies(tx, speciesId))) throw ProfileErrors.unknownSpecies(speciesId);
     await repo.upsertProfile(tx, userId, {
       displayName: trimmed(input.displayName) ?? null,
       bio: trimmed(input.bio) ?? null,

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
+import { namedStatement } from '../../core/db/prepared.js';
 import { normaliseQuery, trigramMatch, trigramRank, withSearchThreshold } from '../../core/db/search.js';
 import { fishSpecies, fishTaxa, type SpeciesRow, type TaxonRank, type TaxonRow, type WaterType } from './species.tables.js';
 
@@ -186,4 +187,14 @@ export async function updateSpecies(db: DbOrTx, id: string, changes: Partial<typ
     .where(eq(fishSpecies.id, id))
     .returning();
   return updated!;
+}
+
+const activeSpeciesStatement = namedStatement<{ id: string }, { id: string }>(
+  'catches_active_species',
+  () => sql`SELECT ${fishSpecies.id} AS id FROM ${fishSpecies} WHERE ${fishSpecies.id} = ${sql.placeholder('id')} AND ${fishSpecies.isActive}`,
+);
+
+/** Whether the species exists and is active. */
+export async function isActiveSpecies(db: DbOrTx, speciesId: string): Promise<boolean> {
+  return (await activeSpeciesStatement.first(db, { id: speciesId })) !== undefined;
 }
