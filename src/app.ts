@@ -23,6 +23,7 @@ import { registerModules } from './core/module.js';
 import { MODULES } from './modules.js';
 import { version } from './paths.js';
 import type { AppDeps } from './core/app-deps.js';
+import { Registries } from './core/registries.js';
 import { userDirectory } from './modules/users/users.service.js';
 
 export type { AppDeps } from './core/app-deps.js';
@@ -41,6 +42,8 @@ export interface BuildAppOptions {
   idp?: IdentityProvider;
   /** Clock of the authentication caches (tests move time instead of waiting). */
   now?: () => number;
+  /** The app's registries (core/registries.ts); a new set by default (tests keep theirs to reach the app's services). */
+  registries?: Registries;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -118,7 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => jobs.stop(config.shutdownTimeoutMs));
   app.decorate('jobs', jobs);
-  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now, jobs };
+  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now, jobs, registries: options.registries ?? new Registries() };
   app.addHook('onClose', async () => {
     await authenticator.close();
     if (!options.idp) await idp.close();

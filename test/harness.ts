@@ -6,6 +6,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, openDatabase, type Database, type Db } from '../src/core/db/client.js';
 import type { IdentityProvider } from '../src/core/auth/idp/types.js';
+import { Registries } from '../src/core/registries.js';
 
 /** Test harness: one database per test file, cloned from the run's migrated template. */
 
@@ -111,6 +112,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  /** The app's registries (what its modules registered), for services a test calls directly (`paymentsOf(testApp)`). */
+  registries: Registries;
   testDatabase: TestDatabase;
   close(): Promise<void>;
 }
@@ -136,13 +139,15 @@ export async function createTestApp(
   // As in production, the app runs as the application role; tests that need the owner's powers
   // (tampering with the audit log behind its triggers) use `database.owner`.
   await database.useApplicationRole();
-  const app = await buildApp({ config, database, logger: false, ...(options.idp ? { idp: options.idp } : {}), ...(options.now ? { now: options.now } : {}) });
+  const registries = new Registries();
+  const app = await buildApp({ config, database, registries, logger: false, ...(options.idp ? { idp: options.idp } : {}), ...(options.now ? { now: options.now } : {}) });
   await options.configure?.(app);
   await app.ready();
   return {
     app,
     database,
     config,
+    registries,
     testDatabase,
     async close() {
       await app.close();

@@ -4,6 +4,7 @@ import type { IdentityProvider } from './auth/idp/types.js';
 import type { Database } from './db/client.js';
 import type { Jobs } from './jobs/jobs.js';
 import type { Metrics } from './observability/metrics.js';
+import type { Registries } from './registries.js';
 
 /** The system settings as this process applies them, read live (undefined: not set; the caller's built-in default applies). */
 export interface SettingsReader {
@@ -26,4 +27,6 @@ export interface AppDeps {
   settings: SettingsReader;
   /** The job queue: modules register their handlers (`jobs.work`) and queue jobs (`jobs.send`). */
   jobs: Jobs;
+  /** What modules register with the modules below them (core/registries.ts): this app's own, never shared with another app. */
+  registries: Registries;
 }

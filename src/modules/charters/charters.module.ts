@@ -6,9 +6,9 @@ import { chartersAdminRoutes } from './charters.admin.routes.js';
 
 /** Charter listings, slots and bookings, and their administration. */
 export const chartersModule = defineModule('charters', {
-  providers: () => {
+  providers: (deps) => {
     // Where a payer reads what a refunded payment was for (the refund's notification links it).
-    registerPaymentRecordPath('charter_booking', (_db, id) => bookingPath(id));
+    registerPaymentRecordPath(deps, 'charter_booking', (_db, id) => bookingPath(id));
   },
   routes: [chartersRoutes, chartersAdminRoutes],
 });

@@ -11,7 +11,8 @@ import * as repo from './payments.repository.js';
 import { StripeProvider, stripeClient, stripeEventUpdate } from './payments.stripe.js';
 import type { PaymentKind, PaymentRow, RefundRow } from './payments.tables.js';
 import { RefundActorTypeEnum } from './payments.schemas.js';
-import { notify } from '../../core/notifications/outbox.js';
+import type { Registries } from '../../core/registries.js';
+import { emptyListeners, notifyRefund, paymentListeners, type PaymentListeners } from './payments.listeners.js';
 
 /**
  * The payments service: the one place where money is charged and refunded, for charter
@@ -31,6 +32,7 @@ export type { PaymentKind, PaymentStatus } from './payments.tables.js';
 export { PAYMENT_KINDS, PAYMENT_STATUSES } from './payments.tables.js';
 export { idempotent, purgeExpiredIdempotencyKeys } from './payments.idempotency.js';
 export type { PaymentProvider } from './payments.provider.js';
+export { onPaymentSettled, registerPaymentRecordPath, type PaymentSettlement, type SettlementListener } from './payments.listeners.js';
 
 export interface CreatePaymentInput {
   kind: PaymentKind;
@@ -153,6 +155,7 @@ export class PaymentsService {
   constructor(
     private readonly db: Db,
     readonly provider: PaymentProvider,
+    private readonly listeners: PaymentListeners,
     private readonly stripe?: { client: Stripe; webhookSecret: string | undefined },
   ) {}
 
@@ -248,7 +251,7 @@ export class PaymentsService {
       });
       return this.db.transaction(async (tx) => {
         const { refund, payment: after } = await this.applyRefundOutcome(tx, pending.id, outcome);
-        if (refund.status === 'Succeeded') await notifyRefund(tx, after, refund);
+        if (refund.status === 'Succeeded') await notifyRefund(this.listeners, tx, after, refund);
         await recordAudit(tx, input.actor, {
           action: 'payments.refunded',
           targetType: 'payment',
@@ -328,7 +331,7 @@ export class PaymentsService {
           const after = await repo.updatePayment(tx, row.id, { status: update.outcome.status, failureReason });
           await recordAudit(tx, context, { action: 'payments.charged', targetType: 'payment', targetId: row.id, before: snapshot(row), after: snapshot(after) });
           const status = update.outcome.status;
-          if (status !== 'Pending') await settlementListeners.get(row.relatedType)?.(tx, { paymentId: row.id, relatedType: row.relatedType, relatedId: row.relatedId, status, failureReason });
+          if (status !== 'Pending') await this.listeners.settled.get(row.relatedType)?.(tx, { paymentId: row.id, relatedType: row.relatedType, relatedId: row.relatedId, status, failureReason });
         }
       } else if (update?.target === 'refund') {
         const refund = await repo.lockRefundByRef(tx, update.providerRef);
@@ -343,75 +346,23 @@ export class PaymentsService {
 }
 
 /** The provider the configuration selects: the local ledger unless PAYMENT_PROVIDER=stripe. */
-export function createPaymentsService(db: Db, config: Config['payments']): PaymentsService {
+export function createPaymentsService(db: Db, config: Config['payments'], listeners: PaymentListeners = emptyListeners()): PaymentsService {
   if (config.provider === 'stripe') {
     const client = stripeClient(config);
-    return new PaymentsService(db, new StripeProvider(client), { client, webhookSecret: config.stripeWebhookSecret });
+    return new PaymentsService(db, new StripeProvider(client), listeners, { client, webhookSecret: config.stripeWebhookSecret });
   }
-  return new PaymentsService(db, new LocalLedgerProvider());
+  return new PaymentsService(db, new LocalLedgerProvider(), listeners);
 }
 
 /** A payment's final outcome reported by the provider after the charge answered Pending. */
-export interface PaymentSettlement {
-  paymentId: string;
-  relatedType: string;
-  relatedId: string;
-  status: 'Succeeded' | 'Failed';
-  failureReason: string | null;
-}
-/** Runs in the transaction that records the outcome (so the module's record and the payment agree). */
-export type SettlementListener = (tx: DbOrTx, settlement: PaymentSettlement) => Promise<void>;
+const services = new WeakMap<Registries, PaymentsService>();
 
-const settlementListeners = new Map<string, SettlementListener>();
-
-/**
- * A module that pays for its records through this service learns of payments settled later
- * (webhooks) by the type of the record paid for (`related.type`). Registered once at start-up by
- * the payer's module in its plugin (charters.module.ts, tournaments.module.ts); the payments module never imports the payer's module.
- */
-export function onPaymentSettled(relatedType: string, listener: SettlementListener): void {
-  settlementListeners.set(relatedType, listener);
-}
-
-type RecordPath = (db: DbOrTx, relatedId: string) => string | undefined | Promise<string | undefined>;
-const recordPaths = new Map<string, RecordPath>();
-
-/**
- * The API path at which a payer reads the record a payment was for (`related.type`), for the
- * notifications of refunds; registered by the composition root like settlement listeners.
- */
-export function registerPaymentRecordPath(relatedType: string, pathOf: RecordPath): void {
-  recordPaths.set(relatedType, pathOf);
-}
-
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
-
-/** Tells the payer of a refund (in the refund's transaction): the amount, what it was for, and the record's path. */
-async function notifyRefund(tx: DbOrTx, payment: PaymentRow, refund: RefundRow): Promise<void> {
-  const path = await recordPaths.get(payment.relatedType)?.(tx, payment.relatedId);
-  if (!path) return;
-  await notify(tx, {
-    type: 'payments.refund_issued',
-    path,
-    payload: { id: refund.id, paymentId: payment.id, amountCents: refund.amountCents, currency: payment.currency, related: { type: payment.relatedType, id: payment.relatedId } },
-    recipients: [
-      {
-        userId: payment.payerId,
-        title: 'Refund issued',
-        body: `${money(refund.amountCents, payment.currency)} was refunded to you${payment.description ? ` (${payment.description})` : ''}.`,
-      },
-    ],
-  });
-}
-
-const services = new WeakMap<Database, PaymentsService>();
-
-/** The payments service of an app (one per database handle): `paymentsOf(deps).createPayment(…)`. */
-export function paymentsOf(deps: { database: Database; config: Pick<Config, 'payments'> }): PaymentsService {
-  let service = services.get(deps.database);
+/** The payments service of an app (one per app): `paymentsOf(deps).createPayment(…)`. */
+export function paymentsOf(deps: { database: Database; config: Pick<Config, 'payments'>; registries: Registries }): PaymentsService {
+  let service = services.get(deps.registries);
   if (!service) {
-    service = createPaymentsService(deps.database.db, deps.config.payments);
-    services.set(deps.database, service);
+    service = createPaymentsService(deps.database.db, deps.config.payments, deps.registries.of(paymentListeners));
+    services.set(deps.registries, service);
   }
   return service;
 }

@@ -6,10 +6,10 @@ import { tournamentsAdminRoutes } from './tournaments.admin.routes.js';
 
 /** Tournaments: organizers, registrations and entry fees, judging, results, sponsors. */
 export const tournamentsModule = defineModule('tournaments', {
-  providers: () => {
+  providers: (deps) => {
     // Entry fees the payment provider settles later (webhooks) reach the registration they pay for.
-    onPaymentSettled('tournament_registration', settleEntryFee);
-    registerPaymentRecordPath('tournament_registration', registrationPathById);
+    onPaymentSettled(deps, 'tournament_registration', settleEntryFee);
+    registerPaymentRecordPath(deps, 'tournament_registration', registrationPathById);
   },
   routes: [tournamentsRoutes, tournamentsAdminRoutes],
 });
