@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client.js';
+import { registryKey, type RegistryKey } from '../registries.js';
 
 /**
  * Usage counters by entity: how many records of the higher modules use a reference record
@@ -6,6 +7,7 @@ import type { DbOrTx } from '../db/client.js';
  * registration, never by imports: the lower module declares a registry and the kinds of use it
  * shows (its slots, e.g. species: `catches`, `lures`); each module whose records use it registers
  * a counter for a slot at start-up (the registering module's <module>.module.ts). The lower module never reads their tables.
+ * Each app has its own registries (`usageKey`, read through `deps.registries`).
  *
  * A counter answers for all the keys of a page in one statement (no query per key); a key that
  * nothing uses may be absent from its answer.
@@ -41,4 +43,9 @@ export function usageRegistry<Slots extends Record<string, unknown>>(): UsageReg
       return new Map(keys.map((key) => [key, answers.reduce((sum, counts) => sum + (counts.get(key) ?? 0), 0)]));
     },
   };
+}
+
+/** The key of a usage registry in an app's registries (core/registries.ts). */
+export function usageKey<Slots extends Record<string, unknown>>(name: string): RegistryKey<UsageRegistry<Slots>> {
+  return registryKey(name, () => usageRegistry<Slots>());
 }

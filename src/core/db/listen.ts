@@ -160,15 +160,16 @@ export function channelCache<T>(channel: string, load: (db: DbOrTx) => Promise<T
  * most `max` keys, the least recently read dropped first. Without a listener that listens every
  * `get` reads anew. `load` answering undefined (nothing there) is not kept.
  */
-export interface KeyedChannelCache<T> {
-  get(db: DbOrTx, key: string): Promise<T | undefined>;
+/** `C`: what a load reads with (the database, or a service's dependencies). */
+export interface KeyedChannelCache<T, C = DbOrTx> {
+  get(context: C, key: string): Promise<T | undefined>;
   /** Drops the key's value, or every value without a key (after this process's own change; also on NOTIFY and on a gap). */
   forget(key?: string): void;
   /** Keeps values cached while listening for their changes (the server; close() on shutdown). */
   listen(pool: pg.Pool, log?: { warn: (obj: object, msg: string) => void }): ChannelListener;
 }
 
-export function keyedChannelCache<T extends object>(channel: string, load: (db: DbOrTx, key: string) => Promise<T | undefined>, options: { max: number }): KeyedChannelCache<T> {
+export function keyedChannelCache<T extends object, C = DbOrTx>(channel: string, load: (context: C, key: string) => Promise<T | undefined>, options: { max: number }): KeyedChannelCache<T, C> {
   const cached = new LRUCache<string, Promise<T | undefined>>({ max: options.max });
   // Any change heard (of any key) while a value loads may be missing from what it read: such a
   // load answers its callers and is not kept (a per-key count would grow with the keys).
@@ -179,7 +180,7 @@ export function keyedChannelCache<T extends object>(channel: string, load: (db: 
     if (key) cached.delete(key);
     else cached.clear();
   };
-  const shared = (db: DbOrTx, key: string): Promise<T | undefined> => {
+  const shared = (db: C, key: string): Promise<T | undefined> => {
     const kept = cached.get(key);
     if (kept) return kept;
     const loadedIn = generation;

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import * as admin from './brands.admin.service.js';
 
 /** /api/admin/brands: managing brands, permission Brands.Manage, audit-logged. */
 export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(AdminBrand);
   const tags = ['admin: brands'];
   const config = { access: { permission: 'Brands.Manage' as const } };
@@ -29,13 +30,13 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: { ...Type.Array(Type.Ref('AdminBrand')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListBrands(db, brandFilterFromApi(request.query), page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListBrands(services, brandFilterFromApi(request.query), page)),
   );
 
   app.get(
     '/api/admin/brands/:id',
     { config, schema: { tags, operationId: 'adminGetBrand', summary: 'One brand with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404) } } },
-    async (request) => admin.adminGetBrand(db, request.params.id),
+    async (request) => admin.adminGetBrand(services, request.params.id),
   );
 
   app.post(
@@ -51,7 +52,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 201: Type.Ref('AdminBrand'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await admin.createBrand(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await admin.createBrand(services, auditContextOf(request), request.body)),
   );
 
   app.patch(
@@ -70,7 +71,7 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: Type.Ref('AdminBrand'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => admin.updateBrand(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => admin.updateBrand(services, auditContextOf(request), request.params.id, request.body),
   );
 
   lifecycleRoutes(app, {
@@ -82,6 +83,6 @@ export const brandsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
     response: Type.Ref('AdminBrand'),
     deactivationEffect:
       'The brand and its catalog items leave the lists, and its items cannot be newly put in setups; all stay readable by id and where referenced.',
-    handler: (request, id, active, reason) => admin.setBrandActive(db, auditContextOf(request), id, active, reason),
+    handler: (request, id, active, reason) => admin.setBrandActive(services, auditContextOf(request), id, active, reason),
   });
 };

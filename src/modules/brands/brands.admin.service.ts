@@ -1,7 +1,9 @@
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
+import type { Registries } from '../../core/registries.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { countryName } from './brands.countries.js';
@@ -27,23 +29,23 @@ function checkCountry(code: string | undefined): void {
   if (code !== undefined && !countryName(code)) throw BrandErrors.unknownCountry(code);
 }
 
-async function viewWithUsage(db: DbOrTx, row: BrandRow) {
-  return adminView(row, (await usageOfBrands(db, [row.id])).get(row.id)!);
+async function viewWithUsage(deps: ServiceDeps<DbOrTx>, row: BrandRow) {
+  return adminView(row, (await usageOfBrands(deps, [row.id])).get(row.id)!);
 }
 
-export async function adminListBrands(db: Db, filter: repo.BrandFilter, page: Page) {
-  const { items, total } = await repo.listBrands(db, { ...filter, status: filter.status ?? 'all' }, page);
-  const usage = await usageOfBrands(db, items.map((i) => i.id));
+export async function adminListBrands(deps: ServiceDeps, filter: repo.BrandFilter, page: Page) {
+  const { items, total } = await repo.listBrands(deps.db, { ...filter, status: filter.status ?? 'all' }, page);
+  const usage = await usageOfBrands(deps, items.map((i) => i.id));
   return { items: items.map((i) => adminView(i, usage.get(i.id)!)), total };
 }
 
-export async function adminGetBrand(db: DbOrTx, id: string) {
-  return viewWithUsage(db, await requireBrand(db, id));
+export async function adminGetBrand(deps: ServiceDeps<DbOrTx>, id: string) {
+  return viewWithUsage(deps, await requireBrand(deps.db, id));
 }
 
-export async function createBrand(db: Db, context: AuditContext, input: CreateBrandInput) {
+export async function createBrand(deps: ServiceDeps, context: AuditContext, input: CreateBrandInput) {
   checkCountry(input.country);
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const clash = await repo.findBrandByName(tx, input.name);
     if (clash) throw BrandErrors.duplicate(clash.name, clash.id);
     const actor = context.actor.userId ?? null;
@@ -58,12 +60,12 @@ export async function createBrand(db: Db, context: AuditContext, input: CreateBr
       updatedBy: actor,
     });
     await recordAudit(tx, context, { action: 'brands.created', targetType: 'brand', targetId: row.id, after: snapshot(row) });
-    return viewWithUsage(tx, row);
+    return viewWithUsage(inTx(deps, tx), row);
   });
 }
 
-export async function updateBrand(db: Db, context: AuditContext, id: string, patch: MergePatch) {
-  return db.transaction(async (tx) => {
+export async function updateBrand(deps: ServiceDeps, context: AuditContext, id: string, patch: MergePatch) {
+  return deps.db.transaction(async (tx) => {
     const current = await repo.lockBrand(tx, id);
     if (!current) throw BrandErrors.notFound(id);
     const { name, country, website, description } = current;
@@ -76,23 +78,23 @@ export async function updateBrand(db: Db, context: AuditContext, id: string, pat
     const merged = { ...input, website: input.website ?? null, description: input.description ?? null, gearKinds: [...new Set((input.gearKinds ?? []).map((k) => GearKindEnum.fromApi(k)))] };
     const changes = Object.fromEntries(Object.keys(patch).filter((k) => k !== 'reason').map((k) => [k, merged[k as keyof typeof merged]])) as Partial<BrandRow>;
     const row = await repo.updateBrand(tx, id, { ...changes, updatedBy: context.actor.userId ?? null });
-    if (row.name !== current.name) await brandRenamed(tx, id);
+    if (row.name !== current.name) await brandRenamed(deps, tx, id);
     await recordAudit(tx, context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: input.reason ?? null, before: snapshot(current), after: snapshot(row) });
-    return viewWithUsage(tx, row);
+    return viewWithUsage(inTx(deps, tx), row);
   });
 }
 
 /** Deactivation and reactivation: the shared lifecycle (404, 409, audit entry, admin view with usage). */
-export const brandLifecycle: Lifecycle<BrandRow, ReturnType<typeof adminView>> = {
+const brandLifecycle = (registries: Registries): Lifecycle<BrandRow, ReturnType<typeof adminView>> => ({
   lock: repo.lockBrand,
   update: async (tx, id, values, actor) => void (await repo.updateBrand(tx, id, { ...values, updatedBy: actor })),
-  view: adminGetBrand,
+  view: (tx, id) => adminGetBrand({ db: tx, registries }, id),
   notFound: BrandErrors.notFound,
   alreadyActive: BrandErrors.alreadyActive,
   alreadyInactive: BrandErrors.alreadyInactive,
   audit: { targetType: 'brand', deactivated: 'brands.deactivated', reactivated: 'brands.reactivated' },
-};
+});
 
-export function setBrandActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, brandLifecycle, id, active, reason);
+export function setBrandActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps.db, context, brandLifecycle(deps.registries), id, active, reason);
 }

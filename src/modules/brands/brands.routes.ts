@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,6 +9,7 @@ import * as service from './brands.service.js';
 
 export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Brand);
   app.addSchema(BrandDetail);
   const tags = ['brands'];
@@ -39,6 +41,6 @@ export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('BrandDetail'), ...errorResponses(404) },
       },
     },
-    async (request) => service.getBrand(db, request.params.id),
+    async (request) => service.getBrand(services, request.params.id),
   );
 };

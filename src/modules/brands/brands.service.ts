@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../core/db/client.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Page } from '../../core/http/pagination.js';
 import { GEAR_KINDS, GearKindEnum, type GearKind } from './brands.kinds.js';
 import { countryName } from './brands.countries.js';
@@ -31,8 +32,9 @@ export interface BrandUsage {
 }
 
 /** Catalog items per kind and gear setups using them, per brand (one statement per counter for all brands). */
-export async function usageOfBrands(db: DbOrTx, brandIds: string[]): Promise<Map<string, BrandUsage>> {
-  const [itemCounts, setups] = await Promise.all([brandUsage.each(db, 'catalogItems', brandIds), brandUsage.total(db, 'setups', brandIds)]);
+export async function usageOfBrands({ db, registries }: ServiceDeps<DbOrTx>, brandIds: string[]): Promise<Map<string, BrandUsage>> {
+  const usage = registries.of(brandUsage);
+  const [itemCounts, setups] = await Promise.all([usage.each(db, 'catalogItems', brandIds), usage.total(db, 'setups', brandIds)]);
   const out = new Map<string, BrandUsage>();
   for (const id of brandIds) {
     const catalogItems = Object.fromEntries([...GEAR_KINDS, 'total'].map((k) => [k, 0])) as BrandUsage['catalogItems'];
@@ -65,9 +67,9 @@ export async function requireBrand(db: DbOrTx, id: string): Promise<BrandRow> {
   return row;
 }
 
-export async function getBrand(db: DbOrTx, id: string) {
-  const row = await requireBrand(db, id);
-  const usage = (await usageOfBrands(db, [id])).get(id)!;
+export async function getBrand(deps: ServiceDeps<DbOrTx>, id: string) {
+  const row = await requireBrand(deps.db, id);
+  const usage = (await usageOfBrands(deps, [id])).get(id)!;
   return { ...brandView(row), usage: publicUsage(usage) };
 }
 

@@ -6,8 +6,8 @@ import { eventsAdminRoutes } from './events.admin.routes.js';
 
 /** Community events and their administration. */
 export const eventsModule = defineModule('events', {
-  providers: () => {
-    registerLookupUsage('EventType', eventsByType);
+  providers: (deps) => {
+    registerLookupUsage(deps, 'EventType', eventsByType);
   },
   routes: [eventsRoutes, eventsAdminRoutes],
 });

@@ -1,6 +1,6 @@
 import { isActiveSpecies } from '../species/index.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { issuedTogether, onOneConnection, transaction } from '../../core/db/pipeline.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy, entryPolicy, sessionPolicy } from '../../core/access/policies/index.js';
@@ -14,6 +14,7 @@ import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
 import type { CatchRow, EntryRow } from './fishing-log.tables.js';
 import { eligibleProgramsOfCatches } from './master-angler.port.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { linkableSession } from './sessions.repository.js';
 import { catchView, entryView, fullEntryView } from './views.js';
 import { photosOfTrees, photoViews, photoViewsOf, type PhotoView } from '../photos/photos.service.js';
@@ -82,7 +83,8 @@ export function toFilters(viewerId: string, query: EntriesQueryType): repo.Entry
   };
 }
 
-export async function listEntries(db: Db, viewerId: string, query: EntriesQueryType, page: FeedPage) {
+export async function listEntries(deps: ServiceDeps, viewerId: string, query: EntriesQueryType, page: FeedPage) {
+  const { db } = deps;
   const { items, last } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
   // The page's photos in one statement, whatever its size.
   const photos = await photoViews(db, viewerId, items.map((row) => row.id));
@@ -99,18 +101,20 @@ export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Pr
  * catches and photos are read before the entry's policy is checked and dropped with it when the
  * viewer may not see it.
  */
-export async function getEntry(db: Db, viewerId: string, id: string) {
+export async function getEntry(deps: ServiceDeps, viewerId: string, id: string) {
+  const { db } = deps;
   const [row, rows, photoRows] = await onOneConnection(db, (connection) =>
     Promise.all([repo.findEntry(connection, id), repo.catchesOfEntries(connection, [id]), photosOfTrees(connection, [id])]),
   );
   const entry = await authorize(entryPolicy, viewerId, 'read', row, { db }, () => FishingLogErrors.entryNotFound(id));
   const photos = photoViewsOf(viewerId, photoRows, [id, ...rows.map((c) => c.id)]);
-  const view = fullEntryView(viewerId, entry, rows, await catchViews(db, viewerId, entry, rows, photos));
+  const view = fullEntryView(viewerId, entry, rows, await catchViews(deps, viewerId, entry, rows, photos));
   return Object.assign(view, { photos: photos.get(id)! });
 }
 
 /** One statement (with a session: its check first; the session's foreign key guards the rest). */
-export async function createEntry(db: Db, ownerId: string, input: EntryInputType) {
+export async function createEntry(deps: ServiceDeps, ownerId: string, input: EntryInputType) {
+  const { db } = deps;
   const entry = await repo.insertEntryWithOwner(db, ownerId, await entryValues(db, ownerId, input));
   return fullEntryView(ownerId, entry, []);
 }
@@ -147,7 +151,8 @@ function entryAsInput(row: EntryRow): EntryReplaceType {
 const speciesOf = (keys: { speciesId: string }[]) => [...new Set(keys.map((k) => k.speciesId))];
 
 /** PUT (replace) or PATCH (merge patch) of an entry; its catches are kept. */
-export async function updateEntry(db: Db, viewerId: string, id: string, change: Change<EntryReplaceType>) {
+export async function updateEntry(deps: ServiceDeps, viewerId: string, id: string, change: Change<EntryReplaceType>) {
+  const { db } = deps;
   return transaction(db, async (tx) => {
     const row = await ownedEntryForUpdate(tx, viewerId, id);
     const input = applyChange(change, EntryReplaceInput, () => entryAsInput(row));
@@ -160,7 +165,8 @@ export async function updateEntry(db: Db, viewerId: string, id: string, change: 
   });
 }
 
-export async function deleteEntry(db: Db, viewerId: string, id: string): Promise<void> {
+export async function deleteEntry(deps: ServiceDeps, viewerId: string, id: string): Promise<void> {
+  const { db } = deps;
   await transaction(db, async (tx) => {
     await ownedEntryForUpdate(tx, viewerId, id, 'delete');
     const keys = await repo.catchKeysOfEntry(tx, id);
@@ -173,10 +179,11 @@ export async function deleteEntry(db: Db, viewerId: string, id: string): Promise
   });
 }
 
-export async function listCatches(db: Db, viewerId: string, entryId: string, page: Page) {
+export async function listCatches(deps: ServiceDeps, viewerId: string, entryId: string, page: Page) {
+  const { db } = deps;
   const entry = await visibleEntry(db, viewerId, entryId);
   const { items, total } = await repo.catchesPage(db, entryId, page);
-  return { total, items: await catchViews(db, viewerId, entry, items) };
+  return { total, items: await catchViews(deps, viewerId, entry, items) };
 }
 
 /** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
@@ -240,7 +247,8 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
  * back nothing but reads. With a catalog lure or a gear setup to check, the entry is locked first
  * and the species, the lure and the setup are checked (in that order) before the INSERT.
  */
-export async function addCatch(db: Db, viewerId: string, entryId: string, input: CatchInputType) {
+export async function addCatch(deps: ServiceDeps, viewerId: string, entryId: string, input: CatchInputType) {
+  const { db } = deps;
   return transaction(db, async (tx) => {
     const id = uuidv7();
     const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch') : undefined;
@@ -256,19 +264,19 @@ export async function addCatch(db: Db, viewerId: string, entryId: string, input:
     const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, { db: tx }, () => FishingLogErrors.entryNotFound(entryId)));
     if (!row) throw FishingLogErrors.unknownSpecies();
     const personalBests = await evaluateNewCatch(tx, viewerId, criteria);
-    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(tx, row, entry.stateCode) });
+    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, entry.stateCode) });
   });
 }
 
 /** The Master Angler programs a catch is eligible for (its entry's state and the owner's home state). */
-async function masterAnglerOf(tx: DbOrTx, row: CatchRow, stateCode: string | null) {
-  return (await masterAnglerOfMany(tx, row.ownerId, [row], stateCode))[0]!;
+async function masterAnglerOf(deps: ServiceDeps<DbOrTx>, row: CatchRow, stateCode: string | null) {
+  return (await masterAnglerOfMany(deps, row.ownerId, [row], stateCode))[0]!;
 }
 
 /** The same for an owner's catches of one entry at once (the home state is read once at most). */
-async function masterAnglerOfMany(db: DbOrTx, ownerId: string, rows: readonly CatchRow[], stateCode: string | null) {
+async function masterAnglerOfMany(deps: ServiceDeps<DbOrTx>, ownerId: string, rows: readonly CatchRow[], stateCode: string | null) {
   const found = await eligibleProgramsOfCatches(
-    db,
+    deps,
     ownerId,
     rows.map((r) => ({ speciesId: r.speciesId, lengthCm: r.lengthCm, weightKg: r.weightKg, stateCode })),
   );
@@ -276,12 +284,12 @@ async function masterAnglerOfMany(db: DbOrTx, ownerId: string, rows: readonly Ca
 }
 
 /** Catch views, with the Master Angler eligibility for the owner (a prompt to submit: others never see it). */
-async function catchViews(db: DbOrTx, viewerId: string, entry: LocatedRecord & { stateCode: string | null }, rows: repo.CatchWithSpecies[], photosRead?: Map<string, PhotoView[]>) {
+async function catchViews(deps: ServiceDeps<DbOrTx>, viewerId: string, entry: LocatedRecord & { stateCode: string | null }, rows: repo.CatchWithSpecies[], photosRead?: Map<string, PhotoView[]>) {
   const owner = isOwner(viewerId, entry);
-  const photos = photosRead ?? (await photoViews(db, viewerId, rows.map((c) => c.id)));
+  const photos = photosRead ?? (await photoViews(deps.db, viewerId, rows.map((c) => c.id)));
   const views = rows.map((c) => Object.assign(catchView(c, showsExactLocation(viewerId, entry), owner), { photos: photos.get(c.id)! }));
   if (!owner) return views;
-  const eligibility = await masterAnglerOfMany(db, viewerId, rows, entry.stateCode);
+  const eligibility = await masterAnglerOfMany(deps, viewerId, rows, entry.stateCode);
   return views.map((view, i) => Object.assign(view, { masterAngler: eligibility[i]! }));
 }
 
@@ -293,9 +301,10 @@ async function catchOfEntry(db: DbOrTx, entryId: string, catchId: string): Promi
 
 const catchNotFound = (entryId: string, catchId: string) => () => FishingLogErrors.catchNotFound(entryId, catchId);
 
-export async function getCatch(db: Db, viewerId: string, entryId: string, catchId: string) {
+export async function getCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string) {
+  const { db } = deps;
   const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(db, entryId, catchId), { db }, catchNotFound(entryId, catchId));
-  return (await catchViews(db, viewerId, row.entry, [row]))[0]!;
+  return (await catchViews(deps, viewerId, row.entry, [row]))[0]!;
 }
 
 /** The catch if the viewer may see it (404 when unknown, or not the entry's when `entryId` is given; 403 when not shared with them). */
@@ -305,7 +314,8 @@ export async function visibleCatch(db: DbOrTx, viewerId: string, catchId: string
 }
 
 /** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */
-export async function updateCatch(db: Db, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>) {
+export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>) {
+  const { db } = deps;
   return transaction(db, async (tx) => {
     await lockPersonalBests(tx, viewerId);
     await repo.lockCatch(tx, catchId);
@@ -314,12 +324,13 @@ export async function updateCatch(db: Db, viewerId: string, entryId: string, cat
     await repo.updateCatch(tx, catchId, await catchValues(tx, viewerId, input, current.entry.occurredAt));
     const personalBests = await evaluateChangedCatch(tx, viewerId, catchId);
     const row = (await repo.findCatch(tx, catchId))!;
-    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(tx, row, row.entry.stateCode) });
+    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, row.entry.stateCode) });
   });
 }
 
 /** Deletes a catch; a personal best it held falls back to the next best catch (or is withdrawn). */
-export async function deleteCatch(db: Db, viewerId: string, entryId: string, catchId: string): Promise<void> {
+export async function deleteCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string): Promise<void> {
+  const { db } = deps;
   await transaction(db, async (tx) => {
     await lockPersonalBests(tx, viewerId);
     await repo.lockCatch(tx, catchId);

@@ -9,17 +9,17 @@ import { personalBestsRoutes } from './personal-bests.routes.js';
 
 /** Log entries, catches, sessions, personal bests and DNR research reads. */
 export const fishingLogModule = defineModule('fishing-log', {
-  providers: () => {
-    registerSpeciesUsage('catches', catchesBySpecies);
+  providers: (deps) => {
+    registerSpeciesUsage(deps, 'catches', catchesBySpecies);
     // Photos of catches and entries are seen exactly as their record is (its policy's 404/403).
-    registerPhotoRecord('Catch', {
+    registerPhotoRecord(deps, 'Catch', {
       offersLocation: true,
       read: async (db, viewer, id, entryId) => {
         const row = await visibleCatch(db, viewer.userId, id, entryId);
         return { ownerId: row.ownerId, isPublic: row.entry.visibility === 'Public' };
       },
     });
-    registerPhotoRecord('Entry', {
+    registerPhotoRecord(deps, 'Entry', {
       offersLocation: true,
       read: async (db, viewer, id) => {
         const row = await visibleEntry(db, viewer.userId, id);

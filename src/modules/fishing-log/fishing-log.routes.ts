@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import { serviceDeps } from '../../core/service-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { feedHeaders, paginate, paginateFeed, paginationHeaders } from '../../core/http/pagination.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
@@ -29,6 +30,7 @@ import * as sessions from './sessions.service.js';
 
 export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [CatchView, CatchCreated, CatchUpdated, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
   const tags = ['fishing log'];
   const me = (request: Parameters<typeof principalOf>[0]) => principalOf(request).userId;
@@ -51,7 +53,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: { ...Type.Array(Type.Ref('LogEntrySummary')), headers: feedHeaders } },
       },
     },
-    async (request, reply) => paginateFeed(request, reply, request.query, (page) => entries.listEntries(db, me(request), request.query, page)),
+    async (request, reply) => paginateFeed(request, reply, request.query, (page) => entries.listEntries(services, me(request), request.query, page)),
   );
 
   app.post(
@@ -66,7 +68,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 201: Type.Ref('LogEntry') },
       },
     },
-    async (request, reply) => reply.code(201).send(await entries.createEntry(db, me(request), request.body)),
+    async (request, reply) => reply.code(201).send(await entries.createEntry(services, me(request), request.body)),
   );
 
   app.get(
@@ -81,7 +83,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.getEntry(db, me(request), request.params.id),
+    async (request) => entries.getEntry(services, me(request), request.params.id),
   );
 
   app.put(
@@ -99,7 +101,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.updateEntry(db, me(request), request.params.id, { replace: request.body }),
+    async (request) => entries.updateEntry(services, me(request), request.params.id, { replace: request.body }),
   );
 
   app.patch(
@@ -118,7 +120,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('LogEntry'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.updateEntry(db, me(request), request.params.id, { patch: request.body }),
+    async (request) => entries.updateEntry(services, me(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(
@@ -133,7 +135,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       },
     },
     async (request, reply) => {
-      await entries.deleteEntry(db, me(request), request.params.id);
+      await entries.deleteEntry(services, me(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -151,7 +153,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: { ...Type.Array(Type.Ref('Catch')), headers: paginationHeaders }, ...errorResponses(403, 404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => entries.listCatches(db, me(request), request.params.entryId, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => entries.listCatches(services, me(request), request.params.entryId, page)),
   );
 
   app.post(
@@ -170,7 +172,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 201: Type.Ref('CatchCreated'), ...errorResponses(403, 404) },
       },
     },
-    async (request, reply) => reply.code(201).send(await entries.addCatch(db, me(request), request.params.entryId, request.body)),
+    async (request, reply) => reply.code(201).send(await entries.addCatch(services, me(request), request.params.entryId, request.body)),
   );
 
   const catchAccess = 'Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry).';
@@ -189,7 +191,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('Catch'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.getCatch(db, me(request), request.params.entryId, request.params.catchId),
+    async (request) => entries.getCatch(services, me(request), request.params.entryId, request.params.catchId),
   );
 
   app.put(
@@ -207,7 +209,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('CatchUpdated'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.updateCatch(db, me(request), request.params.entryId, request.params.catchId, { replace: request.body }),
+    async (request) => entries.updateCatch(services, me(request), request.params.entryId, request.params.catchId, { replace: request.body }),
   );
 
   app.patch(
@@ -226,7 +228,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('CatchUpdated'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => entries.updateCatch(db, me(request), request.params.entryId, request.params.catchId, { patch: request.body }),
+    async (request) => entries.updateCatch(services, me(request), request.params.entryId, request.params.catchId, { patch: request.body }),
   );
 
   app.delete(
@@ -242,7 +244,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       },
     },
     async (request, reply) => {
-      await entries.deleteCatch(db, me(request), request.params.entryId, request.params.catchId);
+      await entries.deleteCatch(services, me(request), request.params.entryId, request.params.catchId);
       return reply.code(204).send(null);
     },
   );

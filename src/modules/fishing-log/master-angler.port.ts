@@ -1,4 +1,6 @@
 import type { DbOrTx } from '../../core/db/client.js';
+import { registryKey, type Registries } from '../../core/registries.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 
 /**
  * Master Angler eligibility of a logged catch. The master-angler module owns the programs and reads
@@ -32,20 +34,16 @@ export type EligibilityItem = Omit<EligibilityQuery, 'ownerId'>;
 /** The programs each catch of one owner meets the minimum of, in the order given. */
 export type MasterAnglerDetection = (db: DbOrTx, ownerId: string, catches: readonly EligibilityItem[]) => Promise<EligibleProgram[][]>;
 
-let detection: MasterAnglerDetection | undefined;
+/** The app's detection (`deps.registries`): none until the master-angler module registers it. */
+const detection = registryKey('fishing-log.master_angler', (): { detect?: MasterAnglerDetection } => ({}));
 
-export function registerMasterAnglerDetection(detect: MasterAnglerDetection): void {
-  detection = detect;
+export function registerMasterAnglerDetection(deps: { registries: Registries }, detect: MasterAnglerDetection): void {
+  deps.registries.of(detection).detect = detect;
 }
 
-/** The programs a catch meets the minimum of (its state's and its owner's home state's). */
-export async function eligiblePrograms(db: DbOrTx, query: EligibilityQuery): Promise<EligibleProgram[]> {
-  const { ownerId, ...item } = query;
-  return (await eligibleProgramsOfCatches(db, ownerId, [item]))[0]!;
-}
-
-/** The same for several catches of one owner at once (a list view): the owner's home state is read once at most. */
-export async function eligibleProgramsOfCatches(db: DbOrTx, ownerId: string, catches: readonly EligibilityItem[]): Promise<EligibleProgram[][]> {
-  if (!detection || catches.length === 0) return catches.map(() => []);
-  return detection(db, ownerId, catches);
+/** The programs each of several catches of one owner meets the minimum of (its state's and its owner's home state's; the home state is read once at most). */
+export async function eligibleProgramsOfCatches(deps: ServiceDeps<DbOrTx>, ownerId: string, catches: readonly EligibilityItem[]): Promise<EligibleProgram[][]> {
+  const { detect } = deps.registries.of(detection);
+  if (!detect || catches.length === 0) return catches.map(() => []);
+  return detect(deps.db, ownerId, catches);
 }

@@ -7,11 +7,11 @@ import { fishingReportsAdminRoutes } from './fishing-reports.admin.routes.js';
 
 /** Fishing reports by location, and their administration. */
 export const fishingReportsModule = defineModule('fishing-reports', {
-  providers: () => {
+  providers: (deps) => {
     // The lookups' usage statistics: reports hold water clarity and sky values.
-    registerLookupUsage('WaterClarity', reportsByClarity);
-    registerLookupUsage('Sky', reportsBySky);
-    registerPhotoRecord('FishingReport', {
+    registerLookupUsage(deps, 'WaterClarity', reportsByClarity);
+    registerLookupUsage(deps, 'Sky', reportsBySky);
+    registerPhotoRecord(deps, 'FishingReport', {
       moderated: true,
       read: async (db, viewer, id) => {
         const row = await requireVisibleReport(db, viewer, id);

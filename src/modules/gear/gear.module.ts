@@ -9,12 +9,12 @@ import { setupsRoutes } from './setups.routes.js';
 
 /** The gear catalog, anglers' boats and setups, and the catalog's administration. */
 export const gearModule = defineModule('gear', {
-  providers: () => {
+  providers: (deps) => {
     // The species' and brands' usage statistics count the catalog's lures, items and setups.
-    registerSpeciesUsage('lures', lureCountsBySpecies);
-    registerBrandUsage('catalogItems', brandCatalogItems);
-    registerBrandUsage('setups', brandSetups);
-    onBrandRenamed(refreshBrandSearchText);
+    registerSpeciesUsage(deps, 'lures', lureCountsBySpecies);
+    registerBrandUsage(deps, 'catalogItems', brandCatalogItems);
+    registerBrandUsage(deps, 'setups', brandSetups);
+    onBrandRenamed(deps, refreshBrandSearchText);
   },
   routes: [gearRoutes, gearAdminRoutes, boatsRoutes, setupsRoutes],
 });

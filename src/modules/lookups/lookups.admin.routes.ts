@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import * as service from './lookups.service.js';
 
 /** /api/admin/lookups: the vocabularies' values (Lookups.Manage), every change audit-logged with its reason. */
 export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(AdminLookupValue);
   app.addSchema(LookupCategorySummary);
   const tags = ['admin: lookups'];
@@ -30,7 +31,7 @@ export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: Type.Array(Type.Ref('LookupCategorySummary'), { maxItems: 1000 }) },
       },
     },
-    async () => service.listCategories(db),
+    async () => service.listCategories(services),
   );
 
   app.get(
@@ -46,13 +47,13 @@ export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: { ...Type.Array(Type.Ref('AdminLookupValue'), { maxItems: 100 }), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listValues(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listValues(services, request.query, page)),
   );
 
   app.get(
     `${base}/:id`,
     { config, schema: { tags, operationId: 'adminGetLookupValue', summary: 'One lookup value with its usage', params: IdParams, response: { 200: Type.Ref('AdminLookupValue'), ...errorResponses(404) } } },
-    async (request) => service.getValue(db, request.params.id),
+    async (request) => service.getValue(services, request.params.id),
   );
 
   app.post(
@@ -68,7 +69,7 @@ export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 201: Type.Ref('AdminLookupValue'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createValue(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createValue(services, auditContextOf(request), request.body)),
   );
 
   app.patch(
@@ -87,7 +88,7 @@ export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: Type.Ref('AdminLookupValue'), ...errorResponses(404) },
       },
     },
-    async (request) => service.updateValue(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => service.updateValue(services, auditContextOf(request), request.params.id, request.body),
   );
 
   lifecycleRoutes(app, {
@@ -97,6 +98,6 @@ export const lookupsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
     noun: 'lookup value',
     response: Type.Ref('AdminLookupValue'),
     deactivationEffect: 'New records can no longer use the value (400 `lookups.unknown_value`); records that have it keep it and still read.',
-    handler: (request, id, active, reason) => service.setValueActive(db, auditContextOf(request), id, active, reason),
+    handler: (request, id, active, reason) => service.setValueActive(services, auditContextOf(request), id, active, reason),
   });
 };

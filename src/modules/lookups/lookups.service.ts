@@ -1,5 +1,7 @@
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
-import { usageRegistry, type UsageCounter } from '../../core/admin/usage.js';
+import { usageKey, type UsageCounter } from '../../core/admin/usage.js';
+import type { Registries } from '../../core/registries.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
@@ -75,15 +77,16 @@ export async function assertLookupValues(db: DbOrTx, checks: readonly LookupChec
 /** How many records use each of `codes` (missing codes: none). */
 export type LookupUsageCounter = UsageCounter;
 /** Slots: the categories; a category's counters count records per code. */
-const lookupUsage = usageRegistry<Record<string, number>>();
+const lookupUsageKey = usageKey<Record<string, number>>('lookups.usage');
 
 /** A module that validates a field against a category tells how to count its records (in its module plugin, <module>.module.ts; registering again is harmless). */
-export function registerLookupUsage(category: string, counter: LookupUsageCounter): void {
-  lookupUsage.register(category, counter);
+export function registerLookupUsage(deps: { registries: Registries }, category: string, counter: LookupUsageCounter): void {
+  deps.registries.of(lookupUsageKey).register(category, counter);
 }
 
 /** Records per value, one count per module using each category on the page (no query per value). */
-async function usageOf(db: DbOrTx, rows: readonly LookupValueRow[]): Promise<Map<string, number | null>> {
+async function usageOf({ db, registries }: ServiceDeps<DbOrTx>, rows: readonly LookupValueRow[]): Promise<Map<string, number | null>> {
+  const lookupUsage = registries.of(lookupUsageKey);
   const out = new Map<string, number | null>();
   const byCategory = new Map<string, LookupValueRow[]>();
   for (const row of rows) byCategory.set(row.category, [...(byCategory.get(row.category) ?? []), row]);
@@ -100,7 +103,7 @@ async function usageOf(db: DbOrTx, rows: readonly LookupValueRow[]): Promise<Map
 
 // ---------- views ----------
 
-function adminView(row: LookupValueRow, records: number | null) {
+function adminView(row: LookupValueRow, records: number | null, validated: boolean) {
   return {
     id: row.id,
     category: row.category,
@@ -111,7 +114,7 @@ function adminView(row: LookupValueRow, records: number | null) {
     isActive: row.isActive,
     deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
     deactivationReason: row.deactivationReason,
-    usage: { records, validated: lookupUsage.has(row.category) },
+    usage: { records, validated },
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
     createdAt: row.createdAt.toISOString(),
@@ -119,9 +122,10 @@ function adminView(row: LookupValueRow, records: number | null) {
   };
 }
 
-async function adminViews(db: DbOrTx, rows: readonly LookupValueRow[]) {
-  const usage = await usageOf(db, rows);
-  return rows.map((row) => adminView(row, usage.get(row.id) ?? null));
+async function adminViews(deps: ServiceDeps<DbOrTx>, rows: readonly LookupValueRow[]) {
+  const usage = await usageOf(deps, rows);
+  const counted = deps.registries.of(lookupUsageKey);
+  return rows.map((row) => adminView(row, usage.get(row.id) ?? null, counted.has(row.category)));
 }
 
 const publicView = (row: LookupValueRow) => ({ code: row.code, label: row.label, description: row.description, sortOrder: row.sortOrder });
@@ -135,29 +139,30 @@ export async function activeValues(db: Db, category: string) {
   return found.filter((v) => v.isActive).map(publicView);
 }
 
-export async function listCategories(db: Db) {
+export async function listCategories({ db, registries }: ServiceDeps) {
   const rows = await repo.categories(db);
-  return rows.map((r) => ({ category: r.category, values: r.values, activeValues: r.active, validated: lookupUsage.has(r.category) }));
+  const counted = registries.of(lookupUsageKey);
+  return rows.map((r) => ({ category: r.category, values: r.values, activeValues: r.active, validated: counted.has(r.category) }));
 }
 
-export async function listValues(db: Db, filters: repo.ValueFilters, page: Page) {
-  const { items, total } = await repo.list(db, filters, page);
-  return { items: await adminViews(db, items), total };
+export async function listValues(deps: ServiceDeps, filters: repo.ValueFilters, page: Page) {
+  const { items, total } = await repo.list(deps.db, filters, page);
+  return { items: await adminViews(deps, items), total };
 }
 
-export async function getValue(db: Db, id: string) {
-  const row = await repo.find(db, id);
+export async function getValue(deps: ServiceDeps, id: string) {
+  const row = await repo.find(deps.db, id);
   if (!row) throw LookupErrors.notFound(id);
-  return (await adminViews(db, [row]))[0]!;
+  return (await adminViews(deps, [row]))[0]!;
 }
 
 // ---------- changes ----------
 
 const content = (row: LookupValueRow) => ({ category: row.category, code: row.code, label: row.label, description: row.description, sortOrder: row.sortOrder });
 
-export async function createValue(db: Db, context: AuditContext, body: CreateLookupValueBodyType) {
+export async function createValue(deps: ServiceDeps, context: AuditContext, body: CreateLookupValueBodyType) {
   const actor = context.actor.userId ?? null;
-  const view = await db.transaction(async (tx) => {
+  const view = await deps.db.transaction(async (tx) => {
     const row = await repo.insert(tx, {
       category: body.category,
       code: body.code,
@@ -169,16 +174,16 @@ export async function createValue(db: Db, context: AuditContext, body: CreateLoo
     });
     if (!row) throw LookupErrors.duplicateCode(body.category, body.code);
     await recordAudit(tx, context, { action: 'lookups.created', targetType: 'lookup_value', targetId: row.id, reason: body.reason, after: content(row) });
-    return (await adminViews(tx, [row]))[0]!;
+    return (await adminViews(inTx(deps, tx), [row]))[0]!;
   });
   forgetLookups();
   return view;
 }
 
 /** Changes the label, description or order; the category and code never change (400 saying so). */
-export async function updateValue(db: Db, context: AuditContext, id: string, patch: MergePatch) {
+export async function updateValue(deps: ServiceDeps, context: AuditContext, id: string, patch: MergePatch) {
   const actor = context.actor.userId ?? null;
-  const view = await db.transaction(async (tx) => {
+  const view = await deps.db.transaction(async (tx) => {
     const current = await repo.find(tx, id, true);
     if (!current) throw LookupErrors.notFound(id);
     const { label, description, sortOrder, category, code } = current;
@@ -187,24 +192,24 @@ export async function updateValue(db: Db, context: AuditContext, id: string, pat
     if (immutable.length) throw LookupErrors.immutable(immutable);
     const row = await repo.update(tx, id, { label: body.label, description: body.description ?? null, sortOrder: body.sortOrder, updatedBy: actor });
     await recordAudit(tx, context, { action: 'lookups.updated', targetType: 'lookup_value', targetId: id, reason: body.reason, before: content(current), after: content(row) });
-    return (await adminViews(tx, [row]))[0]!;
+    return (await adminViews(inTx(deps, tx), [row]))[0]!;
   });
   forgetLookups();
   return view;
 }
 
-const lifecycle: Lifecycle<LookupValueRow, ReturnType<typeof adminView>> = {
+const lifecycle = (registries: Registries): Lifecycle<LookupValueRow, ReturnType<typeof adminView>> => ({
   lock: (tx, id) => repo.find(tx, id, true),
   update: async (tx, id, values, actorId) => void (await repo.update(tx, id, { ...values, updatedBy: actorId })),
-  view: async (tx, id) => (await adminViews(tx, [(await repo.find(tx, id))!]))[0]!,
+  view: async (tx, id) => (await adminViews({ db: tx, registries }, [(await repo.find(tx, id))!]))[0]!,
   notFound: LookupErrors.notFound,
   alreadyActive: LookupErrors.alreadyActive,
   alreadyInactive: LookupErrors.alreadyInactive,
   audit: { targetType: 'lookup_value', deactivated: 'lookups.deactivated', reactivated: 'lookups.reactivated' },
-};
+});
 
-export async function setValueActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  const view = await setActive(db, context, lifecycle, id, active, reason);
+export async function setValueActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  const view = await setActive(deps.db, context, lifecycle(deps.registries), id, active, reason);
   forgetLookups();
   return view;
 }

@@ -9,9 +9,9 @@ import { masterAnglerAdminRoutes } from './master-angler.admin.routes.js';
 
 /** Master Angler programs, eligibility of logged catches, submissions and their review. */
 export const masterAnglerModule = defineModule('master-angler', {
-  providers: () => {
+  providers: (deps) => {
     // The fishing log learns of the programs through its port (it cannot import this module).
-    registerMasterAnglerDetection(async (db, ownerId, catches) => {
+    registerMasterAnglerDetection(deps, async (db, ownerId, catches) => {
       let home: Promise<string | null> | undefined;
       const homeState = () => (home ??= homeStateOf(db, ownerId)); // read once, and only when a program lists a species
       const found = [];
@@ -19,8 +19,8 @@ export const masterAnglerModule = defineModule('master-angler', {
       return found;
     });
     // Jurisdictions decide which programs count: this process forgets the cached minimums at once.
-    onJurisdictionActiveChange(forgetMasterAnglerCatalog);
-    registerJurisdictionUsage('programs', programsByJurisdiction);
+    onJurisdictionActiveChange(deps, forgetMasterAnglerCatalog);
+    registerJurisdictionUsage(deps, 'programs', programsByJurisdiction);
   },
   routes: [masterAnglerRoutes, masterAnglerAdminRoutes],
 });

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../core/db/client.js';
+import { registryKey, type Registries } from '../../core/registries.js';
 import type { ContentStatus, ContentType } from './moderation.types.js';
 
 /**
@@ -35,14 +36,15 @@ export interface ModeratedContentType<Item extends ModeratedItem = ModeratedItem
   notifyRejection?(tx: DbOrTx, item: Item, reason: string | null): Promise<void>;
 }
 
-const types = new Map<ContentType, ModeratedContentType>();
+/** The app's moderated content types (`deps.registries`). */
+export const moderatedContentTypes = registryKey('moderation.content', () => new Map<ContentType, ModeratedContentType>());
 
-export function registerModeratedContent<Item extends ModeratedItem>(type: ContentType, access: ModeratedContentType<Item>): void {
-  types.set(type, access);
+export function registerModeratedContent<Item extends ModeratedItem>(deps: { registries: Registries }, type: ContentType, access: ModeratedContentType<Item>): void {
+  deps.registries.of(moderatedContentTypes).set(type, access as unknown as ModeratedContentType);
 }
 
-export function moderatedContent(type: ContentType): ModeratedContentType {
-  const access = types.get(type);
+export function moderatedContent(deps: { registries: Registries }, type: ContentType): ModeratedContentType {
+  const access = deps.registries.of(moderatedContentTypes).get(type);
   if (!access) throw new Error(`no moderated content type ${type} is registered (the registering module's <module>.module.ts)`);
   return access;
 }

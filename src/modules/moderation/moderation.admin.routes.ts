@@ -8,9 +8,11 @@ import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { ApproveBody, ContentTypeEnum, Decision, PendingQuery, QueueItem, RejectBody } from './moderation.admin.schemas.js';
 import * as service from './moderation.admin.service.js';
 import { observeModeration } from './moderation.service.js';
+import { serviceDeps } from '../../core/service-deps.js';
 
 export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  const review = serviceDeps(deps);
   observeModeration(db, deps.metrics.registry);
   app.addSchema(UserRef);
   app.addSchema(QueueItem);
@@ -31,7 +33,7 @@ export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listPending(db, auditContextOf(request), { contentType: ContentTypeEnum.fromApi(request.query.contentType) }, page)),
+      paginate(request, reply, request.query, (page) => service.listPending(review, auditContextOf(request), { contentType: ContentTypeEnum.fromApi(request.query.contentType) }, page)),
   );
 
   for (const contentType of ['post', 'comment'] as const) {
@@ -53,7 +55,7 @@ export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
           request.body ??= {};
         },
       },
-      async (request) => service.decide(db, auditContextOf(request), contentType, request.params.id, 'approve', request.body.note ?? null),
+      async (request) => service.decide(review, auditContextOf(request), contentType, request.params.id, 'approve', request.body.note ?? null),
     );
 
     app.post(
@@ -70,7 +72,7 @@ export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
           response: { 200: Type.Ref('ModerationDecision'), ...errorResponses(404, 409) },
         },
       },
-      async (request) => service.decide(db, auditContextOf(request), contentType, request.params.id, 'reject', request.body.reason.trim()),
+      async (request) => service.decide(review, auditContextOf(request), contentType, request.params.id, 'reject', request.body.reason.trim()),
     );
   }
 };

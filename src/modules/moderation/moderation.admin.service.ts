@@ -1,9 +1,10 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as moderation from './moderation.repository.js';
 import { CONTENT_TYPES, type ContentStatus, type ContentType } from './moderation.types.js';
 import { moderatedContent, type ItemForReview } from './moderated-content.service.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { AdminModerationErrors } from './moderation.admin.errors.js';
 import { ContentTypeEnum, HoldReasonEnum, RuleActionEnum } from './moderation.admin.schemas.js';
 
@@ -14,15 +15,15 @@ import { ContentTypeEnum, HoldReasonEnum, RuleActionEnum } from './moderation.ad
  * published content.
  */
 
-export async function listPending(db: Db, context: AuditContext, filter: { contentType?: ContentType | undefined }, page: Page) {
-  return db.transaction(async (tx) => {
+export async function listPending(deps: ServiceDeps, context: AuditContext, filter: { contentType?: ContentType | undefined }, page: Page) {
+  return deps.db.transaction(async (tx) => {
     const { items, total } = await moderation.listPending(tx, filter, page);
     const held = items.map((item) => ({ item, type: (item.postId ? 'post' : 'comment') as ContentType, contentId: (item.postId ?? item.commentId)! }));
     // One read per content type, through the type's registration.
     const found = await Promise.all(
       CONTENT_TYPES.map(async (type) => {
         const ids = held.filter((h) => h.type === type).map((h) => h.contentId);
-        return ids.length === 0 ? [] : (await moderatedContent(type).forReview(tx, ids)).map((content) => [`${type}:${content.id}`, content] as const);
+        return ids.length === 0 ? [] : (await moderatedContent(deps, type).forReview(tx, ids)).map((content) => [`${type}:${content.id}`, content] as const);
       }),
     );
     const contents = new Map<string, ItemForReview>(found.flat());
@@ -62,7 +63,7 @@ export type DecisionKind = 'approve' | 'reject';
  * `quiet` skips the 409 when the content already has the outcome (used by report resolutions).
  */
 export async function decideInTx(
-  tx: DbOrTx,
+  deps: ServiceDeps<DbOrTx>,
   context: AuditContext,
   contentType: ContentType,
   id: string,
@@ -70,7 +71,8 @@ export async function decideInTx(
   reason: string | null,
   options: { quiet?: boolean; via?: string } = {},
 ) {
-  const type = moderatedContent(contentType);
+  const tx = deps.db;
+  const type = moderatedContent(deps, contentType);
   const content = await type.lock(tx, id);
   if (!content) throw AdminModerationErrors.contentNotFound(contentType, id);
   const status: ContentStatus = decision === 'approve' ? 'Published' : 'Rejected';
@@ -102,6 +104,6 @@ export async function decideInTx(
   };
 }
 
-export async function decide(db: Db, context: AuditContext, contentType: ContentType, id: string, decision: DecisionKind, reason: string | null) {
-  return db.transaction((tx) => decideInTx(tx, context, contentType, id, decision, reason));
+export async function decide(deps: ServiceDeps, context: AuditContext, contentType: ContentType, id: string, decision: DecisionKind, reason: string | null) {
+  return deps.db.transaction((tx) => decideInTx(inTx(deps, tx), context, contentType, id, decision, reason));
 }

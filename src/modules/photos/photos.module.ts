@@ -6,15 +6,15 @@ import { photosRoutes } from './photos.routes.js';
 
 /** Photos of records (uploads, sizes, the review queue) and avatars. */
 export const photosModule = defineModule('photos', {
-  providers: () => {
+  providers: (deps) => {
     // The avatar is the Avatar record's one photo, seen as the profile is; profiles shows it through its registry.
-    registerPhotoRecord('Avatar', {
+    registerPhotoRecord(deps, 'Avatar', {
       read: async (db, viewer, userId) => {
         const row = await requireVisibleProfile(db, viewer.userId, userId);
         return { ownerId: userId, isPublic: row.user.isActive && (row.profile?.visibility ?? PROFILE_DEFAULTS.visibility) === 'Public' };
       },
     });
-    registerAvatarSource(async (db, viewerId, userIds) => new Map([...(await photoViews(db, viewerId, userIds))].map(([userId, list]) => [userId, list[0] ?? null])));
+    registerAvatarSource(deps, async (db, viewerId, userIds) => new Map([...(await photoViews(db, viewerId, userIds))].map(([userId, list]) => [userId, list[0] ?? null])));
   },
   routes: [photosRoutes],
 });

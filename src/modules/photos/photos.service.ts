@@ -18,6 +18,7 @@ import { checkDimensions, detectType, gpsPosition, OUTPUT_TYPE, renditions, type
 import * as repo from './photos.repository.js';
 import type { MediaStorage } from './photos.storage.js';
 import type { PhotoKind, PhotoRow } from './photos.tables.js';
+import { registryKey, type Registries } from '../../core/registries.js';
 
 /**
  * Photos of the records that have them (catches, entries, posts, fishing reports, spots,
@@ -50,14 +51,15 @@ export interface PhotoRecordAccess {
   offersLocation?: boolean;
 }
 
-const records = new Map<PhotoKind, PhotoRecordAccess>();
+/** The app's photo records by kind (`deps.registries`). */
+export const photoRecords = registryKey('photos.records', () => new Map<PhotoKind, PhotoRecordAccess>());
 
-export function registerPhotoRecord(kind: PhotoKind, access: PhotoRecordAccess): void {
-  records.set(kind, access);
+export function registerPhotoRecord(deps: { registries: Registries }, kind: PhotoKind, access: PhotoRecordAccess): void {
+  deps.registries.of(photoRecords).set(kind, access);
 }
 
-function recordAccess(kind: PhotoKind): PhotoRecordAccess {
-  const access = records.get(kind);
+function recordAccess(deps: Pick<PhotoDeps, 'records'>, kind: PhotoKind): PhotoRecordAccess {
+  const access = deps.records.get(kind);
   if (!access) throw new Error(`no photo record of kind ${kind} is registered (the registering module's <module>.module.ts)`);
   return access;
 }
@@ -125,6 +127,8 @@ export interface PhotoDeps {
   storage: MediaStorage;
   settings: SettingsReader;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+  /** How to read each kind of record that has photos (what the owning modules registered: `photoRecords`). */
+  records: ReadonlyMap<PhotoKind, PhotoRecordAccess>;
   /** Where an upload is streamed before it is decoded (`uploadDirOf`): the data folder's, not the system's temp folder. */
   uploadDir: string;
 }
@@ -189,7 +193,7 @@ async function receive(incoming: IncomingFile, maxBytes: number, folder: string)
  */
 export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: UploadTarget, nextFile: (maxBytes: number) => Promise<IncomingFile | undefined>): Promise<UploadResult> {
   const { db, storage } = deps;
-  const access = recordAccess(target.kind);
+  const access = recordAccess(deps, target.kind);
   const found = await access.read(db, viewer, target.recordId, target.parentId);
   await authorize(photoPolicy, viewer, 'manage', found, { db }, () => PhotoErrors.notFound(target.recordId));
   const record = { ...found, ownerId: viewer.userId }; // the manage rule admits the record's owner only
@@ -259,10 +263,10 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
 }
 
 /** The photo and its record's access: 404 unknown photo; the record's own 404/403; 404 when not published for a non-owner. */
-async function visiblePhoto(db: Db, viewer: Viewer, photoId: string): Promise<{ photo: PhotoRow; isPublic: boolean }> {
-  const photo = await repo.findPhoto(db, photoId);
+async function visiblePhoto(deps: Pick<PhotoDeps, 'db' | 'records'>, viewer: Viewer, photoId: string): Promise<{ photo: PhotoRow; isPublic: boolean }> {
+  const photo = await repo.findPhoto(deps.db, photoId);
   if (!photo) throw PhotoErrors.notFound(photoId);
-  const record = await recordAccess(photo.kind).read(db, viewer, photo.recordId);
+  const record = await recordAccess(deps, photo.kind).read(deps.db, viewer, photo.recordId);
   if (photo.status !== 'Published' && !isOwner(viewer, photo)) throw PhotoErrors.notFound(photoId);
   return { photo, isPublic: record.isPublic && photo.status === 'Published' };
 }
@@ -277,7 +281,7 @@ export interface PhotoFile {
 
 /** A size of a photo for `viewer`, after the record's access check. `etag`: the stored file never changes. */
 export async function readPhoto(deps: PhotoDeps, viewer: Viewer, photoId: string, size: PhotoSize, ifNoneMatch?: string): Promise<PhotoFile | { notModified: true; etag: string; isPublic: boolean }> {
-  const { photo, isPublic } = await visiblePhoto(deps.db, viewer, photoId);
+  const { photo, isPublic } = await visiblePhoto(deps, viewer, photoId);
   return photoFile(deps, photo, size, ifNoneMatch, isPublic);
 }
 
@@ -335,7 +339,7 @@ export async function makeCover(deps: PhotoDeps, viewer: Viewer, photoId: string
 
 /** The avatar's record id is its user: deleting it is deleting the one photo there is. */
 export async function deleteRecordPhotos(deps: PhotoDeps, viewer: Viewer, kind: PhotoKind, recordId: string): Promise<void> {
-  await recordAccess(kind).read(deps.db, viewer, recordId);
+  await recordAccess(deps, kind).read(deps.db, viewer, recordId);
   await transaction(deps.db, async (tx) => {
     await authorize(photoPolicy, viewer, 'manage', { ownerId: recordId }, { db: tx }, () => PhotoErrors.notFound(recordId));
     await repo.lockOwner(tx, recordId);

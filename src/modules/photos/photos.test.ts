@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { addToCircle, banUser, befriend, catchPhotosUrl, createCatch, createEntry, createPost, createUser, heicBytes, jpegWithGps, mediaFiles, MISSING_ID, noisyJpeg, PHOTO_GPS, pixelBombPng, sendPhoto, setPhotoVerdict, smallPng, uploadPhoto, type TestUser, createFishingReport, createSpot } from '../../../test/factories.js';
 import { recordStatements } from '../../../test/statements.js';
-import { sweepMedia, uploadDirOf, uploadPhoto as uploadPhotoOf } from './photos.service.js';
+import { photoRecords, sweepMedia, uploadDirOf, uploadPhoto as uploadPhotoOf } from './photos.service.js';
 import { createStorage } from './photos.storage.js';
 import { AppError } from '../../core/http/problem.js';
 
@@ -390,6 +390,7 @@ describe('a record deleted while its photo uploads', () => {
       storage: createStorage(t.config.media, dataDir),
       settings: { get: () => undefined },
       log: { warn: () => undefined, info: () => undefined },
+      records: t.registries.of(photoRecords),
       uploadDir: uploadDirOf(dataDir),
     };
     // The file arrives after the access check: the catch is deleted in between, as by another request of its owner.

@@ -1,4 +1,6 @@
 import type { DbOrTx } from '../../core/db/client.js';
+import { registryKey, type Registries } from '../../core/registries.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 
 /**
  * Avatars of profiles. The photos module keeps them (PUT /api/userprofile/me/avatar) and depends
@@ -13,14 +15,16 @@ export type Avatar = object;
 /** The avatar of each user (null: none) as `viewerId` may see it; the caller checked the profiles' visibility. */
 export type AvatarSource = (db: DbOrTx, viewerId: string, userIds: readonly string[]) => Promise<Map<string, Avatar | null>>;
 
-let source: AvatarSource | undefined;
+/** The app's avatar source (`deps.registries`): none until the photos module registers it. */
+const avatars = registryKey('profiles.avatars', (): { source?: AvatarSource } => ({}));
 
-export function registerAvatarSource(avatars: AvatarSource): void {
-  source = avatars;
+export function registerAvatarSource(deps: { registries: Registries }, source: AvatarSource): void {
+  deps.registries.of(avatars).source = source;
 }
 
 /** The avatar of `userId` as `viewerId` may see it, or null. */
-export async function avatarOf(db: DbOrTx, viewerId: string, userId: string): Promise<Avatar | null> {
+export async function avatarOf(deps: ServiceDeps<DbOrTx>, viewerId: string, userId: string): Promise<Avatar | null> {
+  const { source } = deps.registries.of(avatars);
   if (!source) return null;
-  return (await source(db, viewerId, [userId])).get(userId) ?? null;
+  return (await source(deps.db, viewerId, [userId])).get(userId) ?? null;
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -9,7 +10,7 @@ import { OwnProfile, ReplaceProfileBody, UserIdParams, UserProfile } from './pro
 import * as service from './profiles.service.js';
 
 export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   // Own views stay cached while this server hears their changes (NOTIFY from triggers).
   listenWhileServing(app, deps.database.pool, service.listenForProfileChanges);
   app.addSchema(UserProfile);
@@ -29,7 +30,7 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Ref('OwnProfile') },
       },
     },
-    async (request) => service.getMyProfile(db, principalOf(request)),
+    async (request) => service.getMyProfile(services, principalOf(request)),
   );
 
   const consentNote =
@@ -49,7 +50,7 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Ref('OwnProfile') },
       },
     },
-    async (request) => service.updateOwnProfile(db, principalOf(request).userId, { replace: request.body }),
+    async (request) => service.updateOwnProfile(services, principalOf(request).userId, { replace: request.body }),
   );
 
   app.patch(
@@ -67,7 +68,7 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Ref('OwnProfile') },
       },
     },
-    async (request) => service.updateOwnProfile(db, principalOf(request).userId, { patch: request.body }),
+    async (request) => service.updateOwnProfile(services, principalOf(request).userId, { patch: request.body }),
   );
 
   app.get(
@@ -84,6 +85,6 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Ref('UserProfile'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.getProfile(db, principalOf(request).userId, request.params.userId),
+    async (request) => service.getProfile(services, principalOf(request).userId, request.params.userId),
   );
 };

@@ -3,11 +3,12 @@ import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { profilePolicy } from '../../core/access/policies/profiles.js';
 import type { Principal } from '../../core/auth/authenticate.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { keyedChannelCache } from '../../core/db/listen.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import { getResearchConsent, setResearchConsent, type ResearchConsent } from './research-consent.service.js';
 import { avatarOf, type Avatar } from './avatars.service.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { ProfileErrors } from './profiles.errors.js';
 import * as repo from './profiles.repository.js';
 import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profiles.schemas.js';
@@ -54,10 +55,11 @@ function ownView(row: ProfileSource, consent: ResearchConsent, avatar: Avatar | 
   });
 }
 
-async function loadOwn(db: DbOrTx, userId: string) {
+async function loadOwn(deps: ServiceDeps<DbOrTx>, userId: string) {
+  const { db } = deps;
   const row = await repo.findUserWithProfile(db, userId);
   if (!row) throw ProfileErrors.userNotFound(userId);
-  return ownView(row, await getResearchConsent(db, userId), await avatarOf(db, userId, userId));
+  return ownView(row, await getResearchConsent(db, userId), await avatarOf(deps, userId, userId));
 }
 
 /** A user's home state (ISO 3166-2, upper case), null when not set: for the Master Angler detection. */
@@ -76,14 +78,14 @@ function ownViewOfRow(row: repo.OwnProfileRow, avatar: Avatar | null) {
 }
 
 /** The owner's view of their profile read now: one statement, and the avatar's (sent at once, not one after the other). */
-async function readOwnProfile(db: DbOrTx, userId: string) {
-  const [row, avatar] = await Promise.all([repo.findOwnProfile(db, userId), avatarOf(db, userId, userId)]);
+async function readOwnProfile(deps: ServiceDeps<DbOrTx>, userId: string) {
+  const [row, avatar] = await Promise.all([repo.findOwnProfile(deps.db, userId), avatarOf(deps, userId, userId)]);
   return row && ownViewOfRow(row, avatar);
 }
 
 /** The owner's view of their profile, read now. */
-export async function getOwnProfile(db: Db, userId: string) {
-  const view = await readOwnProfile(db, userId);
+export async function getOwnProfile(deps: ServiceDeps<DbOrTx>, userId: string) {
+  const view = await readOwnProfile(deps, userId);
   if (!view) throw ProfileErrors.userNotFound(userId);
   return view;
 }
@@ -105,10 +107,10 @@ const CACHED_PROFILES = 10_000;
  * (`keyedChannelCache`): an unchanged profile costs no statement. The views are frozen: they are
  * shared by every request that reads them.
  */
-const ownProfiles = keyedChannelCache<OwnProfileView>(
+const ownProfiles = keyedChannelCache<OwnProfileView, ServiceDeps>(
   PROFILES_CHANNEL,
-  async (db, userId) => {
-    const view = await readOwnProfile(db, userId);
+  async (deps, userId) => {
+    const view = await readOwnProfile(deps, userId);
     if (!view) return undefined;
     Object.freeze(view.researchConsent);
     if (view.avatar) Object.freeze(view.avatar);
@@ -132,11 +134,11 @@ export const forgetOwnProfile = (userId: string) => ownProfiles.forget(userId);
  * authentication established: a kept view that names them otherwise (a role changed since it was
  * read) is read again.
  */
-export async function getMyProfile(db: Db, principal: Principal): Promise<OwnProfileView> {
-  let view = await ownProfiles.get(db, principal.userId);
+export async function getMyProfile(deps: ServiceDeps, principal: Principal): Promise<OwnProfileView> {
+  let view = await ownProfiles.get(deps, principal.userId);
   if (view && !(view.username === principal.username && view.email === principal.email && view.role === roleName(principal.role))) {
     ownProfiles.forget(principal.userId);
-    view = await ownProfiles.get(db, principal.userId);
+    view = await ownProfiles.get(deps, principal.userId);
   }
   if (!view) throw ProfileErrors.userNotFound(principal.userId);
   return view;
@@ -160,8 +162,8 @@ function profileAsInput({ profile }: repo.UserWithProfile, consent: ResearchCons
 }
 
 /** PUT (replace) or PATCH (merge patch) of the caller's profile. */
-export async function updateOwnProfile(db: Db, userId: string, change: Change<ReplaceProfileInput>) {
-  const updated = await db.transaction(async (tx) => {
+export async function updateOwnProfile(deps: ServiceDeps, userId: string, change: Change<ReplaceProfileInput>) {
+  const updated = await deps.db.transaction(async (tx) => {
     await repo.lockUser(tx, userId);
     const row = await repo.findUserWithProfile(tx, userId);
     if (!row) throw ProfileErrors.userNotFound(userId);
@@ -181,7 +183,7 @@ export async function updateOwnProfile(db: Db, userId: string, change: Change<Re
       visibility: input.visibility,
     });
     if (input.researchConsent !== undefined && consent.level !== input.researchConsent) await setResearchConsent(tx, userId, input.researchConsent);
-    return loadOwn(tx, userId);
+    return loadOwn(inTx(deps, tx), userId);
   });
   // Committed: this process's next read of the owner's view reads it anew (the others hear NOTIFY).
   ownProfiles.forget(userId);
@@ -201,9 +203,9 @@ export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId
   return row!;
 }
 
-export async function getProfile(db: Db, viewerId: string, userId: string) {
-  const view = publicView(await requireVisibleProfile(db, viewerId, userId));
-  return Object.assign(view, { avatar: await avatarOf(db, viewerId, userId) });
+export async function getProfile(deps: ServiceDeps, viewerId: string, userId: string) {
+  const view = publicView(await requireVisibleProfile(deps.db, viewerId, userId));
+  return Object.assign(view, { avatar: await avatarOf(deps, viewerId, userId) });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -51,6 +52,7 @@ const square = [
 /** /api/admin/regulations: zones, emergency orders, deactivation of every kind of record (Master Angler programs and submissions: src/modules/master-angler). */
 export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [AdminJurisdiction, AdminZone, AdminRuleSet, AdminEmergencyOrder]) app.addSchema(schema);
   const tags = ['admin: regulations'];
   const view = { access: { permission: 'Regulations.View' as const } };
@@ -127,7 +129,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('AdminRegulationJurisdiction')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listJurisdictions(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listJurisdictions(services, request.query, page)),
   );
 
   app.post(
@@ -143,7 +145,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 201: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await admin.createJurisdiction(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await admin.createJurisdiction(services, auditContextOf(request), request.body)),
   );
 
   app.patch(
@@ -161,7 +163,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: Type.Ref('AdminRegulationJurisdiction'), ...errorResponses(404) },
       },
     },
-    async (request) => admin.updateJurisdiction(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => admin.updateJurisdiction(services, auditContextOf(request), request.params.id, request.body),
   );
 
   // Zones (the upload is above)
@@ -250,7 +252,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
       deactivationEffect:
         `The ${ADMIN_TARGETS[target].label.toLowerCase()} is out of force, kept for history (never deleted).` +
         (target === 'rule-sets' ? ' The ranges of the rule’s active versions are re-closed (each ends the day before the next starts), under the license year’s row lock.' : ''),
-      handler: (request, id, active, reason) => setActive(db, auditContextOf(request), target, id, active, reason),
+      handler: (request, id, active, reason) => setActive(services, auditContextOf(request), target, id, active, reason),
     });
   }
 };

@@ -1,3 +1,5 @@
+import { registryKey, type Registries } from '../../core/registries.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive as setActiveOf, type Lifecycle } from '../../core/admin/lifecycle.js';
@@ -25,17 +27,17 @@ export const ADMIN_TARGETS = {
 } as const;
 export type AdminTarget = keyof typeof ADMIN_TARGETS;
 
-const jurisdictionListeners: Array<() => void> = [];
+const jurisdictionListeners = registryKey('regulations.jurisdiction_changes', () => new Set<() => void>());
 
 /** Called in this process after a jurisdiction is deactivated or reactivated (higher modules register at start-up: the registering module's <module>.module.ts). */
-export function onJurisdictionActiveChange(listener: () => void): void {
-  jurisdictionListeners.push(listener);
+export function onJurisdictionActiveChange(deps: { registries: Registries }, listener: () => void): void {
+  deps.registries.of(jurisdictionListeners).add(listener);
 }
 
 /** Deactivation instead of deletion (and back), with the reason in the row and the audit log (core/admin/lifecycle). */
-export async function setActive(db: Db, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string | undefined) {
-  const result = await setActiveOf(db, context, targetLifecycle(target), id, active, reason);
-  if (target === 'jurisdictions') for (const listener of jurisdictionListeners) listener(); // e.g. Master Angler eligibility (other processes: NOTIFY)
+export async function setActive(deps: ServiceDeps, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string | undefined) {
+  const result = await setActiveOf(deps.db, context, targetLifecycle(target), id, active, reason);
+  if (target === 'jurisdictions') for (const listener of deps.registries.of(jurisdictionListeners)) listener(); // e.g. Master Angler eligibility (other processes: NOTIFY)
   return result;
 }
 
@@ -149,8 +151,8 @@ export async function createOrder(db: Db, context: AuditContext, input: OrderInp
 type JurisdictionWithUsage = NonNullable<Awaited<ReturnType<typeof adminRepo.jurisdictionWithUsage>>>;
 
 /** The admin views of jurisdictions, with the usage other modules count (one statement per counter for all of them). */
-async function jurisdictionViews(db: DbOrTx, rows: JurisdictionWithUsage[]) {
-  const programs = await jurisdictionUsage.total(db, 'programs', rows.map((row) => row.id));
+async function jurisdictionViews({ db, registries }: ServiceDeps<DbOrTx>, rows: JurisdictionWithUsage[]) {
+  const programs = await registries.of(jurisdictionUsage).total(db, 'programs', rows.map((row) => row.id));
   return rows.map((row) => jurisdictionView(row, programs.get(row.id) ?? 0));
 }
 
@@ -197,7 +199,8 @@ async function uniqueCode<T>(code: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createJurisdiction(db: Db, context: AuditContext, input: JurisdictionInput) {
+export async function createJurisdiction(deps: ServiceDeps, context: AuditContext, input: JurisdictionInput) {
+  const { db } = deps;
   checkYearStart(input.licenseYearStartMonth, input.licenseYearStartDay);
   const code = input.code.toUpperCase();
   const id = await uniqueCode(code, () =>
@@ -214,14 +217,15 @@ export async function createJurisdiction(db: Db, context: AuditContext, input: J
       return row!.id;
     }),
   );
-  return (await jurisdictionViews(db, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
+  return (await jurisdictionViews(deps, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
 }
 
 export type JurisdictionChanges = Partial<Omit<JurisdictionInput, 'code' | 'reason'>> & { reason: string };
 
 /** Changes the given fields; the seed leaves the jurisdiction alone from then on. The code is its natural key and stays. */
 /** A JSON Merge Patch of a jurisdiction (with its `reason`): merged onto the jurisdiction and validated as a whole. */
-export async function updateJurisdiction(db: Db, context: AuditContext, id: string, patch: MergePatch) {
+export async function updateJurisdiction(deps: ServiceDeps, context: AuditContext, id: string, patch: MergePatch) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(regJurisdictions).where(eq(regJurisdictions.id, id)).for('update');
     if (!row) throw RegulationErrors.jurisdictionNotFound(id);
@@ -237,12 +241,12 @@ export async function updateJurisdiction(db: Db, context: AuditContext, id: stri
       .where(eq(regJurisdictions.id, id));
     await recordAudit(tx, context, { action: 'regulations.reg_jurisdiction_updated', targetType: 'reg_jurisdiction', targetId: id, reason, before, after: changes });
   });
-  return (await jurisdictionViews(db, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
+  return (await jurisdictionViews(deps, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
 }
 
-export async function listJurisdictions(db: DbOrTx, filter: adminRepo.JurisdictionFilter, page: Page) {
-  const { items, total } = await adminRepo.jurisdictionsPage(db, filter, page);
-  return { items: await jurisdictionViews(db, items), total };
+export async function listJurisdictions(deps: ServiceDeps, filter: adminRepo.JurisdictionFilter, page: Page) {
+  const { items, total } = await adminRepo.jurisdictionsPage(deps.db, filter, page);
+  return { items: await jurisdictionViews(deps, items), total };
 }
 
 export async function listZones(db: DbOrTx, filter: adminRepo.ZoneFilter, page: Page) {

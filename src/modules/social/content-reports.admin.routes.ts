@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { UserRef } from '../users/index.js';
@@ -49,6 +50,6 @@ export const adminReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: Type.Ref('AdminReport'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => service.resolveReport(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => service.resolveReport(serviceDeps(deps), auditContextOf(request), request.params.id, request.body),
   );
 };

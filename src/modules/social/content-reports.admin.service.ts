@@ -7,6 +7,7 @@ import { postsForReview } from './posts.service.js';
 import { findReport, listReports as listSocialReports, markResolved, type ReportFilter, type ReportWithUsers } from './content-reports.service.js';
 import type { ReportResolution } from './content-reports.tables.js';
 import { decideInTx } from '../moderation/moderation.admin.service.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { AdminReportErrors } from './content-reports.admin.errors.js';
 import { ReportTargetTypeEnum } from './content-reports.schemas.js';
 
@@ -50,15 +51,15 @@ export async function listReports(db: Db, context: AuditContext, filter: ReportF
   });
 }
 
-export async function resolveReport(db: Db, context: AuditContext, id: string, input: { resolution: ReportResolution; note?: string | undefined }) {
+export async function resolveReport(deps: ServiceDeps, context: AuditContext, id: string, input: { resolution: ReportResolution; note?: string | undefined }) {
   const note = input.note?.trim() || null;
-  await db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const report = await markResolved(tx, id, { resolution: input.resolution, note, resolvedBy: context.actor.userId! });
     if (input.resolution === 'ContentRejected') {
       if (report.targetType === 'user') throw AdminReportErrors.notContent();
       const reason = note ?? `Removed after a report (${report.reason}).`;
       try {
-        await decideInTx(tx, context, report.targetType, report.targetId, 'reject', reason, { quiet: true, via: `report ${id}` });
+        await decideInTx(inTx(deps, tx), context, report.targetType, report.targetId, 'reject', reason, { quiet: true, via: `report ${id}` });
       } catch (error) {
         if ((error as { status?: number }).status === 404) throw AdminReportErrors.targetGone(report.targetType);
         throw error;
@@ -80,5 +81,5 @@ export async function resolveReport(db: Db, context: AuditContext, id: string, i
       recipients: [{ userId: report.reporterId, title: 'Your report was resolved', body: `Thank you: the moderators resolved your report (${input.resolution}).` }],
     });
   });
-  return (await views(db, [(await findReport(db, id))!]))[0]!;
+  return (await views(deps.db, [(await findReport(deps.db, id))!]))[0]!;
 }

@@ -14,13 +14,13 @@ import { adminReportsRoutes } from './content-reports.admin.routes.js';
 
 /** Friends, user search, posts, comments and content reports (with their moderation). */
 export const socialModule = defineModule('social', {
-  providers: () => {
+  providers: (deps) => {
     // Who is whose friend, for every visibility check (core/access).
     registerRelationships(relationships);
     // The review queue's content types: moderators' decisions read and change them through this module.
-    registerModeratedContent('post', moderatedPosts);
-    registerModeratedContent('comment', moderatedComments);
-    registerPhotoRecord('Post', {
+    registerModeratedContent(deps, 'post', moderatedPosts);
+    registerModeratedContent(deps, 'comment', moderatedComments);
+    registerPhotoRecord(deps, 'Post', {
       moderated: true,
       read: async (db, viewer, id) => {
         const row = await requireVisiblePost(db, viewer.userId, id);

@@ -8,11 +8,12 @@ import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AdminFishSpecies, AdminSpeciesQuery, CreateSpeciesBody, speciesSchemas, UpdateSpeciesBody } from './species.schemas.js';
 import * as admin from './species.admin.service.js';
+import { serviceDeps } from '../../core/service-deps.js';
 import { ActivityFilterEnum } from '../../core/http/enums.js';
 
 /** /api/admin/species: managing the species catalogue, permission Species.Manage, audit-logged. */
 export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const adminDeps = serviceDeps(deps);
   for (const schema of speciesSchemas) app.addSchema(schema);
   app.addSchema(AdminFishSpecies);
   const tags = ['admin: species'];
@@ -31,7 +32,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: { ...Type.Array(Type.Ref('AdminFishSpecies')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListSpecies(db, { ...request.query, status: ActivityFilterEnum.fromApi(request.query.status) }, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListSpecies(adminDeps, { ...request.query, status: ActivityFilterEnum.fromApi(request.query.status) }, page)),
   );
 
   app.get(
@@ -40,7 +41,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
       config,
       schema: { tags, operationId: 'adminGetSpecies', summary: 'One species with usage statistics', params: IdParams, response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404) } },
     },
-    async (request) => admin.adminGetSpecies(db, request.params.id),
+    async (request) => admin.adminGetSpecies(adminDeps, request.params.id),
   );
 
   app.post(
@@ -58,7 +59,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 201: Type.Ref('AdminFishSpecies'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await admin.createSpecies(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await admin.createSpecies(adminDeps, auditContextOf(request), request.body)),
   );
 
   app.patch(
@@ -77,7 +78,7 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
         response: { 200: Type.Ref('AdminFishSpecies'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => admin.updateSpecies(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => admin.updateSpecies(adminDeps, auditContextOf(request), request.params.id, request.body),
   );
 
   lifecycleRoutes(app, {
@@ -88,6 +89,6 @@ export const speciesAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
     reason: 'optional',
     response: Type.Ref('AdminFishSpecies'),
     deactivationEffect: 'The species leaves the lists and cannot be newly referenced; it stays readable by id and wherever it is referenced.',
-    handler: (request, id, active, reason) => admin.setSpeciesActive(db, auditContextOf(request), id, active, reason),
+    handler: (request, id, active, reason) => admin.setSpeciesActive(adminDeps, auditContextOf(request), id, active, reason),
   });
 };

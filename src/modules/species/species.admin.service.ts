@@ -1,7 +1,7 @@
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { SpeciesErrors } from './species.errors.js';
@@ -11,6 +11,8 @@ import { taxonId } from './species.seeds.js';
 import { requireSpecies, speciesView, type SpeciesView } from './species.service.js';
 import type { TaxonRow } from './species.tables.js';
 import { speciesUsage, type SpeciesCatchUsage } from './species.usage.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
+import type { Registries } from '../../core/registries.js';
 
 /**
  * Administration of the species catalogue (permission Species.Manage): create, update,
@@ -18,8 +20,9 @@ import { speciesUsage, type SpeciesCatchUsage } from './species.usage.js';
  */
 
 /** The catches of each species (summed over the modules that count them) and the lures made for it. */
-async function usageOf(db: DbOrTx, ids: string[]) {
-  const [catchCounts, lures] = await Promise.all([speciesUsage.each(db, 'catches', ids), speciesUsage.total(db, 'lures', ids)]);
+async function usageOf({ db, registries }: ServiceDeps<DbOrTx>, ids: string[]) {
+  const usage = registries.of(speciesUsage);
+  const [catchCounts, lures] = await Promise.all([usage.each(db, 'catches', ids), usage.total(db, 'lures', ids)]);
   const catchesOf = (id: string): SpeciesCatchUsage =>
     catchCounts.reduce<SpeciesCatchUsage>(
       (sum, counts) => {
@@ -40,15 +43,15 @@ function adminView(row: repo.SpeciesWithTaxa, usage: ReturnType<Awaited<ReturnTy
   return { ...speciesView(row), deactivatedAt: row.species.deactivatedAt ? row.species.deactivatedAt.toISOString() : null, usage };
 }
 
-export async function adminListSpecies(db: Db, filter: repo.SpeciesFilter, page: Page) {
-  const { items, total } = await repo.listSpecies(db, { ...filter, status: filter.status ?? 'all' }, page);
-  const usage = await usageOf(db, items.map((i) => i.species.id));
+export async function adminListSpecies(deps: ServiceDeps, filter: repo.SpeciesFilter, page: Page) {
+  const { items, total } = await repo.listSpecies(deps.db, { ...filter, status: filter.status ?? 'all' }, page);
+  const usage = await usageOf(deps, items.map((i) => i.species.id));
   return { items: items.map((i) => adminView(i, usage(i.species.id))), total };
 }
 
-export async function adminGetSpecies(db: DbOrTx, id: string) {
-  const row = await requireSpecies(db, id);
-  const usage = await usageOf(db, [id]);
+export async function adminGetSpecies(deps: ServiceDeps<DbOrTx>, id: string) {
+  const row = await requireSpecies(deps.db, id);
+  const usage = await usageOf(deps, [id]);
   return adminView(row, usage(id));
 }
 
@@ -100,7 +103,7 @@ async function resolveGenus(tx: DbOrTx, scientificName: string, input: TaxonomyI
   return repo.insertTaxon(tx, { id: taxonId('genus', genusName), rank: 'genus', name: genusName, commonName: null, parentId: family.id });
 }
 
-export async function createSpecies(db: Db, context: AuditContext, input: CreateSpeciesInput) {
+export async function createSpecies({ db }: ServiceDeps, context: AuditContext, input: CreateSpeciesInput) {
   return db.transaction(async (tx) => {
     const existing = await repo.findSpeciesByScientificName(tx, input.scientificName);
     if (existing) throw SpeciesErrors.duplicate(existing.scientificName, existing.id);
@@ -122,8 +125,8 @@ export async function createSpecies(db: Db, context: AuditContext, input: Create
   });
 }
 
-export async function updateSpecies(db: Db, context: AuditContext, id: string, patch: MergePatch) {
-  return db.transaction(async (tx) => {
+export async function updateSpecies(deps: ServiceDeps, context: AuditContext, id: string, patch: MergePatch) {
+  return deps.db.transaction(async (tx) => {
     const current = await repo.lockSpecies(tx, id);
     if (!current) throw SpeciesErrors.notFound(id);
     const before = speciesView((await repo.findSpecies(tx, id))!);
@@ -146,22 +149,22 @@ export async function updateSpecies(db: Db, context: AuditContext, id: string, p
     await repo.updateSpecies(tx, id, changes);
     const row = (await repo.findSpecies(tx, id))!;
     await recordAudit(tx, context, { action: 'species.updated', targetType: 'fish_species', targetId: id, reason: input.reason ?? null, before: snapshot(before), after: snapshot(speciesView(row)) });
-    const usage = await usageOf(tx, [id]);
+    const usage = await usageOf(inTx(deps, tx), [id]);
     return adminView(row, usage(id));
   });
 }
 
 /** Deactivation and reactivation: the shared lifecycle (404, 409, audit entry, admin view with usage). */
-export const speciesLifecycle: Lifecycle<{ isActive: boolean }, Awaited<ReturnType<typeof adminGetSpecies>>> = {
+const speciesLifecycle = (registries: Registries): Lifecycle<{ isActive: boolean }, Awaited<ReturnType<typeof adminGetSpecies>>> => ({
   lock: repo.lockSpecies,
   update: async (tx, id, values, actor) => void (await repo.updateSpecies(tx, id, { ...values, updatedBy: actor })),
-  view: adminGetSpecies,
+  view: (tx, id) => adminGetSpecies({ db: tx, registries }, id),
   notFound: SpeciesErrors.notFound,
   alreadyActive: SpeciesErrors.alreadyActive,
   alreadyInactive: SpeciesErrors.alreadyInactive,
   audit: { targetType: 'fish_species', deactivated: 'species.deactivated', reactivated: 'species.reactivated' },
-};
+});
 
-export function setSpeciesActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, speciesLifecycle, id, active, reason);
+export function setSpeciesActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps.db, context, speciesLifecycle(deps.registries), id, active, reason);
 }

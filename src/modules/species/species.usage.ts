@@ -1,4 +1,5 @@
-import { usageRegistry } from '../../core/admin/usage.js';
+import { usageKey, type UsageCounter } from '../../core/admin/usage.js';
+import type { Registries } from '../../core/registries.js';
 
 /** The catches logged of a species (the fishing log counts them). */
 export interface SpeciesCatchUsage {
@@ -11,6 +12,9 @@ export interface SpeciesCatchUsage {
  * What uses a species, counted by the modules whose records reference it (registered in
  * the registering module's <module>.module.ts): `catches` (the fishing log), `lures` (active catalog lures made for it).
  */
-export const speciesUsage = usageRegistry<{ catches: SpeciesCatchUsage; lures: number }>();
+type SpeciesUsageSlots = { catches: SpeciesCatchUsage; lures: number };
+export const speciesUsage = usageKey<SpeciesUsageSlots>('species.usage');
 
-export const registerSpeciesUsage = speciesUsage.register;
+export function registerSpeciesUsage<S extends keyof SpeciesUsageSlots>(deps: { registries: Registries }, slot: S, counter: UsageCounter<SpeciesUsageSlots[S]>): void {
+  deps.registries.of(speciesUsage).register(slot, counter);
+}

@@ -6,8 +6,8 @@ import { spotsAdminRoutes } from './spots.admin.routes.js';
 
 /** Fishing spots, boat ramps and piers, and their administration. */
 export const spotsModule = defineModule('spots', {
-  providers: () => {
-    registerPhotoRecord('Spot', {
+  providers: (deps) => {
+    registerPhotoRecord(deps, 'Spot', {
       read: async (db, viewer, id) => {
         const row = await requireVisibleSpot(db, viewer, id);
         return { ownerId: row.ownerId, isPublic: row.isActive };

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -13,7 +14,7 @@ import * as service from './registrations.service.js';
 /** /api/tournament/:tournamentId/register and /registrations: registrations with the entry fee. */
 export const registrationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
-  const tournamentsDeps: service.TournamentsDeps = { db, payments: paymentsOf(deps) };
+  const tournamentsDeps: service.TournamentsDeps = { ...serviceDeps(deps), payments: paymentsOf(deps) };
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
 

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { registrationPolicy, tournamentPolicy } from '../../core/access/policies/tournaments.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
@@ -46,8 +47,7 @@ export interface FeeRequest {
 }
 
 /** What the tournament module needs of the app: its database and the payments service. */
-export interface TournamentsDeps {
-  db: Db;
+export interface TournamentsDeps extends ServiceDeps {
   payments: PaymentsService;
 }
 
@@ -101,15 +101,15 @@ export async function settleEntryFee(tx: DbOrTx, settlement: PaymentSettlement):
   if (declined) await repo.updateRegistration(tx, registrationId, { status: 'Cancelled', cancelledAt: new Date() });
 }
 
-async function displayName(db: Db, viewer: Viewer, given: string | undefined): Promise<string> {
+async function displayName(deps: ServiceDeps, viewer: Viewer, given: string | undefined): Promise<string> {
   if (given) return given.trim();
-  const profile = await getOwnProfile(db, viewer.userId);
+  const profile = await getOwnProfile(deps, viewer.userId);
   return profile.displayName ?? profile.username;
 }
 
 export async function register(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, tournamentId: string, input: RegisterInput, now = new Date()) {
   const { db } = deps;
-  const anglerName = await displayName(db, viewer, input.anglerName);
+  const anglerName = await displayName(deps, viewer, input.anglerName);
   const registered = await db.transaction(async (tx) => {
     // The row lock serialises registrations of one tournament: the capacity count below is exact.
     const t = await lockAuthorized(tx, viewer, tournamentId, 'register');
