@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './charters.service.js';
 
 /** /api/admin/charter/captains: verifying captain applications (Admin/Owner), audit-logged. */
 export const chartersAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const ctx: service.ChartersDeps = { db: deps.database.db, payments: paymentsOf(deps) };
+  const ctx: service.ChartersDeps = { ...serviceDeps(deps), payments: paymentsOf(deps) };
   app.addSchema(Captain);
   const tags = ['admin: charters'];
   const config = { access: 'admin' as const };

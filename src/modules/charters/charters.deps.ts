@@ -1,10 +1,10 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Db } from '../../core/db/client.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { CaptainRow } from './charters.tables.js';
 
 /** What the charters' services work with: the database, the payments service and the clock. */
-export interface ChartersDeps {
-  db: Db;
+export interface ChartersDeps extends ServiceDeps {
   payments: PaymentsService;
   now?: () => Date;
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -30,7 +31,7 @@ import { CHARTERS_SWEEP } from './charters.jobs.js';
 
 /** /api/charter: captains, listings, availability and bookings. */
 export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const ctx: service.ChartersDeps = { db: deps.database.db, payments: paymentsOf(deps) };
+  const ctx: service.ChartersDeps = { ...serviceDeps(deps), payments: paymentsOf(deps) };
   for (const schema of [Captain, Listing, Booking]) app.addSchema(schema);
   const tags = ['charters'];
   const listingRef = Type.Ref('CharterListing');

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -412,7 +413,7 @@ describe('bookings', () => {
   it('auto-declines bookings not accepted within 24 h (injected clock) and completes finished trips', async () => {
     const [slot] = await addSlots(t, captain, listing.id, [daysAhead(70)]);
     const pending = (await book(listing.id, customer, { slotId: slot!.id, tripTypeId: listing.tripTypes[0]!.id, partySize: 2 })).json();
-    const deps = { db: t.database.db, payments: paymentsOf(t) };
+    const deps = { ...serviceDeps(t), payments: paymentsOf(t) };
     expect((await runChartersJob({ ...deps, now: () => new Date(Date.now() + 23 * 3_600_000) })).declined).toBe(0);
     expect((await call('GET', `/api/charter/bookings/${pending.id}`, customer)).json().state).toBe('Pending');
     const later = await runChartersJob({ ...deps, now: () => new Date(Date.now() + 25 * 3_600_000) });

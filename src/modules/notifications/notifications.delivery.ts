@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Db } from '../../core/db/client.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { JobContext, Jobs } from '../../core/jobs/jobs.js';
@@ -12,8 +13,7 @@ import { postWebhook } from './webhooks.transport.js';
 
 /** The workers of the outbox: dispatch (fan-out), one mail, one webhook delivery. */
 
-export interface DeliveryDeps {
-  db: Db;
+export interface DeliveryDeps extends ServiceDeps {
   jobs: Jobs;
   /** The settings key: SMTP password, webhook secrets, unsubscribe tokens. */
   key: Buffer;

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../core/access/access.js';
@@ -19,7 +20,7 @@ const WAKE_MS = 250;
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const db = deps.database.db;
   const key = settingsKey(deps.config);
-  const delivery: DeliveryDeps = { db, jobs: deps.jobs, key, settings: deps.settings, webhooksAllowLocal: deps.config.webhooksAllowLocal };
+  const delivery: DeliveryDeps = { ...serviceDeps(deps), jobs: deps.jobs, key, settings: deps.settings, webhooksAllowLocal: deps.config.webhooksAllowLocal };
   deps.jobs.work(NOTIFICATIONS_DISPATCH, () => dispatch(delivery));
   deps.jobs.work<{ notificationId: string }>(NOTIFICATION_EMAIL, (data) => emailNotification(delivery, data.notificationId));
   deps.jobs.work<{ deliveryId: string }>(WEBHOOK_DELIVERY, (data, job) => deliverWebhook(delivery, data.deliveryId, job));

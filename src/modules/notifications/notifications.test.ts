@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -79,7 +80,7 @@ describe('booking notifications', () => {
     expect(refund!.body).toContain(`${(declined.depositCents / 100).toFixed(2)} USD was refunded to you`);
 
     const late = (await book(customer)).json();
-    await runChartersJob({ db: t.database.db, payments: paymentsOf(t), now: () => new Date(Date.now() + 25 * 3_600_000) });
+    await runChartersJob({ ...serviceDeps(t), payments: paymentsOf(t), now: () => new Date(Date.now() + 25 * 3_600_000) });
     const notes = (await inbox(customer)).filter((n) => n.path === `/api/charter/bookings/${late.id}`);
     expect(notes.map((n) => n.type)).toEqual(['payments.refund_issued', 'charters.booking_auto_declined']);
   });

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -13,7 +14,7 @@ import * as service from './webhooks.service.js';
  * system) that receive signed deliveries of the events they subscribe to. Admin and Owner.
  */
 export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const webhooks: service.WebhooksDeps = { db: deps.database.db, jobs: deps.jobs, key: settingsKey(deps.config), allowLocal: deps.config.webhooksAllowLocal };
+  const webhooks: service.WebhooksDeps = { ...serviceDeps(deps), jobs: deps.jobs, key: settingsKey(deps.config), allowLocal: deps.config.webhooksAllowLocal };
   app.addSchema(Webhook);
   app.addSchema(WebhookDelivery);
   const tags = ['admin: webhooks'];

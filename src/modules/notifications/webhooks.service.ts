@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { randomBytes } from 'node:crypto';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
@@ -14,8 +15,7 @@ import { refusedUrl } from './webhooks.transport.js';
 
 /** Webhook endpoints of integrators (Admin/Owner): registration, deactivation, the delivery log, a test ping. */
 
-export interface WebhooksDeps {
-  db: Db;
+export interface WebhooksDeps extends ServiceDeps {
   jobs: Jobs;
   key: Buffer;
   allowLocal: boolean;

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { MEDIA_SWEEP } from './photos.jobs.js';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -95,7 +96,7 @@ function nextFile(request: FastifyRequest) {
 /** Photos: uploads to each kind of record, reading (as the record is seen), ordering, the cover, deletion; the media sweep. */
 export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const storage = createStorage(deps.config.media, deps.config.dataDir);
-  const photoDeps: service.PhotoDeps = { db: deps.database.db, storage, settings: deps.settings, log: app.log, records: deps.registries.of(service.photoRecords), uploadDir: service.uploadDirOf(deps.config.dataDir) };
+  const photoDeps: service.PhotoDeps = { ...serviceDeps(deps), storage, settings: deps.settings, log: app.log, records: deps.registries.of(service.photoRecords), uploadDir: service.uploadDirOf(deps.config.dataDir) };
   await app.register(multipart, { throwFileSizeLimit: true });
 
   // Files of deleted photos go after their commit: at once when a photo is deleted through this

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
@@ -122,8 +123,7 @@ export function photoViewsOf(viewerId: string, rows: readonly PhotoRow[], record
   return new Map([...byRecord].map(([id, list]) => [id, viewsOf(viewerId, list)]));
 }
 
-export interface PhotoDeps {
-  db: Db;
+export interface PhotoDeps extends ServiceDeps {
   storage: MediaStorage;
   settings: SettingsReader;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import os from 'node:os';
@@ -386,7 +387,7 @@ describe('a record deleted while its photo uploads', () => {
     const { entry, caught } = await newCatch(owner);
     const before = await mediaFiles(t);
     const deps = {
-      db: t.database.db,
+      ...serviceDeps(t),
       storage: createStorage(t.config.media, dataDir),
       settings: { get: () => undefined },
       log: { warn: () => undefined, info: () => undefined },
