@@ -12,7 +12,7 @@ export interface ServiceDeps<D extends DbOrTx = Db> {
 }
 
 /** The same dependencies inside a transaction. */
-export function inTx<D extends ServiceDeps<DbOrTx>>(deps: D, tx: DbOrTx): D & ServiceDeps<DbOrTx> {
+export function inTx<D extends ServiceDeps<DbOrTx>, T extends DbOrTx>(deps: D, tx: T): Omit<D, 'db'> & ServiceDeps<T> {
   return { ...deps, db: tx };
 }
 
