@@ -1,3 +1,5 @@
+import { Registries } from '../core/registries.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 import { ConfigError, loadConfig, withEnvFile, type Config } from '../config.js';
 import { openDatabase, type Database } from '../core/db/client.js';
 import { migrateDatabase } from '../core/db/migrate.js';
@@ -42,4 +44,9 @@ export async function withDatabase<T>(io: CliIo, fn: (database: Database, config
   } finally {
     await database.close();
   }
+}
+
+/** What a service needs, for a command run outside the app: the database, and registries no module registered with (a command uses none). */
+export function cliServices(database: Database): ServiceDeps {
+  return { db: database.db, registries: new Registries() };
 }

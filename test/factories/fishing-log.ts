@@ -1,3 +1,4 @@
+import { inTx, serviceDeps } from '../../src/core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../src/core/db/ids.js';
 import { catches, fishingSessions, logEntries, type CatchRow, type EntryRow, type SessionRow } from '../../src/modules/fishing-log/fishing-log.tables.js';
@@ -66,7 +67,7 @@ function catchValues(options: CatchOptions): Partial<typeof catches.$inferInsert
 export async function createCatch(t: TestApp, owner: Owner, entry: EntryRow | string, options: CatchOptions = {}): Promise<CatchRow & { changes: PersonalBestChange[] }> {
   const ownerId = ownerIdOf(owner);
   return t.database.db.transaction(async (tx) => {
-    await lockPersonalBests(tx, ownerId);
+    await lockPersonalBests(inTx(serviceDeps(t), tx), ownerId);
     const [row] = await tx
       .insert(catches)
       .values({
@@ -79,7 +80,7 @@ export async function createCatch(t: TestApp, owner: Owner, entry: EntryRow | st
         ...catchValues(options),
       })
       .returning();
-    return { ...row!, changes: await evaluateNewCatch(tx, ownerId, await criteriaOfCatch(tx, row!.id)) };
+    return { ...row!, changes: await evaluateNewCatch(inTx(serviceDeps(t), tx), ownerId, await criteriaOfCatch(inTx(serviceDeps(t), tx), row!.id)) };
   });
 }
 
@@ -89,13 +90,13 @@ export async function updateCatch(t: TestApp, owner: Owner, catchId: string, pat
       .update(catches)
       .set({ ...catchValues(patch), updatedAt: new Date() })
       .where(eq(catches.id, catchId));
-    return evaluateChangedCatch(tx, ownerIdOf(owner), catchId);
+    return evaluateChangedCatch(inTx(serviceDeps(t), tx), ownerIdOf(owner), catchId);
   });
 }
 
 export async function deleteCatch(t: TestApp, owner: Owner, catchId: string): Promise<PersonalBestChange[]> {
   return t.database.db.transaction(async (tx) => {
-    return withCatchesRemoved(tx, ownerIdOf(owner), [catchId], async () => {
+    return withCatchesRemoved(inTx(serviceDeps(t), tx), ownerIdOf(owner), [catchId], async () => {
       await tx.delete(catches).where(eq(catches.id, catchId));
     });
   });

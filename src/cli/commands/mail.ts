@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { mailbox, mailboxMessage } from '../../modules/notifications/notifications.service.js';
-import { CliError, withDatabase, type CliIo } from '../context.js';
+import { CliError, cliServices, withDatabase, type CliIo } from '../context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,7 +19,7 @@ export function registerMail(program: Command, io: CliIo): void {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError('--limit must be a whole number from 1 to 1000', 2);
       await withDatabase(io, async (database) => {
-        const rows = await mailbox(database.db, limit);
+        const rows = await mailbox(cliServices(database), limit);
         if (rows.length === 0) io.out('the mailbox is empty\n');
         for (const row of rows) io.out(`${row.id}  ${row.createdAt.toISOString()}  ${row.to}  ${row.subject}\n`);
       });
@@ -32,7 +32,7 @@ export function registerMail(program: Command, io: CliIo): void {
     .action(async (id: string) => {
       if (!UUID.test(id)) throw new CliError(`"${id}" is not a message id; list them with \`fishlog mail list\``, 2);
       await withDatabase(io, async (database) => {
-        const row = await mailboxMessage(database.db, id);
+        const row = await mailboxMessage(cliServices(database), id);
         if (!row) throw new CliError(`no message ${id} in the mailbox`, 1);
         io.out(`From: ${row.from}\nTo: ${row.to}\nDate: ${row.createdAt.toISOString()}\nSubject: ${row.subject}\n`);
         for (const [name, value] of Object.entries(row.headers)) io.out(`${name}: ${value}\n`);

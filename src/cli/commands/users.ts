@@ -7,7 +7,8 @@ import type { Database } from '../../core/db/client.js';
 import { AppError } from '../../core/http/problem.js';
 import * as repo from '../../modules/users/users.repository.js';
 import { changeUserRole } from '../../modules/users/users.service.js';
-import { CliError, withDatabase, type CliIo } from '../context.js';
+import { CliError, cliServices, withDatabase, type CliIo } from '../context.js';
+import { inTx } from '../../core/service-deps.js';
 
 /**
  * `fishlog users …`: operator actions on the app's users. set-role is the only way to make the
@@ -52,7 +53,7 @@ async function setRole(io: CliIo, username: string, role: number, options: { rea
         // Locked before the change so the old role printed is the one that was replaced.
         const before = await repo.findByIdForUpdate(tx, user.id);
         if (!before) throw new CliError(`user ${username} was deleted while the role was being set; run the command again`, 1);
-        const after = await changeUserRole(tx, systemAuditContext('users set-role'), user.id, role, {
+        const after = await changeUserRole(inTx(cliServices(database), tx), systemAuditContext('users set-role'), user.id, role, {
           action: 'users.role_set',
           reason: options.reason ?? null,
           force: options.force ?? false,

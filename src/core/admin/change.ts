@@ -1,5 +1,6 @@
 import { recordAudit, type AuditContext } from '../audit/audit.js';
-import type { Db, DbOrTx } from '../db/client.js';
+import type { DbOrTx } from '../db/client.js';
+import { inTx, type ServiceDeps } from '../service-deps.js';
 import { featureWindow, type FeatureInput } from '../db/featured.js';
 import type { AppError } from '../http/problem.js';
 
@@ -17,14 +18,14 @@ export interface AdminRecord<Row extends object, View> {
   lock(tx: DbOrTx, id: string): Promise<Row | undefined>;
   /** Writes the changed columns. */
   write(tx: DbOrTx, id: string, values: Partial<Row>): Promise<unknown>;
-  /** The record's view after the change. */
-  view(tx: DbOrTx, id: string): Promise<View>;
+  /** The record's view after the change (`deps.db`: the change's transaction). */
+  view(deps: ServiceDeps<DbOrTx>, id: string): Promise<View>;
   notFound(id: string): AppError;
   audit: { targetType: string };
 }
 
 export async function adminChange<Row extends object, View>(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   record: AdminRecord<Row, View>,
   id: string,
@@ -33,7 +34,7 @@ export async function adminChange<Row extends object, View>(
   change: (row: Row) => Partial<Row>,
   then?: (tx: DbOrTx, row: Row) => Promise<unknown>,
 ): Promise<View> {
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const row = await record.lock(tx, id);
     if (!row) throw record.notFound(id);
     const values = change(row);
@@ -41,7 +42,7 @@ export async function adminChange<Row extends object, View>(
     const before = Object.fromEntries(Object.keys(values).map((key) => [key, row[key as keyof Row]]));
     await recordAudit(tx, context, { action, targetType: record.audit.targetType, targetId: id, reason, before, after: values });
     await then?.(tx, row);
-    return record.view(tx, id);
+    return record.view(inTx(deps, tx), id);
   });
 }
 
@@ -50,7 +51,7 @@ export async function adminChange<Row extends object, View>(
  * (`null`): the actions `<noun>.featured` and `<noun>.unfeatured`, with the input's reason.
  */
 export function featureChange<Row extends { featuredFrom: Date | null; featuredUntil: Date | null }, View>(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   record: AdminRecord<Row, View>,
   id: string,
@@ -59,5 +60,5 @@ export function featureChange<Row extends { featuredFrom: Date | null; featuredU
   now = new Date(),
 ): Promise<View> {
   const window = input ? featureWindow(input, now) : { featuredFrom: null, featuredUntil: null };
-  return adminChange(db, context, record, id, input ? `${noun}.featured` : `${noun}.unfeatured`, input?.reason ?? null, () => window as Partial<Row>);
+  return adminChange(deps, context, record, id, input ? `${noun}.featured` : `${noun}.unfeatured`, input?.reason ?? null, () => window as Partial<Row>);
 }

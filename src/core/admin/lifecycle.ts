@@ -3,7 +3,8 @@ import { Type, type TSchema } from 'typebox';
 import type { Access } from '../access/access.js';
 import { recordAudit, type AuditContext } from '../audit/audit.js';
 import { auditContextOf } from '../audit/context.js';
-import type { Db, DbOrTx } from '../db/client.js';
+import type { DbOrTx } from '../db/client.js';
+import { inTx, type ServiceDeps } from '../service-deps.js';
 import type { AppError } from '../http/problem.js';
 import { errorResponses, IdParams } from '../http/schemas.js';
 
@@ -37,8 +38,8 @@ export interface Lifecycle<Row extends LifecycleRow, View> {
   lock(tx: DbOrTx, id: string): Promise<Row | undefined>;
   /** Writes the new state (plus whatever the entity stamps, e.g. `updatedBy`). */
   update(tx: DbOrTx, id: string, values: LifecycleValues, actorId: string | null): Promise<void>;
-  /** The admin view after the change: the usage statistics hook. */
-  view(tx: DbOrTx, id: string): Promise<View>;
+  /** The admin view after the change (`deps.db`: the change's transaction): the usage statistics hook. */
+  view(deps: ServiceDeps<DbOrTx>, id: string): Promise<View>;
   /** Refusals: 404 for a missing row; 409 for a row already in the asked state. */
   notFound(id: string): AppError;
   alreadyActive(id: string): AppError;
@@ -57,14 +58,14 @@ export function lifecycleValues(active: boolean, actorId: string | null, reason:
 }
 
 export async function setActive<Row extends LifecycleRow, View>(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   lifecycle: Lifecycle<Row, View>,
   id: string,
   active: boolean,
   reason: string | null | undefined,
 ): Promise<View> {
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const current = await lifecycle.lock(tx, id);
     if (!current) throw lifecycle.notFound(id);
     lifecycle.check?.(current);
@@ -79,7 +80,7 @@ export async function setActive<Row extends LifecycleRow, View>(
       before: { isActive: current.isActive },
       after: { isActive: active },
     });
-    return lifecycle.view(tx, id);
+    return lifecycle.view(inTx(deps, tx), id);
   });
 }
 

@@ -114,15 +114,16 @@ function cacheListener(
  * `get` reads anew. A load shared between callers that fails is read
  * again by each of them, in their own transaction.
  */
-export interface ChannelCache<T> {
-  get(db: DbOrTx): Promise<T>;
+/** `C`: what a load reads with (the database, or a service's dependencies). */
+export interface ChannelCache<T, C = DbOrTx> {
+  get(context: C): Promise<T>;
   /** Drops what is kept (after this process's own change; also on NOTIFY and on a gap). */
   forget(): void;
   /** Keeps the value cached while listening for its changes (the server; close() on shutdown). */
   listen(pool: pg.Pool, log?: { warn: (obj: object, msg: string) => void }): ChannelListener;
 }
 
-export function channelCache<T>(channel: string, load: (db: DbOrTx) => Promise<T>): ChannelCache<T> {
+export function channelCache<T, C = DbOrTx>(channel: string, load: (context: C) => Promise<T>): ChannelCache<T, C> {
   let cached: Promise<T> | undefined;
   let generation = 0;
   let listeners = 0;
@@ -130,7 +131,7 @@ export function channelCache<T>(channel: string, load: (db: DbOrTx) => Promise<T
     generation++;
     cached = undefined;
   };
-  const shared = (db: DbOrTx): Promise<T> => {
+  const shared = (db: C): Promise<T> => {
     if (cached) return cached;
     const loadedIn = generation;
     const loading = load(db);

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { errorResponses } from '../../core/http/schemas.js';
@@ -22,7 +23,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
         response: { 200: TokenResponse, ...errorResponses(401, 429, 503) },
       },
     },
-    async (request) => login(deps.database.db, deps.idp, { ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] }),
+    async (request) => login(serviceDeps(deps), deps.idp, { ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] }),
   );
 
   app.post(

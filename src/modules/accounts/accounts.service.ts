@@ -1,14 +1,15 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { TokenSet, IdentityProvider } from '../../core/auth/idp/types.js';
 import { recordLoginSuccess, releaseLoginAttempt, reserveLoginAttempt } from '../../core/auth/login-throttle.js';
 import { AppError } from '../../core/http/problem.js';
-import type { Db } from '../../core/db/client.js';
 import { recordSignIn } from '../users/users.service.js';
 
 /**
  * Password login with brute-force protection around the identity provider: the attempt is
  * counted (atomically) before the password is checked, so a burst cannot get past the limit.
  */
-export async function login(db: Db, idp: IdentityProvider, input: { username: string; password: string; ip: string; userAgent?: string | undefined }): Promise<TokenSet> {
+export async function login(deps: ServiceDeps, idp: IdentityProvider, input: { username: string; password: string; ip: string; userAgent?: string | undefined }): Promise<TokenSet> {
+  const { db } = deps;
   await reserveLoginAttempt(db, input.username, input.ip);
   let tokens: TokenSet;
   try {
@@ -20,7 +21,7 @@ export async function login(db: Db, idp: IdentityProvider, input: { username: st
     throw error;
   }
   // The sign-in, for the last sign-in and the activity timeline of the user administration.
-  await recordSignIn(db, await idp.verifyIdToken(tokens.id_token), { ip: input.ip, userAgent: input.userAgent ?? null });
+  await recordSignIn(deps, await idp.verifyIdToken(tokens.id_token), { ip: input.ip, userAgent: input.userAgent ?? null });
   return tokens;
 }
 

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './announcements.service.js';
 
 /** /api/admin/announcements: writing announcements (Announcements.Create/Edit/Delete), audit-logged with a reason. */
 export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   app.addSchema(AdminAnnouncement);
   app.addSchema(AnnouncementVersion);
@@ -31,7 +32,7 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         response: { 200: { ...Type.Array(Type.Ref('AdminAnnouncement'), { maxItems: 100 }), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listAnnouncements(db, request.query, page, now())),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listAnnouncements(services, request.query, page, now())),
   );
 
   app.get(
@@ -40,7 +41,7 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
       config: read,
       schema: { tags, operationId: 'adminGetAnnouncement', summary: 'One announcement with its dismissal count', params: IdParams, response: { 200: Type.Ref('AdminAnnouncement'), ...errorResponses(404) } },
     },
-    async (request) => service.getAnnouncement(db, request.params.id, now()),
+    async (request) => service.getAnnouncement(services, request.params.id, now()),
   );
 
   app.get(
@@ -57,7 +58,7 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         response: { 200: { ...Type.Array(Type.Ref('AnnouncementVersion'), { maxItems: 100 }), headers: paginationHeaders }, ...errorResponses(404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.announcementVersions(db, request.params.id, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.announcementVersions(services, request.params.id, page)),
   );
 
   app.post(
@@ -74,7 +75,7 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         response: { 201: Type.Ref('AdminAnnouncement') },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createAnnouncement(db, auditContextOf(request), request.body, now())),
+    async (request, reply) => reply.code(201).send(await service.createAnnouncement(services, auditContextOf(request), request.body, now())),
   );
 
   app.put(
@@ -92,7 +93,7 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         response: { 200: Type.Ref('AdminAnnouncement'), ...errorResponses(404) },
       },
     },
-    async (request) => service.updateAnnouncement(db, auditContextOf(request), request.params.id, request.body, now()),
+    async (request) => service.updateAnnouncement(services, auditContextOf(request), request.params.id, request.body, now()),
   );
 
   lifecycleRoutes(app, {
@@ -102,6 +103,6 @@ export const announcementsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
     noun: 'announcement',
     response: Type.Ref('AdminAnnouncement'),
     deactivationEffect: 'Nobody is shown the announcement any more; it stays listed here with its versions and dismissals.',
-    handler: (request, id, active, reason) => service.setAnnouncementActive(db, auditContextOf(request), id, active, reason, now()),
+    handler: (request, id, active, reason) => service.setAnnouncementActive(services, auditContextOf(request), id, active, reason, now()),
   });
 };

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../core/access/access.js';
@@ -8,7 +9,7 @@ import * as service from './announcements.service.js';
 
 /** /api/announcements: the caller's announcements, and dismissing them. */
 export const announcementsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   app.addSchema(Announcement);
   const tags = ['announcements'];
@@ -24,7 +25,7 @@ export const announcementsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: Type.Array(Type.Ref('Announcement'), { maxItems: service.USER_LIST_LIMIT }) },
       },
     },
-    async (request) => service.myAnnouncements(db, principalOf(request), now()),
+    async (request) => service.myAnnouncements(services, principalOf(request), now()),
   );
 
   app.post(
@@ -41,7 +42,7 @@ export const announcementsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       },
     },
     async (request, reply) => {
-      await service.dismissAnnouncement(db, principalOf(request), request.params.id, now());
+      await service.dismissAnnouncement(services, principalOf(request), request.params.id, now());
       return reply.code(204).send(null);
     },
   );

@@ -1,8 +1,9 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import type { Principal } from '../../core/auth/authenticate.js';
 import { roleName, type RoleName } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { AnnouncementsErrors } from './announcements.errors.js';
 import * as repo from './announcements.repository.js';
@@ -98,22 +99,25 @@ function toContent(body: CreateAnnouncementBodyType | UpdateAnnouncementBodyType
   };
 }
 
-async function loadView(db: DbOrTx, id: string, now: Date): Promise<AdminAnnouncementView> {
+async function loadView(deps: ServiceDeps<DbOrTx>, id: string, now: Date): Promise<AdminAnnouncementView> {
+  const { db } = deps;
   const row = await repo.findWithCount(db, id);
   if (!row) throw AnnouncementsErrors.notFound(id);
   return adminView(row, now);
 }
 
-export async function listAnnouncements(db: Db, query: AdminAnnouncementsQueryType, page: Page, now: Date) {
+export async function listAnnouncements(deps: ServiceDeps, query: AdminAnnouncementsQueryType, page: Page, now: Date) {
+  const { db } = deps;
   const { items, total } = await repo.list(db, { ...query, status: AnnouncementStatusEnum.fromApi(query.status) }, page, now);
   return { items: items.map((row) => adminView(row, now)), total };
 }
 
-export async function getAnnouncement(db: Db, id: string, now: Date): Promise<AdminAnnouncementView> {
-  return loadView(db, id, now);
+export async function getAnnouncement(deps: ServiceDeps, id: string, now: Date): Promise<AdminAnnouncementView> {
+  return loadView(deps, id, now);
 }
 
-export async function createAnnouncement(db: Db, context: AuditContext, body: CreateAnnouncementBodyType, now: Date): Promise<AdminAnnouncementView> {
+export async function createAnnouncement(deps: ServiceDeps, context: AuditContext, body: CreateAnnouncementBodyType, now: Date): Promise<AdminAnnouncementView> {
+  const { db } = deps;
   const content = toContent(body, now);
   return db.transaction(async (tx) => {
     const actor = context.actor.userId ?? null;
@@ -124,7 +128,8 @@ export async function createAnnouncement(db: Db, context: AuditContext, body: Cr
 }
 
 /** A full replacement; the previous content is kept as a version. */
-export async function updateAnnouncement(db: Db, context: AuditContext, id: string, body: UpdateAnnouncementBodyType, now: Date): Promise<AdminAnnouncementView> {
+export async function updateAnnouncement(deps: ServiceDeps, context: AuditContext, id: string, body: UpdateAnnouncementBodyType, now: Date): Promise<AdminAnnouncementView> {
+  const { db } = deps;
   const content = toContent(body, now);
   return db.transaction(async (tx) => {
     const current = await repo.find(tx, id, true);
@@ -132,7 +137,7 @@ export async function updateAnnouncement(db: Db, context: AuditContext, id: stri
     const actor = context.actor.userId ?? null;
     await repo.addVersion(tx, { announcementId: id, version: current.version, content: contentOf(current), replacedBy: actor, reason: body.reason });
     await repo.update(tx, id, { ...content, version: current.version + 1, updatedBy: actor });
-    const view = await loadView(tx, id, now);
+    const view = await loadView(inTx(deps, tx), id, now);
     await recordAudit(tx, context, {
       action: 'announcements.updated',
       targetType: 'announcement',
@@ -145,7 +150,8 @@ export async function updateAnnouncement(db: Db, context: AuditContext, id: stri
   });
 }
 
-export async function announcementVersions(db: Db, id: string, page: Page) {
+export async function announcementVersions(deps: ServiceDeps, id: string, page: Page) {
+  const { db } = deps;
   if (!(await repo.find(db, id))) throw AnnouncementsErrors.notFound(id);
   const { items, total } = await repo.versions(db, id, page);
   return {
@@ -154,27 +160,29 @@ export async function announcementVersions(db: Db, id: string, page: Page) {
   };
 }
 
-export async function setAnnouncementActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined, now: Date): Promise<AdminAnnouncementView> {
+export async function setAnnouncementActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined, now: Date): Promise<AdminAnnouncementView> {
   const lifecycle: Lifecycle<AnnouncementRow, AdminAnnouncementView> = {
     lock: (tx, rowId) => repo.find(tx, rowId, true),
     update: (tx, rowId, values, actorId) => repo.update(tx, rowId, { ...values, updatedBy: actorId }),
-    view: (tx, rowId) => loadView(tx, rowId, now),
+    view: (inner, rowId) => loadView(inner, rowId, now),
     notFound: AnnouncementsErrors.notFound,
     alreadyActive: AnnouncementsErrors.alreadyActive,
     alreadyInactive: AnnouncementsErrors.alreadyInactive,
     audit: { targetType: 'announcement', deactivated: 'announcements.deactivated', reactivated: 'announcements.reactivated' },
   };
-  return setActive(db, context, lifecycle, id, active, reason);
+  return setActive(deps, context, lifecycle, id, active, reason);
 }
 
 /** The caller's announcements now: live, for their role, not dismissed; highest priority first, then newest. */
-export async function myAnnouncements(db: Db, principal: Principal, now: Date) {
+export async function myAnnouncements(deps: ServiceDeps, principal: Principal, now: Date) {
+  const { db } = deps;
   const rows = await repo.forUser(db, principal.userId, roleName(principal.role), now, USER_LIST_LIMIT);
   return rows.map(userView);
 }
 
 /** Dismisses for the caller (idempotent); 404 unless shown to them now, 409 when Persistent. */
-export async function dismissAnnouncement(db: Db, principal: Principal, id: string, now: Date): Promise<void> {
+export async function dismissAnnouncement(deps: ServiceDeps, principal: Principal, id: string, now: Date): Promise<void> {
+  const { db } = deps;
   const row = await repo.visibleTo(db, id, roleName(principal.role), now);
   if (!row) throw AnnouncementsErrors.notVisible(id);
   if (row.dismissal === 'Persistent') throw AnnouncementsErrors.notDismissible(id);

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,7 +9,7 @@ import * as service from './audit-logs.service.js';
 
 /** /api/admin/audit-logs: reading (AuditLogs.View) and exporting (AuditLogs.Export) the audit log. */
 export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(AuditLogEntry);
   app.addSchema(AuditStatistics);
   const tags = ['admin: audit logs'];
@@ -40,7 +41,7 @@ export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
       },
     },
     async (request, reply) => {
-      const { items, nextCursor } = await service.listAuditLogs(db, auditContextOf(request), request.query);
+      const { items, nextCursor } = await service.listAuditLogs(services, auditContextOf(request), request.query);
       if (nextCursor) {
         const url = new URL(request.url, 'http://localhost');
         url.searchParams.set('cursor', nextCursor);
@@ -63,7 +64,7 @@ export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 200: Type.Ref('AuditStatistics'), ...errorResponses(400) },
       },
     },
-    async (request) => service.auditStatistics(db, auditContextOf(request), request.query),
+    async (request) => service.auditStatistics(services, auditContextOf(request), request.query),
   );
 
   app.get(
@@ -97,7 +98,7 @@ export const auditLogsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
       },
     },
     async (request, reply) => {
-      const result = await service.exportAuditLog(db, deps.database.pool, auditContextOf(request), request.query);
+      const result = await service.exportAuditLog(services, deps.database.pool, auditContextOf(request), request.query);
       const csv = request.query.format === 'csv';
       reply
         .type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')

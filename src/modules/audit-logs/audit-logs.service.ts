@@ -1,10 +1,10 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import QueryStream from 'pg-query-stream';
 import pg from 'pg';
 import { roleName } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { AuditRow } from '../../core/audit/audit.tables.js';
-import type { Db } from '../../core/db/client.js';
 import { periodOf } from '../../core/http/period.js';
 import { exportFormatter } from './audit-export.js';
 import { AuditLogErrors } from './audit-logs.errors.js';
@@ -48,7 +48,8 @@ function view(entry: AuditRow, actorUsername: string | null) {
   };
 }
 
-export async function listAuditLogs(db: Db, context: AuditContext, query: AuditLogQueryType) {
+export async function listAuditLogs(deps: ServiceDeps, context: AuditContext, query: AuditLogQueryType) {
+  const { db } = deps;
   const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const filters: repo.AuditFilters = {
     action: query.action,
@@ -72,7 +73,8 @@ export async function listAuditLogs(db: Db, context: AuditContext, query: AuditL
   return { items: page.map((row) => view(row.entry, row.actorUsername)), nextCursor };
 }
 
-export async function auditStatistics(db: Db, context: AuditContext, query: { from?: string | undefined; to?: string | undefined; top: number }) {
+export async function auditStatistics(deps: ServiceDeps, context: AuditContext, query: { from?: string | undefined; to?: string | undefined; top: number }) {
+  const { db } = deps;
   const { from, to } = periodOf(query, Date.now());
   checkRange(from, to);
   const days = Math.ceil((to.getTime() - from.getTime()) / DAY_MS);
@@ -102,7 +104,8 @@ export interface AuditExport {
  * fetch) through the formatter: memory stays flat whatever the range. The export is recorded
  * in the audit log before the first byte (it is not part of its own export).
  */
-export async function exportAuditLog(db: Db, pool: pg.Pool, context: AuditContext, query: AuditExportQueryType): Promise<AuditExport> {
+export async function exportAuditLog(deps: ServiceDeps, pool: pg.Pool, context: AuditContext, query: AuditExportQueryType): Promise<AuditExport> {
+  const { db } = deps;
   const to = query.to === undefined ? new Date() : new Date(query.to);
   const from = query.from === undefined ? undefined : new Date(query.from);
   checkRange(from, to);

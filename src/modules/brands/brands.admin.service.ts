@@ -2,7 +2,6 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import type { Registries } from '../../core/registries.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -40,7 +39,7 @@ export async function adminListBrands(deps: ServiceDeps, filter: repo.BrandFilte
 }
 
 export async function adminGetBrand(deps: ServiceDeps<DbOrTx>, id: string) {
-  return viewWithUsage(deps, await requireBrand(deps.db, id));
+  return viewWithUsage(deps, await requireBrand(deps, id));
 }
 
 export async function createBrand(deps: ServiceDeps, context: AuditContext, input: CreateBrandInput) {
@@ -85,16 +84,16 @@ export async function updateBrand(deps: ServiceDeps, context: AuditContext, id: 
 }
 
 /** Deactivation and reactivation: the shared lifecycle (404, 409, audit entry, admin view with usage). */
-const brandLifecycle = (registries: Registries): Lifecycle<BrandRow, ReturnType<typeof adminView>> => ({
+const brandLifecycle: Lifecycle<BrandRow, ReturnType<typeof adminView>> = {
   lock: repo.lockBrand,
   update: async (tx, id, values, actor) => void (await repo.updateBrand(tx, id, { ...values, updatedBy: actor })),
-  view: (tx, id) => adminGetBrand({ db: tx, registries }, id),
+  view: adminGetBrand,
   notFound: BrandErrors.notFound,
   alreadyActive: BrandErrors.alreadyActive,
   alreadyInactive: BrandErrors.alreadyInactive,
   audit: { targetType: 'brand', deactivated: 'brands.deactivated', reactivated: 'brands.reactivated' },
-});
+};
 
 export function setBrandActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return setActive(deps.db, context, brandLifecycle(deps.registries), id, active, reason);
+  return setActive(deps, context, brandLifecycle, id, active, reason);
 }

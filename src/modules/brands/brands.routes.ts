@@ -8,7 +8,6 @@ import { Brand, BrandDetail, brandFilterFromApi, BrandsQuery } from './brands.sc
 import * as service from './brands.service.js';
 
 export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
   const services = serviceDeps(deps);
   app.addSchema(Brand);
   app.addSchema(BrandDetail);
@@ -26,7 +25,7 @@ export const brandsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: { ...Type.Array(Type.Ref('Brand')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listBrands(db, brandFilterFromApi(request.query), page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listBrands(services, brandFilterFromApi(request.query), page)),
   );
 
   app.get(

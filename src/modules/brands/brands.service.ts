@@ -56,19 +56,21 @@ export function publicUsage(usage: BrandUsage) {
   return { catalogItems: usage.catalogItems, setups: usage.setups };
 }
 
-export async function listBrands(db: DbOrTx, filter: repo.BrandFilter, page: Page) {
+export async function listBrands(deps: ServiceDeps<DbOrTx>, filter: repo.BrandFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listBrands(db, { ...filter, status: 'active' }, page);
   return { items: items.map(brandView), total };
 }
 
-export async function requireBrand(db: DbOrTx, id: string): Promise<BrandRow> {
+export async function requireBrand(deps: ServiceDeps<DbOrTx>, id: string): Promise<BrandRow> {
+  const { db } = deps;
   const row = await repo.findBrand(db, id);
   if (!row) throw BrandErrors.notFound(id);
   return row;
 }
 
 export async function getBrand(deps: ServiceDeps<DbOrTx>, id: string) {
-  const row = await requireBrand(deps.db, id);
+  const row = await requireBrand(deps, id);
   const usage = (await usageOfBrands(deps, [id])).get(id)!;
   return { ...brandView(row), usage: publicUsage(usage) };
 }
@@ -77,7 +79,8 @@ export async function getBrand(deps: ServiceDeps<DbOrTx>, id: string) {
  * Checks a brand id another module is about to reference: it must exist and be active, unless it
  * is already referenced (`kept`). Throws a 400 naming the field.
  */
-export async function assertReferenceableBrand(db: DbOrTx, id: string, pointer: string, kept?: string): Promise<BrandRow> {
+export async function assertReferenceableBrand(deps: ServiceDeps<DbOrTx>, id: string, pointer: string, kept?: string): Promise<BrandRow> {
+  const { db } = deps;
   const row = await repo.findBrand(db, id);
   if (!row) throw BrandErrors.badReference(pointer, id, false);
   if (!row.isActive && id !== kept) throw BrandErrors.badReference(pointer, id, true);

@@ -1,5 +1,4 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
-import type { Db } from '../../core/db/client.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { CaptainRow } from './charters.tables.js';
 

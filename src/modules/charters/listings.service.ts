@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { AuditContext } from '../../core/audit/audit.js';
@@ -88,7 +89,8 @@ function listingAsInput(listing: ListingRow): ListingInput {
   return { ...fields, location: { latitude: listing.latitude, longitude: listing.longitude } } as ListingInput;
 }
 
-async function verifiedCaptain(db: DbOrTx, userId: string): Promise<CaptainRow> {
+async function verifiedCaptain(deps: ServiceDeps<DbOrTx>, userId: string): Promise<CaptainRow> {
+  const { db } = deps;
   const captain = await repo.findCaptain(db, userId);
   if (!captain) throw CharterErrors.notACaptain();
   if (captain.status !== 'Verified') throw CharterErrors.captainNotVerified(captain.status);
@@ -96,7 +98,7 @@ async function verifiedCaptain(db: DbOrTx, userId: string): Promise<CaptainRow> 
 }
 
 export async function createListing(deps: ChartersDeps, viewer: Viewer, input: ListingInput) {
-  const captain = await verifiedCaptain(deps.db, viewer.userId);
+  const captain = await verifiedCaptain(deps, viewer.userId);
   checkListing(input, captain);
   const row = await repo.insertListing(deps.db, { id: uuidv7(), captainId: viewer.userId, ...listingValues(input) });
   return getListing(deps, viewer, row.id);
@@ -128,7 +130,7 @@ export async function updateListing(deps: ChartersDeps, viewer: Viewer, id: stri
 
 /** The captain deactivates (never deletes) or reactivates their listing (core/admin/lifecycle: lock, 409 when already so, audit). */
 export async function setListingActive(deps: ChartersDeps, viewer: Viewer, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  await setActive(deps.db, context, listingLifecycle(viewer), id, active, reason);
+  await setActive(deps, context, listingLifecycle(viewer), id, active, reason);
   return getListing(deps, viewer, id);
 }
 

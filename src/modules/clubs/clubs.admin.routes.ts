@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import * as service from './clubs.service.js';
 
 /** /api/admin/clubs: deactivate, reactivate and feature clubs (Admin and Owner); audit-logged. */
 export const clubsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Club);
   const tags = ['admin: clubs'];
   const config = { access: 'admin' as const };
@@ -24,18 +25,18 @@ export const clubsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     noun: 'club',
     response: Type.Ref('Club'),
     deactivationEffect: 'The club leaves the lists; members keep their memberships.',
-    handler: (request, id, active, reason) => service.setClubActive(db, auditContextOf(request), principalOf(request), id, active, reason),
+    handler: (request, id, active, reason) => service.setClubActive(services, auditContextOf(request), principalOf(request), id, active, reason),
   });
 
   app.post(
     '/api/admin/clubs/:id/feature',
     { config, schema: { tags, operationId: 'adminFeatureClub', summary: 'Feature a club for a time window (listed first)', params: IdParams, body: FeatureBody, response } },
-    async (request) => service.featureClub(db, auditContextOf(request), principalOf(request), request.params.id, request.body),
+    async (request) => service.featureClub(services, auditContextOf(request), principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
     '/api/admin/clubs/:id/feature',
     { config, schema: { tags, operationId: 'adminUnfeatureClub', summary: 'Stop featuring a club', params: IdParams, response } },
-    async (request) => service.featureClub(db, auditContextOf(request), principalOf(request), request.params.id, null),
+    async (request) => service.featureClub(services, auditContextOf(request), principalOf(request), request.params.id, null),
   );
 };

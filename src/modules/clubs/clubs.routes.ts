@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './clubs.service.js';
 
 /** /api/clubs: fishing clubs, their members and roles. */
 export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [Club, ClubMember, ClubDetail]) app.addSchema(schema);
   const tags = ['community: clubs'];
   const detail = { 200: Type.Ref('ClubDetail'), ...errorResponses(400, 401, 403, 404) };
@@ -27,7 +28,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 201: Type.Ref('ClubDetail'), ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createClub(db, principalOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createClub(services, principalOf(request), request.body)),
   );
 
   app.get(
@@ -42,7 +43,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: { ...Type.Array(Type.Ref('Club')), headers: paginationHeaders }, ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listClubs(db, principalOf(request), request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listClubs(services, principalOf(request), request.query, page)),
   );
 
   app.get(
@@ -56,7 +57,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: { ...Type.Array(Type.Ref('Club')), headers: paginationHeaders }, ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.myClubs(db, principalOf(request), page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.myClubs(services, principalOf(request), page)),
   );
 
   app.get(
@@ -71,7 +72,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: detail,
       },
     },
-    async (request) => service.getClub(db, principalOf(request), request.params.id),
+    async (request) => service.getClub(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -86,7 +87,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { ...detail, ...errorResponses(409) },
       },
     },
-    async (request) => service.join(db, principalOf(request), request.params.id),
+    async (request) => service.join(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -102,7 +103,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
       },
     },
     async (request, reply) => {
-      await service.leave(db, principalOf(request), request.params.id);
+      await service.leave(services, principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -118,7 +119,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { ...detail, 409: Type.Ref('Problem') },
       },
     },
-    async (request) => service.approveMember(db, principalOf(request), request.params.id, request.params.userId),
+    async (request) => service.approveMember(services, principalOf(request), request.params.id, request.params.userId),
   );
 
   app.delete(
@@ -134,7 +135,7 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
       },
     },
     async (request, reply) => {
-      await service.removeMember(db, principalOf(request), request.params.id, request.params.userId);
+      await service.removeMember(services, principalOf(request), request.params.id, request.params.userId);
       return reply.code(204).send(null);
     },
   );
@@ -151,6 +152,6 @@ export const clubsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { ...detail, 409: Type.Ref('Problem') },
       },
     },
-    async (request) => service.changeRole(db, principalOf(request), request.params.id, request.params.userId, AssignableRoleEnum.fromApi(request.body.role)),
+    async (request) => service.changeRole(services, principalOf(request), request.params.id, request.params.userId, AssignableRoleEnum.fromApi(request.body.role)),
   );
 };

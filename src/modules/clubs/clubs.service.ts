@@ -1,3 +1,4 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { featureChange } from '../../core/admin/change.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
@@ -5,7 +6,7 @@ import { notify } from '../../core/notifications/outbox.js';
 import { clubPolicy, type ClubRecord } from '../../core/access/policies/clubs.js';
 import { allows, authorize, type Viewer } from '../../core/access/policy.js';
 import type { AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { isFeatured, type FeatureInput } from '../../core/db/featured.js';
 import { nearFromQuery, toKm } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -26,7 +27,8 @@ function asRecord(club: repo.ClubWithOwner, membership: ClubMemberRow | undefine
   return { ownerId: club.ownerId, privacy: club.privacy, isActive: club.isActive, membership: membership ? { role: membership.role, status: membership.status } : null };
 }
 
-async function permitted(db: DbOrTx, viewer: Viewer, action: ClubAction, id: string, options: { lock?: boolean } = {}) {
+async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: ClubAction, id: string, options: { lock?: boolean } = {}) {
+  const { db } = deps;
   const club = await repo.findClub(db, id, options);
   const membership = club ? await repo.findMember(db, id, viewer.userId) : undefined;
   await authorize(clubPolicy, viewer, action, club ? asRecord(club, membership) : undefined, { db }, () => ClubErrors.notFound(id));
@@ -55,7 +57,8 @@ export function clubView(club: repo.ClubWithOwner & { distanceM?: number | null 
 }
 
 /** Creates the club and its owner membership (also used by the demo seed). */
-export async function insertClubWithOwner(tx: DbOrTx, ownerId: string, input: CreateClubInput): Promise<string> {
+export async function insertClubWithOwner(deps: ServiceDeps<DbOrTx>, ownerId: string, input: CreateClubInput): Promise<string> {
+  const { db: tx } = deps;
   const id = uuidv7();
   await repo.insertClub(tx, {
     id,
@@ -75,13 +78,15 @@ export async function insertClubWithOwner(tx: DbOrTx, ownerId: string, input: Cr
   return id;
 }
 
-export async function createClub(db: Db, viewer: Viewer, input: CreateClubInput) {
-  const id = await db.transaction((tx) => insertClubWithOwner(tx, viewer.userId, input));
-  return getClub(db, viewer, id);
+export async function createClub(deps: ServiceDeps, viewer: Viewer, input: CreateClubInput) {
+  const { db } = deps;
+  const id = await db.transaction((tx) => insertClubWithOwner(inTx(deps, tx), viewer.userId, input));
+  return getClub(deps, viewer, id);
 }
 
-export async function getClub(db: DbOrTx, viewer: Viewer, id: string) {
-  const { club, membership } = await permitted(db, viewer, 'view', id);
+export async function getClub(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string) {
+  const { db } = deps;
+  const { club, membership } = await permitted(deps, viewer, 'view', id);
   const record = asRecord(club, membership);
   const seeMembers = await allows(clubPolicy, viewer, 'seeMembers', record, { db });
   const withPending = await allows(clubPolicy, viewer, 'manageMembers', record, { db });
@@ -100,7 +105,8 @@ export async function getClub(db: DbOrTx, viewer: Viewer, id: string) {
   };
 }
 
-export async function listClubs(db: Db, viewer: Viewer, query: ClubsQueryType, page: Page) {
+export async function listClubs(deps: ServiceDeps, viewer: Viewer, query: ClubsQueryType, page: Page) {
+  const { db } = deps;
   const near = nearFromQuery(query, 50);
   if (near === 'incomplete') throw ClubErrors.nearIncomplete();
   const now = new Date();
@@ -113,7 +119,8 @@ export async function listClubs(db: Db, viewer: Viewer, query: ClubsQueryType, p
   return { items: items.map((c) => clubView(c, mine.get(c.id), now)), total };
 }
 
-export async function myClubs(db: Db, viewer: Viewer, page: Page) {
+export async function myClubs(deps: ServiceDeps, viewer: Viewer, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.myClubs(db, viewer.userId, page);
   const mine = await repo.memberships(
     db,
@@ -124,9 +131,10 @@ export async function myClubs(db: Db, viewer: Viewer, page: Page) {
   return { items: items.map((c) => clubView(c, mine.get(c.id), now)), total };
 }
 
-export async function join(db: Db, viewer: Viewer, id: string) {
+export async function join(deps: ServiceDeps, viewer: Viewer, id: string) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const { club } = await permitted(tx, viewer, 'join', id, { lock: true });
+    const { club } = await permitted(inTx(deps, tx), viewer, 'join', id, { lock: true });
     await repo.insertMember(tx, id, viewer.userId, 'member', club.privacy === 'Public');
     await repo.recount(tx, id);
     if (club.privacy !== 'Public') {
@@ -139,50 +147,55 @@ export async function join(db: Db, viewer: Viewer, id: string) {
         recipients: deciders.map(({ member }) => ({ userId: member.userId, title: 'Join request', body: `Someone asked to join "${club.name}". Approve or decline the request among the members.` })),
       });
     }
-    return getClub(tx, viewer, id);
+    return getClub(inTx(deps, tx), viewer, id);
   });
 }
 
-export async function leave(db: Db, viewer: Viewer, id: string) {
+export async function leave(deps: ServiceDeps, viewer: Viewer, id: string) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
-    await permitted(tx, viewer, 'leave', id, { lock: true });
+    await permitted(inTx(deps, tx), viewer, 'leave', id, { lock: true });
     await repo.deleteMember(tx, id, viewer.userId);
     await repo.recount(tx, id);
   });
 }
 
-async function targetMember(tx: DbOrTx, id: string, userId: string) {
+async function targetMember(deps: ServiceDeps<DbOrTx>, id: string, userId: string) {
+  const { db: tx } = deps;
   const member = await repo.findMember(tx, id, userId);
   if (!member) throw ClubErrors.memberNotFound(userId);
   return member;
 }
 
-export async function approveMember(db: Db, viewer: Viewer, id: string, userId: string) {
+export async function approveMember(deps: ServiceDeps, viewer: Viewer, id: string, userId: string) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    await permitted(tx, viewer, 'manageMembers', id, { lock: true });
-    const member = await targetMember(tx, id, userId);
+    await permitted(inTx(deps, tx), viewer, 'manageMembers', id, { lock: true });
+    const member = await targetMember(inTx(deps, tx), id, userId);
     if (member.status !== 'Pending') throw ClubErrors.notPending();
     await repo.activateMember(tx, id, userId);
     await repo.recount(tx, id);
-    await notifyJoinDecision(tx, id, userId, true);
-    return getClub(tx, viewer, id);
+    await notifyJoinDecision(inTx(deps, tx), id, userId, true);
+    return getClub(inTx(deps, tx), viewer, id);
   });
 }
 
 /** Removes a member or declines a request: club admins; a club admin only by the owner; never the owner. */
-export async function removeMember(db: Db, viewer: Viewer, id: string, userId: string) {
+export async function removeMember(deps: ServiceDeps, viewer: Viewer, id: string, userId: string) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
-    const { membership } = await permitted(tx, viewer, 'manageMembers', id, { lock: true });
-    const member = await targetMember(tx, id, userId);
+    const { membership } = await permitted(inTx(deps, tx), viewer, 'manageMembers', id, { lock: true });
+    const member = await targetMember(inTx(deps, tx), id, userId);
     if (member.role === 'owner') throw ClubErrors.cannotRemoveOwner();
     if (member.role === 'admin' && membership?.role !== 'owner') throw ClubErrors.adminRemovesAdmin();
     await repo.deleteMember(tx, id, userId);
     await repo.recount(tx, id);
-    if (member.status === 'Pending') await notifyJoinDecision(tx, id, userId, false);
+    if (member.status === 'Pending') await notifyJoinDecision(inTx(deps, tx), id, userId, false);
   });
 }
 
-async function notifyJoinDecision(tx: DbOrTx, clubId: string, userId: string, approved: boolean) {
+async function notifyJoinDecision(deps: ServiceDeps<DbOrTx>, clubId: string, userId: string, approved: boolean) {
+  const { db: tx } = deps;
   const club = (await repo.findClub(tx, clubId))!;
   await notify(tx, {
     type: 'clubs.join_decided',
@@ -192,34 +205,35 @@ async function notifyJoinDecision(tx: DbOrTx, clubId: string, userId: string, ap
   });
 }
 
-export async function changeRole(db: Db, viewer: Viewer, id: string, userId: string, role: Exclude<ClubRole, 'owner'>) {
+export async function changeRole(deps: ServiceDeps, viewer: Viewer, id: string, userId: string, role: Exclude<ClubRole, 'owner'>) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    await permitted(tx, viewer, 'changeRoles', id, { lock: true });
-    const member = await targetMember(tx, id, userId);
+    await permitted(inTx(deps, tx), viewer, 'changeRoles', id, { lock: true });
+    const member = await targetMember(inTx(deps, tx), id, userId);
     if (member.role === 'owner') throw ClubErrors.ownerRole();
     if (member.status !== 'Active') throw ClubErrors.notPending();
     await repo.setRole(tx, id, userId, role);
-    return getClub(tx, viewer, id);
+    return getClub(inTx(deps, tx), viewer, id);
   });
 }
 
 // ---- administration ----
 
 /** Deactivation (never deletion) and back, through core/admin/lifecycle; the answer is the club as the viewer sees it. */
-export async function setClubActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, clubLifecycle(viewer), id, active, reason);
+export async function setClubActive(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps, context, clubLifecycle(viewer), id, active, reason);
 }
 
 const clubLifecycle = (viewer: Viewer): Lifecycle<repo.ClubWithOwner, ReturnType<typeof clubView>> => ({
   lock: (tx, id) => repo.findClub(tx, id, { lock: true }),
   update: (tx, id, values) => repo.updateClub(tx, id, values),
-  view: async (tx, id) => clubView((await repo.findClub(tx, id))!, await repo.findMember(tx, id, viewer.userId), new Date()),
+  view: async ({ db }, id) => clubView((await repo.findClub(db, id))!, await repo.findMember(db, id, viewer.userId), new Date()),
   notFound: ClubErrors.notFound,
   alreadyActive: ClubErrors.alreadyActive,
   alreadyInactive: ClubErrors.alreadyInactive,
   audit: { targetType: 'club', deactivated: 'clubs.deactivated', reactivated: 'clubs.reactivated' },
 });
 
-export async function featureClub(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
-  return featureChange(db, context, { ...clubLifecycle(viewer), write: (tx, id, values) => repo.updateClub(tx, id, values) }, id, 'clubs', input);
+export async function featureClub(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
+  return featureChange(deps, context, { ...clubLifecycle(viewer), write: (tx, id, values) => repo.updateClub(tx, id, values) }, id, 'clubs', input);
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { AppDeps } from '../../core/app-deps.js';
 import { pendingEvents } from '../events/events.stats.service.js';
 import { logOverview, mostLoggedSpecies } from '../fishing-log/fishing-log.stats.service.js';
@@ -62,18 +63,18 @@ function byCurrency(rows: RevenuePeriod[]) {
 }
 
 export async function overview(deps: AppDeps, now: Date) {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const payments = paymentsOf(deps);
   const [users, log, social, tournaments, events, fishingReports, revenue7, revenue30, regulationData] = await Promise.all([
-    usersOverview(db, now),
-    logOverview(db, now),
-    socialOverview(db, now),
-    pendingTournamentWork(db),
-    pendingEvents(db),
-    pendingFishingReports(db),
+    usersOverview(services, now),
+    logOverview(services, now),
+    socialOverview(services, now),
+    pendingTournamentWork(services),
+    pendingEvents(services),
+    pendingFishingReports(services),
     payments.revenueByPeriod(new Date(now.getTime() - 7 * DAY), now, 'month'),
     payments.revenueByPeriod(new Date(now.getTime() - 30 * DAY), now, 'month'),
-    regulationDataWarnings(db, now),
+    regulationDataWarnings(services, now),
   ]);
   const { activeBans, ...userFigures } = users;
   return {
@@ -98,7 +99,7 @@ export async function overview(deps: AppDeps, now: Date) {
 
 export async function userGrowth(deps: AppDeps, from: Date, to: Date, interval: Interval) {
   checkRange(from, to, interval);
-  const periods = await usersPerPeriod(deps.database.db, from, to, interval);
+  const periods = await usersPerPeriod(serviceDeps(deps), from, to, interval);
   return {
     from: from.toISOString(),
     to: to.toISOString(),
@@ -136,14 +137,14 @@ export async function popular(deps: AppDeps, from: Date, to: Date, limit: number
   if (from.getTime() >= to.getTime()) throw DashboardErrors.rangeReversed();
   const days = Math.ceil((to.getTime() - from.getTime()) / DAY);
   if (days > MAX_POPULAR_DAYS) throw DashboardErrors.rangeTooLarge('day', MAX_POPULAR_DAYS, days);
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const [mostLikedPosts, mostCommentedPosts, species, spots, reports, tournaments] = await Promise.all([
-    popularPosts(db, 'likes', from, to, limit),
-    popularPosts(db, 'comments', from, to, limit),
-    mostLoggedSpecies(db, from, to, limit),
-    mostActiveSpots(db, from, to, limit),
-    mostHelpfulReports(db, from, to, limit),
-    busiestTournaments(db, from, to, limit),
+    popularPosts(services, 'likes', from, to, limit),
+    popularPosts(services, 'comments', from, to, limit),
+    mostLoggedSpecies(services, from, to, limit),
+    mostActiveSpots(services, from, to, limit),
+    mostHelpfulReports(services, from, to, limit),
+    busiestTournaments(services, from, to, limit),
   ]);
   return {
     from: from.toISOString(),

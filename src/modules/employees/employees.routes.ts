@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,7 +9,7 @@ import { Employee, EmployeesQuery, Grant, HistoryQuery, PermissionBody, RoleBody
 import * as service from './employees.service.js';
 
 export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Grant);
   app.addSchema(Employee);
   const tags = ['admin: employees'];
@@ -27,7 +28,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listEmployees(db, auditContextOf(request), request.query.role ? { role: request.query.role } : {}, page),
+        service.listEmployees(services, auditContextOf(request), request.query.role ? { role: request.query.role } : {}, page),
       ),
   );
 
@@ -45,7 +46,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => service.changeEmployeeRole(db, auditContextOf(request), request.params.userId, request.body),
+    async (request) => service.changeEmployeeRole(services, auditContextOf(request), request.params.userId, request.body),
   );
 
   app.post(
@@ -64,7 +65,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         response: { 201: Type.Ref('PermissionGrant'), ...errorResponses(404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.setEmployeePermission(db, auditContextOf(request), request.params.userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.setEmployeePermission(services, auditContextOf(request), request.params.userId, request.body)),
   );
 
   app.get(
@@ -81,6 +82,6 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.permissionHistory(db, auditContextOf(request), request.params.userId, page)),
+      paginate(request, reply, request.query, (page) => service.permissionHistory(services, auditContextOf(request), request.params.userId, page)),
   );
 };

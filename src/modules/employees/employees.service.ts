@@ -1,3 +1,4 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { appendGrant, grantHistory, grantsInForce } from '../../core/access/grants.repository.js';
 import { canonicalPermission, OWNER_ONLY_PERMISSIONS } from '../../core/access/permissions.js';
 import type { PermissionGrantRow } from '../../core/access/access.tables.js';
@@ -5,7 +6,6 @@ import { EMPLOYEE_ROLES, Role, roleName } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
-import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { UserErrors } from '../users/index.js';
 import { findUserById as findById } from '../users/users.service.js';
@@ -39,7 +39,8 @@ function employeeView(user: UserRow, grants: PermissionGrantRow[]) {
   };
 }
 
-export async function listEmployees(db: Db, context: AuditContext, filter: { role?: 'Admin' | 'Moderator' }, page: Page) {
+export async function listEmployees(deps: ServiceDeps, context: AuditContext, filter: { role?: 'Admin' | 'Moderator' }, page: Page) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const { items, total } = await repo.listEmployees(tx, filter.role === undefined ? undefined : Role[filter.role], page);
     const grants = await grantsInForce(tx, items.map((u) => u.id));
@@ -48,9 +49,10 @@ export async function listEmployees(db: Db, context: AuditContext, filter: { rol
   });
 }
 
-export async function changeEmployeeRole(db: Db, context: AuditContext, userId: string, input: { role: 'Admin' | 'Moderator'; reason?: string | undefined }) {
+export async function changeEmployeeRole(deps: ServiceDeps, context: AuditContext, userId: string, input: { role: 'Admin' | 'Moderator'; reason?: string | undefined }) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const user = await changeUserRole(tx, context, userId, Role[input.role], { action: 'employees.role_changed', reason: input.reason ?? null });
+    const user = await changeUserRole(inTx(deps, tx), context, userId, Role[input.role], { action: 'employees.role_changed', reason: input.reason ?? null });
     const grants = await grantsInForce(tx, [user.id]);
     return employeeView(user, grants);
   });
@@ -67,16 +69,17 @@ function checkRestrictions(restrictions: Record<string, unknown> | undefined): v
 }
 
 export async function setEmployeePermission(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   userId: string,
   input: { permission: string; isGranted: boolean; reason?: string | undefined; restrictions?: Record<string, unknown> | undefined },
 ) {
+  const { db } = deps;
   const permission = canonicalPermission(input.permission);
   if (!permission) throw EmployeeErrors.unknownPermission(input.permission);
   checkRestrictions(input.restrictions);
   return db.transaction(async (tx) => {
-    const target = await findById(tx, userId);
+    const target = await findById(inTx(deps, tx), userId);
     if (!target) throw UserErrors.notFound(userId);
     if (target.role === Role.Owner) throw EmployeeErrors.ownerHasAll();
     if (OWNER_ONLY_PERMISSIONS.has(permission) && input.isGranted) throw EmployeeErrors.ownerOnlyPermission(permission);
@@ -109,9 +112,10 @@ export async function setEmployeePermission(
   });
 }
 
-export async function permissionHistory(db: Db, context: AuditContext, userId: string, page: Page) {
+export async function permissionHistory(deps: ServiceDeps, context: AuditContext, userId: string, page: Page) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const target = await findById(tx, userId);
+    const target = await findById(inTx(deps, tx), userId);
     if (!target) throw UserErrors.notFound(userId);
     const { items, total } = await grantHistory(tx, userId, page);
     await recordAudit(tx, context, { action: 'employees.permission_history_viewed', targetType: 'user', targetId: userId });

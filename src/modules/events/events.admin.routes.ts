@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import * as service from './events.service.js';
 
 /** /api/admin/events: review (Events.View, Events.Approve, Events.Reject) and featuring; audit-logged. */
 export const eventsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Event);
   const tags = ['admin: events'];
 
@@ -28,7 +29,7 @@ export const eventsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.adminListEvents(db, principalOf(request), (request.query.status ?? 'PendingApproval') as never, page)),
+      paginate(request, reply, request.query, (page) => service.adminListEvents(services, principalOf(request), (request.query.status ?? 'PendingApproval') as never, page)),
   );
 
   app.post(
@@ -44,7 +45,7 @@ export const eventsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: Type.Ref('Event'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.reviewEvent(db, auditContextOf(request), principalOf(request), request.params.id, 'approve', null),
+    async (request) => service.reviewEvent(services, auditContextOf(request), principalOf(request), request.params.id, 'approve', null),
   );
 
   app.post(
@@ -61,7 +62,7 @@ export const eventsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: Type.Ref('Event'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.reviewEvent(db, auditContextOf(request), principalOf(request), request.params.id, 'reject', request.body.reason.trim()),
+    async (request) => service.reviewEvent(services, auditContextOf(request), principalOf(request), request.params.id, 'reject', request.body.reason.trim()),
   );
 
   app.post(
@@ -77,7 +78,7 @@ export const eventsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: Type.Ref('Event'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.featureEvent(db, auditContextOf(request), principalOf(request), request.params.id, request.body),
+    async (request) => service.featureEvent(services, auditContextOf(request), principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -92,6 +93,6 @@ export const eventsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: Type.Ref('Event'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.featureEvent(db, auditContextOf(request), principalOf(request), request.params.id, null),
+    async (request) => service.featureEvent(services, auditContextOf(request), principalOf(request), request.params.id, null),
   );
 };

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './events.service.js';
 
 /** /api/events: community events (expos, swap meets, seminars, tournaments). */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Event);
   app.addSchema(RegistrationResult);
   const tags = ['community: events'];
@@ -28,7 +29,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 201: Type.Ref('Event'), ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createEvent(db, principalOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createEvent(services, principalOf(request), request.body)),
   );
 
   app.get(
@@ -45,7 +46,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: { ...Type.Array(Type.Ref('Event')), headers: paginationHeaders }, ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listEvents(db, principalOf(request), request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listEvents(services, principalOf(request), request.query, page)),
   );
 
   app.get(
@@ -60,7 +61,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('Event'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getEvent(db, principalOf(request), request.params.id),
+    async (request) => service.getEvent(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -75,7 +76,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('EventRegistration'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.setRegistration(db, principalOf(request), request.params.id, true),
+    async (request) => service.setRegistration(services, principalOf(request), request.params.id, true),
   );
 
   app.delete(
@@ -90,6 +91,6 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('EventRegistration'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.setRegistration(db, principalOf(request), request.params.id, false),
+    async (request) => service.setRegistration(services, principalOf(request), request.params.id, false),
   );
 };

@@ -1,10 +1,11 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { eventPolicy } from '../../core/access/policies/events.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { adminChange, featureChange, type AdminRecord } from '../../core/admin/change.js';
 import type { AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { isFeatured, type FeatureInput } from '../../core/db/featured.js';
 import { nearFromQuery, toKm } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -24,7 +25,8 @@ import type { EventStatus } from './events.tables.js';
 const asRecord = (row: repo.EventWithCreator) => ({ ownerId: row.creatorId, status: row.status, isActive: row.isActive });
 type EventAction = Parameters<typeof eventPolicy.can>[1];
 
-async function permitted(db: DbOrTx, viewer: Viewer, action: EventAction, id: string, row: repo.EventWithCreator | undefined) {
+async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: EventAction, id: string, row: repo.EventWithCreator | undefined) {
+  const { db } = deps;
   await authorize(eventPolicy, viewer, action, row ? asRecord(row) : undefined, { db }, () => EventErrors.notFound(id));
   return row!;
 }
@@ -59,7 +61,8 @@ export function eventView(row: repo.EventWithCreator & { distanceM?: number | nu
   };
 }
 
-async function views(db: DbOrTx, viewerId: string, rows: Array<repo.EventWithCreator & { distanceM?: number | null }>, now: Date, options: { staff?: boolean } = {}) {
+async function views(deps: ServiceDeps<DbOrTx>, viewerId: string, rows: Array<repo.EventWithCreator & { distanceM?: number | null }>, now: Date, options: { staff?: boolean } = {}) {
+  const { db } = deps;
   const registered = await repo.registeredEventIds(
     db,
     viewerId,
@@ -96,21 +99,24 @@ export function eventValues(creatorId: string, input: CreateEventInput, now: Dat
   };
 }
 
-export async function createEvent(db: Db, viewer: Viewer, input: CreateEventInput, now = new Date()) {
-  await assertLookupValues(db, [{ category: 'EventType', code: input.type, pointer: '/type' }]);
+export async function createEvent(deps: ServiceDeps, viewer: Viewer, input: CreateEventInput, now = new Date()) {
+  const { db } = deps;
+  await assertLookupValues(deps, [{ category: 'EventType', code: input.type, pointer: '/type' }]);
   const row = await repo.insertEvent(db, eventValues(viewer.userId, input, now));
-  return getEvent(db, viewer, row.id, now);
+  return getEvent(deps, viewer, row.id, now);
 }
 
-export async function getEvent(db: DbOrTx, viewer: Viewer, id: string, now = new Date()) {
-  const row = await permitted(db, viewer, 'view', id, await repo.findEvent(db, id));
-  return (await views(db, viewer.userId, [row], now))[0]!;
+export async function getEvent(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string, now = new Date()) {
+  const { db } = deps;
+  const row = await permitted(deps, viewer, 'view', id, await repo.findEvent(db, id));
+  return (await views(deps, viewer.userId, [row], now))[0]!;
 }
 
-export async function listEvents(db: Db, viewer: Viewer, query: EventsQueryType, page: Page, now = new Date()) {
+export async function listEvents(deps: ServiceDeps, viewer: Viewer, query: EventsQueryType, page: Page, now = new Date()) {
+  const { db } = deps;
   const near = nearFromQuery(query, 50);
   if (near === 'incomplete') throw EventErrors.nearIncomplete();
-  await assertLookupValues(db, [{ category: 'EventType', code: query.type, pointer: '/type', in: 'query', allowInactive: true }]);
+  await assertLookupValues(deps, [{ category: 'EventType', code: query.type, pointer: '/type', in: 'query', allowInactive: true }]);
   const { items, total } = await repo.listPublicEvents(
     db,
     {
@@ -124,13 +130,14 @@ export async function listEvents(db: Db, viewer: Viewer, query: EventsQueryType,
     now,
     page,
   );
-  return { items: await views(db, viewer.userId, items, now), total };
+  return { items: await views(deps, viewer.userId, items, now), total };
 }
 
 /** Registers (or cancels) the viewer; the event row is locked so the capacity holds under concurrency. */
-export async function setRegistration(db: Db, viewer: Viewer, id: string, register: boolean, now = new Date()) {
+export async function setRegistration(deps: ServiceDeps, viewer: Viewer, id: string, register: boolean, now = new Date()) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const row = await permitted(tx, viewer, 'register', id, await repo.findEvent(tx, id, { lock: true }));
+    const row = await permitted(inTx(deps, tx), viewer, 'register', id, await repo.findEvent(tx, id, { lock: true }));
     if (register) {
       if (row.registrationDeadline && now > row.registrationDeadline) throw EventErrors.deadlinePassed(row.registrationDeadline.toISOString());
       if (now > row.endsAt) throw EventErrors.deadlinePassed(row.endsAt.toISOString());
@@ -154,24 +161,25 @@ export async function setRegistration(db: Db, viewer: Viewer, id: string, regist
 
 // ---- administration ----
 
-export async function adminListEvents(db: Db, viewer: Viewer, status: EventStatus, page: Page, now = new Date()) {
+export async function adminListEvents(deps: ServiceDeps, viewer: Viewer, status: EventStatus, page: Page, now = new Date()) {
+  const { db } = deps;
   const { items, total } = await repo.listByStatus(db, status, page);
-  return { items: await views(db, viewer.userId, items, now, { staff: true }), total };
+  return { items: await views(deps, viewer.userId, items, now, { staff: true }), total };
 }
 
 /** The event as an administrator's action changes it (core/admin/change), answered with its staff view. */
 const eventRecord = (viewer: Viewer, now: Date): AdminRecord<repo.EventWithCreator, Awaited<ReturnType<typeof views>>[number]> => ({
   lock: (tx, id) => repo.findEvent(tx, id, { lock: true }),
   write: (tx, id, values) => repo.updateEvent(tx, id, values),
-  view: async (tx, id) => (await views(tx, viewer.userId, [(await repo.findEvent(tx, id))!], now, { staff: true }))[0]!,
+  view: async (deps, id) => (await views(deps, viewer.userId, [(await repo.findEvent(deps.db, id))!], now, { staff: true }))[0]!,
   notFound: EventErrors.notFound,
   audit: { targetType: 'event' },
 });
 
-export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null, now = new Date()) {
+export async function reviewEvent(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null, now = new Date()) {
   const status: EventStatus = decision === 'approve' ? 'Approved' : 'Rejected';
   return adminChange(
-    db,
+    deps,
     context,
     eventRecord(viewer, now),
     id,
@@ -193,8 +201,8 @@ export async function reviewEvent(db: Db, context: AuditContext, viewer: Viewer,
   );
 }
 
-export async function featureEvent(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null, now = new Date()) {
-  return featureChange(db, context, eventRecord(viewer, now), id, 'events', input, now);
+export async function featureEvent(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null, now = new Date()) {
+  return featureChange(deps, context, eventRecord(viewer, now), id, 'events', input, now);
 }
 
 /** How many events have each type (the lookups module's usage statistics). */

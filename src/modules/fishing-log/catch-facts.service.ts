@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { findCatchFacts, keptCatchFacts, type CatchFacts } from './catch-facts.repository.js';
 import { visibleEntry } from './entries.service.js';
@@ -9,10 +10,10 @@ export type { CatchFacts } from './catch-facts.repository.js';
  * `viewerId` may see it: `undefined` when there is no such catch; the fishing log's own 404 / 403
  * problems when its entry is not visible to the viewer.
  */
-export async function visibleCatchFacts(db: DbOrTx, viewerId: string, catchId: string): Promise<CatchFacts | undefined> {
-  const facts = await findCatchFacts(db, catchId);
+export async function visibleCatchFacts(deps: ServiceDeps<DbOrTx>, viewerId: string, catchId: string): Promise<CatchFacts | undefined> {
+  const facts = await findCatchFacts(deps.db, catchId);
   if (!facts) return undefined;
-  await visibleEntry(db, viewerId, facts.entryId);
+  await visibleEntry(deps, viewerId, facts.entryId);
   return facts;
 }
 

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,14 +9,14 @@ import * as dnr from './dnr.service.js';
 import { getResearchConsent } from '../profiles/research-consent.service.js';
 
 export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [ResearchConsentView, AnalysisRecord, AnalysisGroup, ResearchAccess]) app.addSchema(schema);
   const tags = ['fishing log: research'];
 
   app.get(
     '/api/fishinglog/research-consent',
     { schema: { tags, operationId: 'getResearchConsent', summary: 'Your research consent', response: { 200: Type.Ref('ResearchConsent') } } },
-    async (request) => getResearchConsent(db, principalOf(request).userId),
+    async (request) => getResearchConsent(services, principalOf(request).userId),
   );
 
   app.put(
@@ -30,7 +31,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
         response: { 200: Type.Ref('ResearchConsent') },
       },
     },
-    async (request) => dnr.setOwnResearchConsent(db, principalOf(request).userId, request.body.level),
+    async (request) => dnr.setOwnResearchConsent(services, principalOf(request).userId, request.body.level),
   );
 
   app.get(
@@ -44,7 +45,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
         response: { 200: { ...Type.Array(Type.Ref('ResearchAccess')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => dnr.researchAccesses(db, principalOf(request).userId, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => dnr.researchAccesses(services, principalOf(request).userId, page)),
   );
 
   app.get(
@@ -71,7 +72,7 @@ export const dnrRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
     },
     async (request, reply) => {
       const page = toPage(request.query);
-      const result = await dnr.analyse(db, { userId: principalOf(request).userId, requestId: String(request.id) }, request.query, page);
+      const result = await dnr.analyse(services, { userId: principalOf(request).userId, requestId: String(request.id) }, request.query, page);
       setPaginationHeaders(request, reply, page, result.total);
       if (result.kind === 'aggregate') reply.header('x-suppressed-groups', String(result.suppressed));
       return result.items;

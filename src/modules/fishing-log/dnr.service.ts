@@ -1,6 +1,6 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { apiValue, ClarityEnum, MethodEnum } from './fishing-log.schemas.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as repo from './dnr.repository.js';
 import type { AnalysisQueryType } from './dnr.schemas.js';
@@ -19,8 +19,8 @@ export const K_ANONYMITY = 5;
  * PUT /api/fishinglog/research-consent: the caller's consent. Their own profile view shows it:
  * this process reads that view anew at once (other processes hear the trigger's NOTIFY).
  */
-export async function setOwnResearchConsent(db: Db, userId: string, level: ConsentLevel): Promise<ResearchConsent> {
-  const consent = await setResearchConsent(db, userId, level);
+export async function setOwnResearchConsent(deps: ServiceDeps, userId: string, level: ConsentLevel): Promise<ResearchConsent> {
+  const consent = await setResearchConsent(deps, userId, level);
   forgetOwnProfile(userId);
   return consent;
 }
@@ -71,7 +71,8 @@ interface Caller {
   requestId: string;
 }
 
-export async function analyse(db: Db, caller: Caller, query: AnalysisQueryType, page: Page) {
+export async function analyse(deps: ServiceDeps, caller: Caller, query: AnalysisQueryType, page: Page) {
+  const { db } = deps;
   const filters = filtersOf(query);
   const logged = { ...filters, ...(query.groupBy ? { groupBy: query.groupBy } : { page: page.page, pageSize: page.pageSize }) };
   // REPEATABLE READ: the logged subjects are exactly the data the response carries.
@@ -107,7 +108,8 @@ export async function analyse(db: Db, caller: Caller, query: AnalysisQueryType, 
   );
 }
 
-export async function researchAccesses(db: Db, userId: string, page: Page) {
+export async function researchAccesses(deps: ServiceDeps, userId: string, page: Page) {
+  const { db } = deps;
   const { rows, total } = await repo.accessesOf(db, userId, page);
   return {
     total,

@@ -35,7 +35,8 @@ export function assertTimeZone(value: string, pointer: string): void {
   if (knownTimeZones.size < MAX_KNOWN_TIME_ZONES) knownTimeZones.add(value);
 }
 
-async function entryValues(db: DbOrTx, ownerId: string, input: EntryInputType): Promise<repo.EntryValues> {
+async function entryValues(deps: ServiceDeps<DbOrTx>, ownerId: string, input: EntryInputType): Promise<repo.EntryValues> {
+  const { db } = deps;
   assertTimeZone(input.timeZone, '/timeZone');
   if (input.sessionId) {
     // A session of another user is refused as an unknown one: sessions are private, their ids not confirmed.
@@ -87,12 +88,13 @@ export async function listEntries(deps: ServiceDeps, viewerId: string, query: En
   const { db } = deps;
   const { items, last } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
   // The page's photos in one statement, whatever its size.
-  const photos = await photoViews(db, viewerId, items.map((row) => row.id));
+  const photos = await photoViews(deps, viewerId, items.map((row) => row.id));
   return { last, items: items.map((row) => Object.assign(entryView(viewerId, row), { photos: photos.get(row.id)! })) };
 }
 
 /** The entry if the viewer may see it: 404 when absent, 403 when not shared with them. */
-export async function visibleEntry(db: DbOrTx, viewerId: string, id: string): Promise<repo.EntryWithOwner> {
+export async function visibleEntry(deps: ServiceDeps<DbOrTx>, viewerId: string, id: string): Promise<repo.EntryWithOwner> {
+  const { db } = deps;
   return authorize(entryPolicy, viewerId, 'read', await repo.findEntry(db, id), { db }, () => FishingLogErrors.entryNotFound(id));
 }
 
@@ -115,7 +117,7 @@ export async function getEntry(deps: ServiceDeps, viewerId: string, id: string) 
 /** One statement (with a session: its check first; the session's foreign key guards the rest). */
 export async function createEntry(deps: ServiceDeps, ownerId: string, input: EntryInputType) {
   const { db } = deps;
-  const entry = await repo.insertEntryWithOwner(db, ownerId, await entryValues(db, ownerId, input));
+  const entry = await repo.insertEntryWithOwner(db, ownerId, await entryValues(deps, ownerId, input));
   return fullEntryView(ownerId, entry, []);
 }
 
@@ -123,9 +125,10 @@ export async function createEntry(deps: ServiceDeps, ownerId: string, input: Ent
  * The entry locked for a change, after the viewer's personal-best lock (one statement, that order):
  * a deletion or change then cannot deadlock with a re-evaluation of the viewer's personal bests.
  */
-async function ownedEntryForUpdate(tx: DbOrTx, viewerId: string, id: string, action: 'update' | 'delete' | 'addCatch' = 'update') {
+async function ownedEntryForUpdate(deps: ServiceDeps<DbOrTx>, viewerId: string, id: string, action: 'update' | 'delete' | 'addCatch' = 'update') {
+  const { db: tx } = deps;
   const row = await repo.findEntryForUpdate(tx, id, viewerId);
-  personalBestsLocked(tx, viewerId);
+  personalBestsLocked(deps, viewerId);
   return authorize(entryPolicy, viewerId, action, row, { db: tx }, () => FishingLogErrors.entryNotFound(id));
 }
 
@@ -154,12 +157,12 @@ const speciesOf = (keys: { speciesId: string }[]) => [...new Set(keys.map((k) =>
 export async function updateEntry(deps: ServiceDeps, viewerId: string, id: string, change: Change<EntryReplaceType>) {
   const { db } = deps;
   return transaction(db, async (tx) => {
-    const row = await ownedEntryForUpdate(tx, viewerId, id);
+    const row = await ownedEntryForUpdate(inTx(deps, tx), viewerId, id);
     const input = applyChange(change, EntryReplaceInput, () => entryAsInput(row));
-    await repo.updateEntry(tx, id, await entryValues(tx, viewerId, input));
+    await repo.updateEntry(tx, id, await entryValues(inTx(deps, tx), viewerId, input));
     // Criteria may name a water body or state: the entry's catches may now match others.
     const keys = await repo.catchKeysOfEntry(tx, id);
-    if (keys.length > 0) await reevaluatePersonalBests(tx, viewerId, { speciesIds: speciesOf(keys) });
+    if (keys.length > 0) await reevaluatePersonalBests(inTx(deps, tx), viewerId, { speciesIds: speciesOf(keys) });
     const entry = (await repo.findEntry(tx, id))!;
     return fullEntryView(viewerId, entry, await repo.catchesOfEntries(tx, [id]));
   });
@@ -168,10 +171,10 @@ export async function updateEntry(deps: ServiceDeps, viewerId: string, id: strin
 export async function deleteEntry(deps: ServiceDeps, viewerId: string, id: string): Promise<void> {
   const { db } = deps;
   await transaction(db, async (tx) => {
-    await ownedEntryForUpdate(tx, viewerId, id, 'delete');
+    await ownedEntryForUpdate(inTx(deps, tx), viewerId, id, 'delete');
     const keys = await repo.catchKeysOfEntry(tx, id);
     await withCatchesRemoved(
-      tx,
+      inTx(deps, tx),
       viewerId,
       keys.map((k) => k.id),
       () => repo.deleteEntry(tx, id),
@@ -181,22 +184,23 @@ export async function deleteEntry(deps: ServiceDeps, viewerId: string, id: strin
 
 export async function listCatches(deps: ServiceDeps, viewerId: string, entryId: string, page: Page) {
   const { db } = deps;
-  const entry = await visibleEntry(db, viewerId, entryId);
+  const entry = await visibleEntry(deps, viewerId, entryId);
   const { items, total } = await repo.catchesPage(db, entryId, page);
   return { total, items: await catchViews(deps, viewerId, entry, items) };
 }
 
 /** A catch's columns from a request body, its references checked (species, catalog lure, own setup). */
-async function catchValues(tx: DbOrTx, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
-  await assertReferences(tx, ownerId, input);
+async function catchValues(deps: ServiceDeps<DbOrTx>, ownerId: string, input: CatchInputType, entryTime: Date): Promise<repo.CatchValues> {
+  await assertReferences(deps, ownerId, input);
   return { ...newCatchValues(input), caughtAt: input.caughtAt ? new Date(input.caughtAt) : entryTime };
 }
 
 /** The species is active, the catalog lure exists and the gear setup is the owner's (when given), in that order. */
-async function assertReferences(tx: DbOrTx, ownerId: string, input: CatchInputType): Promise<void> {
+async function assertReferences(deps: ServiceDeps<DbOrTx>, ownerId: string, input: CatchInputType): Promise<void> {
+  const { db: tx } = deps;
   if (!(await isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
-  if (input.lureId) await assertCatalogItem(tx, input.lureId, 'lure', '/lureId');
-  if (input.gearSetupId) await assertOwnGearSetup(tx, ownerId, input.gearSetupId, '/gearSetupId');
+  if (input.lureId) await assertCatalogItem(deps, input.lureId, 'lure', '/lureId');
+  if (input.gearSetupId) await assertOwnGearSetup(deps, ownerId, input.gearSetupId, '/gearSetupId');
 }
 
 /** A new catch's columns from a request body (`caughtAt` null: the entry's time). */
@@ -251,19 +255,19 @@ export async function addCatch(deps: ServiceDeps, viewerId: string, entryId: str
   const { db } = deps;
   return transaction(db, async (tx) => {
     const id = uuidv7();
-    const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(tx, viewerId, entryId, 'addCatch') : undefined;
-    if (checkedFirst) await assertReferences(tx, viewerId, input);
+    const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(inTx(deps, tx), viewerId, entryId, 'addCatch') : undefined;
+    if (checkedFirst) await assertReferences(inTx(deps, tx), viewerId, input);
     const [locked, row, criteria] = await issuedTogether(tx, () =>
       Promise.all([
         checkedFirst ?? repo.findEntryForUpdate(tx, entryId, viewerId),
         repo.insertCatchOfActiveSpecies(tx, id, { id: entryId, ownerId: viewerId }, newCatchValues(input)),
-        criteriaOfCatch(tx, id),
+        criteriaOfCatch(inTx(deps, tx), id),
       ]),
     );
-    personalBestsLocked(tx, viewerId);
+    personalBestsLocked(inTx(deps, tx), viewerId);
     const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, { db: tx }, () => FishingLogErrors.entryNotFound(entryId)));
     if (!row) throw FishingLogErrors.unknownSpecies();
-    const personalBests = await evaluateNewCatch(tx, viewerId, criteria);
+    const personalBests = await evaluateNewCatch(inTx(deps, tx), viewerId, criteria);
     return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, entry.stateCode) });
   });
 }
@@ -286,7 +290,7 @@ async function masterAnglerOfMany(deps: ServiceDeps<DbOrTx>, ownerId: string, ro
 /** Catch views, with the Master Angler eligibility for the owner (a prompt to submit: others never see it). */
 async function catchViews(deps: ServiceDeps<DbOrTx>, viewerId: string, entry: LocatedRecord & { stateCode: string | null }, rows: repo.CatchWithSpecies[], photosRead?: Map<string, PhotoView[]>) {
   const owner = isOwner(viewerId, entry);
-  const photos = photosRead ?? (await photoViews(deps.db, viewerId, rows.map((c) => c.id)));
+  const photos = photosRead ?? (await photoViews(deps, viewerId, rows.map((c) => c.id)));
   const views = rows.map((c) => Object.assign(catchView(c, showsExactLocation(viewerId, entry), owner), { photos: photos.get(c.id)! }));
   if (!owner) return views;
   const eligibility = await masterAnglerOfMany(deps, viewerId, rows, entry.stateCode);
@@ -294,7 +298,8 @@ async function catchViews(deps: ServiceDeps<DbOrTx>, viewerId: string, entry: Lo
 }
 
 /** The catch if it belongs to the entry of the path (another entry's catch is a 404 here). */
-async function catchOfEntry(db: DbOrTx, entryId: string, catchId: string): Promise<repo.CatchWithEntry | undefined> {
+async function catchOfEntry(deps: ServiceDeps<DbOrTx>, entryId: string, catchId: string): Promise<repo.CatchWithEntry | undefined> {
+  const { db } = deps;
   const row = await repo.findCatch(db, catchId);
   return row && row.entryId === entryId ? row : undefined;
 }
@@ -303,13 +308,14 @@ const catchNotFound = (entryId: string, catchId: string) => () => FishingLogErro
 
 export async function getCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string) {
   const { db } = deps;
-  const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(db, entryId, catchId), { db }, catchNotFound(entryId, catchId));
+  const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(deps, entryId, catchId), { db }, catchNotFound(entryId, catchId));
   return (await catchViews(deps, viewerId, row.entry, [row]))[0]!;
 }
 
 /** The catch if the viewer may see it (404 when unknown, or not the entry's when `entryId` is given; 403 when not shared with them). */
-export async function visibleCatch(db: DbOrTx, viewerId: string, catchId: string, entryId?: string): Promise<repo.CatchWithEntry> {
-  const row = entryId === undefined ? await repo.findCatch(db, catchId) : await catchOfEntry(db, entryId, catchId);
+export async function visibleCatch(deps: ServiceDeps<DbOrTx>, viewerId: string, catchId: string, entryId?: string): Promise<repo.CatchWithEntry> {
+  const { db } = deps;
+  const row = entryId === undefined ? await repo.findCatch(db, catchId) : await catchOfEntry(deps, entryId, catchId);
   return authorize(catchPolicy, viewerId, 'read', row, { db }, catchNotFound(entryId ?? row?.entryId ?? '', catchId));
 }
 
@@ -317,12 +323,12 @@ export async function visibleCatch(db: DbOrTx, viewerId: string, catchId: string
 export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>) {
   const { db } = deps;
   return transaction(db, async (tx) => {
-    await lockPersonalBests(tx, viewerId);
+    await lockPersonalBests(inTx(deps, tx), viewerId);
     await repo.lockCatch(tx, catchId);
-    const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(tx, entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
+    const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(inTx(deps, tx), entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
     const input = applyChange(change, CatchReplaceInput, () => catchAsInput(current));
-    await repo.updateCatch(tx, catchId, await catchValues(tx, viewerId, input, current.entry.occurredAt));
-    const personalBests = await evaluateChangedCatch(tx, viewerId, catchId);
+    await repo.updateCatch(tx, catchId, await catchValues(inTx(deps, tx), viewerId, input, current.entry.occurredAt));
+    const personalBests = await evaluateChangedCatch(inTx(deps, tx), viewerId, catchId);
     const row = (await repo.findCatch(tx, catchId))!;
     return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, row.entry.stateCode) });
   });
@@ -332,14 +338,15 @@ export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: 
 export async function deleteCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string): Promise<void> {
   const { db } = deps;
   await transaction(db, async (tx) => {
-    await lockPersonalBests(tx, viewerId);
+    await lockPersonalBests(inTx(deps, tx), viewerId);
     await repo.lockCatch(tx, catchId);
-    await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(tx, entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
-    await withCatchesRemoved(tx, viewerId, [catchId], () => repo.deleteCatch(tx, catchId));
+    await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(inTx(deps, tx), entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
+    await withCatchesRemoved(inTx(deps, tx), viewerId, [catchId], () => repo.deleteCatch(tx, catchId));
   });
 }
 
 /** One catch's owner and capture time, for modules that reference a catch (e.g. tournament submissions). */
-export async function catchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
+export async function catchRef(deps: ServiceDeps<DbOrTx>, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {
+  const { db } = deps;
   return repo.findCatchRef(db, id);
 }

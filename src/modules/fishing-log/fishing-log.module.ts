@@ -14,15 +14,15 @@ export const fishingLogModule = defineModule('fishing-log', {
     // Photos of catches and entries are seen exactly as their record is (its policy's 404/403).
     registerPhotoRecord(deps, 'Catch', {
       offersLocation: true,
-      read: async (db, viewer, id, entryId) => {
-        const row = await visibleCatch(db, viewer.userId, id, entryId);
+      read: async (services, viewer, id, entryId) => {
+        const row = await visibleCatch(services, viewer.userId, id, entryId);
         return { ownerId: row.ownerId, isPublic: row.entry.visibility === 'Public' };
       },
     });
     registerPhotoRecord(deps, 'Entry', {
       offersLocation: true,
-      read: async (db, viewer, id) => {
-        const row = await visibleEntry(db, viewer.userId, id);
+      read: async (services, viewer, id) => {
+        const row = await visibleEntry(services, viewer.userId, id);
         return { ownerId: row.ownerId, isPublic: row.visibility === 'Public' };
       },
     });

@@ -29,7 +29,6 @@ import {
 import * as sessions from './sessions.service.js';
 
 export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
   const services = serviceDeps(deps);
   for (const schema of [CatchView, CatchCreated, CatchUpdated, EntrySummary, EntryFull, SessionSummary, SessionFull]) app.addSchema(schema);
   const tags = ['fishing log'];
@@ -262,7 +261,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        sessions.listSessions(db, me(request), { ...(request.query.from ? { from: request.query.from } : {}), ...(request.query.to ? { to: request.query.to } : {}) }, page),
+        sessions.listSessions(services, me(request), { ...(request.query.from ? { from: request.query.from } : {}), ...(request.query.to ? { to: request.query.to } : {}) }, page),
       ),
   );
 
@@ -271,7 +270,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     {
       schema: { tags, operationId: 'createSession', summary: 'Create a fishing session', body: SessionInput, response: { 201: Type.Ref('FishingSession') } },
     },
-    async (request, reply) => reply.code(201).send(await sessions.createSession(db, me(request), request.body)),
+    async (request, reply) => reply.code(201).send(await sessions.createSession(services, me(request), request.body)),
   );
 
   app.get(
@@ -286,7 +285,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('FishingSession'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => sessions.getSession(db, me(request), request.params.id),
+    async (request) => sessions.getSession(services, me(request), request.params.id),
   );
 
   app.put(
@@ -302,7 +301,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('FishingSession'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => sessions.updateSession(db, me(request), request.params.id, { replace: request.body }),
+    async (request) => sessions.updateSession(services, me(request), request.params.id, { replace: request.body }),
   );
 
   app.patch(
@@ -320,7 +319,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Ref('FishingSession'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => sessions.updateSession(db, me(request), request.params.id, { patch: request.body }),
+    async (request) => sessions.updateSession(services, me(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(
@@ -336,7 +335,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
       },
     },
     async (request, reply) => {
-      await sessions.deleteSession(db, me(request), request.params.id);
+      await sessions.deleteSession(services, me(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { fishSpecies } from '../species/index.js';
@@ -9,7 +10,8 @@ import { catches, logEntries } from './fishing-log.tables.js';
  */
 
 /** A user's entries and catches (one query). */
-export async function logCountsOfUser(db: DbOrTx, userId: string): Promise<{ entries: number; catches: number }> {
+export async function logCountsOfUser(deps: ServiceDeps<DbOrTx>, userId: string): Promise<{ entries: number; catches: number }> {
+  const { db } = deps;
   const result = await db.execute<{ entries: number; catches: number }>(sql`
     SELECT (SELECT count(*) FROM ${logEntries} WHERE ${logEntries.ownerId} = ${userId})::int AS entries,
            (SELECT count(*) FROM ${catches} WHERE ${catches.ownerId} = ${userId})::int AS catches`);
@@ -39,7 +41,8 @@ const delta = (column: SQL, table: SQL, now: Date) => sql`
   FROM ${table}`;
 
 /** Entries and catches: totals and the last 7/30 days (dashboard). */
-export async function logOverview(db: DbOrTx, now: Date): Promise<{ entries: Delta; catches: Delta }> {
+export async function logOverview(deps: ServiceDeps<DbOrTx>, now: Date): Promise<{ entries: Delta; catches: Delta }> {
+  const { db } = deps;
   const [entries, caught] = await Promise.all([
     db.execute<Delta>(delta(sql`${logEntries.createdAt}`, sql`${logEntries}`, now)),
     db.execute<Delta>(delta(sql`${catches.createdAt}`, sql`${catches}`, now)),
@@ -48,7 +51,8 @@ export async function logOverview(db: DbOrTx, now: Date): Promise<{ entries: Del
 }
 
 /** The species most logged in [from, to): catches (fish counted), anglers. */
-export async function mostLoggedSpecies(db: DbOrTx, from: Date, to: Date, limit: number) {
+export async function mostLoggedSpecies(deps: ServiceDeps<DbOrTx>, from: Date, to: Date, limit: number) {
+  const { db } = deps;
   const result = await db.execute<{ speciesId: string; commonName: string | null; catches: number; fish: number; anglers: number }>(sql`
     SELECT c.species_id AS "speciesId", s.common_name AS "commonName", count(*)::int AS catches, sum(c.count)::int AS fish, count(DISTINCT c.owner_id)::int AS anglers
     FROM ${catches} c JOIN ${fishSpecies} s ON s.id = c.species_id

@@ -32,7 +32,7 @@ export interface EligibilityQuery {
 export type EligibilityItem = Omit<EligibilityQuery, 'ownerId'>;
 
 /** The programs each catch of one owner meets the minimum of, in the order given. */
-export type MasterAnglerDetection = (db: DbOrTx, ownerId: string, catches: readonly EligibilityItem[]) => Promise<EligibleProgram[][]>;
+export type MasterAnglerDetection = (deps: ServiceDeps<DbOrTx>, ownerId: string, catches: readonly EligibilityItem[]) => Promise<EligibleProgram[][]>;
 
 /** The app's detection (`deps.registries`): none until the master-angler module registers it. */
 const detection = registryKey('fishing-log.master_angler', (): { detect?: MasterAnglerDetection } => ({}));
@@ -45,5 +45,5 @@ export function registerMasterAnglerDetection(deps: { registries: Registries }, 
 export async function eligibleProgramsOfCatches(deps: ServiceDeps<DbOrTx>, ownerId: string, catches: readonly EligibilityItem[]): Promise<EligibleProgram[][]> {
   const { detect } = deps.registries.of(detection);
   if (!detect || catches.length === 0) return catches.map(() => []);
-  return detect(deps.db, ownerId, catches);
+  return detect(deps, ownerId, catches);
 }

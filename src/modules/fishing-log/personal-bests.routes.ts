@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -18,7 +19,7 @@ import {
 import * as service from './personal-bests.service.js';
 
 export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(PersonalBest);
   app.addSchema(Criterion);
   const tags = ['personal bests'];
@@ -39,7 +40,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listMyPersonalBests(db, principalOf(request).userId, filters(request.query), page)),
+      paginate(request, reply, request.query, (page) => service.listMyPersonalBests(services, principalOf(request).userId, filters(request.query), page)),
   );
 
   app.get(
@@ -55,7 +56,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listCriteria(db, principalOf(request).userId, filters(request.query), page)),
+      paginate(request, reply, request.query, (page) => service.listCriteria(services, principalOf(request).userId, filters(request.query), page)),
   );
 
   app.post(
@@ -72,7 +73,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 201: Type.Ref('PersonalBestCriterion'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createCriterion(db, principalOf(request).userId, { ...request.body, measure: MeasureEnum.fromApi(request.body.measure) })),
+    async (request, reply) => reply.code(201).send(await service.createCriterion(services, principalOf(request).userId, { ...request.body, measure: MeasureEnum.fromApi(request.body.measure) })),
   );
 
   app.delete(
@@ -88,7 +89,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       },
     },
     async (request, reply) => {
-      await service.deleteCriterion(db, principalOf(request).userId, request.params.criterionId);
+      await service.deleteCriterion(services, principalOf(request).userId, request.params.criterionId);
       return reply.code(204).send(null);
     },
   );
@@ -107,7 +108,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: Type.Ref('PersonalBest'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.setUltimate(db, principalOf(request).userId, request.params.pbId),
+    async (request) => service.setUltimate(services, principalOf(request).userId, request.params.pbId),
   );
 
   const profileTags = ['profiles'];
@@ -128,7 +129,7 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listPersonalBestsOf(db, principalOf(request).userId, request.params.userId, filters(request.query), page),
+        service.listPersonalBestsOf(services, principalOf(request).userId, request.params.userId, filters(request.query), page),
       ),
   );
 
@@ -144,6 +145,6 @@ export const personalBestsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: Type.Ref('PersonalBest'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.ultimateOf(db, principalOf(request).userId, request.params.userId),
+    async (request) => service.ultimateOf(services, principalOf(request).userId, request.params.userId),
   );
 };

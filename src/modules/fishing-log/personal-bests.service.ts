@@ -1,5 +1,6 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { isActiveSpecies } from '../species/index.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { authorize, isOwner } from '../../core/access/policy.js';
 import { personalBestCriterionPolicy, personalBestPolicy } from '../../core/access/policies/personal-bests.js';
@@ -36,7 +37,8 @@ export interface PersonalBestChange {
  * holds a catch row while waiting for this lock could otherwise deadlock with a re-evaluation
  * that references that catch. reevaluatePersonalBests takes it too.
  */
-export async function lockPersonalBests(tx: DbOrTx, ownerId: string): Promise<void> {
+export async function lockPersonalBests(deps: ServiceDeps<DbOrTx>, ownerId: string): Promise<void> {
+  const { db: tx } = deps;
   await repo.lockOwner(tx, ownerId);
 }
 
@@ -49,7 +51,8 @@ export async function lockPersonalBests(tx: DbOrTx, ownerId: string): Promise<vo
 export const personalBestLockSql = repo.ownerLockSql;
 
 /** Records that `tx` took the lock of `ownerId` through `personalBestLockSql` (lockPersonalBests then costs nothing). */
-export function personalBestsLocked(tx: DbOrTx, ownerId: string): void {
+export function personalBestsLocked(deps: ServiceDeps<DbOrTx>, ownerId: string): void {
+  const { db: tx } = deps;
   repo.ownerLocked(tx, ownerId);
 }
 
@@ -65,7 +68,8 @@ function beats(a: repo.BestCatch, b: repo.BestCatch): boolean {
  * none qualifies), given the rows in force now, and returns the criteria whose best catch changed.
  * The ultimate flag follows its criterion to the new best; it is dropped when no catch qualifies.
  */
-async function settle(tx: DbOrTx, ownerId: string, criterionIds: string[], bests: Map<string, repo.BestCatch>, currents: Map<string, repo.CurrentRow>): Promise<PersonalBestChange[]> {
+async function settle(deps: ServiceDeps<DbOrTx>, ownerId: string, criterionIds: string[], bests: Map<string, repo.BestCatch>, currents: Map<string, repo.CurrentRow>): Promise<PersonalBestChange[]> {
+  const { db: tx } = deps;
   const now = new Date();
   const changes: PersonalBestChange[] = [];
   for (const criterionId of [...new Set(criterionIds)].sort()) {
@@ -124,10 +128,11 @@ async function settle(tx: DbOrTx, ownerId: string, criterionIds: string[], bests
  * or state changed, a new criterion. Takes the per-user transaction-scoped advisory lock, so
  * concurrent changes of one user's catches and ultimate choice are applied one after the other.
  */
-export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string, scope?: repo.EvaluationScope): Promise<PersonalBestChange[]> {
+export async function reevaluatePersonalBests(deps: ServiceDeps<DbOrTx>, ownerId: string, scope?: repo.EvaluationScope): Promise<PersonalBestChange[]> {
+  const { db: tx } = deps;
   await repo.lockOwner(tx, ownerId);
   const [bests, currents] = await Promise.all([repo.bestCatches(tx, ownerId, scope), repo.currentRows(tx, ownerId, scope)]);
-  return settle(tx, ownerId, [...bests.keys(), ...currents.keys()], bests, currents);
+  return settle(deps, ownerId, [...bests.keys(), ...currents.keys()], bests, currents);
 }
 
 /**
@@ -135,7 +140,8 @@ export async function reevaluatePersonalBests(tx: DbOrTx, ownerId: string, scope
  * in force of each criterion it counts for, without scanning the owner's log. A best in force whose
  * snapshot no longer matches its catch (not expected: every change re-evaluates) is rescanned.
  */
-async function compareWithBests(tx: DbOrTx, ownerId: string, criteria: readonly repo.BestCatch[], skip: readonly string[] = []): Promise<PersonalBestChange[]> {
+async function compareWithBests(deps: ServiceDeps<DbOrTx>, ownerId: string, criteria: readonly repo.BestCatch[], skip: readonly string[] = []): Promise<PersonalBestChange[]> {
+  const { db: tx } = deps;
   const candidates = criteria.filter((c) => !skip.includes(c.criterionId));
   if (candidates.length === 0) return [];
   const criterionIds = candidates.map((c) => c.criterionId);
@@ -151,8 +157,8 @@ async function compareWithBests(tx: DbOrTx, ownerId: string, criteria: readonly 
     const held = current && current.catchId ? { criterionId: current.criterionId, catchId: current.catchId, value: current.value, caughtAt: current.caughtAt } : undefined;
     bests.set(candidate.criterionId, held && !beats(candidate, held) ? held : candidate);
   }
-  const changes = await settle(tx, ownerId, [...bests.keys()], bests, currents);
-  return stale.length === 0 ? changes : [...changes, ...(await reevaluatePersonalBests(tx, ownerId, { criterionIds: stale }))];
+  const changes = await settle(deps, ownerId, [...bests.keys()], bests, currents);
+  return stale.length === 0 ? changes : [...changes, ...(await reevaluatePersonalBests(deps, ownerId, { criterionIds: stale }))];
 }
 
 /** The criteria a catch counts for, with its measure for each (what `evaluateNewCatch` compares). */
@@ -164,7 +170,8 @@ export type CatchCriteria = readonly repo.BestCatch[];
  * after the statements that take the personal-best lock and insert the catch): PostgreSQL runs
  * them in order, so the read sees the catch and the bests as they are under the lock.
  */
-export function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<CatchCriteria> {
+export function criteriaOfCatch(deps: ServiceDeps<DbOrTx>, catchId: string): Promise<CatchCriteria> {
+  const { db: tx } = deps;
   return repo.criteriaOfCatch(tx, catchId);
 }
 
@@ -172,31 +179,34 @@ export function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<CatchCrite
  * After a catch was added (in the caller's transaction, which holds the personal-best lock, see
  * `personalBestLockSql`): the personal bests it set, given its `criteria` (`criteriaOfCatch`).
  */
-export async function evaluateNewCatch(tx: DbOrTx, ownerId: string, criteria: CatchCriteria): Promise<PersonalBestChange[]> {
+export async function evaluateNewCatch(deps: ServiceDeps<DbOrTx>, ownerId: string, criteria: CatchCriteria): Promise<PersonalBestChange[]> {
+  const { db: tx } = deps;
   await repo.lockOwner(tx, ownerId);
-  return compareWithBests(tx, ownerId, criteria);
+  return compareWithBests(deps, ownerId, criteria);
 }
 
 /**
  * After a catch was changed: the criteria whose best in force it is are rescanned (it may have
  * dropped below the next best or stopped matching); for the others it is compared like a new catch.
  */
-export async function evaluateChangedCatch(tx: DbOrTx, ownerId: string, catchId: string): Promise<PersonalBestChange[]> {
+export async function evaluateChangedCatch(deps: ServiceDeps<DbOrTx>, ownerId: string, catchId: string): Promise<PersonalBestChange[]> {
+  const { db: tx } = deps;
   await repo.lockOwner(tx, ownerId);
   const held = await repo.criteriaHeldBy(tx, [catchId]);
-  const rescanned = held.length === 0 ? [] : await reevaluatePersonalBests(tx, ownerId, { criterionIds: held });
-  return [...rescanned, ...(await compareWithBests(tx, ownerId, await repo.criteriaOfCatch(tx, catchId), held))];
+  const rescanned = held.length === 0 ? [] : await reevaluatePersonalBests(deps, ownerId, { criterionIds: held });
+  return [...rescanned, ...(await compareWithBests(deps, ownerId, await repo.criteriaOfCatch(tx, catchId), held))];
 }
 
 /**
  * Deletes catches through `remove` and re-evaluates the criteria whose best in force was one of
  * them (the next best takes over, or the best is withdrawn), in the caller's transaction.
  */
-export async function withCatchesRemoved(tx: DbOrTx, ownerId: string, catchIds: readonly string[], remove: () => Promise<void>): Promise<PersonalBestChange[]> {
+export async function withCatchesRemoved(deps: ServiceDeps<DbOrTx>, ownerId: string, catchIds: readonly string[], remove: () => Promise<void>): Promise<PersonalBestChange[]> {
+  const { db: tx } = deps;
   await repo.lockOwner(tx, ownerId);
   const held = catchIds.length === 0 ? [] : await repo.criteriaHeldBy(tx, catchIds);
   await remove();
-  return held.length === 0 ? [] : reevaluatePersonalBests(tx, ownerId, { criterionIds: held });
+  return held.length === 0 ? [] : reevaluatePersonalBests(deps, ownerId, { criterionIds: held });
 }
 
 // ---- views ------------------------------------------------------------------------------------
@@ -262,20 +272,23 @@ function criterionListView(row: criteriaRepo.CriterionView) {
 
 // ---- personal bests ---------------------------------------------------------------------------
 
-export async function listMyPersonalBests(db: Db, ownerId: string, filter: repo.PbFilter, page: Page) {
+export async function listMyPersonalBests(deps: ServiceDeps, ownerId: string, filter: repo.PbFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listCurrent(db, ownerId, ownerId, filter, page);
   return { items: items.map((row) => personalBestView(row)), total };
 }
 
 /** Another user's personal bests, if their profile's visibility admits the viewer. */
-export async function listPersonalBestsOf(db: Db, viewerId: string, ownerId: string, filter: repo.PbFilter, page: Page) {
-  await requireVisibleProfile(db, viewerId, ownerId);
+export async function listPersonalBestsOf(deps: ServiceDeps, viewerId: string, ownerId: string, filter: repo.PbFilter, page: Page) {
+  const { db } = deps;
+  await requireVisibleProfile(deps, viewerId, ownerId);
   const { items, total } = await repo.listCurrent(db, viewerId, ownerId, filter, page);
   return { items: items.map((row) => personalBestView(row, isOwner(viewerId, { ownerId }))), total };
 }
 
-export async function ultimateOf(db: Db, viewerId: string, ownerId: string) {
-  await requireVisibleProfile(db, viewerId, ownerId);
+export async function ultimateOf(deps: ServiceDeps, viewerId: string, ownerId: string) {
+  const { db } = deps;
+  await requireVisibleProfile(deps, viewerId, ownerId);
   const row = await repo.findUltimateView(db, viewerId, ownerId);
   if (!row) throw PersonalBestErrors.ultimateNotSet();
   return personalBestView(row, isOwner(viewerId, { ownerId }));
@@ -286,7 +299,8 @@ export async function ultimateOf(db: Db, viewerId: string, ownerId: string) {
  * serialises concurrent calls; the partial unique index personal_bests_one_ultimate_per_owner
  * guarantees at most one ultimate per user whatever happens.
  */
-export async function setUltimate(db: Db, viewerId: string, pbId: string) {
+export async function setUltimate(deps: ServiceDeps, viewerId: string, pbId: string) {
+  const { db } = deps;
   await authorize(personalBestPolicy, viewerId, 'setUltimate', await repo.findById(db, pbId), { db }, () => PersonalBestErrors.notFound(pbId));
   return db.transaction(async (tx) => {
     await repo.lockOwner(tx, viewerId);
@@ -302,7 +316,8 @@ export async function setUltimate(db: Db, viewerId: string, pbId: string) {
 
 // ---- criteria ---------------------------------------------------------------------------------
 
-export async function listCriteria(db: Db, ownerId: string, filter: repo.PbFilter, page: Page) {
+export async function listCriteria(deps: ServiceDeps, ownerId: string, filter: repo.PbFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await criteriaRepo.listCriteria(db, ownerId, filter, page);
   return { items: items.map(criterionListView), total };
 }
@@ -316,7 +331,8 @@ export interface CriterionInput {
 }
 
 /** Creates a criterion and evaluates it at once against the existing catches. */
-export async function createCriterion(db: Db, ownerId: string, input: CriterionInput) {
+export async function createCriterion(deps: ServiceDeps, ownerId: string, input: CriterionInput) {
+  const { db } = deps;
   if (!(await isActiveSpecies(db, input.speciesId))) throw PersonalBestErrors.unknownSpecies(input.speciesId);
   const criterion: criteriaRepo.NewCriterion = {
     ownerId,
@@ -333,13 +349,14 @@ export async function createCriterion(db: Db, ownerId: string, input: CriterionI
     if ((await criteriaRepo.countCriteria(tx, ownerId)) >= MAX_CRITERIA_PER_USER) throw PersonalBestErrors.tooManyCriteria(MAX_CRITERIA_PER_USER);
     const id = await criteriaRepo.insertCriterion(tx, criterion);
     if (!id) throw PersonalBestErrors.duplicateCriterion((await criteriaRepo.findIdentical(tx, criterion)) ?? 'unknown');
-    await reevaluatePersonalBests(tx, ownerId);
+    await reevaluatePersonalBests(inTx(deps, tx), ownerId);
     return criterionListView((await criteriaRepo.findCriterionView(tx, id))!);
   });
 }
 
 /** Deletes a criterion of the caller with its personal-best history (and the ultimate flag, if it was there). */
-export async function deleteCriterion(db: Db, ownerId: string, criterionId: string): Promise<void> {
+export async function deleteCriterion(deps: ServiceDeps, ownerId: string, criterionId: string): Promise<void> {
+  const { db } = deps;
   await authorize(personalBestCriterionPolicy, ownerId, 'delete', await criteriaRepo.findCriterion(db, criterionId), { db }, () => PersonalBestErrors.criterionNotFound(criterionId));
   await db.transaction(async (tx) => {
     await repo.lockOwner(tx, ownerId);

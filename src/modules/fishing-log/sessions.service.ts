@@ -1,4 +1,5 @@
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { authorize } from '../../core/access/policy.js';
 import { sessionPolicy } from '../../core/access/policies/sessions.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
@@ -44,38 +45,44 @@ function sessionAsInput(row: SessionRow): SessionInputType {
   };
 }
 
-export async function createSession(db: Db, ownerId: string, input: SessionInputType) {
+export async function createSession(deps: ServiceDeps, ownerId: string, input: SessionInputType) {
+  const { db } = deps;
   const row = await repo.insertSession(db, ownerId, sessionValues(input));
   return { ...sessionView({ ...row, entryCount: 0 }), entries: [] };
 }
 
-export async function listSessions(db: Db, ownerId: string, filters: { from?: string; to?: string }, page: Page) {
+export async function listSessions(deps: ServiceDeps, ownerId: string, filters: { from?: string; to?: string }, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listSessions(db, ownerId, filters, page);
   return { total, items: items.map(sessionView) };
 }
 
-async function fullSession(db: DbOrTx, id: string, found?: Awaited<ReturnType<typeof repo.findSession>>) {
+async function fullSession(deps: ServiceDeps<DbOrTx>, id: string, found?: Awaited<ReturnType<typeof repo.findSession>>) {
+  const { db } = deps;
   const session = found ?? (await repo.findSession(db, id))!;
   const entries = await repo.entriesOfSession(db, id);
   return { ...sessionView(session), entries: entries.map((e) => ({ id: e.id, title: e.title, occurredAt: e.occurredAt.toISOString() })) };
 }
 
-export async function getSession(db: Db, viewerId: string, id: string) {
+export async function getSession(deps: ServiceDeps, viewerId: string, id: string) {
+  const { db } = deps;
   const session = await authorize(sessionPolicy, viewerId, 'read', await repo.findSession(db, id), { db }, () => FishingLogErrors.sessionNotFound(id));
-  return fullSession(db, id, session);
+  return fullSession(deps, id, session);
 }
 
 /** PUT (replace) or PATCH (merge patch) of a session; its entries stay linked. */
-export async function updateSession(db: Db, viewerId: string, id: string, change: Change<SessionInputType>) {
+export async function updateSession(deps: ServiceDeps, viewerId: string, id: string, change: Change<SessionInputType>) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const row = await authorize(sessionPolicy, viewerId, 'update', await repo.lockSession(tx, id), { db: tx }, () => FishingLogErrors.sessionNotFound(id));
     await repo.updateSession(tx, id, sessionValues(applyChange(change, SessionInput, () => sessionAsInput(row))));
-    return fullSession(tx, id);
+    return fullSession(inTx(deps, tx), id);
   });
 }
 
 /** Deletes a session; its entries are kept, detached. */
-export async function deleteSession(db: Db, viewerId: string, id: string): Promise<void> {
+export async function deleteSession(deps: ServiceDeps, viewerId: string, id: string): Promise<void> {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), { db: tx }, () => FishingLogErrors.sessionNotFound(id));
     await repo.deleteSession(tx, id);

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -14,7 +15,7 @@ import * as service from './fishing-reports.service.js';
  * moderation.reject = Content.Moderate). Decisions are audit-logged.
  */
 export const fishingReportsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(FishingReport);
   const tags = ['admin: fishing reports'];
 
@@ -32,7 +33,7 @@ export const fishingReportsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDep
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listForReview(db, principalOf(request), (request.query.status ?? 'PendingReview') as never, page)),
+      paginate(request, reply, request.query, (page) => service.listForReview(services, principalOf(request), (request.query.status ?? 'PendingReview') as never, page)),
   );
 
   app.post(
@@ -52,7 +53,7 @@ export const fishingReportsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDep
         response: { 200: Type.Ref('FishingReport'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.decide(db, auditContextOf(request), principalOf(request), request.params.id, 'approve', request.body.note ?? null),
+    async (request) => service.decide(services, auditContextOf(request), principalOf(request), request.params.id, 'approve', request.body.note ?? null),
   );
 
   app.post(
@@ -69,6 +70,6 @@ export const fishingReportsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDep
         response: { 200: Type.Ref('FishingReport'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.decide(db, auditContextOf(request), principalOf(request), request.params.id, 'reject', request.body.reason.trim()),
+    async (request) => service.decide(services, auditContextOf(request), principalOf(request), request.params.id, 'reject', request.body.reason.trim()),
   );
 };

@@ -13,8 +13,8 @@ export const fishingReportsModule = defineModule('fishing-reports', {
     registerLookupUsage(deps, 'Sky', reportsBySky);
     registerPhotoRecord(deps, 'FishingReport', {
       moderated: true,
-      read: async (db, viewer, id) => {
-        const row = await requireVisibleReport(db, viewer, id);
+      read: async (services, viewer, id) => {
+        const row = await requireVisibleReport(services, viewer, id);
         return { ownerId: row.authorId, isPublic: row.status === 'Published' };
       },
     });

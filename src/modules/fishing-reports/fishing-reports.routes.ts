@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './fishing-reports.service.js';
 
 /** /api/reports: anglers' fishing reports (not to be confused with reports of content at /api/social/…/report). */
 export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [FishingReport, NearbyFishingReport, HelpfulResult]) app.addSchema(schema);
   const tags = ['community: fishing reports'];
 
@@ -30,7 +31,7 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 201: Type.Ref('FishingReport'), ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createReport(db, principalOf(request), request.body, request.log)),
+    async (request, reply) => reply.code(201).send(await service.createReport(services, principalOf(request), request.body, request.log)),
   );
 
   app.get(
@@ -48,7 +49,7 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
         service.reportsByLocation(
-          db,
+          services,
           principalOf(request),
           { lat: request.query.lat, lon: request.query.lon, radiusKm: request.query.radiusKm ?? 25 },
           { speciesId: request.query.speciesId },
@@ -69,7 +70,7 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 200: Type.Ref('FishingReport'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getReport(db, principalOf(request), request.params.id),
+    async (request) => service.getReport(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -84,7 +85,7 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 200: Type.Ref('FishingReportHelpful'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.setHelpful(db, principalOf(request), request.params.id, true),
+    async (request) => service.setHelpful(services, principalOf(request), request.params.id, true),
   );
 
   app.delete(
@@ -99,6 +100,6 @@ export const fishingReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> 
         response: { 200: Type.Ref('FishingReportHelpful'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.setHelpful(db, principalOf(request), request.params.id, false),
+    async (request) => service.setHelpful(services, principalOf(request), request.params.id, false),
   );
 };

@@ -1,9 +1,10 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { uuidv7 } from '../../core/db/ids.js';
 import { fishingReportPolicy } from '../../core/access/policies/fishing-reports.js';
 import { allows, authorize, isSelf, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { snapToGrid, toKm, type Near } from '../../core/db/geo.js';
 import { shownLocation } from '../../core/http/coordinates.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -26,10 +27,11 @@ type ReportAction = Parameters<typeof fishingReportPolicy.can>[1];
 
 const asRecord = (row: repo.ReportWithAuthor) => ({ ownerId: row.authorId, status: row.status, exactLocation: row.exactLocation });
 
-async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) {
+async function views(deps: ServiceDeps<DbOrTx>, viewer: Viewer, rows: repo.ReportWithAuthor[]) {
+  const { db } = deps;
   const [species, marked, photos] = await Promise.all([
     speciesRefs(
-      db,
+      deps.db,
       rows.flatMap((r) => r.species.map((s) => s.speciesId)),
     ),
     repo.markedBy(
@@ -38,7 +40,7 @@ async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) 
       rows.map((r) => r.id),
     ),
     photoViews(
-      db,
+      deps,
       viewer.userId,
       rows.map((r) => r.id),
     ),
@@ -68,7 +70,8 @@ async function views(db: DbOrTx, viewer: Viewer, rows: repo.ReportWithAuthor[]) 
   );
 }
 
-async function permitted(db: DbOrTx, viewer: Viewer, action: ReportAction, id: string, row: repo.ReportWithAuthor | undefined): Promise<repo.ReportWithAuthor> {
+async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: ReportAction, id: string, row: repo.ReportWithAuthor | undefined): Promise<repo.ReportWithAuthor> {
+  const { db } = deps;
   await authorize(fishingReportPolicy, viewer, action, row ? asRecord(row) : undefined, { db }, () => FishingReportErrors.notFound(id));
   return row!;
 }
@@ -77,7 +80,8 @@ function today(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-export async function createReport(db: Db, viewer: Viewer, input: CreateFishingReportInput, log?: Log, now = new Date()) {
+export async function createReport(deps: ServiceDeps, viewer: Viewer, input: CreateFishingReportInput, log?: Log, now = new Date()) {
+  const { db } = deps;
   // A day "in the future" in UTC terms only: allow the next UTC day for anglers west of Greenwich.
   const tomorrow = new Date(now.getTime() + 86_400_000);
   if (input.fishedOn > today(tomorrow)) throw FishingReportErrors.fishedInFuture();
@@ -85,8 +89,8 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
   const ids = species.map((s) => s.speciesId);
   const duplicate = ids.findIndex((id, index) => ids.indexOf(id) !== index);
   if (duplicate >= 0) throw FishingReportErrors.duplicateSpecies(duplicate);
-  await assertReferenceableSpecies(db, ids, '/species');
-  await assertLookupValues(db, [
+  await assertReferenceableSpecies(deps, ids, '/species');
+  await assertLookupValues(deps, [
     { category: 'WaterClarity', code: input.conditions?.clarity, pointer: '/conditions/clarity' },
     { category: 'Sky', code: input.conditions?.sky, pointer: '/conditions/sky' },
   ]);
@@ -95,7 +99,7 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
   const { latitude: lat, longitude: lon } = input.location;
   const shown = exact ? { lat, lon } : snapToGrid(lat, lon);
   const text = `${input.waterBody}\n${input.text}`;
-  const verdict = await moderateContent(db, { contentType: 'fishing_report', contentId: id, text, imageUrls: [] }, log);
+  const verdict = await moderateContent(deps, { contentType: 'fishing_report', contentId: id, text, imageUrls: [] }, log);
   const c = input.conditions ?? {};
   await db.transaction(async (tx) => {
     await repo.insertReport(tx, {
@@ -120,31 +124,35 @@ export async function createReport(db: Db, viewer: Viewer, input: CreateFishingR
       moderationReason: verdict.reason,
       moderatedAt: new Date(),
     });
-    await recordVerdictRules(tx, verdict);
+    await recordVerdictRules(inTx(deps, tx), verdict);
   });
-  return getReport(db, viewer, id);
+  return getReport(deps, viewer, id);
 }
 
 /** The report when the viewer may see it (404 unknown, 403 not published and not theirs). */
-export async function requireVisibleReport(db: DbOrTx, viewer: Viewer, id: string): Promise<repo.ReportWithAuthor> {
-  return permitted(db, viewer, 'view', id, await repo.findReport(db, id));
+export async function requireVisibleReport(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string): Promise<repo.ReportWithAuthor> {
+  const { db } = deps;
+  return permitted(deps, viewer, 'view', id, await repo.findReport(db, id));
 }
 
-export async function getReport(db: DbOrTx, viewer: Viewer, id: string) {
-  const row = await permitted(db, viewer, 'view', id, await repo.findReport(db, id));
-  return (await views(db, viewer, [row]))[0]!;
+export async function getReport(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string) {
+  const { db } = deps;
+  const row = await permitted(deps, viewer, 'view', id, await repo.findReport(db, id));
+  return (await views(deps, viewer, [row]))[0]!;
 }
 
-export async function reportsByLocation(db: Db, viewer: Viewer, near: Near, filter: { speciesId?: string | undefined }, page: Page) {
+export async function reportsByLocation(deps: ServiceDeps, viewer: Viewer, near: Near, filter: { speciesId?: string | undefined }, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.reportsNear(db, near, filter, page);
-  const shown = await views(db, viewer, items);
+  const shown = await views(deps, viewer, items);
   return { items: shown.map((view, i) => ({ ...view, distanceKm: toKm(items[i]!.distanceM) })), total };
 }
 
 /** Marks (or, with helpful = false, unmarks) the report helpful for the viewer. */
-export async function setHelpful(db: Db, viewer: Viewer, id: string, helpful: boolean) {
+export async function setHelpful(deps: ServiceDeps, viewer: Viewer, id: string, helpful: boolean) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const row = await permitted(tx, viewer, 'markHelpful', id, await repo.findReport(tx, id, { lock: true }));
+    const row = await permitted(inTx(deps, tx), viewer, 'markHelpful', id, await repo.findReport(tx, id, { lock: true }));
     const result = await repo.setHelpful(tx, row.id, viewer.userId, helpful);
     if (!result.changed) throw helpful ? FishingReportErrors.alreadyHelpful() : FishingReportErrors.notMarked();
     return { helpfulCount: result.helpfulCount, markedHelpful: helpful };
@@ -153,14 +161,16 @@ export async function setHelpful(db: Db, viewer: Viewer, id: string, helpful: bo
 
 // ---- review (moderators) ----
 
-export async function listForReview(db: Db, viewer: Viewer, status: ContentStatus, page: Page) {
+export async function listForReview(deps: ServiceDeps, viewer: Viewer, status: ContentStatus, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.reportsByStatus(db, status, page);
-  const shown = await views(db, viewer, items);
+  const shown = await views(deps, viewer, items);
   // Moderators see why a report was rejected; exact points stay hidden unless shared.
   return { items: shown.map((view, i) => ({ ...view, moderationReason: items[i]!.moderationReason })), total };
 }
 
-export async function decide(db: Db, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null) {
+export async function decide(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, decision: 'approve' | 'reject', reason: string | null) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const row = await repo.findReport(tx, id, { lock: true });
     if (!row) throw FishingReportErrors.notFound(id);
@@ -175,7 +185,7 @@ export async function decide(db: Db, context: AuditContext, viewer: Viewer, id: 
       before: { status: row.status },
       after: { status },
     });
-    const [view] = await views(tx, viewer, [(await repo.findReport(tx, id))!]);
+    const [view] = await views(inTx(deps, tx), viewer, [(await repo.findReport(tx, id))!]);
     return { ...view!, moderationReason: decision === 'reject' ? reason : null };
   });
 }

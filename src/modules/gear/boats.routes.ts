@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './boats.service.js';
 
 /** /api/gear/boats: the caller's boats. */
 export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Boat);
   const tags = ['gear: boats'];
   const owner = (request: Parameters<typeof principalOf>[0]) => principalOf(request).userId;
@@ -18,19 +19,19 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
   app.get(
     '/api/gear/boats',
     { schema: { tags, operationId: 'listBoats', summary: 'Your boats', description: 'By name.', querystring: BoatsQuery, response: { 200: { ...Type.Array(Type.Ref('Boat')), headers: paginationHeaders } } } },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listBoats(db, owner(request), page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listBoats(services, owner(request), page)),
   );
 
   app.get(
     '/api/gear/boats/:id',
     { schema: { tags, operationId: 'getBoat', summary: 'One of your boats', description: "Another angler's boat is a 403.", params: IdParams, response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) } } },
-    async (request) => service.getBoat(db, owner(request), request.params.id),
+    async (request) => service.getBoat(services, owner(request), request.params.id),
   );
 
   app.post(
     '/api/gear/boats',
     { schema: { tags, operationId: 'createBoat', summary: 'Add a boat', body: BoatBody, response: { 201: Type.Ref('Boat') } } },
-    async (request, reply) => reply.code(201).send(await service.createBoat(db, owner(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createBoat(services, owner(request), request.body)),
   );
 
   app.put(
@@ -46,7 +47,7 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateBoat(db, owner(request), request.params.id, { replace: request.body }),
+    async (request) => service.updateBoat(services, owner(request), request.params.id, { replace: request.body }),
   );
 
   app.patch(
@@ -64,14 +65,14 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateBoat(db, owner(request), request.params.id, { patch: request.body }),
+    async (request) => service.updateBoat(services, owner(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(
     '/api/gear/boats/:id',
     { schema: { tags, operationId: 'deleteBoat', summary: 'Delete one of your boats', description: 'Owner only.', params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) } } },
     async (request, reply) => {
-      await service.deleteBoat(db, owner(request), request.params.id);
+      await service.deleteBoat(services, owner(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

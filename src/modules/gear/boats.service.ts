@@ -1,7 +1,8 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { authorize } from '../../core/access/policy.js';
 import { boatPolicy } from '../../core/access/policies/boats.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { BoatErrors } from './boats.errors.js';
@@ -49,7 +50,8 @@ function values(input: BoatInput) {
   };
 }
 
-async function ownBoat(db: DbOrTx, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<BoatRow> {
+async function ownBoat(deps: ServiceDeps<DbOrTx>, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<BoatRow> {
+  const { db } = deps;
   const row = action === 'update' ? await repo.lockBoat(db, id) : await repo.findBoat(db, id);
   return authorize(boatPolicy, ownerId, action, row, { db }, () => BoatErrors.notFound(id));
 }
@@ -60,28 +62,32 @@ function boatAsInput(row: BoatRow): BoatInput {
   return fields as BoatInput;
 }
 
-export async function listBoats(db: Db, ownerId: string, page: Page) {
+export async function listBoats(deps: ServiceDeps, ownerId: string, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listBoats(db, ownerId, page);
   return { items: items.map(boatView), total };
 }
 
-export async function getBoat(db: Db, ownerId: string, id: string) {
-  return boatView(await ownBoat(db, ownerId, id));
+export async function getBoat(deps: ServiceDeps, ownerId: string, id: string) {
+  return boatView(await ownBoat(deps, ownerId, id));
 }
 
-export async function createBoat(db: Db, ownerId: string, input: BoatInput) {
+export async function createBoat(deps: ServiceDeps, ownerId: string, input: BoatInput) {
+  const { db } = deps;
   return boatView(await repo.insertBoat(db, { id: uuidv7(), ownerId, ...values(input) }));
 }
 
 /** PUT (replace) or PATCH (merge patch) of a boat. */
-export async function updateBoat(db: Db, ownerId: string, id: string, change: Change<BoatInput>) {
+export async function updateBoat(deps: ServiceDeps, ownerId: string, id: string, change: Change<BoatInput>) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const current = await ownBoat(tx, ownerId, id, 'update');
+    const current = await ownBoat(inTx(deps, tx), ownerId, id, 'update');
     return boatView(await repo.updateBoat(tx, id, values(applyChange(change, BoatBody, () => boatAsInput(current)))));
   });
 }
 
-export async function deleteBoat(db: Db, ownerId: string, id: string): Promise<void> {
-  await ownBoat(db, ownerId, id, 'delete');
+export async function deleteBoat(deps: ServiceDeps, ownerId: string, id: string): Promise<void> {
+  const { db } = deps;
+  await ownBoat(deps, ownerId, id, 'delete');
   await repo.deleteBoat(db, id);
 }

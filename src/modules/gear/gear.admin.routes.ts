@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -13,7 +14,7 @@ import { adminCatalogQuery, adminItemSchema, catalogFilterFromApi, catalogSchema
 
 /** /api/admin/gear/{rods|reels|lines|lures|apparel}: managing the catalog, permission Brands.Manage, audit-logged. */
 export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of catalogSchemas) app.addSchema(schema);
   const tags = ['admin: gear catalog'];
   const config = { access: { permission: 'Brands.Manage' as const } };
@@ -41,13 +42,13 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         },
       },
       async (request, reply) =>
-        paginate(request, reply, request.query as { page: number; pageSize: number }, (page) => admin.adminListItems(db, kind, catalogFilterFromApi(request.query as CatalogFilter), page)),
+        paginate(request, reply, request.query as { page: number; pageSize: number }, (page) => admin.adminListItems(services, kind, catalogFilterFromApi(request.query as CatalogFilter), page)),
     );
 
     app.get(
       `${base}/:id`,
       { config, schema: { tags, operationId: `adminGet${one}`, summary: `One ${label} with usage statistics`, params: IdParams, response: { 200: Type.Ref(ref), ...errorResponses(404) } } },
-      async (request) => admin.adminGetItem(db, kind, request.params.id),
+      async (request) => admin.adminGetItem(services, kind, request.params.id),
     );
 
     app.post(
@@ -67,7 +68,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
           response: { 201: Type.Ref(ref), ...errorResponses(409) },
         },
       },
-      async (request, reply) => reply.code(201).send(await admin.createItem(db, auditContextOf(request), kind, request.body as Record<string, unknown>)),
+      async (request, reply) => reply.code(201).send(await admin.createItem(services, auditContextOf(request), kind, request.body as Record<string, unknown>)),
     );
 
     app.patch(
@@ -86,7 +87,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
           response: { 200: Type.Ref(ref), ...errorResponses(404, 409) },
         },
       },
-      async (request) => admin.updateItem(db, auditContextOf(request), kind, request.params.id, request.body as Record<string, unknown>),
+      async (request) => admin.updateItem(services, auditContextOf(request), kind, request.params.id, request.body as Record<string, unknown>),
     );
 
     lifecycleRoutes(app, {
@@ -97,7 +98,7 @@ export const gearAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       reason: 'optional',
       response: Type.Ref(ref),
       deactivationEffect: 'The item leaves the catalog lists and cannot be newly put in gear setups; it stays readable by id and in the setups that use it.',
-      handler: (request, id, active, reason) => admin.setItemActive(db, auditContextOf(request), kind, id, active, reason),
+      handler: (request, id, active, reason) => admin.setItemActive(services, auditContextOf(request), kind, id, active, reason),
     });
   }
 };

@@ -1,7 +1,8 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertReferenceableBrand } from '../brands/brands.service.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
@@ -21,8 +22,9 @@ import type { GearItemRow } from './gear.tables.js';
 
 type Body = Record<string, unknown> & { targetSpeciesIds?: string[] | null; reason?: string };
 
-async function withUsage(db: DbOrTx, rows: repo.ItemRow[]) {
-  const [views, usage] = await Promise.all([itemViews(db, rows), repo.itemUsage(db, rows.map((r) => r.item.id))]);
+async function withUsage(deps: ServiceDeps<DbOrTx>, rows: repo.ItemRow[]) {
+  const { db } = deps;
+  const [views, usage] = await Promise.all([itemViews(deps, rows), repo.itemUsage(db, rows.map((r) => r.item.id))]);
   const byId = new Map(usage.map((u) => [u.item_id, u]));
   return views.map((view, index) => {
     const u = byId.get(view.id);
@@ -31,13 +33,14 @@ async function withUsage(db: DbOrTx, rows: repo.ItemRow[]) {
   });
 }
 
-export async function adminListItems(db: Db, kind: GearKind, filter: CatalogFilter, page: Page) {
+export async function adminListItems(deps: ServiceDeps, kind: GearKind, filter: CatalogFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listItems(db, kind, { ...filter, status: filter.status ?? 'all' }, page);
-  return { items: await withUsage(db, items), total };
+  return { items: await withUsage(deps, items), total };
 }
 
-export async function adminGetItem(db: DbOrTx, kind: GearKind, id: string) {
-  const [view] = await withUsage(db, [await requireItem(db, kind, id)]);
+export async function adminGetItem(deps: ServiceDeps<DbOrTx>, kind: GearKind, id: string) {
+  const [view] = await withUsage(deps, [await requireItem(deps, kind, id)]);
   return view!;
 }
 
@@ -61,7 +64,8 @@ function slugify(text: string): string {
     .slice(0, 140);
 }
 
-async function freeSlug(tx: DbOrTx, base: string): Promise<string> {
+async function freeSlug(deps: ServiceDeps<DbOrTx>, base: string): Promise<string> {
+  const { db: tx } = deps;
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
     if (!(await repo.slugTaken(tx, candidate))) return candidate;
@@ -73,20 +77,21 @@ function snapshot(view: ItemView) {
   return rest;
 }
 
-export async function createItem(db: Db, context: AuditContext, kind: GearKind, body: Body) {
+export async function createItem(deps: ServiceDeps, context: AuditContext, kind: GearKind, body: Body) {
+  const { db } = deps;
   const columns = columnsOf(kind, body);
   checkItem(kind, columns);
   return db.transaction(async (tx) => {
-    const brand = await assertReferenceableBrand(tx, columns.brandId!, '/brandId');
+    const brand = await assertReferenceableBrand(inTx(deps, tx), columns.brandId!, '/brandId');
     const clash = await repo.findItemByName(tx, kind, brand.id, columns.name!);
     if (clash) throw GearErrors.duplicate(kind, clash.name, clash.id);
-    if (body.targetSpeciesIds) await assertReferenceableSpecies(tx, body.targetSpeciesIds, '/targetSpeciesIds');
+    if (body.targetSpeciesIds) await assertReferenceableSpecies(inTx(deps, tx), body.targetSpeciesIds, '/targetSpeciesIds');
     let slug: string;
     if (columns.slug) {
       if (await repo.slugTaken(tx, columns.slug)) throw GearErrors.slugTaken(columns.slug);
       slug = columns.slug;
     } else {
-      slug = await freeSlug(tx, slugify(`${brand.name} ${columns.name}`) || kind);
+      slug = await freeSlug(inTx(deps, tx), slugify(`${brand.name} ${columns.name}`) || kind);
     }
     const actor = context.actor.userId ?? null;
     const row = await repo.insertItem(tx, {
@@ -101,23 +106,24 @@ export async function createItem(db: Db, context: AuditContext, kind: GearKind, 
       updatedBy: actor,
     });
     if (kind === 'lure') await repo.setLureTargets(tx, row.id, body.targetSpeciesIds ?? []);
-    const [view] = await withUsage(tx, [(await repo.findItem(tx, row.id))!]);
+    const [view] = await withUsage(inTx(deps, tx), [(await repo.findItem(tx, row.id))!]);
     await recordAudit(tx, context, { action: 'gear.item_created', targetType: `gear_${kind}`, targetId: row.id, after: snapshot(view!) });
     return view!;
   });
 }
 
-export async function updateItem(db: Db, context: AuditContext, kind: GearKind, id: string, body: Body) {
+export async function updateItem(deps: ServiceDeps, context: AuditContext, kind: GearKind, id: string, body: Body) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const locked = await repo.lockItem(tx, id);
     if (!locked) throw GearErrors.notFound(kind, id);
     if (locked.kind !== kind) throw GearErrors.wrongKind(kind, id, locked.kind);
-    const before = (await itemViews(tx, [(await repo.findItem(tx, id))!]))[0]!;
+    const before = (await itemViews(inTx(deps, tx), [(await repo.findItem(tx, id))!]))[0]!;
     // A merge patch: the fields sent change; null clears (a cleared list is empty).
     const changes = columnsOf(kind, body.colours === null ? { ...body, colours: [] } : body);
     const next = { ...(locked as Columns), ...changes };
     checkItem(kind, next);
-    const brand = await assertReferenceableBrand(tx, next.brandId!, '/brandId', locked.brandId);
+    const brand = await assertReferenceableBrand(inTx(deps, tx), next.brandId!, '/brandId', locked.brandId);
     if (changes.name !== undefined || changes.brandId !== undefined) {
       const clash = await repo.findItemByName(tx, kind, brand.id, next.name!);
       if (clash && clash.id !== id) throw GearErrors.duplicate(kind, clash.name, clash.id);
@@ -126,7 +132,7 @@ export async function updateItem(db: Db, context: AuditContext, kind: GearKind, 
     const targets = body.targetSpeciesIds === undefined ? undefined : (body.targetSpeciesIds ?? []);
     if (targets) {
       const kept = new Set<string>('targetSpecies' in before ? before.targetSpecies.map((t) => t.id) : []);
-      await assertReferenceableSpecies(tx, targets, '/targetSpeciesIds', kept);
+      await assertReferenceableSpecies(inTx(deps, tx), targets, '/targetSpeciesIds', kept);
     }
     await repo.updateItem(tx, id, {
       ...changes,
@@ -134,7 +140,7 @@ export async function updateItem(db: Db, context: AuditContext, kind: GearKind, 
       updatedBy: context.actor.userId ?? null,
     });
     if (kind === 'lure' && targets) await repo.setLureTargets(tx, id, targets);
-    const [view] = await withUsage(tx, [(await repo.findItem(tx, id))!]);
+    const [view] = await withUsage(inTx(deps, tx), [(await repo.findItem(tx, id))!]);
     await recordAudit(tx, context, { action: 'gear.item_updated', targetType: `gear_${kind}`, targetId: id, reason: body.reason ?? null, before: snapshot(before), after: snapshot(view!) });
     return view!;
   });
@@ -148,7 +154,7 @@ export function gearLifecycle(kind: GearKind): Lifecycle<GearItemRow, Awaited<Re
       if (row.kind !== kind) throw GearErrors.wrongKind(kind, row.id, row.kind);
     },
     update: async (tx, id, values, actor) => void (await repo.updateItem(tx, id, { ...values, updatedBy: actor })),
-    view: (tx, id) => adminGetItem(tx, kind, id),
+    view: (deps, id) => adminGetItem(deps, kind, id),
     notFound: (id) => GearErrors.notFound(kind, id),
     alreadyActive: () => GearErrors.alreadyActive(kind),
     alreadyInactive: (id) => GearErrors.alreadyInactive(kind, id),
@@ -156,6 +162,6 @@ export function gearLifecycle(kind: GearKind): Lifecycle<GearItemRow, Awaited<Re
   };
 }
 
-export function setItemActive(db: Db, context: AuditContext, kind: GearKind, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, gearLifecycle(kind), id, active, reason);
+export function setItemActive(deps: ServiceDeps, context: AuditContext, kind: GearKind, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps, context, gearLifecycle(kind), id, active, reason);
 }

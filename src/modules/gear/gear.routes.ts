@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -17,7 +18,7 @@ const FILTERS: Record<string, string> = {
 
 /** GET /api/gear/{rods|reels|lines|lures|apparel}[/{id}]: the read-only catalog. */
 export const gearRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of catalogSchemas) app.addSchema(schema);
   const tags = ['gear catalog'];
 
@@ -37,7 +38,7 @@ export const gearRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
           response: { 200: { ...Type.Array(Type.Ref(SCHEMA_IDS[kind])), headers: paginationHeaders } },
         },
       },
-      async (request, reply) => paginate(request, reply, request.query as { page: number; pageSize: number }, (page) => service.listItems(db, kind, request.query as CatalogFilter, page)),
+      async (request, reply) => paginate(request, reply, request.query as { page: number; pageSize: number }, (page) => service.listItems(services, kind, request.query as CatalogFilter, page)),
     );
 
     app.get(
@@ -52,7 +53,7 @@ export const gearRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
           response: { 200: Type.Ref(SCHEMA_IDS[kind]), ...errorResponses(404) },
         },
       },
-      async (request) => service.getItem(db, kind, request.params.id),
+      async (request) => service.getItem(services, kind, request.params.id),
     );
   }
 };

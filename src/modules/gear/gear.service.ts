@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { GearErrors } from './gear.errors.js';
@@ -88,7 +89,8 @@ export function itemView(row: repo.ItemRow, targets: Target[] = []) {
 export type ItemView = ReturnType<typeof itemView>;
 
 /** Views of the given rows with their lures' target species (one extra query for the page). */
-export async function itemViews(db: DbOrTx, rows: repo.ItemRow[]): Promise<ItemView[]> {
+export async function itemViews(deps: ServiceDeps<DbOrTx>, rows: repo.ItemRow[]): Promise<ItemView[]> {
+  const { db } = deps;
   const lureIds = rows.filter((r) => r.item.kind === 'lure').map((r) => r.item.id);
   const targets = await repo.lureTargets(db, lureIds);
   const byLure = new Map<string, Target[]>();
@@ -100,26 +102,29 @@ export async function itemViews(db: DbOrTx, rows: repo.ItemRow[]): Promise<ItemV
   return rows.map((r) => itemView(r, byLure.get(r.item.id) ?? []));
 }
 
-export async function listItems(db: DbOrTx, kind: GearKind, filter: CatalogFilter, page: Page) {
+export async function listItems(deps: ServiceDeps<DbOrTx>, kind: GearKind, filter: CatalogFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listItems(db, kind, { ...filter, status: 'active' }, page);
-  return { items: await itemViews(db, items), total };
+  return { items: await itemViews(deps, items), total };
 }
 
-export async function requireItem(db: DbOrTx, kind: GearKind, id: string): Promise<repo.ItemRow> {
+export async function requireItem(deps: ServiceDeps<DbOrTx>, kind: GearKind, id: string): Promise<repo.ItemRow> {
+  const { db } = deps;
   const row = await repo.findItem(db, id);
   if (!row) throw GearErrors.notFound(kind, id);
   if (row.item.kind !== kind) throw GearErrors.wrongKind(kind, id, row.item.kind);
   return row;
 }
 
-export async function getItem(db: DbOrTx, kind: GearKind, id: string) {
-  const [view] = await itemViews(db, [await requireItem(db, kind, id)]);
+export async function getItem(deps: ServiceDeps<DbOrTx>, kind: GearKind, id: string) {
+  const [view] = await itemViews(deps, [await requireItem(deps, kind, id)]);
   return view!;
 }
 
 /** Catalog items by id (any kind), as views, for the full view of gear setups. */
-export async function catalogItemsById(db: DbOrTx, ids: string[]): Promise<Map<string, ItemView>> {
-  const views = await itemViews(db, await repo.findItems(db, [...new Set(ids)]));
+export async function catalogItemsById(deps: ServiceDeps<DbOrTx>, ids: string[]): Promise<Map<string, ItemView>> {
+  const { db } = deps;
+  const views = await itemViews(deps, await repo.findItems(db, [...new Set(ids)]));
   return new Map(views.map((v) => [v.id, v]));
 }
 
@@ -131,7 +136,8 @@ export interface ItemStatus {
 }
 
 /** Kind and status of catalog items by id, for modules that reference them. */
-export async function catalogItemStatus(db: DbOrTx, ids: string[]): Promise<Map<string, ItemStatus>> {
+export async function catalogItemStatus(deps: ServiceDeps<DbOrTx>, ids: string[]): Promise<Map<string, ItemStatus>> {
+  const { db } = deps;
   const rows = await repo.findItems(db, [...new Set(ids)]);
   return new Map(rows.map((r) => [r.item.id, { id: r.item.id, kind: r.item.kind, selectable: r.item.isActive && r.brandActive }]));
 }

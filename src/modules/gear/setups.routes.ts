@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import * as service from './setups.service.js';
 
 /** /api/gear/setups: the caller's gear setups, with their catalog items. */
 export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of catalogSchemas) app.addSchema(schema);
   app.addSchema(Setup);
   const tags = ['gear: setups'];
@@ -32,7 +33,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: { ...Type.Array(Type.Ref('GearSetup')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSetups(db, owner(request), page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSetups(services, owner(request), page)),
   );
 
   app.get(
@@ -40,13 +41,13 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     {
       schema: { tags, operationId: 'getGearSetup', summary: 'One of your gear setups', description: "With its catalog items. Another angler's setup is a 403.", params: IdParams, response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) } },
     },
-    async (request) => service.getSetup(db, owner(request), request.params.id),
+    async (request) => service.getSetup(services, owner(request), request.params.id),
   );
 
   app.post(
     '/api/gear/setups',
     { schema: { tags, operationId: 'createGearSetup', summary: 'Create a gear setup', description: references, body: SetupBody, response: { 201: Type.Ref('GearSetup') } } },
-    async (request, reply) => reply.code(201).send(await service.createSetup(db, owner(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createSetup(services, owner(request), request.body)),
   );
 
   app.put(
@@ -62,7 +63,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateSetup(db, owner(request), request.params.id, { replace: request.body }),
+    async (request) => service.updateSetup(services, owner(request), request.params.id, { replace: request.body }),
   );
 
   app.patch(
@@ -81,7 +82,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateSetup(db, owner(request), request.params.id, { patch: request.body }),
+    async (request) => service.updateSetup(services, owner(request), request.params.id, { patch: request.body }),
   );
 
   app.delete(
@@ -97,7 +98,7 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       },
     },
     async (request, reply) => {
-      await service.deleteSetup(db, owner(request), request.params.id);
+      await service.deleteSetup(services, owner(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

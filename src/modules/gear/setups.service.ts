@@ -1,7 +1,8 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { allows, authorize } from '../../core/access/policy.js';
 import { setupPolicy } from '../../core/access/policies/setups.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { GearKind } from './gear.kinds.js';
@@ -25,10 +26,11 @@ const SLOTS = [
 ] as const satisfies ReadonlyArray<readonly [keyof SetupInput, GearKind]>;
 
 /** Full views of setups with their catalog items: three queries for a whole page. */
-async function setupViews(db: DbOrTx, rows: SetupRow[]) {
+async function setupViews(deps: ServiceDeps<DbOrTx>, rows: SetupRow[]) {
+  const { db } = deps;
   const lures = await repo.setupLures(db, rows.map((r) => r.id));
   const itemIds = [...rows.flatMap((r) => [r.rodId, r.reelId, r.lineId]), ...lures.map((l) => l.lureId)].filter((id): id is string => id !== null);
-  const items = await catalogItemsById(db, itemIds);
+  const items = await catalogItemsById(deps, itemIds);
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -44,13 +46,13 @@ async function setupViews(db: DbOrTx, rows: SetupRow[]) {
 }
 
 /** Checks the catalog references of a body; `current` ones may stay even when deactivated. */
-async function checkReferences(db: DbOrTx, input: SetupInput, current?: { ids: Set<string> }) {
+async function checkReferences(deps: ServiceDeps<DbOrTx>, input: SetupInput, current?: { ids: Set<string> }) {
   const lureIds = input.lureIds ?? [];
   const wanted: Array<{ pointer: string; id: string; kind: GearKind }> = [
     ...SLOTS.flatMap(([field, kind]) => (input[field] ? [{ pointer: `/${field}`, id: input[field] as string, kind }] : [])),
     ...lureIds.map((id, index) => ({ pointer: `/lureIds/${index}`, id, kind: 'lure' as const })),
   ];
-  const status = await catalogItemStatus(db, wanted.map((w) => w.id));
+  const status = await catalogItemStatus(deps, wanted.map((w) => w.id));
   for (const w of wanted) checkItem(status.get(w.id), w, current?.ids.has(w.id) ?? false);
 }
 
@@ -64,8 +66,8 @@ function checkItem(item: { kind: GearKind; selectable: boolean } | undefined, wa
  * For modules that reference a catalog item (a catch's lure): throws a 400 naming `pointer`
  * unless `id` is a selectable item of `kind`; `kept` allows one the record already had.
  */
-export async function assertCatalogItem(db: DbOrTx, id: string, kind: GearKind, pointer: string, kept = false): Promise<void> {
-  checkItem((await catalogItemStatus(db, [id])).get(id), { pointer, id, kind }, kept);
+export async function assertCatalogItem(deps: ServiceDeps<DbOrTx>, id: string, kind: GearKind, pointer: string, kept = false): Promise<void> {
+  checkItem((await catalogItemStatus(deps, [id])).get(id), { pointer, id, kind }, kept);
 }
 
 function values(input: SetupInput) {
@@ -79,27 +81,30 @@ function values(input: SetupInput) {
   };
 }
 
-async function ownSetup(db: DbOrTx, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<SetupRow> {
+async function ownSetup(deps: ServiceDeps<DbOrTx>, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<SetupRow> {
+  const { db } = deps;
   const row = action === 'read' ? await repo.findSetup(db, id) : await repo.lockSetup(db, id);
   return authorize(setupPolicy, ownerId, action, row, { db }, () => SetupErrors.notFound(id));
 }
 
-export async function listSetups(db: Db, ownerId: string, page: Page) {
+export async function listSetups(deps: ServiceDeps, ownerId: string, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listSetups(db, ownerId, page);
-  return { items: await setupViews(db, items), total };
+  return { items: await setupViews(deps, items), total };
 }
 
-export async function getSetup(db: Db, ownerId: string, id: string) {
-  const [view] = await setupViews(db, [await ownSetup(db, ownerId, id)]);
+export async function getSetup(deps: ServiceDeps, ownerId: string, id: string) {
+  const [view] = await setupViews(deps, [await ownSetup(deps, ownerId, id)]);
   return view!;
 }
 
-export async function createSetup(db: Db, ownerId: string, input: SetupInput) {
+export async function createSetup(deps: ServiceDeps, ownerId: string, input: SetupInput) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    await checkReferences(tx, input);
+    await checkReferences(inTx(deps, tx), input);
     const row = await repo.insertSetup(tx, { id: uuidv7(), ownerId, ...values(input) });
     await repo.setLures(tx, row.id, input.lureIds ?? []);
-    const [view] = await setupViews(tx, [row]);
+    const [view] = await setupViews(inTx(deps, tx), [row]);
     return view!;
   });
 }
@@ -110,24 +115,26 @@ function setupAsInput(row: SetupRow, lureIds: string[]): SetupInput {
 }
 
 /** PUT (replace) or PATCH (merge patch) of a setup. */
-export async function updateSetup(db: Db, ownerId: string, id: string, change: Change<SetupInput>) {
+export async function updateSetup(deps: ServiceDeps, ownerId: string, id: string, change: Change<SetupInput>) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const current = await ownSetup(tx, ownerId, id, 'update');
+    const current = await ownSetup(inTx(deps, tx), ownerId, id, 'update');
     const currentLures = await repo.setupLures(tx, [id]);
     const input = applyChange(change, SetupBody, () => setupAsInput(current, currentLures.map((l) => l.lureId)));
     const kept = new Set([current.rodId, current.reelId, current.lineId, ...currentLures.map((l) => l.lureId)].filter((v): v is string => v !== null));
-    await checkReferences(tx, input, { ids: kept });
+    await checkReferences(inTx(deps, tx), input, { ids: kept });
     const row = await repo.updateSetup(tx, id, values(input));
     await repo.setLures(tx, id, input.lureIds ?? []);
-    const [view] = await setupViews(tx, [row]);
+    const [view] = await setupViews(inTx(deps, tx), [row]);
     return view!;
   });
 }
 
 /** Deletes a setup; catches logged with it keep their data and lose the link (ON DELETE SET NULL). */
-export async function deleteSetup(db: Db, ownerId: string, id: string): Promise<void> {
+export async function deleteSetup(deps: ServiceDeps, ownerId: string, id: string): Promise<void> {
+  const { db } = deps;
   await db.transaction(async (tx) => {
-    await ownSetup(tx, ownerId, id, 'delete');
+    await ownSetup(inTx(deps, tx), ownerId, id, 'delete');
     await repo.deleteSetup(tx, id);
   });
 }
@@ -136,7 +143,8 @@ export async function deleteSetup(db: Db, ownerId: string, id: string): Promise<
  * For modules that link records to a gear setup (catches): throws a 400 naming `field` unless
  * `setupId` is one of `ownerId`'s setups.
  */
-export async function assertOwnGearSetup(db: DbOrTx, ownerId: string, setupId: string, field: string): Promise<void> {
+export async function assertOwnGearSetup(deps: ServiceDeps<DbOrTx>, ownerId: string, setupId: string, field: string): Promise<void> {
+  const { db } = deps;
   const row = await repo.findSetup(db, setupId);
   if (!row || !(await allows(setupPolicy, ownerId, 'use', row, { db }))) throw SetupErrors.notYourSetup(field, setupId);
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, createEntryWithCatch } from '../../../test/factories.js';
@@ -123,12 +124,12 @@ describe('gear setups', () => {
 describe('assertOwnGearSetup (for modules that reference setups)', () => {
   it('passes for the owner and throws a 400 naming the field otherwise', async () => {
     const setup = (await call('POST', '/api/gear/setups', jo, { name: 'Checked' })).json();
-    await expect(assertOwnGearSetup(t.database.db, jo.userId, setup.id, 'gearSetupId')).resolves.toBeUndefined();
+    await expect(assertOwnGearSetup(serviceDeps(t), jo.userId, setup.id, 'gearSetupId')).resolves.toBeUndefined();
     for (const [ownerId, setupId] of [
       [sam.userId, setup.id],
       [jo.userId, MISSING_ID],
     ]) {
-      await expect(assertOwnGearSetup(t.database.db, ownerId!, setupId!, 'gearSetupId')).rejects.toMatchObject({
+      await expect(assertOwnGearSetup(serviceDeps(t), ownerId!, setupId!, 'gearSetupId')).rejects.toMatchObject({
         status: 400,
         code: 'gear.invalid_setup_reference',
         errors: [{ pointer: '/gearSetupId', in: 'body', detail: 'is not one of your gear setups' }],

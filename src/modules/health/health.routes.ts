@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { Health, Liveness, Readiness } from './health.schemas.js';
@@ -56,7 +57,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       },
     },
     async (_request, reply) => {
-      const readiness = await checkReadiness(deps.database.pool, deps.database.db, shuttingDown, new Date(deps.now()));
+      const readiness = await checkReadiness(deps.database.pool, serviceDeps(deps), shuttingDown, new Date(deps.now()));
       if (readiness.status !== 'ready') reply.header('retry-after', '5');
       return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness);
     },

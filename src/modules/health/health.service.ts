@@ -1,10 +1,10 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import type { Static } from 'typebox';
 import type { HealthBody, Readiness as ReadinessSchema } from './health.schemas.js';
 import { migrationsFolder } from '../../paths.js';
-import type { Db } from '../../core/db/client.js';
 import { regulationDataWarnings } from '../regulations/index.js';
 
 const DATABASE_TIMEOUT_MS = 2000;
@@ -52,7 +52,7 @@ export type Readiness = Static<typeof ReadinessSchema>;
  * Ready: the database answers, every shipped migration is applied, and no shutdown has begun.
  * The details carry data warnings (regulations about to run out), which never make it not ready.
  */
-export async function checkReadiness(pool: pg.Pool, db: Db, shuttingDown: boolean, now: Date): Promise<Readiness> {
+export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, shuttingDown: boolean, now: Date): Promise<Readiness> {
   const database = (await databaseAnswers(pool)) ? 'ok' : 'unavailable';
   let migrations: Readiness['migrations'] = 'unknown';
   if (database === 'ok') {
@@ -62,6 +62,6 @@ export async function checkReadiness(pool: pg.Pool, db: Db, shuttingDown: boolea
     );
   }
   const ready = database === 'ok' && migrations === 'applied' && !shuttingDown;
-  const regulationData = migrations === 'applied' ? await regulationDataWarnings(db, now).catch(() => []) : [];
+  const regulationData = migrations === 'applied' ? await regulationDataWarnings(deps, now).catch(() => []) : [];
   return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown, details: { regulationData } };
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,7 +9,7 @@ import * as service from './jobs.service.js';
 
 /** /api/admin/jobs: the job queue's jobs (Settings.View). */
 export const jobsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Job);
 
   app.get(
@@ -26,6 +27,6 @@ export const jobsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         response: { 200: { ...Type.Array(Type.Ref('Job'), { maxItems: 100 }), headers: paginationHeaders, examples: [[JOB_EXAMPLE]] }, ...errorResponses(400) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listJobs(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listJobs(services, request.query, page)),
   );
 };

@@ -1,10 +1,11 @@
-import type { Db } from '../../core/db/client.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as repo from './jobs.repository.js';
 import type { JobsQueryType } from './jobs.schemas.js';
 
 /** The job queue as administrators see it: what ran, what waits, what failed and why. */
-export async function listJobs(db: Db, filter: JobsQueryType, page: Page) {
+export async function listJobs(deps: ServiceDeps, filter: JobsQueryType, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listJobs(db, filter, page);
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {

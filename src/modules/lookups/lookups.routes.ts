@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,7 +9,7 @@ import * as service from './lookups.service.js';
 
 /** /api/lookups/{category}: a vocabulary's active values, for clients to offer. */
 export const lookupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   // The values stay cached while this server hears their changes (every write that uses one checks it).
   listenWhileServing(app, deps.database.pool, service.listenForLookupChanges);
   app.addSchema(LookupValue);
@@ -27,6 +28,6 @@ export const lookupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: Type.Array(Type.Ref('LookupValue'), { maxItems: 1000 }), ...errorResponses(404) },
       },
     },
-    async (request) => service.activeValues(db, request.params.category),
+    async (request) => service.activeValues(services, request.params.category),
   );
 };

@@ -3,7 +3,7 @@ import { usageKey, type UsageCounter } from '../../core/admin/usage.js';
 import type { Registries } from '../../core/registries.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
 import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -56,7 +56,8 @@ export interface LookupCheck {
  * field whose code is not an active value of its category. A deactivated value stays on the records
  * that have it; only new writes are refused.
  */
-export async function assertLookupValues(db: DbOrTx, checks: readonly LookupCheck[]): Promise<void> {
+export async function assertLookupValues(deps: ServiceDeps<DbOrTx>, checks: readonly LookupCheck[]): Promise<void> {
+  const { db } = deps;
   const given = checks.filter((c): c is LookupCheck & { code: string } => typeof c.code === 'string');
   if (given.length === 0) return;
   const byCategory = await valuesByCategory(db);
@@ -133,7 +134,8 @@ const publicView = (row: LookupValueRow) => ({ code: row.code, label: row.label,
 // ---------- reads ----------
 
 /** A category's active values in their order (what a client fills a choice with); 404 for a category without values. */
-export async function activeValues(db: Db, category: string) {
+export async function activeValues(deps: ServiceDeps, category: string) {
+  const { db } = deps;
   const found = (await valuesByCategory(db)).get(category);
   if (!found?.length) throw LookupErrors.unknownCategory(category);
   return found.filter((v) => v.isActive).map(publicView);
@@ -198,18 +200,18 @@ export async function updateValue(deps: ServiceDeps, context: AuditContext, id: 
   return view;
 }
 
-const lifecycle = (registries: Registries): Lifecycle<LookupValueRow, ReturnType<typeof adminView>> => ({
+const lifecycle: Lifecycle<LookupValueRow, ReturnType<typeof adminView>> = {
   lock: (tx, id) => repo.find(tx, id, true),
   update: async (tx, id, values, actorId) => void (await repo.update(tx, id, { ...values, updatedBy: actorId })),
-  view: async (tx, id) => (await adminViews({ db: tx, registries }, [(await repo.find(tx, id))!]))[0]!,
+  view: async (deps, id) => (await adminViews(deps, [(await repo.find(deps.db, id))!]))[0]!,
   notFound: LookupErrors.notFound,
   alreadyActive: LookupErrors.alreadyActive,
   alreadyInactive: LookupErrors.alreadyInactive,
   audit: { targetType: 'lookup_value', deactivated: 'lookups.deactivated', reactivated: 'lookups.reactivated' },
-});
+};
 
 export async function setValueActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  const view = await setActive(deps.db, context, lifecycle(deps.registries), id, active, reason);
+  const view = await setActive(deps, context, lifecycle, id, active, reason);
   forgetLookups();
   return view;
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -27,7 +28,7 @@ const ActiveState = Type.Object({ id: Uuid, isActive: Type.Boolean(), deactivati
 
 /** /api/admin/regulations: Master Angler programs (with their deactivation) and the review of submissions. */
 export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [ReviewSubmission, Submission, ProgramView, AdminProgram, ProgramRevision]) app.addSchema(schema);
   const tags = ['admin: regulations'];
   const view = { access: { permission: 'Regulations.View' as const } };
@@ -46,7 +47,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
         response: { 200: { ...Type.Array(Type.Ref('AdminMasterAnglerProgram')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.listPrograms(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.listPrograms(services, request.query, page)),
   );
 
   app.post(
@@ -64,7 +65,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
         response: { 201: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await maAdmin.createProgram(db, auditContextOf(request), createProgramFromApi(request.body))),
+    async (request, reply) => reply.code(201).send(await maAdmin.createProgram(services, auditContextOf(request), createProgramFromApi(request.body))),
   );
 
   app.patch(
@@ -84,7 +85,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
         response: { 200: Type.Ref('AdminMasterAnglerProgram'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => maAdmin.updateProgram(db, auditContextOf(request), request.params.id, request.body),
+    async (request) => maAdmin.updateProgram(services, auditContextOf(request), request.params.id, request.body),
   );
 
   app.get(
@@ -101,7 +102,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
         response: { 200: { ...Type.Array(Type.Ref('MasterAnglerProgramRevision')), headers: paginationHeaders }, ...errorResponses(404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.programRevisions(db, request.params.id, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => maAdmin.programRevisions(services, request.params.id, page)),
   );
 
   lifecycleRoutes(app, {
@@ -111,7 +112,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
     noun: 'regulation programs',
     response: ActiveState,
     deactivationEffect: 'The program is out of force and takes no submissions, kept for history (never deleted).',
-    handler: (request, id, active, reason) => maAdmin.setProgramActive(db, auditContextOf(request), id, active, reason),
+    handler: (request, id, active, reason) => maAdmin.setProgramActive(services, auditContextOf(request), id, active, reason),
   });
 
   app.get(
@@ -127,7 +128,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
         response: { 200: { ...Type.Array(Type.Ref('MasterAnglerSubmissionForReview')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listForReview(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listForReview(services, request.query, page)),
   );
 
   const decisions = [
@@ -150,7 +151,7 @@ export const masterAnglerAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
           response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(404, 409) },
         },
       },
-      async (request) => ma.review(db, auditContextOf(request), request.params.id, to, (request.body as { reason?: string }).reason),
+      async (request) => ma.review(services, auditContextOf(request), request.params.id, to, (request.body as { reason?: string }).reason),
     );
   }
 };

@@ -1,8 +1,9 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
+import type { DbOrTx, Tx } from '../../core/db/client.js';
 import type { FieldError } from '../../core/http/problem.js';
 import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -75,9 +76,9 @@ function programProblems(measurement: ProgramFields['measurement'], levels: Awar
   return problems;
 }
 
-async function assertSpecies(db: DbOrTx, species: ProgramSpeciesInput[] | undefined, kept: ReadonlySet<string>) {
+async function assertSpecies(deps: ServiceDeps<DbOrTx>, species: ProgramSpeciesInput[] | undefined, kept: ReadonlySet<string>) {
   if (!species?.length) return;
-  const found = await speciesRefs(db, species.map((s) => s.speciesId));
+  const found = await speciesRefs(deps.db, species.map((s) => s.speciesId));
   species.forEach((s, i) => {
     const row = found.get(s.speciesId);
     if (!row) throw RegulationErrors.badReference(`/species/${i}/speciesId`, 'refers to no species');
@@ -85,13 +86,15 @@ async function assertSpecies(db: DbOrTx, species: ProgramSpeciesInput[] | undefi
   });
 }
 
-async function isDuplicateName(tx: Tx, jurisdictionId: string, name: string, except: string | null) {
+async function isDuplicateName(deps: ServiceDeps<Tx>, jurisdictionId: string, name: string, except: string | null) {
+  const { db: tx } = deps;
   const rows = await repo.programsOf(tx, [jurisdictionId], false);
   return rows.some((p) => p.id !== except && p.name.toLowerCase() === name.toLowerCase());
 }
 
 /** Makes the program's active species minimums exactly `species`: updates, inserts, reactivates, deactivates. */
-async function syncSpecies(tx: Tx, programId: string, species: ProgramSpeciesInput[], actor: string | null, reason: string) {
+async function syncSpecies(deps: ServiceDeps<Tx>, programId: string, species: ProgramSpeciesInput[], actor: string | null, reason: string) {
+  const { db: tx } = deps;
   const existing = await tx.select().from(maProgramSpecies).where(eq(maProgramSpecies.programId, programId));
   const wanted = new Set<string>();
   for (const s of species) {
@@ -118,14 +121,14 @@ async function syncSpecies(tx: Tx, programId: string, species: ProgramSpeciesInp
   }
 }
 
-async function snapshotOf(db: DbOrTx, program: ProgramRow) {
-  const code = (await jurisdictionCodes(db, [program.jurisdictionId])).get(program.jurisdictionId);
-  return programView((await programsWithSpecies(db, [program]))[0]!, code ?? '');
+async function snapshotOf(deps: ServiceDeps<DbOrTx>, program: ProgramRow) {
+  const code = (await jurisdictionCodes(deps, [program.jurisdictionId])).get(program.jurisdictionId);
+  return programView((await programsWithSpecies(deps, [program]))[0]!, code ?? '');
 }
 
-async function adminProgramViews(db: DbOrTx, programs: ProgramRow[], usage: Map<string, repo.ProgramUsage>) {
-  const codes = await jurisdictionCodes(db, programs.map((p) => p.jurisdictionId));
-  return (await programsWithSpecies(db, programs)).map((p) => ({
+async function adminProgramViews(deps: ServiceDeps<DbOrTx>, programs: ProgramRow[], usage: Map<string, repo.ProgramUsage>) {
+  const codes = await jurisdictionCodes(deps, programs.map((p) => p.jurisdictionId));
+  return (await programsWithSpecies(deps, programs)).map((p) => ({
     ...programView(p, codes.get(p.program.jurisdictionId) ?? ''),
     jurisdictionId: p.program.jurisdictionId,
     revision: p.program.revision,
@@ -136,26 +139,29 @@ async function adminProgramViews(db: DbOrTx, programs: ProgramRow[], usage: Map<
   }));
 }
 
-async function adminProgram(db: DbOrTx, id: string) {
+async function adminProgram(deps: ServiceDeps<DbOrTx>, id: string) {
+  const { db } = deps;
   const program = await repo.findProgram(db, id);
   if (!program) throw MasterAnglerErrors.programNotFound(id);
-  return (await adminProgramViews(db, [program], new Map([[id, await repo.programUsageOf(db, id)]])))[0]!;
+  return (await adminProgramViews(deps, [program], new Map([[id, await repo.programUsageOf(db, id)]])))[0]!;
 }
 
-async function writeRevision(tx: Tx, context: AuditContext, program: ProgramRow, reason: string, action: string, before: unknown) {
-  const snapshot = await snapshotOf(tx, program);
+async function writeRevision(deps: ServiceDeps<Tx>, context: AuditContext, program: ProgramRow, reason: string, action: string, before: unknown) {
+  const { db: tx } = deps;
+  const snapshot = await snapshotOf(deps, program);
   await tx.insert(maProgramRevisions).values({ id: uuidv7(), programId: program.id, revision: program.revision, snapshot, reason, actorId: context.actor.userId ?? null });
   await recordAudit(tx, context, { action, targetType: 'ma_program', targetId: program.id, reason, before, after: { revision: program.revision, ...snapshot } });
 }
 
-export async function createProgram(db: Db, context: AuditContext, input: ProgramInput) {
+export async function createProgram(deps: ServiceDeps, context: AuditContext, input: ProgramInput) {
+  const { db } = deps;
   const problems = programProblems(input.measurement, input.awardLevels, input.species);
   if (problems.length) throw MasterAnglerErrors.invalidProgram(problems);
-  await assertSpecies(db, input.species, new Set());
+  await assertSpecies(deps, input.species, new Set());
   const id = await db.transaction(async (tx) => {
     // The jurisdiction's row lock serializes program creation (the name is unique per jurisdiction).
-    if (!(await lockJurisdictionForReference(tx, input.jurisdictionId))) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
-    if (await isDuplicateName(tx, input.jurisdictionId, input.name, null)) throw MasterAnglerErrors.duplicateProgram(input.name);
+    if (!(await lockJurisdictionForReference(inTx(deps, tx), input.jurisdictionId))) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
+    if (await isDuplicateName(inTx(deps, tx), input.jurisdictionId, input.name, null)) throw MasterAnglerErrors.duplicateProgram(input.name);
     const actor = context.actor.userId ?? null;
     const [program] = await tx
       .insert(maPrograms)
@@ -174,12 +180,12 @@ export async function createProgram(db: Db, context: AuditContext, input: Progra
         revision: 1,
       })
       .returning();
-    await syncSpecies(tx, program!.id, input.species, actor, input.reason);
-    await writeRevision(tx, context, program!, input.reason, 'regulations.ma_program_created', null);
+    await syncSpecies(inTx(deps, tx), program!.id, input.species, actor, input.reason);
+    await writeRevision(inTx(deps, tx), context, program!, input.reason, 'regulations.ma_program_created', null);
     return program!.id;
   });
   forgetMasterAnglerCatalog(); // at once here; other processes hear the trigger's NOTIFY
-  return adminProgram(db, id);
+  return adminProgram(deps, id);
 }
 
 /**
@@ -197,7 +203,8 @@ function programAsBody(row: ProgramRow, species: ProgramSpeciesRow[]) {
 }
 
 /** A JSON Merge Patch of a program (with its `reason`): merged onto the program and validated as a whole; the fields sent change. */
-export async function updateProgram(db: Db, context: AuditContext, id: string, patch: MergePatch) {
+export async function updateProgram(deps: ServiceDeps, context: AuditContext, id: string, patch: MergePatch) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(maPrograms).where(eq(maPrograms.id, id)).for('update');
     if (!row) throw MasterAnglerErrors.programNotFound(id);
@@ -214,26 +221,27 @@ export async function updateProgram(db: Db, context: AuditContext, id: string, p
       species ?? (changes.measurement ? current.map((s) => ({ ...s, category: s.category })) : undefined),
     );
     if (problems.length) throw MasterAnglerErrors.invalidProgram(problems);
-    await assertSpecies(tx, species, new Set(current.map((s) => s.speciesId)));
-    if (changes.name && (await isDuplicateName(tx, row.jurisdictionId, changes.name, id))) throw MasterAnglerErrors.duplicateProgram(changes.name);
-    const before = await snapshotOf(tx, row);
+    await assertSpecies(inTx(deps, tx), species, new Set(current.map((s) => s.speciesId)));
+    if (changes.name && (await isDuplicateName(inTx(deps, tx), row.jurisdictionId, changes.name, id))) throw MasterAnglerErrors.duplicateProgram(changes.name);
+    const before = await snapshotOf(inTx(deps, tx), row);
     const actor = context.actor.userId ?? null;
     const [updated] = await tx
       .update(maPrograms)
       .set({ ...changes, revision: row.revision + 1, updatedBy: actor, updatedAt: new Date() })
       .where(eq(maPrograms.id, id))
       .returning();
-    if (species) await syncSpecies(tx, id, species, actor, reason);
-    await writeRevision(tx, context, updated!, reason, 'regulations.ma_program_updated', { revision: row.revision, ...before });
+    if (species) await syncSpecies(inTx(deps, tx), id, species, actor, reason);
+    await writeRevision(inTx(deps, tx), context, updated!, reason, 'regulations.ma_program_updated', { revision: row.revision, ...before });
   });
   forgetMasterAnglerCatalog();
-  return adminProgram(db, id);
+  return adminProgram(deps, id);
 }
 
-export async function listPrograms(db: DbOrTx, filter: repo.ProgramFilter, page: Page) {
+export async function listPrograms(deps: ServiceDeps<DbOrTx>, filter: repo.ProgramFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.programsPage(db, filter, page);
   const programs = await Promise.all(items.map(async (i) => (await repo.findProgram(db, i.id))!));
-  const views = await adminProgramViews(db, programs, new Map(items.map(({ id, ...usage }) => [id, usage])));
+  const views = await adminProgramViews(deps, programs, new Map(items.map(({ id, ...usage }) => [id, usage])));
   return { items: views, total };
 }
 
@@ -246,15 +254,16 @@ function snapshotView(snapshot: ReturnType<typeof programView>): ReturnType<type
   };
 }
 
-export async function programRevisions(db: DbOrTx, id: string, page: Page) {
+export async function programRevisions(deps: ServiceDeps<DbOrTx>, id: string, page: Page) {
+  const { db } = deps;
   if (!(await repo.findProgram(db, id))) throw MasterAnglerErrors.programNotFound(id);
   const { items, total } = await repo.programRevisionsPage(db, id, page);
   return { items: items.map((r) => ({ revision: r.revision, at: r.at.toISOString(), actorId: r.actorId, reason: r.reason, program: snapshotView(r.snapshot as ReturnType<typeof programView>) })), total };
 }
 
 /** Deactivation of a program instead of deletion (and back), with the reason in the row and the audit log. */
-export async function setProgramActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  const result = await setActive(db, context, programLifecycle, id, active, reason);
+export async function setProgramActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  const result = await setActive(deps, context, programLifecycle, id, active, reason);
   forgetMasterAnglerCatalog(); // programs decide eligibility (other processes: NOTIFY)
   return result;
 }
@@ -262,8 +271,8 @@ export async function setProgramActive(db: Db, context: AuditContext, id: string
 const programLifecycle: Lifecycle<{ isActive: boolean; deactivationReason: string | null }, { id: string; isActive: boolean; deactivationReason: string | null }> = {
   lock: (tx, id) => repo.lockProgram(tx, id),
   update: (tx, id, values) => repo.updateProgramState(tx, id, values),
-  view: async (tx, id) => {
-    const row = (await repo.findProgram(tx, id))!;
+  view: async ({ db }, id) => {
+    const row = (await repo.findProgram(db, id))!;
     return { id, isActive: row.isActive, deactivationReason: row.deactivationReason };
   },
   notFound: MasterAnglerErrors.programNotFound,

@@ -11,11 +11,11 @@ import { masterAnglerAdminRoutes } from './master-angler.admin.routes.js';
 export const masterAnglerModule = defineModule('master-angler', {
   providers: (deps) => {
     // The fishing log learns of the programs through its port (it cannot import this module).
-    registerMasterAnglerDetection(deps, async (db, ownerId, catches) => {
+    registerMasterAnglerDetection(deps, async (services, ownerId, catches) => {
       let home: Promise<string | null> | undefined;
-      const homeState = () => (home ??= homeStateOf(db, ownerId)); // read once, and only when a program lists a species
+      const homeState = () => (home ??= homeStateOf(services, ownerId)); // read once, and only when a program lists a species
       const found = [];
-      for (const item of catches) found.push(await masterAnglerEligibility(db, { ...item, homeState }));
+      for (const item of catches) found.push(await masterAnglerEligibility(services, { ...item, homeState }));
       return found;
     });
     // Jurisdictions decide which programs count: this process forgets the cached minimums at once.

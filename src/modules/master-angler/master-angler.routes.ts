@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -17,7 +18,7 @@ export interface MasterAnglerRouteOptions {
 
 /** /api/regulations/master-angler: Master Angler programs of a state, your submissions and award progress. */
 export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOptions> = async (app, { deps, catchSource = fishingLogCatchSource }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   // The Master Angler minimums stay cached while this server hears their changes (catch writes check them).
   listenWhileServing(app, deps.database.pool, ma.listenForMasterAnglerChanges);
@@ -36,7 +37,7 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         response: { 200: { ...Type.Array(Type.Ref('MasterAnglerSubmission')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listMine(db, principalOf(request).userId, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => ma.listMine(services, principalOf(request).userId, request.query, page)),
   );
 
   app.post(
@@ -54,7 +55,7 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         response: { 201: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await ma.submit(db, catchSource, principalOf(request), { ...request.body, category: CategoryEnum.fromApi(request.body.category) })),
+    async (request, reply) => reply.code(201).send(await ma.submit(services, catchSource, principalOf(request), { ...request.body, category: CategoryEnum.fromApi(request.body.category) })),
   );
 
   app.get(
@@ -69,7 +70,7 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => ma.getMine(db, principalOf(request), request.params.id),
+    async (request) => ma.getMine(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -85,7 +86,7 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         response: { 200: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => ma.resubmit(db, principalOf(request), request.params.id, request.body),
+    async (request) => ma.resubmit(services, principalOf(request), request.params.id, request.body),
   );
 
   app.get(
@@ -100,7 +101,7 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         response: { 200: Type.Ref('MasterAnglerProgress') },
       },
     },
-    async (request) => ma.progress(db, principalOf(request).userId, request.query.year),
+    async (request) => ma.progress(services, principalOf(request).userId, request.query.year),
   );
 
   app.get(
@@ -117,6 +118,6 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         response: { 200: Type.Ref('MasterAnglerStatePrograms'), ...errorResponses(404) },
       },
     },
-    async (request) => ma.programsOfState(db, request.params.stateId, now()),
+    async (request) => ma.programsOfState(services, request.params.stateId, now()),
   );
 };

@@ -1,10 +1,11 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { and, asc, eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import { masterAnglerCatchPolicy, masterAnglerSubmissionPolicy } from '../../core/access/policies/master-angler.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notify } from '../../core/notifications/outbox.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { channelCache } from '../../core/db/listen.js';
 import type { Page } from '../../core/http/pagination.js';
 import { speciesRefs } from '../species/species.service.js';
@@ -28,9 +29,10 @@ import { CategoryEnum, MeasurementEnum, ProgramDataStatusEnum } from './master-a
 
 const KG_PER_LB = 0.45359237;
 
-export async function programsWithSpecies(db: DbOrTx, programs: ProgramRow[]) {
+export async function programsWithSpecies(deps: ServiceDeps<DbOrTx>, programs: ProgramRow[]) {
+  const { db } = deps;
   const species = await repo.programSpecies(db, programs.map((p) => p.id));
-  const names = await speciesRefs(db, species.map((s) => s.speciesId));
+  const names = await speciesRefs(deps.db, species.map((s) => s.speciesId));
   return programs.map((p) => ({ program: p, species: species.filter((s) => s.programId === p.id), names }));
 }
 
@@ -70,11 +72,12 @@ export function programView({ program, species, names }: Awaited<ReturnType<type
 }
 
 /** The programs of a state: `US-MN` or `MN`. */
-export async function programsOfState(db: DbOrTx, stateId: string, now: Date = new Date()) {
+export async function programsOfState(deps: ServiceDeps<DbOrTx>, stateId: string, now: Date = new Date()) {
+  const { db } = deps;
   const code = normaliseStateCode(stateId);
-  const jurisdiction = await activeJurisdiction(db, code);
+  const jurisdiction = await activeJurisdiction(deps, code);
   if (!jurisdiction) throw RegulationErrors.unknownState(code);
-  const programs = await programsWithSpecies(db, await repo.programsOf(db, [jurisdiction.id]));
+  const programs = await programsWithSpecies(deps, await repo.programsOf(db, [jurisdiction.id]));
   return { state: code, name: jurisdiction.name, programs: programs.map((p) => programView(p, code, now.getUTCFullYear())) };
 }
 
@@ -118,14 +121,15 @@ interface CatalogMinimum {
  */
 export const MASTER_ANGLER_CHANNEL = 'fishlog_master_angler';
 
-async function loadCatalog(db: DbOrTx): Promise<Map<string, CatalogMinimum[]>> {
+async function loadCatalog(deps: ServiceDeps<DbOrTx>): Promise<Map<string, CatalogMinimum[]>> {
+  const { db } = deps;
   const rows = await db
     .select({ program: maPrograms, minimum: maProgramSpecies })
     .from(maProgramSpecies)
     .innerJoin(maPrograms, eq(maPrograms.id, maProgramSpecies.programId))
     .where(and(eq(maProgramSpecies.isActive, true), eq(maPrograms.isActive, true)))
     .orderBy(asc(maPrograms.name), asc(maProgramSpecies.id));
-  const states = await jurisdictionCodes(db, rows.map((r) => r.program.jurisdictionId), true);
+  const states = await jurisdictionCodes(deps, rows.map((r) => r.program.jurisdictionId), true);
   const bySpecies = new Map<string, CatalogMinimum[]>();
   for (const row of rows) {
     const state = states.get(row.program.jurisdictionId);
@@ -147,8 +151,8 @@ export const listenForMasterAnglerChanges = catalog.listen;
  * fishing log to call when a catch is logged (the catch response then says it is eligible). No
  * query when no program lists the species (the minimums are cached, see above).
  */
-export async function masterAnglerEligibility(db: DbOrTx, input: EligibilityInput) {
-  const minimums = await catalog.get(db);
+export async function masterAnglerEligibility(deps: ServiceDeps<DbOrTx>, input: EligibilityInput) {
+  const minimums = await catalog.get(deps);
   const candidates = minimums.get(input.speciesId) ?? [];
   if (candidates.length === 0) return [];
   const homeState = typeof input.homeState === 'function' ? await input.homeState() : input.homeState;
@@ -198,11 +202,12 @@ function submissionView(row: SubmissionRow, events: Event[], programName: string
   };
 }
 
-export async function submissionViews(db: DbOrTx, rows: SubmissionRow[]) {
+export async function submissionViews(deps: ServiceDeps<DbOrTx>, rows: SubmissionRow[]) {
+  const { db } = deps;
   const events = await repo.submissionEvents(db, rows.map((r) => r.id));
   const programs = new Map<string, string>();
   for (const id of new Set(rows.map((r) => r.programId))) programs.set(id, (await repo.findProgram(db, id))?.name ?? '');
-  const names = await speciesRefs(db, rows.map((r) => r.speciesId));
+  const names = await speciesRefs(deps.db, rows.map((r) => r.speciesId));
   return rows.map((r) => submissionView(r, events.filter((e) => e.submissionId === r.id), programs.get(r.programId)!, names.get(r.speciesId)?.commonName ?? ''));
 }
 
@@ -216,8 +221,9 @@ function checkMeasure(program: ProgramRow, minimums: ProgramSpeciesRow[], fish: 
   throw MasterAnglerErrors.belowMinimum(`The catch does not reach the ${program.name} minimum (${needs}).`);
 }
 
-export async function submit(db: Db, source: CatchSource, viewer: Viewer, input: SubmitInput) {
-  const fish = await source.visibleCatch(db, viewer.userId, input.catchId);
+export async function submit(deps: ServiceDeps, source: CatchSource, viewer: Viewer, input: SubmitInput) {
+  const { db } = deps;
+  const fish = await source.visibleCatch(deps, viewer.userId, input.catchId);
   await authorize(masterAnglerCatchPolicy, viewer, 'submit', fish, { db }, () => RegulationErrors.catchNotFound(input.catchId));
   const program = await repo.findProgram(db, input.programId);
   if (!program) throw RegulationErrors.badReference('/programId', 'refers to no Master Angler program');
@@ -225,7 +231,7 @@ export async function submit(db: Db, source: CatchSource, viewer: Viewer, input:
   const minimums = await repo.programSpecies(db, [program.id]);
   if (minimums.length === 0) throw MasterAnglerErrors.programHasNoMinimums(program.name, program.id);
   const minimum = checkMeasure(program, minimums, fish, input.category);
-  if (!minimum) throw MasterAnglerErrors.notInProgram((await speciesRefs(db, [fish.speciesId])).get(fish.speciesId)?.commonName ?? fish.speciesId, program.name);
+  if (!minimum) throw MasterAnglerErrors.notInProgram((await speciesRefs(deps.db, [fish.speciesId])).get(fish.speciesId)?.commonName ?? fish.speciesId, program.name);
   const id = uuidv7();
   const programYear = Number(localDate(fish.caughtAt, fish.timeZone).slice(0, 4));
   return db.transaction(async (tx) => {
@@ -258,25 +264,28 @@ export async function submit(db: Db, source: CatchSource, viewer: Viewer, input:
     // A parallel submission of the same species and year won the unique index.
     if (inserted.length === 0) throw MasterAnglerErrors.alreadySubmitted('submitted at the same time');
     await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: 'Submitted', actorId: viewer.userId, evidence: { photoUrl: inserted[0]!.photoUrl, witness: inserted[0]!.witness } });
-    return (await submissionViews(tx, inserted))[0]!;
+    return (await submissionViews(inTx(deps, tx), inserted))[0]!;
   });
 }
 
-export async function listMine(db: DbOrTx, userId: string, filter: { status?: SubmissionStatus | undefined; year?: number | undefined }, page: Page) {
+export async function listMine(deps: ServiceDeps<DbOrTx>, userId: string, filter: { status?: SubmissionStatus | undefined; year?: number | undefined }, page: Page) {
+  const { db } = deps;
   const where = and(eq(maSubmissions.userId, userId), filter.status ? eq(maSubmissions.status, filter.status) : undefined, filter.year ? eq(maSubmissions.programYear, filter.year) : undefined);
   const { items, total } = await repo.submissionsPage(db, where, page);
-  return { items: await submissionViews(db, items), total };
+  return { items: await submissionViews(deps, items), total };
 }
 
 const record = (row: SubmissionRow) => ({ ...row, ownerId: row.userId });
 
-export async function getMine(db: DbOrTx, viewer: Viewer, id: string) {
+export async function getMine(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string) {
+  const { db } = deps;
   const found = await repo.findSubmission(db, id);
   await authorize(masterAnglerSubmissionPolicy, viewer, 'read', found && record(found), { db }, () => MasterAnglerErrors.submissionNotFound(id));
-  return (await submissionViews(db, [found!]))[0]!;
+  return (await submissionViews(deps, [found!]))[0]!;
 }
 
-export async function resubmit(db: Db, viewer: Viewer, id: string, evidence: { photoUrl?: string | undefined; witness?: string | undefined }) {
+export async function resubmit(deps: ServiceDeps, viewer: Viewer, id: string, evidence: { photoUrl?: string | undefined; witness?: string | undefined }) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const found = await repo.findSubmission(tx, id, true);
     await authorize(masterAnglerSubmissionPolicy, viewer, 'resubmit', found && record(found), { db: tx }, () => MasterAnglerErrors.submissionNotFound(id));
@@ -289,7 +298,7 @@ export async function resubmit(db: Db, viewer: Viewer, id: string, evidence: { p
       .where(eq(maSubmissions.id, id))
       .returning();
     await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: 'Submitted', actorId: viewer.userId, reason: 'Resubmitted with new evidence', evidence });
-    return (await submissionViews(tx, [updated!]))[0]!;
+    return (await submissionViews(inTx(deps, tx), [updated!]))[0]!;
   });
 }
 
@@ -301,7 +310,8 @@ const TRANSITIONS: Record<SubmissionStatus, SubmissionStatus[]> = {
 };
 
 /** A reviewer's decision (admin, Regulations.Edit), audit-logged in the same transaction. */
-export async function review(db: Db, context: AuditContext, id: string, to: 'UnderReview' | 'Approved' | 'Rejected', reason: string | undefined) {
+export async function review(deps: ServiceDeps, context: AuditContext, id: string, to: 'UnderReview' | 'Approved' | 'Rejected', reason: string | undefined) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const row = await repo.findSubmission(tx, id, true);
     if (!row) throw MasterAnglerErrors.submissionNotFound(id);
@@ -322,18 +332,20 @@ export async function review(db: Db, context: AuditContext, id: string, to: 'Und
         recipients: [{ userId: row.userId, title: approved ? 'Master Angler catch approved' : 'Master Angler catch rejected', body: approved ? 'Your Master Angler submission was approved.' : `Your Master Angler submission was rejected${reason ? `: ${reason}` : ''}. You can resubmit it.` }],
       });
     }
-    return (await submissionViews(tx, [updated!]))[0]!;
+    return (await submissionViews(inTx(deps, tx), [updated!]))[0]!;
   });
 }
 
-export async function listForReview(db: DbOrTx, filter: { status?: SubmissionStatus | undefined; programId?: string | undefined }, page: Page) {
+export async function listForReview(deps: ServiceDeps<DbOrTx>, filter: { status?: SubmissionStatus | undefined; programId?: string | undefined }, page: Page) {
+  const { db } = deps;
   const where = and(filter.status ? eq(maSubmissions.status, filter.status) : undefined, filter.programId ? eq(maSubmissions.programId, filter.programId) : undefined);
   const { items, total } = await repo.submissionsPage(db, where, page);
-  return { items: (await submissionViews(db, items)).map((v, i) => ({ ...v, userId: items[i]!.userId })), total };
+  return { items: (await submissionViews(deps, items)).map((v, i) => ({ ...v, userId: items[i]!.userId })), total };
 }
 
 /** The caller's level per program and year, from approved submissions. */
-export async function progress(db: DbOrTx, userId: string, year: number | undefined) {
+export async function progress(deps: ServiceDeps<DbOrTx>, userId: string, year: number | undefined) {
+  const { db } = deps;
   const approved = await repo.approvedOf(db, userId, year);
   const keys = new Map<string, { programId: string; programYear: number; species: Set<string> }>();
   for (const a of approved) {

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -73,11 +74,11 @@ describe('GET /api/regulations/master-angler/{stateId}', () => {
 
 describe('eligibility detection (for the fishing log)', () => {
   it('a 44" muskie in Ohio qualifies for Fish Ohio; a 38" one does not; the home state counts too', async () => {
-    expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-OH' })).toEqual([
+    expect(await masterAnglerEligibility(serviceDeps(t), { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-OH' })).toEqual([
       { programId: FISH_OHIO, programName: 'Fish Ohio', state: 'US-OH', category: 'Any', qualifiesBy: 'Length', minLengthIn: 40, minWeightLb: null },
     ]);
-    expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(38), weightKg: null, stateCode: 'US-OH' })).toEqual([]);
-    expect(await masterAnglerEligibility(t.database.db, { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-MN', homeState: 'OH' })).toHaveLength(1);
+    expect(await masterAnglerEligibility(serviceDeps(t), { speciesId: SPECIES.muskie, lengthCm: inches(38), weightKg: null, stateCode: 'US-OH' })).toEqual([]);
+    expect(await masterAnglerEligibility(serviceDeps(t), { speciesId: SPECIES.muskie, lengthCm: inches(44), weightKg: null, stateCode: 'US-MN', homeState: 'OH' })).toHaveLength(1);
   });
 });
 
@@ -86,20 +87,20 @@ describe('the cached minimums (catch writes check them)', () => {
   const statementsOf = async (work: () => Promise<unknown>) => (await recordStatements(work)).map((s) => s.text);
 
   it('are read once, then follow changes: at once after an admin change here, on NOTIFY after a change by another process', async () => {
-    await masterAnglerEligibility(t.database.db, muskie38);
-    expect(await statementsOf(() => masterAnglerEligibility(t.database.db, muskie38))).toEqual([]);
+    await masterAnglerEligibility(serviceDeps(t), muskie38);
+    expect(await statementsOf(() => masterAnglerEligibility(serviceDeps(t), muskie38))).toEqual([]);
     // Another process (here: plain SQL on the owner's connection) lowers the minimum: the trigger notifies.
     await t.database.owner.pool.query(`UPDATE ma_program_species SET min_length_in = 36 WHERE program_id = $1 AND species_id = $2`, [FISH_OHIO, SPECIES.muskie]);
-    await vi.waitFor(async () => expect(await masterAnglerEligibility(t.database.db, muskie38)).toHaveLength(1), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect(await masterAnglerEligibility(serviceDeps(t), muskie38)).toHaveLength(1), { timeout: 5000, interval: 20 });
     // An administrator deactivates the program through the API: gone from the next check at once.
     const off = await inject('POST', `/api/admin/regulations/programs/${FISH_OHIO}/deactivate`, staff.admin, { reason: 'Season review' });
     expect(off.statusCode, off.body).toBe(200);
-    expect(await masterAnglerEligibility(t.database.db, muskie38)).toEqual([]);
+    expect(await masterAnglerEligibility(serviceDeps(t), muskie38)).toEqual([]);
     const on = await inject('POST', `/api/admin/regulations/programs/${FISH_OHIO}/reactivate`, staff.admin, { reason: 'Season review done' });
     expect(on.statusCode, on.body).toBe(200);
-    expect(await masterAnglerEligibility(t.database.db, muskie38)).toHaveLength(1);
+    expect(await masterAnglerEligibility(serviceDeps(t), muskie38)).toHaveLength(1);
     await t.database.owner.pool.query(`UPDATE ma_program_species SET min_length_in = 40 WHERE program_id = $1 AND species_id = $2`, [FISH_OHIO, SPECIES.muskie]);
-    await vi.waitFor(async () => expect(await masterAnglerEligibility(t.database.db, muskie38)).toEqual([]), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect(await masterAnglerEligibility(serviceDeps(t), muskie38)).toEqual([]), { timeout: 5000, interval: 20 });
   });
 });
 

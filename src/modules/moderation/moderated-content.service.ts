@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { registryKey, type Registries } from '../../core/registries.js';
 import type { ContentStatus, ContentType } from './moderation.types.js';
@@ -31,7 +32,7 @@ export interface ModeratedContentType<Item extends ModeratedItem = ModeratedItem
   /** Sets the status a moderator decided, with the reason its author sees (rejections). */
   setStatus(tx: DbOrTx, item: Item, status: ContentStatus, reason: string | null): Promise<void>;
   /** The queue's views of these items (ids of items that no longer exist are left out). */
-  forReview(db: DbOrTx, ids: string[]): Promise<ItemForReview[]>;
+  forReview(deps: ServiceDeps<DbOrTx>, ids: string[]): Promise<ItemForReview[]>;
   /** Tells the author a moderator rejected the item (in the decision's transaction), when the type does. */
   notifyRejection?(tx: DbOrTx, item: Item, reason: string | null): Promise<void>;
 }

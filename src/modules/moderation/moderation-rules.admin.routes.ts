@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import { RuleActionEnum } from './moderation.admin.schemas.js';
 import * as service from './moderation-rules.admin.service.js';
 
 export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(ModerationRule);
   const tags = ['admin: moderation'];
 
@@ -29,7 +30,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listRules(db, auditContextOf(request), { isActive: request.query.isActive, kind: RuleKindEnum.fromApi(request.query.kind), action: RuleActionEnum.fromApi(request.query.action) }, page),
+        service.listRules(services, auditContextOf(request), { isActive: request.query.isActive, kind: RuleKindEnum.fromApi(request.query.kind), action: RuleActionEnum.fromApi(request.query.action) }, page),
       ),
   );
 
@@ -39,7 +40,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
       config: { access: 'admin' },
       schema: { tags, operationId: 'getModerationRule', summary: 'One moderation rule with its usage', params: IdParams, response: { 200: Type.Ref('ModerationRule'), ...errorResponses(404) } },
     },
-    async (request) => service.getRule(db, request.params.id),
+    async (request) => service.getRule(services, request.params.id),
   );
 
   app.post(
@@ -57,7 +58,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         response: { 201: Type.Ref('ModerationRule') },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createRule(db, auditContextOf(request), createRuleInputFromApi(request.body))),
+    async (request, reply) => reply.code(201).send(await service.createRule(services, auditContextOf(request), createRuleInputFromApi(request.body))),
   );
 
   app.put(
@@ -74,7 +75,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         response: { 200: Type.Ref('ModerationRule'), ...errorResponses(404) },
       },
     },
-    async (request) => service.updateRule(db, auditContextOf(request), request.params.id, ruleInputFromApi(request.body)),
+    async (request) => service.updateRule(services, auditContextOf(request), request.params.id, ruleInputFromApi(request.body)),
   );
 
   lifecycleRoutes(app, {
@@ -84,6 +85,6 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
     noun: 'moderation rule',
     response: Type.Ref('ModerationRule'),
     deactivationEffect: 'The rule stops applying to new and edited content; it is kept with its history and usage (rules are never deleted).',
-    handler: (request, id, active, reason) => service.setRuleActive(db, auditContextOf(request), id, active, reason),
+    handler: (request, id, active, reason) => service.setRuleActive(services, auditContextOf(request), id, active, reason),
   });
 };

@@ -1,6 +1,6 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { lifecycleValues, setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { AppError } from '../../core/http/problem.js';
 import { ModerationErrors } from './moderation.errors.js';
@@ -64,7 +64,8 @@ function auditable(row: ModerationRuleRow) {
   return rest;
 }
 
-export async function listRules(db: Db, context: AuditContext, filter: repo.RuleFilter, page: Page) {
+export async function listRules(deps: ServiceDeps, context: AuditContext, filter: repo.RuleFilter, page: Page) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const { items, total } = await repo.listRules(tx, filter, page);
     await recordAudit(tx, context, { action: 'moderation.rules_listed', targetType: 'moderation_rule', after: { ...filter, page: page.page, count: items.length } });
@@ -72,13 +73,15 @@ export async function listRules(db: Db, context: AuditContext, filter: repo.Rule
   });
 }
 
-export async function getRule(db: Db, id: string) {
+export async function getRule(deps: ServiceDeps, id: string) {
+  const { db } = deps;
   const row = await repo.findRule(db, id);
   if (!row) throw ModerationErrors.ruleNotFound(id);
   return ruleView(row);
 }
 
-export async function createRule(db: Db, context: AuditContext, input: RuleInput & Required<Pick<RuleInput, 'name' | 'kind' | 'pattern' | 'action'>>) {
+export async function createRule(deps: ServiceDeps, context: AuditContext, input: RuleInput & Required<Pick<RuleInput, 'name' | 'kind' | 'pattern' | 'action'>>) {
+  const { db } = deps;
   checkPattern(input.kind, input.pattern);
   const appliesTo = input.appliesTo ?? ['post', 'comment'];
   return db.transaction(async (tx) => {
@@ -98,7 +101,8 @@ export async function createRule(db: Db, context: AuditContext, input: RuleInput
   });
 }
 
-export async function updateRule(db: Db, context: AuditContext, id: string, input: RuleInput) {
+export async function updateRule(deps: ServiceDeps, context: AuditContext, id: string, input: RuleInput) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const before = await repo.findRule(tx, id, { forUpdate: true });
     if (!before) throw ModerationErrors.ruleNotFound(id);
@@ -135,13 +139,13 @@ export async function updateRule(db: Db, context: AuditContext, id: string, inpu
 export const ruleLifecycle: Lifecycle<ModerationRuleRow, ReturnType<typeof ruleView>> = {
   lock: (tx, id) => repo.findRule(tx, id, { forUpdate: true }),
   update: async (tx, id, values) => void (await repo.updateRule(tx, id, values)),
-  view: async (tx, id) => ruleView((await repo.findRule(tx, id))!),
+  view: async ({ db }, id) => ruleView((await repo.findRule(db, id))!),
   notFound: ModerationErrors.ruleNotFound,
   alreadyActive: ModerationErrors.ruleAlreadyActive,
   alreadyInactive: ModerationErrors.ruleAlreadyInactive,
   audit: { targetType: 'moderation_rule', deactivated: 'moderation.rule_deactivated', reactivated: 'moderation.rule_reactivated' },
 };
 
-export function setRuleActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, ruleLifecycle, id, active, reason);
+export function setRuleActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps, context, ruleLifecycle, id, active, reason);
 }

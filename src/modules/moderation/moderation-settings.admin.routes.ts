@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { auditContextOf } from '../../core/audit/context.js';
@@ -6,7 +7,7 @@ import { ModerationSettingsBody, ModerationSettingsView } from './moderation-set
 import * as service from './moderation-settings.admin.service.js';
 
 export const moderationSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(ModerationSettingsView);
   const tags = ['admin: moderation'];
 
@@ -22,7 +23,7 @@ export const moderationSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         response: { 200: Type.Ref('ModerationSettings') },
       },
     },
-    async (request) => service.getSettings(db, auditContextOf(request)),
+    async (request) => service.getSettings(services, auditContextOf(request)),
   );
 
   app.put(
@@ -39,6 +40,6 @@ export const moderationSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps
         response: { 200: Type.Ref('ModerationSettings') },
       },
     },
-    async (request) => service.changeSettings(db, auditContextOf(request), request.body, { allowHttp: deps.config.moderationAllowHttp }),
+    async (request) => service.changeSettings(services, auditContextOf(request), request.body, { allowHttp: deps.config.moderationAllowHttp }),
   );
 };

@@ -1,5 +1,5 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db } from '../../core/db/client.js';
 import { dashboard, loadSettings, providerList, updateSettings, type ModerationSettings, type SettingsPatch, type UpdateOptions } from './moderation-settings.service.js';
 
 /** Moderation settings for admins: read with the month's figures, change (audit-logged). The API key never leaves. */
@@ -37,17 +37,19 @@ async function view(db: Parameters<typeof dashboard>[0], settings: ModerationSet
   };
 }
 
-export async function getSettings(db: Db, context: AuditContext) {
+export async function getSettings(deps: ServiceDeps, context: AuditContext) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const settings = await loadSettings(tx);
+    const settings = await loadSettings(inTx(deps, tx));
     await recordAudit(tx, context, { action: 'moderation.settings_viewed', targetType: 'moderation_settings' });
-    return view(tx, settings);
+    return view(inTx(deps, tx), settings);
   });
 }
 
-export async function changeSettings(db: Db, context: AuditContext, patch: SettingsPatch, options: UpdateOptions) {
+export async function changeSettings(deps: ServiceDeps, context: AuditContext, patch: SettingsPatch, options: UpdateOptions) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const { before, after, keyCleared } = await updateSettings(tx, patch, context.actor.userId ?? null, options);
+    const { before, after, keyCleared } = await updateSettings(inTx(deps, tx), patch, context.actor.userId ?? null, options);
     await recordAudit(tx, context, {
       action: 'moderation.settings_updated',
       targetType: 'moderation_settings',
@@ -55,6 +57,6 @@ export async function changeSettings(db: Db, context: AuditContext, patch: Setti
       // keyCleared: the provider or base URL changed without a key, so the stored one was dropped.
       after: { ...auditable(after), ...(patch.apiKey !== undefined ? { keyChanged: true } : {}), ...(keyCleared ? { keyCleared: true } : {}) },
     });
-    return view(tx, after);
+    return view(inTx(deps, tx), after);
   });
 }

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { ModerationErrors } from './moderation.errors.js';
 import * as repo from './moderation.repository.js';
@@ -55,7 +56,8 @@ function fromRow(row: ModerationSettingsRow): ModerationSettings {
   };
 }
 
-export async function loadSettings(db: DbOrTx): Promise<ModerationSettings> {
+export async function loadSettings(deps: ServiceDeps<DbOrTx>): Promise<ModerationSettings> {
+  const { db } = deps;
   const row = await repo.findSettings(db);
   return row ? fromRow(row) : { ...DEFAULT_SETTINGS };
 }
@@ -101,11 +103,12 @@ export interface UpdateOptions {
  * call. Returns the settings before and after.
  */
 export async function updateSettings(
-  tx: DbOrTx,
+  deps: ServiceDeps<DbOrTx>,
   patch: SettingsPatch,
   updatedBy: string | null,
   options: UpdateOptions,
 ): Promise<{ before: ModerationSettings; after: ModerationSettings; keyCleared: boolean }> {
+  const { db: tx } = deps;
   const locked = await repo.lockSettings(tx);
   const before = locked ? fromRow(locked) : { ...DEFAULT_SETTINGS };
   const provider = patch.provider ?? before.provider;
@@ -162,7 +165,8 @@ export interface UsageRow {
 }
 
 /** The dashboard figures of a month (UTC): calls, cost, flag rate, budget, queue length. */
-export async function dashboard(db: DbOrTx, settings: ModerationSettings, now = new Date()) {
+export async function dashboard(deps: ServiceDeps<DbOrTx>, settings: ModerationSettings, now = new Date()) {
+  const { db } = deps;
   const month = repo.monthOf(now);
   const [rows, pendingReview] = await Promise.all([repo.monthUsage(db, month), repo.countPending(db)]);
   const byProvider: UsageRow[] = rows.map((r) => ({

@@ -11,9 +11,9 @@ import { observeModeration } from './moderation.service.js';
 import { serviceDeps } from '../../core/service-deps.js';
 
 export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const review = serviceDeps(deps);
-  observeModeration(db, deps.metrics.registry);
+  observeModeration(services, deps.metrics.registry);
   app.addSchema(UserRef);
   app.addSchema(QueueItem);
   app.addSchema(Decision);

@@ -23,7 +23,7 @@ export async function listPending(deps: ServiceDeps, context: AuditContext, filt
     const found = await Promise.all(
       CONTENT_TYPES.map(async (type) => {
         const ids = held.filter((h) => h.type === type).map((h) => h.contentId);
-        return ids.length === 0 ? [] : (await moderatedContent(deps, type).forReview(tx, ids)).map((content) => [`${type}:${content.id}`, content] as const);
+        return ids.length === 0 ? [] : (await moderatedContent(deps, type).forReview(inTx(deps, tx), ids)).map((content) => [`${type}:${content.id}`, content] as const);
       }),
     );
     const contents = new Map<string, ItemForReview>(found.flat());

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import { recordAudit } from '../../core/audit/audit.js';
@@ -76,7 +77,8 @@ async function callWithDeadline(provider: ModerationProvider, input: ModerationI
 }
 
 /** The provider to ask: the configured one, or the local one when a remote call would exceed the budget. */
-async function chooseProvider(db: DbOrTx, settings: ModerationSettings, log: Log | undefined): Promise<ModerationProvider> {
+async function chooseProvider(deps: ServiceDeps<DbOrTx>, settings: ModerationSettings, log: Log | undefined): Promise<ModerationProvider> {
+  const { db } = deps;
   const definition = providerDefinition(settings.provider) ?? localProvider;
   if (definition.remote && settings.monthlyBudgetUsd !== null) {
     const spent = await repo.monthCost(db, repo.monthOf(new Date()));
@@ -113,7 +115,8 @@ function ruleRef(rule: ModerationRuleRow) {
 export const RULE_TIMEOUT_LIMIT = 5;
 
 /** Counts the time-out; at the limit, deactivates the rule, audit-logged as the system's doing, in the same transaction. */
-async function recordRuleTimeout(db: Db, rule: ModerationRuleRow, log: Log | undefined): Promise<void> {
+async function recordRuleTimeout(deps: ServiceDeps, rule: ModerationRuleRow, log: Log | undefined): Promise<void> {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     const counted = await repo.countRuleTimeout(tx, rule.id);
     if (!counted || !counted.isActive || counted.timeoutCount < RULE_TIMEOUT_LIMIT) return;
@@ -140,11 +143,11 @@ type RuleRow = Awaited<ReturnType<typeof repo.activeRules>>[number];
 type Settings = Awaited<ReturnType<typeof loadSettings>>;
 
 /** Step 1: the community rules against the text and image URLs (a rule out of time is recorded). */
-async function applyRules(db: Db, rules: RuleRow[], request: ModerationRequest, log?: Log) {
+async function applyRules(deps: ServiceDeps, rules: RuleRow[], request: ModerationRequest, log?: Log) {
   const { matched, timedOut } = await matchRules(rules, `${request.text}\n${linkedImages(request.imageUrls).join('\n')}`);
   if (timedOut) {
     log?.warn({ ruleId: timedOut.id }, 'moderation rule ran out of time; content held for review');
-    await recordRuleTimeout(db, timedOut, log);
+    await recordRuleTimeout(deps, timedOut, log);
   }
   return { matched, timedOut, matchedRuleIds: matched.map((r) => r.id) };
 }
@@ -157,8 +160,8 @@ interface ProviderOutcome {
 }
 
 /** Step 2: the provider's call within the deadline; a failure is an outcome, not an exception. */
-async function callProvider(db: Db, settings: Settings, request: ModerationRequest, log?: Log): Promise<ProviderOutcome & { latencyMs: number }> {
-  const provider = await chooseProvider(db, settings, log);
+async function callProvider(deps: ServiceDeps, settings: Settings, request: ModerationRequest, log?: Log): Promise<ProviderOutcome & { latencyMs: number }> {
+  const provider = await chooseProvider(deps, settings, log);
   const input: ModerationInput = { text: request.text, imageUrls: request.imageUrls, contentType: request.contentType };
   const started = performance.now();
   let result: ModerationResult | undefined;
@@ -177,7 +180,8 @@ async function callProvider(db: Db, settings: Settings, request: ModerationReque
 const providerMetrics = new WeakMap<Db, { calls: Counter; cost: Counter }>();
 
 /** Counts this app's provider calls in its metrics registry (`GET /metrics`). */
-export function observeModeration(db: Db, registry: Registry): void {
+export function observeModeration(deps: ServiceDeps, registry: Registry): void {
+  const { db } = deps;
   providerMetrics.set(db, {
     calls: new Counter({
       name: 'fishlog_moderation_provider_calls_total',
@@ -195,7 +199,8 @@ export function observeModeration(db: Db, registry: Registry): void {
 }
 
 /** Step 3: cost accounting, one row per provider call (and the metrics). */
-async function recordCost(db: Db, request: ModerationRequest, call: ProviderOutcome & { latencyMs: number }): Promise<void> {
+async function recordCost(deps: ServiceDeps, request: ModerationRequest, call: ProviderOutcome & { latencyMs: number }): Promise<void> {
+  const { db } = deps;
   const { provider, result, failure, categories } = call;
   const providerName = result?.provider ?? provider.name;
   const outcome = failure ? failure.outcome : categories.length > 0 ? 'flagged' : 'clean';
@@ -260,7 +265,8 @@ function decide(request: ModerationRequest, settings: Settings, rules: Awaited<R
  * For content outside the posts' review queue (fishing reports, reviewed in their own module):
  * counts the rules the verdict matched, in the caller's transaction.
  */
-export async function recordVerdictRules(tx: DbOrTx, verdict: Verdict): Promise<void> {
+export async function recordVerdictRules(deps: ServiceDeps<DbOrTx>, verdict: Verdict): Promise<void> {
+  const { db: tx } = deps;
   await repo.countRuleMatches(tx, verdict.matchedRuleIds);
 }
 
@@ -269,9 +275,10 @@ export async function recordVerdictRules(tx: DbOrTx, verdict: Verdict): Promise<
  * provider (its cost recorded), then the decision. The queue entry is written by `applyVerdict`
  * in the caller's transaction.
  */
-export async function moderateContent(db: Db, request: ModerationRequest, log?: Log): Promise<Verdict> {
-  const [settings, activeRules] = await Promise.all([loadSettings(db), repo.activeRules(db, request.contentType)]);
-  const rules = await applyRules(db, activeRules, request, log);
+export async function moderateContent(deps: ServiceDeps, request: ModerationRequest, log?: Log): Promise<Verdict> {
+  const { db } = deps;
+  const [settings, activeRules] = await Promise.all([loadSettings(deps), repo.activeRules(db, request.contentType)]);
+  const rules = await applyRules(deps, activeRules, request, log);
   const rejecting = rules.matched.find((r) => r.action === 'reject');
   if (rejecting) {
     return {
@@ -281,13 +288,14 @@ export async function moderateContent(db: Db, request: ModerationRequest, log?: 
       matchedRuleIds: rules.matchedRuleIds,
     };
   }
-  const call = await callProvider(db, settings, request, log);
-  await recordCost(db, request, call);
+  const call = await callProvider(deps, settings, request, log);
+  await recordCost(deps, request, call);
   return decide(request, settings, rules, call);
 }
 
 /** Stores what the verdict means for the queue and the rules' statistics, in the caller's transaction. */
-export async function applyVerdict(tx: DbOrTx, verdict: Verdict, target: repo.QueueTarget): Promise<void> {
+export async function applyVerdict(deps: ServiceDeps<DbOrTx>, verdict: Verdict, target: repo.QueueTarget): Promise<void> {
+  const { db: tx } = deps;
   if (verdict.status === 'PendingReview' && verdict.hold) await repo.hold(tx, target, verdict.hold);
   else await repo.dropPending(tx, target);
   await repo.countRuleMatches(tx, verdict.matchedRuleIds);

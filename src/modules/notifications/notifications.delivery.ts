@@ -1,5 +1,4 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
-import type { Db } from '../../core/db/client.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { JobContext, Jobs } from '../../core/jobs/jobs.js';
 import { isInAppOnlyType } from '../../core/notifications/outbox.js';
@@ -80,7 +79,7 @@ export async function emailNotification(deps: DeliveryDeps, notificationId: stri
   const target = await repo.mailTarget(deps.db, notificationId);
   if (!target || isInAppOnlyType(target.note.type) || !target.email || target.emailOff) return { sent: false };
   const { note, email } = target;
-  const settings = await mailSettings(deps.db, deps.key, deps.settings);
+  const settings = await mailSettings(deps, deps.key, deps.settings);
   await sendMail(deps.db, settings, composeMail(settings, deps.key, { email, userId: note.recipientId }, note), note.id);
   return { sent: true };
 }

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { DbOrTx } from '../../core/db/client.js';
@@ -37,11 +38,11 @@ export interface MailSettings {
  * the next mail), and the SMTP password, which is sensitive and so not in that copy, read and
  * decrypted only when SMTP with a user is on.
  */
-export async function mailSettings(db: DbOrTx, key: Buffer, settings: SettingsReader): Promise<MailSettings> {
+export async function mailSettings(deps: ServiceDeps<DbOrTx>, key: Buffer, settings: SettingsReader): Promise<MailSettings> {
   const get = <T>(name: string, fallback: T): T => settings.get<T>(name) ?? fallback;
   const smtp = get('EmailSmtpEnabled', false);
   const user = get<string | null>('EmailSmtpUser', null);
-  const password = smtp && user ? (((await settingValues(db, key, ['EmailSmtpPassword'])).get('EmailSmtpPassword') as string | null | undefined) ?? null) : null;
+  const password = smtp && user ? (((await settingValues(deps, key, ['EmailSmtpPassword'])).get('EmailSmtpPassword') as string | null | undefined) ?? null) : null;
   return {
     smtp,
     host: get('EmailSmtpHost', 'localhost'),

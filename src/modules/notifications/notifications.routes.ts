@@ -18,7 +18,7 @@ const WAKE_MS = 250;
 
 /** /api/notifications: your in-app notifications (the outbox's rows for you). */
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const key = settingsKey(deps.config);
   const delivery: DeliveryDeps = { ...serviceDeps(deps), jobs: deps.jobs, key, settings: deps.settings, webhooksAllowLocal: deps.config.webhooksAllowLocal };
   deps.jobs.work(NOTIFICATIONS_DISPATCH, () => dispatch(delivery));
@@ -72,8 +72,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     async (request, reply) => {
       const viewer = principalOf(request);
       const [items, { unread }] = await Promise.all([
-        paginateFeed(request, reply, request.query, (page) => service.list(db, viewer, request.query.unread === true, page)),
-        service.unreadCount(db, viewer),
+        paginateFeed(request, reply, request.query, (page) => service.list(services, viewer, request.query.unread === true, page)),
+        service.unreadCount(services, viewer),
       ]);
       reply.header('x-unread-count', String(unread));
       return items;
@@ -83,13 +83,13 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
   app.get(
     '/api/notifications/unread-count',
     { config, schema: { tags, operationId: 'countUnreadNotifications', summary: 'How many of your notifications are unread', response: { 200: UnreadCount } } },
-    async (request) => service.unreadCount(db, principalOf(request)),
+    async (request) => service.unreadCount(services, principalOf(request)),
   );
 
   app.post(
     '/api/notifications/read-all',
     { config, schema: { tags, operationId: 'markAllNotificationsRead', summary: 'Mark all your notifications read', response: { 200: ReadAllResult } } },
-    async (request) => service.markAllRead(db, principalOf(request)),
+    async (request) => service.markAllRead(services, principalOf(request)),
   );
 
   const preferences = { ...Type.Array(Type.Ref('NotificationPreference')), examples: [PREFERENCES_EXAMPLE] };
@@ -105,7 +105,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: preferences },
       },
     },
-    async (request) => service.preferences(db, principalOf(request).userId),
+    async (request) => service.preferences(services, principalOf(request).userId),
   );
 
   app.put(
@@ -122,7 +122,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: preferences, ...errorResponses(400) },
       },
     },
-    async (request) => service.setPreferences(db, principalOf(request), request.body),
+    async (request) => service.setPreferences(services, principalOf(request), request.body),
   );
 
   const unsubscribe = (operationId: string, summary: string) => ({
@@ -137,8 +137,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       response: { 200: UnsubscribeResult, ...errorResponses(400) },
     },
   });
-  app.get('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmail', 'Stop e-mails of one kind (the link in a mail)'), async (request) => service.unsubscribe(db, key, request.query.ref));
-  app.post('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmailOneClick', 'Stop e-mails of one kind (one-click, RFC 8058)'), async (request) => service.unsubscribe(db, key, request.query.ref));
+  app.get('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmail', 'Stop e-mails of one kind (the link in a mail)'), async (request) => service.unsubscribe(services, key, request.query.ref));
+  app.post('/api/notifications/unsubscribe', unsubscribe('unsubscribeNotificationEmailOneClick', 'Stop e-mails of one kind (one-click, RFC 8058)'), async (request) => service.unsubscribe(services, key, request.query.ref));
 
   app.get(
     '/api/notifications/:id',
@@ -146,7 +146,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       config,
       schema: { tags, operationId: 'getNotification', summary: 'One of your notifications', description: '403 when it was sent to someone else.', params: IdParams, response: { 200: ref, ...errorResponses(403, 404) } },
     },
-    async (request) => service.get(db, principalOf(request), request.params.id),
+    async (request) => service.get(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -162,6 +162,6 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: ref, ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.markRead(db, principalOf(request), request.params.id),
+    async (request) => service.markRead(services, principalOf(request), request.params.id),
   );
 };

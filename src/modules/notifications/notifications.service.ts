@@ -1,6 +1,7 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import { notificationPolicy } from '../../core/access/policies/notifications.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { NotificationErrors } from './notifications.errors.js';
 import * as repo from './notifications.repository.js';
@@ -15,36 +16,42 @@ function view(row: repo.NotificationRow) {
   return { id: row.id, type: row.type, title: row.title, body: row.body, path: row.path, createdAt: row.createdAt.toISOString(), readAt: row.readAt?.toISOString() ?? null };
 }
 
-export async function list(db: Db, viewer: Viewer, unread: boolean, page: FeedPage) {
+export async function list(deps: ServiceDeps, viewer: Viewer, unread: boolean, page: FeedPage) {
+  const { db } = deps;
   const rows = await repo.listFor(db, viewer.userId, unread, page);
   const last = rows.at(-1);
   return { items: rows.map(({ row }) => view(row)), last: last ? { micros: last.key, id: last.row.id } : undefined };
 }
 
-export async function unreadCount(db: Db, viewer: Viewer) {
+export async function unreadCount(deps: ServiceDeps, viewer: Viewer) {
+  const { db } = deps;
   return { unread: await repo.unreadCount(db, viewer.userId) };
 }
 
-export async function get(db: Db, viewer: Viewer, id: string) {
+export async function get(deps: ServiceDeps, viewer: Viewer, id: string) {
+  const { db } = deps;
   const found = await repo.find(db, id);
   await authorize(notificationPolicy, viewer, 'read', found && { ownerId: found.recipientId }, { db }, () => NotificationErrors.notFound(id));
   return view(found!);
 }
 
-export async function markRead(db: Db, viewer: Viewer, id: string) {
+export async function markRead(deps: ServiceDeps, viewer: Viewer, id: string) {
+  const { db } = deps;
   const found = await repo.find(db, id);
   await authorize(notificationPolicy, viewer, 'markRead', found && { ownerId: found.recipientId }, { db }, () => NotificationErrors.notFound(id));
   return view(await repo.markRead(db, id));
 }
 
-export async function markAllRead(db: Db, viewer: Viewer) {
+export async function markAllRead(deps: ServiceDeps, viewer: Viewer) {
+  const { db } = deps;
   return { marked: await repo.markAllRead(db, viewer.userId) };
 }
 
 // Preferences
 
 /** Every notice type with the user's choice per channel (default: on; security notices always in-app). */
-export async function preferences(db: DbOrTx, userId: string) {
+export async function preferences(deps: ServiceDeps<DbOrTx>, userId: string) {
+  const { db } = deps;
   const chosen = new Map((await repo.preferencesOf(db, userId)).map((row) => [`${row.type}/${row.channel}`, row.enabled]));
   return NOTIFICATION_TYPE_NAMES.map((type) => {
     const security = isSecurityType(type);
@@ -60,7 +67,8 @@ export async function preferences(db: DbOrTx, userId: string) {
   });
 }
 
-export async function setPreferences(db: Db, viewer: Viewer, body: PreferencesBodyType) {
+export async function setPreferences(deps: ServiceDeps, viewer: Viewer, body: PreferencesBodyType) {
+  const { db } = deps;
   const rows: Array<{ type: string; channel: NotificationChannel; enabled: boolean }> = [];
   body.preferences.forEach((entry, index) => {
     if (entry.inApp === false && isSecurityType(entry.type)) throw NotificationErrors.securityInApp(index, entry.type);
@@ -71,11 +79,12 @@ export async function setPreferences(db: Db, viewer: Viewer, body: PreferencesBo
   // The last entry for a type and channel wins.
   const unique = [...new Map(rows.map((row) => [`${row.type}/${row.channel}`, row])).values()];
   await repo.setPreferences(db, viewer.userId, unique);
-  return preferences(db, viewer.userId);
+  return preferences(deps, viewer.userId);
 }
 
 /** The link of a mail: that kind of e-mail off for its recipient. */
-export async function unsubscribe(db: Db, key: Buffer, token: string) {
+export async function unsubscribe(deps: ServiceDeps, key: Buffer, token: string) {
+  const { db } = deps;
   const found = readUnsubscribeToken(key, token);
   if (!found || !(NOTIFICATION_TYPE_NAMES as string[]).includes(found.type)) throw NotificationErrors.badUnsubscribeToken();
   await repo.setPreferences(db, found.userId, [{ type: found.type, channel: 'email', enabled: false }]);
@@ -84,10 +93,12 @@ export async function unsubscribe(db: Db, key: Buffer, token: string) {
 
 // The local mailbox (`fishlog mail list|show`)
 
-export async function mailbox(db: DbOrTx, limit: number) {
+export async function mailbox(deps: ServiceDeps<DbOrTx>, limit: number) {
+  const { db } = deps;
   return repo.mailboxList(db, limit);
 }
 
-export async function mailboxMessage(db: DbOrTx, id: string) {
+export async function mailboxMessage(deps: ServiceDeps<DbOrTx>, id: string) {
+  const { db } = deps;
   return repo.mailboxMessage(db, id);
 }

@@ -53,13 +53,13 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: { ...Type.Array(Type.Ref('Webhook'), { maxItems: 100 }), headers: paginationHeaders, examples: [[WEBHOOK_EXAMPLE]] }, ...errorResponses(400) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listWebhooks(webhooks.db, request.query.status, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listWebhooks(webhooks, request.query.status, page)),
   );
 
   app.get(
     `${base}/:id`,
     { config, schema: { tags, operationId: 'adminGetWebhook', summary: 'One webhook endpoint', params: IdParams, response: { 200: Type.Ref('Webhook'), ...errorResponses(404) } } },
-    async (request) => service.getWebhook(webhooks.db, request.params.id),
+    async (request) => service.getWebhook(webhooks, request.params.id),
   );
 
   app.get(
@@ -76,7 +76,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: { ...Type.Array(Type.Ref('WebhookDelivery'), { maxItems: 100 }), headers: paginationHeaders, examples: [[DELIVERY_EXAMPLE]] }, ...errorResponses(400, 404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.deliveries(webhooks.db, request.params.id, request.query.status, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.deliveries(webhooks, request.params.id, request.query.status, page)),
   );
 
   app.post(
@@ -102,6 +102,6 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
     noun: 'webhook',
     response: Type.Ref('Webhook'),
     deactivationEffect: 'No further deliveries are sent to it (pending retries end as Failed).',
-    handler: (request, id, active, reason) => service.setWebhookActive(webhooks.db, auditContextOf(request), id, active, reason),
+    handler: (request, id, active, reason) => service.setWebhookActive(webhooks, auditContextOf(request), id, active, reason),
   });
 };

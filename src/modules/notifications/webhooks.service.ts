@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { seal } from '../../core/crypto/keys.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { Jobs } from '../../core/jobs/jobs.js';
@@ -71,44 +71,47 @@ export async function createWebhook(deps: WebhooksDeps, context: AuditContext, b
   });
 }
 
-export async function listWebhooks(db: Db, status: 'Active' | 'Inactive' | 'All' | undefined, page: Page) {
+export async function listWebhooks(deps: ServiceDeps, status: 'Active' | 'Inactive' | 'All' | undefined, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listEndpoints(db, { active: status === 'All' ? undefined : status !== 'Inactive' }, page);
   return { items: items.map(endpointView), total };
 }
 
-async function found(db: DbOrTx, id: string) {
+async function found(deps: ServiceDeps<DbOrTx>, id: string) {
+  const { db } = deps;
   const row = await repo.findEndpoint(db, id);
   if (!row) throw NotificationErrors.webhookNotFound(id);
   return row;
 }
 
-export async function getWebhook(db: Db, id: string) {
-  return endpointView(await found(db, id));
+export async function getWebhook(deps: ServiceDeps, id: string) {
+  return endpointView(await found(deps, id));
 }
 
 const lifecycle: Lifecycle<repo.EndpointRow, ReturnType<typeof endpointView>> = {
   lock: (tx, id) => repo.findEndpoint(tx, id, true),
   update: (tx, id, values) => repo.setEndpointActive(tx, id, values),
-  view: async (tx, id) => endpointView(await found(tx, id)),
+  view: async (deps, id) => endpointView(await found(deps, id)),
   notFound: NotificationErrors.webhookNotFound,
   alreadyActive: NotificationErrors.webhookActive,
   alreadyInactive: NotificationErrors.webhookInactive,
   audit: { targetType: 'webhook_endpoint', deactivated: 'webhooks.deactivated', reactivated: 'webhooks.reactivated' },
 };
 
-export function setWebhookActive(db: Db, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, lifecycle, id, active, reason);
+export function setWebhookActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps, context, lifecycle, id, active, reason);
 }
 
-export async function deliveries(db: Db, id: string, status: repo.DeliveryRow['status'] | undefined, page: Page) {
-  await found(db, id);
+export async function deliveries(deps: ServiceDeps, id: string, status: repo.DeliveryRow['status'] | undefined, page: Page) {
+  const { db } = deps;
+  await found(deps, id);
   const { items, total } = await repo.listDeliveries(db, id, { status }, page);
   return { items: items.map(deliveryView), total };
 }
 
 /** Queues a `ping` delivery to an active endpoint (signed like every delivery), logged like the others. */
 export async function ping(deps: WebhooksDeps, context: AuditContext, id: string) {
-  const endpoint = await found(deps.db, id);
+  const endpoint = await found(deps, id);
   if (!endpoint.isActive) throw NotificationErrors.webhookInactive(id);
   const deliveryId = uuidv7();
   const createdAt = new Date().toISOString();

@@ -1,3 +1,5 @@
+import { serviceDeps } from '../../core/service-deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
@@ -346,7 +348,8 @@ export class PaymentsService {
 }
 
 /** The provider the configuration selects: the local ledger unless PAYMENT_PROVIDER=stripe. */
-export function createPaymentsService(db: Db, config: Config['payments'], listeners: PaymentListeners = emptyListeners()): PaymentsService {
+export function createPaymentsService(deps: ServiceDeps, config: Config['payments'], listeners: PaymentListeners = emptyListeners()): PaymentsService {
+  const { db } = deps;
   if (config.provider === 'stripe') {
     const client = stripeClient(config);
     return new PaymentsService(db, new StripeProvider(client), listeners, { client, webhookSecret: config.stripeWebhookSecret });
@@ -361,7 +364,7 @@ const services = new WeakMap<Registries, PaymentsService>();
 export function paymentsOf(deps: { database: Database; config: Pick<Config, 'payments'>; registries: Registries }): PaymentsService {
   let service = services.get(deps.registries);
   if (!service) {
-    service = createPaymentsService(deps.database.db, deps.config.payments, deps.registries.of(paymentListeners));
+    service = createPaymentsService(serviceDeps(deps), deps.config.payments, deps.registries.of(paymentListeners));
     services.set(deps.registries, service);
   }
   return service;

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { UserRef } from '../users/index.js';
@@ -18,7 +19,7 @@ import { sendPhotoFile } from './photos.reply.js';
  * moderation.approve, moderation.reject to decide. Registered by photosRoutes (same storage).
  */
 export const adminPhotosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; photoDeps: PhotoDeps }> = async (app, { deps, photoDeps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(UserRef);
   app.addSchema(PhotoQueueItem);
   app.addSchema(PhotoDecision);
@@ -40,7 +41,7 @@ export const adminPhotosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; photo
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listQueue(db, auditContextOf(request), { state: request.query.state, kind: request.query.kind }, page)),
+      paginate(request, reply, request.query, (page) => service.listQueue(services, auditContextOf(request), { state: request.query.state, kind: request.query.kind }, page)),
   );
 
   app.get(
@@ -80,7 +81,7 @@ export const adminPhotosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; photo
           response: { 200: Type.Ref('PhotoDecision'), ...errorResponses(400, 404, 409) },
         },
       },
-      async (request) => service.decide(db, auditContextOf(request), request.params.id, decision, request.body.reason.trim()),
+      async (request) => service.decide(services, auditContextOf(request), request.params.id, decision, request.body.reason.trim()),
     );
   }
 };

@@ -1,5 +1,5 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db } from '../../core/db/client.js';
 import { transaction } from '../../core/db/pipeline.js';
 import type { Page } from '../../core/http/pagination.js';
 import { notify } from '../../core/notifications/outbox.js';
@@ -27,7 +27,8 @@ const RECORD_PATH: Record<ReviewedKind, (id: string) => string> = {
 
 export const reviewUrl = (photoId: string, size: PhotoSize) => `/api/admin/photos/${photoId}/${size}`;
 
-export async function listQueue(db: Db, context: AuditContext, filter: { state?: ReviewedState | undefined; kind?: ReviewedKind | undefined }, page: Page) {
+export async function listQueue(deps: ServiceDeps, context: AuditContext, filter: { state?: ReviewedState | undefined; kind?: ReviewedKind | undefined }, page: Page) {
+  const { db } = deps;
   return transaction(db, async (tx) => {
     const states = filter.state ? [filter.state] : [...REVIEWED_STATES];
     const kinds = filter.kind ? [filter.kind] : [...REVIEWED_KINDS];
@@ -52,7 +53,8 @@ export async function listQueue(db: Db, context: AuditContext, filter: { state?:
 
 const isReviewed = (kind: string): kind is ReviewedKind => (REVIEWED_KINDS as readonly string[]).includes(kind);
 
-export async function decide(db: Db, context: AuditContext, photoId: string, decision: 'approve' | 'reject', reason: string) {
+export async function decide(deps: ServiceDeps, context: AuditContext, photoId: string, decision: 'approve' | 'reject', reason: string) {
+  const { db } = deps;
   return transaction(db, async (tx) => {
     const photo = await repo.findPhoto(tx, photoId, { lock: true });
     if (!photo || !isReviewed(photo.kind)) throw PhotoErrors.notInReview(photoId);

@@ -9,12 +9,12 @@ export const photosModule = defineModule('photos', {
   providers: (deps) => {
     // The avatar is the Avatar record's one photo, seen as the profile is; profiles shows it through its registry.
     registerPhotoRecord(deps, 'Avatar', {
-      read: async (db, viewer, userId) => {
-        const row = await requireVisibleProfile(db, viewer.userId, userId);
+      read: async (services, viewer, userId) => {
+        const row = await requireVisibleProfile(services, viewer.userId, userId);
         return { ownerId: userId, isPublic: row.user.isActive && (row.profile?.visibility ?? PROFILE_DEFAULTS.visibility) === 'Public' };
       },
     });
-    registerAvatarSource(deps, async (db, viewerId, userIds) => new Map([...(await photoViews(db, viewerId, userIds))].map(([userId, list]) => [userId, list[0] ?? null])));
+    registerAvatarSource(deps, async (services, viewerId, userIds) => new Map([...(await photoViews(services, viewerId, userIds))].map(([userId, list]) => [userId, list[0] ?? null])));
   },
   routes: [photosRoutes],
 });

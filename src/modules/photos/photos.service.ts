@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { type ServiceDeps, inTx } from '../../core/service-deps.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { authorize, isOwner, type Viewer } from '../../core/access/policy.js';
 import { photoPolicy } from '../../core/access/policies/photos.js';
 import type { SettingsReader } from '../../core/app-deps.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { transaction } from '../../core/db/pipeline.js';
 import { AppError } from '../../core/http/problem.js';
@@ -45,7 +45,7 @@ export interface PhotoRecordAccess {
    * its owner and whether everyone may see it (then its photos may be cached publicly).
    * `parentId`: the record's parent named in the path (a catch's entry), when there is one.
    */
-  read(db: Db, viewer: Viewer, recordId: string, parentId?: string): Promise<{ ownerId: string | null; isPublic: boolean }>;
+  read(deps: ServiceDeps, viewer: Viewer, recordId: string, parentId?: string): Promise<{ ownerId: string | null; isPublic: boolean }>;
   /** Photos go through moderation before anyone but their owner sees them. */
   moderated?: boolean;
   /** The upload answer offers the image's GPS position as the record's location. */
@@ -109,7 +109,8 @@ function viewsOf(viewerId: string, rows: PhotoRow[]): PhotoView[] {
  * The photos of records the viewer was allowed to see, by record id (an empty list for a record
  * without photos). Callers check the records' access first; this only hides unpublished photos.
  */
-export async function photoViews(db: DbOrTx, viewerId: string, recordIds: readonly string[]): Promise<Map<string, PhotoView[]>> {
+export async function photoViews(deps: ServiceDeps<DbOrTx>, viewerId: string, recordIds: readonly string[]): Promise<Map<string, PhotoView[]>> {
+  const { db } = deps;
   return photoViewsOf(viewerId, await repo.photosOfRecords(db, recordIds), recordIds);
 }
 
@@ -162,7 +163,8 @@ function limits(settings: SettingsReader) {
 }
 
 /** The checks that need no file: the record exists, the viewer owns it, the record and the quota have room. */
-async function checkRoom(db: DbOrTx, ownerId: string, target: UploadTarget, quotaBytes: number, adding: number): Promise<void> {
+async function checkRoom(deps: ServiceDeps<DbOrTx>, ownerId: string, target: UploadTarget, quotaBytes: number, adding: number): Promise<void> {
+  const { db } = deps;
   const { usedBytes, onRecord } = await repo.usage(db, ownerId, target.recordId);
   if (target.kind !== 'Avatar' && onRecord >= MAX_PHOTOS_PER_RECORD) throw PhotoErrors.tooMany(MAX_PHOTOS_PER_RECORD);
   if (usedBytes + adding > quotaBytes || (adding === 0 && usedBytes >= quotaBytes)) throw PhotoErrors.quotaExceeded(usedBytes, adding, quotaBytes);
@@ -194,11 +196,11 @@ async function receive(incoming: IncomingFile, maxBytes: number, folder: string)
 export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: UploadTarget, nextFile: (maxBytes: number) => Promise<IncomingFile | undefined>): Promise<UploadResult> {
   const { db, storage } = deps;
   const access = recordAccess(deps, target.kind);
-  const found = await access.read(db, viewer, target.recordId, target.parentId);
+  const found = await access.read(deps, viewer, target.recordId, target.parentId);
   await authorize(photoPolicy, viewer, 'manage', found, { db }, () => PhotoErrors.notFound(target.recordId));
   const record = { ...found, ownerId: viewer.userId }; // the manage rule admits the record's owner only
   const { maxFileBytes, quotaBytes } = limits(deps.settings);
-  await checkRoom(db, record.ownerId, target, quotaBytes, 0);
+  await checkRoom(deps, record.ownerId, target, quotaBytes, 0);
 
   const incoming = await nextFile(maxFileBytes).catch((error: unknown) => {
     throw error instanceof AppError ? error : PhotoErrors.incomplete();
@@ -211,11 +213,11 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
     const suggestedLocation = access.offersLocation ? ((await gpsPosition(file)) ?? null) : null;
     const { display, thumbnail } = await renditions(file);
     const bytes = display.data.length + thumbnail.data.length;
-    await checkRoom(db, record.ownerId, target, quotaBytes, bytes);
+    await checkRoom(deps, record.ownerId, target, quotaBytes, bytes);
 
     const id = uuidv7();
     const verdict = access.moderated
-      ? await moderateContent(db, { contentType: 'photo', contentId: id, text: '', imageUrls: [`data:${OUTPUT_TYPE};base64,${thumbnail.data.toString('base64')}`] }, deps.log)
+      ? await moderateContent(deps, { contentType: 'photo', contentId: id, text: '', imageUrls: [`data:${OUTPUT_TYPE};base64,${thumbnail.data.toString('base64')}`] }, deps.log)
       : undefined;
 
     await repo.guardFiles(db, id, new Date(Date.now() + UPLOAD_GRACE_MS));
@@ -224,7 +226,7 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
       await storage.put(storageKey(id, 'thumbnail'), thumbnail.data, OUTPUT_TYPE);
       const row = await transaction(db, async (tx) => {
         await repo.lockOwner(tx, record.ownerId);
-        await checkRoom(tx, record.ownerId, target, quotaBytes, bytes);
+        await checkRoom(inTx(deps, tx), record.ownerId, target, quotaBytes, bytes);
         if (target.kind === 'Avatar') await repo.deleteRecordPhotos(tx, target.recordId);
         const inserted = await repo.insertPhoto(tx, {
           id,
@@ -239,7 +241,7 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
           bytes,
           status: verdict?.status ?? 'Published',
         });
-        if (verdict) await recordVerdictRules(tx, verdict);
+        if (verdict) await recordVerdictRules(inTx(deps, tx), verdict);
         await repo.dropDeletion(tx, [id]);
         return inserted;
       }).catch((error: unknown) => {
@@ -247,7 +249,7 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
         throw (error as { cause?: { code?: string } }).cause?.code === '23503' || (error as { code?: string }).code === '23503' ? PhotoErrors.recordDeleted(target.recordId) : error;
       });
       if (target.kind === 'Avatar') void sweepMedia(deps).catch((error: unknown) => deps.log.warn({ err: error }, 'media sweep failed'));
-      const view = (await recordPhotos(db, viewer, row.recordId)).find((photo) => photo.id === row.id)!;
+      const view = (await recordPhotos(deps, viewer, row.recordId)).find((photo) => photo.id === row.id)!;
       return { ...view, suggestedLocation };
     } catch (error) {
       // Not committed: the files go now (the guard row stays for the sweep if this fails too).
@@ -263,10 +265,10 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
 }
 
 /** The photo and its record's access: 404 unknown photo; the record's own 404/403; 404 when not published for a non-owner. */
-async function visiblePhoto(deps: Pick<PhotoDeps, 'db' | 'records'>, viewer: Viewer, photoId: string): Promise<{ photo: PhotoRow; isPublic: boolean }> {
+async function visiblePhoto(deps: PhotoDeps, viewer: Viewer, photoId: string): Promise<{ photo: PhotoRow; isPublic: boolean }> {
   const photo = await repo.findPhoto(deps.db, photoId);
   if (!photo) throw PhotoErrors.notFound(photoId);
-  const record = await recordAccess(deps, photo.kind).read(deps.db, viewer, photo.recordId);
+  const record = await recordAccess(deps, photo.kind).read(deps, viewer, photo.recordId);
   if (photo.status !== 'Published' && !isOwner(viewer, photo)) throw PhotoErrors.notFound(photoId);
   return { photo, isPublic: record.isPublic && photo.status === 'Published' };
 }
@@ -297,49 +299,50 @@ export async function photoFile(deps: Pick<PhotoDeps, 'storage'>, photo: PhotoRo
 }
 
 /** The photo, locked, when `viewer` owns its record (404 unknown, 403 not the owner). */
-async function ownedPhoto(tx: DbOrTx, viewer: Viewer, photoId: string): Promise<PhotoRow> {
+async function ownedPhoto(deps: ServiceDeps<DbOrTx>, viewer: Viewer, photoId: string): Promise<PhotoRow> {
+  const { db: tx } = deps;
   return authorize(photoPolicy, viewer, 'manage', await repo.findPhoto(tx, photoId, { lock: true }), { db: tx }, () => PhotoErrors.notFound(photoId));
 }
 
 /** Deletes a photo (its record's owner only); its files go right after the commit. */
 export async function deletePhoto(deps: PhotoDeps, viewer: Viewer, photoId: string): Promise<void> {
   await transaction(deps.db, async (tx) => {
-    const photo = await ownedPhoto(tx, viewer, photoId);
+    const photo = await ownedPhoto(inTx(deps, tx), viewer, photoId);
     await repo.lockOwner(tx, photo.ownerId);
     await repo.deletePhoto(tx, photo);
   });
   await sweepMedia(deps).catch((error: unknown) => deps.log.warn({ err: error }, 'media sweep failed; the next one retries'));
 }
 
-async function recordPhotos(db: DbOrTx, viewer: Viewer, recordId: string): Promise<PhotoView[]> {
-  return (await photoViews(db, viewer.userId, [recordId])).get(recordId)!;
+async function recordPhotos(deps: ServiceDeps<DbOrTx>, viewer: Viewer, recordId: string): Promise<PhotoView[]> {
+  return (await photoViews(deps, viewer.userId, [recordId])).get(recordId)!;
 }
 
 /** Moves a photo to `position` (1-based) among its record's; answers the record's photos. */
 export async function movePhoto(deps: PhotoDeps, viewer: Viewer, photoId: string, position: number): Promise<PhotoView[]> {
   return transaction(deps.db, async (tx) => {
-    const photo = await ownedPhoto(tx, viewer, photoId);
+    const photo = await ownedPhoto(inTx(deps, tx), viewer, photoId);
     await repo.lockOwner(tx, photo.ownerId);
     const { onRecord } = await repo.usage(tx, photo.ownerId, photo.recordId);
     if (position < 1 || position > onRecord) throw PhotoErrors.badPosition(position, onRecord);
     await repo.movePhoto(tx, photo, position);
-    return recordPhotos(tx, viewer, photo.recordId);
+    return recordPhotos(inTx(deps, tx), viewer, photo.recordId);
   });
 }
 
 /** Makes a photo its record's cover; answers the record's photos. */
 export async function makeCover(deps: PhotoDeps, viewer: Viewer, photoId: string): Promise<PhotoView[]> {
   return transaction(deps.db, async (tx) => {
-    const photo = await ownedPhoto(tx, viewer, photoId);
+    const photo = await ownedPhoto(inTx(deps, tx), viewer, photoId);
     await repo.lockOwner(tx, photo.ownerId);
     await repo.setCover(tx, photo);
-    return recordPhotos(tx, viewer, photo.recordId);
+    return recordPhotos(inTx(deps, tx), viewer, photo.recordId);
   });
 }
 
 /** The avatar's record id is its user: deleting it is deleting the one photo there is. */
 export async function deleteRecordPhotos(deps: PhotoDeps, viewer: Viewer, kind: PhotoKind, recordId: string): Promise<void> {
-  await recordAccess(deps, kind).read(deps.db, viewer, recordId);
+  await recordAccess(deps, kind).read(deps, viewer, recordId);
   await transaction(deps.db, async (tx) => {
     await authorize(photoPolicy, viewer, 'manage', { ownerId: recordId }, { db: tx }, () => PhotoErrors.notFound(recordId));
     await repo.lockOwner(tx, recordId);

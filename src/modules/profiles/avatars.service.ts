@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../../core/service-deps.js';
 export type Avatar = object;
 
 /** The avatar of each user (null: none) as `viewerId` may see it; the caller checked the profiles' visibility. */
-export type AvatarSource = (db: DbOrTx, viewerId: string, userIds: readonly string[]) => Promise<Map<string, Avatar | null>>;
+export type AvatarSource = (deps: ServiceDeps<DbOrTx>, viewerId: string, userIds: readonly string[]) => Promise<Map<string, Avatar | null>>;
 
 /** The app's avatar source (`deps.registries`): none until the photos module registers it. */
 const avatars = registryKey('profiles.avatars', (): { source?: AvatarSource } => ({}));
@@ -26,5 +26,5 @@ export function registerAvatarSource(deps: { registries: Registries }, source: A
 export async function avatarOf(deps: ServiceDeps<DbOrTx>, viewerId: string, userId: string): Promise<Avatar | null> {
   const { source } = deps.registries.of(avatars);
   if (!source) return null;
-  return (await source(deps.db, viewerId, [userId])).get(userId) ?? null;
+  return (await source(deps, viewerId, [userId])).get(userId) ?? null;
 }

@@ -59,11 +59,12 @@ async function loadOwn(deps: ServiceDeps<DbOrTx>, userId: string) {
   const { db } = deps;
   const row = await repo.findUserWithProfile(db, userId);
   if (!row) throw ProfileErrors.userNotFound(userId);
-  return ownView(row, await getResearchConsent(db, userId), await avatarOf(deps, userId, userId));
+  return ownView(row, await getResearchConsent(deps, userId), await avatarOf(deps, userId, userId));
 }
 
 /** A user's home state (ISO 3166-2, upper case), null when not set: for the Master Angler detection. */
-export async function homeStateOf(db: DbOrTx, userId: string): Promise<string | null> {
+export async function homeStateOf(deps: ServiceDeps<DbOrTx>, userId: string): Promise<string | null> {
+  const { db } = deps;
   return repo.homeState(db, userId);
 }
 
@@ -167,7 +168,7 @@ export async function updateOwnProfile(deps: ServiceDeps, userId: string, change
     await repo.lockUser(tx, userId);
     const row = await repo.findUserWithProfile(tx, userId);
     if (!row) throw ProfileErrors.userNotFound(userId);
-    const consent = await getResearchConsent(tx, userId);
+    const consent = await getResearchConsent(inTx(deps, tx), userId);
     const input = applyChange(change, ReplaceProfileBody, () => profileAsInput(row, consent));
     const speciesId = input.favouriteSpeciesId ?? null;
     // A species chosen before it was retired stays; a newly chosen one must be active.
@@ -182,7 +183,7 @@ export async function updateOwnProfile(deps: ServiceDeps, userId: string, change
       unitsPreference: UnitsEnum.fromApi(input.unitsPreference),
       visibility: input.visibility,
     });
-    if (input.researchConsent !== undefined && consent.level !== input.researchConsent) await setResearchConsent(tx, userId, input.researchConsent);
+    if (input.researchConsent !== undefined && consent.level !== input.researchConsent) await setResearchConsent(inTx(deps, tx), userId, input.researchConsent);
     return loadOwn(inTx(deps, tx), userId);
   });
   // Committed: this process's next read of the owner's view reads it anew (the others hear NOTIFY).
@@ -194,7 +195,8 @@ export async function updateOwnProfile(deps: ServiceDeps, userId: string, change
  * The profile row of `userId` if `viewerId` may see it: 404 for an unknown (or deactivated) user,
  * 403 when the profile's visibility does not admit the viewer. Used by the personal-best views.
  */
-export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId: string): Promise<repo.UserWithProfile> {
+export async function requireVisibleProfile(deps: ServiceDeps<DbOrTx>, viewerId: string, userId: string): Promise<repo.UserWithProfile> {
+  const { db } = deps;
   const row = await repo.findUserWithProfile(db, userId);
   // A deactivated user is gone for everyone but themselves: a 404, as for an unknown id.
   const exists = row && (row.user.isActive || isOwner(viewerId, { ownerId: userId }));
@@ -204,7 +206,7 @@ export async function requireVisibleProfile(db: DbOrTx, viewerId: string, userId
 }
 
 export async function getProfile(deps: ServiceDeps, viewerId: string, userId: string) {
-  const view = publicView(await requireVisibleProfile(deps.db, viewerId, userId));
+  const view = publicView(await requireVisibleProfile(deps, viewerId, userId));
   return Object.assign(view, { avatar: await avatarOf(deps, viewerId, userId) });
 }
 
@@ -212,7 +214,8 @@ export async function getProfile(deps: ServiceDeps, viewerId: string, userId: st
  * What a user search shows of each user's profile: whether `viewerId` may see the profile and, when
  * they may, its display name (null otherwise, or when none is set).
  */
-export async function profileCards(db: DbOrTx, viewerId: string, userIds: string[]): Promise<Map<string, { displayName: string | null; profileVisible: boolean }>> {
+export async function profileCards(deps: ServiceDeps<DbOrTx>, viewerId: string, userIds: string[]): Promise<Map<string, { displayName: string | null; profileVisible: boolean }>> {
+  const { db } = deps;
   const stored = new Map((await repo.findProfileFields(db, userIds)).map((row) => [row.userId, row]));
   const cards = new Map<string, { displayName: string | null; profileVisible: boolean }>();
   for (const userId of userIds) {
@@ -225,7 +228,8 @@ export async function profileCards(db: DbOrTx, viewerId: string, userIds: string
 }
 
 /** For the administration: the stored profile fields of a user (defaults when they never edited it). */
-export async function adminProfileSummary(db: DbOrTx, userId: string) {
+export async function adminProfileSummary(deps: ServiceDeps<DbOrTx>, userId: string) {
+  const { db } = deps;
   const row = await repo.findUserWithProfile(db, userId);
   const profile = row?.profile;
   return {

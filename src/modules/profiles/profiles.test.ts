@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { recordStatements } from '../../../test/statements.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -139,7 +140,7 @@ describe('PUT /api/userprofile/me', () => {
     const user = await createUser(t);
     const res = await putProfile(user, { researchConsent: 'Anonymized' });
     expect(res.statusCode).toBe(200);
-    const consent = await getResearchConsent(t.database.db, user.userId);
+    const consent = await getResearchConsent(serviceDeps(t), user.userId);
     expect(consent.level).toBe('Anonymized');
     expect(res.json().researchConsent).toEqual(consent);
     // Sending the same level again keeps when it was given.
@@ -147,7 +148,7 @@ describe('PUT /api/userprofile/me', () => {
     expect(same.json().researchConsent).toEqual(consent);
     const changed = await putProfile(user, { researchConsent: 'None' });
     expect(changed.json().researchConsent.level).toBe('None');
-    expect((await getResearchConsent(t.database.db, user.userId)).level).toBe('None');
+    expect((await getResearchConsent(serviceDeps(t), user.userId)).level).toBe('None');
     const columns = await t.database.pool.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'user_profiles' AND column_name ILIKE '%consent%'");
     expect(columns.rowCount).toBe(0);
   });

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { researchConsents } from './profiles.tables.js';
@@ -17,12 +18,14 @@ export interface ResearchConsent {
   givenAt: string | null;
 }
 
-export async function getResearchConsent(db: DbOrTx, userId: string): Promise<ResearchConsent> {
+export async function getResearchConsent(deps: ServiceDeps<DbOrTx>, userId: string): Promise<ResearchConsent> {
+  const { db } = deps;
   const [row] = await db.select().from(researchConsents).where(eq(researchConsents.userId, userId));
   return row ? { level: row.level, givenAt: row.givenAt.toISOString() } : { level: 'None', givenAt: null };
 }
 
-export async function setResearchConsent(db: DbOrTx, userId: string, level: ConsentLevel): Promise<ResearchConsent> {
+export async function setResearchConsent(deps: ServiceDeps<DbOrTx>, userId: string, level: ConsentLevel): Promise<ResearchConsent> {
+  const { db } = deps;
   const givenAt = new Date();
   const [row] = await db
     .insert(researchConsents)

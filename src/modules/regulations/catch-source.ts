@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { keptCatchesOfOwner, visibleCatchFacts, type CatchFacts } from '../fishing-log/catch-facts.service.js';
 import { RegulationErrors } from './regulations.errors.js';
@@ -13,14 +14,14 @@ export type LoggedCatch = CatchFacts;
 
 export interface CatchSource {
   /** The catch when `viewerId` may see it; throws the fishing log's 404 / 403 problems. */
-  visibleCatch(db: DbOrTx, viewerId: string, catchId: string): Promise<LoggedCatch>;
+  visibleCatch(deps: ServiceDeps<DbOrTx>, viewerId: string, catchId: string): Promise<LoggedCatch>;
   /** The owner's kept catches caught in [from, to), except `exceptId`. */
   keptCatches(db: DbOrTx, ownerId: string, from: Date, to: Date, exceptId: string): Promise<LoggedCatch[]>;
 }
 
 export const fishingLogCatchSource: CatchSource = {
-  async visibleCatch(db, viewerId, catchId) {
-    const facts = await visibleCatchFacts(db, viewerId, catchId);
+  async visibleCatch(deps, viewerId, catchId) {
+    const facts = await visibleCatchFacts(deps, viewerId, catchId);
     if (!facts) throw RegulationErrors.catchNotFound(catchId);
     return facts;
   },

@@ -83,7 +83,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 201: ZoneCreated, ...errorResponses(400) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createZone(db, auditContextOf(request), { ...request.body, kind: ZoneKindEnum.fromApi(request.body.kind) })),
+    async (request, reply) => reply.code(201).send(await createZone(services, auditContextOf(request), { ...request.body, kind: ZoneKindEnum.fromApi(request.body.kind) })),
   );
 
   app.post(
@@ -111,7 +111,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 201: EmergencyOrderView, ...errorResponses(400) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createOrder(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await createOrder(services, auditContextOf(request), request.body)),
   );
 
   // Jurisdictions
@@ -181,7 +181,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('AdminRegulationZone')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listZones(db, { ...request.query, kind: ZoneKindEnum.fromApi(request.query.kind) }, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listZones(services, { ...request.query, kind: ZoneKindEnum.fromApi(request.query.kind) }, page)),
   );
 
   // Rule-set versions
@@ -239,7 +239,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('AdminRegulationEmergencyOrder')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listOrders(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listOrders(services, request.query, page)),
   );
 
   for (const target of Object.keys(ADMIN_TARGETS) as AdminTarget[]) {

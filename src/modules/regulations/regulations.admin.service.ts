@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive as setActiveOf, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { applyChange, type MergePatch } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { JurisdictionBody } from './regulations.admin.schemas.js';
@@ -36,7 +36,7 @@ export function onJurisdictionActiveChange(deps: { registries: Registries }, lis
 
 /** Deactivation instead of deletion (and back), with the reason in the row and the audit log (core/admin/lifecycle). */
 export async function setActive(deps: ServiceDeps, context: AuditContext, target: AdminTarget, id: string, active: boolean, reason: string | undefined) {
-  const result = await setActiveOf(deps.db, context, targetLifecycle(target), id, active, reason);
+  const result = await setActiveOf(deps, context, targetLifecycle(target), id, active, reason);
   if (target === 'jurisdictions') for (const listener of deps.registries.of(jurisdictionListeners)) listener(); // e.g. Master Angler eligibility (other processes: NOTIFY)
   return result;
 }
@@ -56,8 +56,8 @@ function targetLifecycle(target: AdminTarget): Lifecycle<{ isActive: boolean }, 
       await tx.update(table).set(values).where(eq(table.id, id));
       if (version) await reclose(tx, version);
     },
-    async view(tx, id) {
-      const [row] = await tx.select({ isActive: table.isActive, deactivationReason: table.deactivationReason }).from(table).where(eq(table.id, id));
+    async view({ db }, id) {
+      const [row] = await db.select({ isActive: table.isActive, deactivationReason: table.deactivationReason }).from(table).where(eq(table.id, id));
       return { id, ...row! };
     },
     notFound,
@@ -77,7 +77,8 @@ export interface ZoneInput {
   reason: string;
 }
 
-export async function createZone(db: Db, context: AuditContext, input: ZoneInput) {
+export async function createZone(deps: ServiceDeps, context: AuditContext, input: ZoneInput) {
+  const { db } = deps;
   const { rings, problems } = validateBoundary(input.boundary, '/boundary');
   if (problems.length) throw RegulationErrors.badBoundary(problems.map((p) => ({ ...p, in: 'body' as const })));
   return db.transaction(async (tx) => {
@@ -116,9 +117,10 @@ export interface OrderInput {
   sourceUrl?: string | undefined;
 }
 
-export async function createOrder(db: Db, context: AuditContext, input: OrderInput) {
+export async function createOrder(deps: ServiceDeps, context: AuditContext, input: OrderInput) {
+  const { db } = deps;
   if (input.startsOn > input.endsOn) throw RegulationErrors.badReference('/endsOn', 'is before startsOn');
-  if (input.speciesId) await assertReferenceableSpecies(db, [input.speciesId], '/speciesId');
+  if (input.speciesId) await assertReferenceableSpecies(deps, [input.speciesId], '/speciesId');
   return db.transaction(async (tx) => {
     const [jurisdiction] = await tx.select({ id: regJurisdictions.id }).from(regJurisdictions).where(eq(regJurisdictions.id, input.jurisdictionId));
     if (!jurisdiction) throw RegulationErrors.badReference('/jurisdictionId', 'refers to no jurisdiction');
@@ -249,7 +251,8 @@ export async function listJurisdictions(deps: ServiceDeps, filter: adminRepo.Jur
   return { items: await jurisdictionViews(deps, items), total };
 }
 
-export async function listZones(db: DbOrTx, filter: adminRepo.ZoneFilter, page: Page) {
+export async function listZones(deps: ServiceDeps<DbOrTx>, filter: adminRepo.ZoneFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await adminRepo.zonesPage(db, filter, page);
   return {
     items: items.map(({ ruleSets, emergencyOrders, createdAt, ...z }) => ({ ...z, kind: ZoneKindEnum.toApi(z.kind), createdAt: createdAt.toISOString(), usage: { ruleSets, emergencyOrders } })),
@@ -257,7 +260,8 @@ export async function listZones(db: DbOrTx, filter: adminRepo.ZoneFilter, page: 
   };
 }
 
-export async function listOrders(db: DbOrTx, filter: adminRepo.OrderFilter, page: Page) {
+export async function listOrders(deps: ServiceDeps<DbOrTx>, filter: adminRepo.OrderFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await adminRepo.ordersPage(db, filter, page);
   return {
     items: items.map((o) => ({

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -17,11 +18,11 @@ export interface RegulationsRouteOptions {
 
 /** /api/regulations: rules by location and catch checks (Master Angler: src/modules/master-angler). */
 export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOptions> = async (app, { deps, catchSource = fishingLogCatchSource }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   // Operators hear at start which states' rules end soon or have ended (lookups then answer Outdated).
   app.addHook('onReady', async () => {
-    const warnings = await regulationDataWarnings(db, now()).catch((error: unknown) => {
+    const warnings = await regulationDataWarnings(services, now()).catch((error: unknown) => {
       app.log.warn({ err: error }, 'could not check how long the regulation data lasts');
       return [];
     });
@@ -56,7 +57,7 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
     async (request) => {
       const q = request.query;
       if (q.date && Number.isNaN(Date.parse(`${q.date}T00:00:00Z`))) throw RegulationErrors.badDate(q.date);
-      return service.rulesAt(db, { lat: q.lat, lon: q.lon, date: q.date, species: q.species, state: q.state }, now);
+      return service.rulesAt(services, { lat: q.lat, lon: q.lon, date: q.date, species: q.species, state: q.state }, now);
     },
   );
 
@@ -77,6 +78,6 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
         response: { 200: Type.Ref('CatchRegulationCheck'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.checkCatch(db, catchSource, principalOf(request).userId, request.query.catchId),
+    async (request) => service.checkCatch(services, catchSource, principalOf(request).userId, request.query.catchId),
   );
 };

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { speciesRefs } from '../species/species.service.js';
 import type { CatchSource } from './catch-source.js';
@@ -36,19 +37,22 @@ export function normaliseStateCode(value: string): string {
 }
 
 /** The active jurisdiction of a state (`US-MN` or `MN`), or undefined. */
-export async function activeJurisdiction(db: DbOrTx, stateId: string) {
+export async function activeJurisdiction(deps: ServiceDeps<DbOrTx>, stateId: string) {
+  const { db } = deps;
   const jurisdiction = await repo.jurisdictionByCode(db, normaliseStateCode(stateId));
   return jurisdiction?.isActive ? jurisdiction : undefined;
 }
 
 /** The codes (ISO 3166-2) of the given jurisdictions (only the active ones with `activeOnly`), by id. */
-export async function jurisdictionCodes(db: DbOrTx, ids: readonly string[], activeOnly = false): Promise<Map<string, string>> {
+export async function jurisdictionCodes(deps: ServiceDeps<DbOrTx>, ids: readonly string[], activeOnly = false): Promise<Map<string, string>> {
+  const { db } = deps;
   const rows = ids.length ? await repo.jurisdictionsByIds(db, [...new Set(ids)]) : [];
   return new Map(rows.filter((j) => !activeOnly || j.isActive).map((j) => [j.id, j.code]));
 }
 
 /** Whether the jurisdiction exists, locking it against key changes for the transaction (a row referring to it is written next). */
-export async function lockJurisdictionForReference(tx: DbOrTx, id: string): Promise<boolean> {
+export async function lockJurisdictionForReference(deps: ServiceDeps<DbOrTx>, id: string): Promise<boolean> {
+  const { db: tx } = deps;
   return repo.lockJurisdictionForReference(tx, id);
 }
 
@@ -74,7 +78,8 @@ interface Place {
 }
 
 /** The jurisdiction and the areas containing the point (or only the state when no point is given). */
-async function placeOf(db: DbOrTx, point: { lat: number; lon: number } | null, state: string | undefined): Promise<Place> {
+async function placeOf(deps: ServiceDeps<DbOrTx>, point: { lat: number; lon: number } | null, state: string | undefined): Promise<Place> {
+  const { db } = deps;
   const hits = point ? await repo.areasAt(db, point.lon, point.lat) : [];
   let jurisdiction: JurisdictionRow | undefined;
   if (state) {
@@ -108,7 +113,8 @@ export type DataStatus = 'current' | 'outdated';
  * after the newest one's end, the newest (outdated: the rules we have last, flagged as such).
  * Dates before the oldest license year, or in a gap between two, have no answer (404).
  */
-async function licenseYearFor(db: DbOrTx, jurisdiction: JurisdictionRow, date: string): Promise<{ licenseYear: LicenseYearRow; dataStatus: DataStatus }> {
+async function licenseYearFor(deps: ServiceDeps<DbOrTx>, jurisdiction: JurisdictionRow, date: string): Promise<{ licenseYear: LicenseYearRow; dataStatus: DataStatus }> {
+  const { db } = deps;
   const containing = await repo.licenseYearAt(db, jurisdiction.id, date);
   if (containing) return { licenseYear: containing, dataStatus: 'current' };
   const newest = await repo.newestLicenseYear(db, jurisdiction.id);
@@ -132,8 +138,9 @@ export function outdatedWarning(jurisdiction: Pick<JurisdictionRow, 'name' | 'ag
 /** A rule whose seasons are not known (dates of an older license year say nothing about `date`). */
 const withoutSeasons = <R extends RuleFields>(rule: R): R => ({ ...rule, openSeasons: null, releaseOnlyPeriods: [] });
 
-async function resolveRules(db: DbOrTx, place: Place, date: string, speciesId?: string) {
-  const { licenseYear, dataStatus } = await licenseYearFor(db, place.jurisdiction, date);
+async function resolveRules(deps: ServiceDeps<DbOrTx>, place: Place, date: string, speciesId?: string) {
+  const { db } = deps;
+  const { licenseYear, dataStatus } = await licenseYearFor(deps, place.jurisdiction, date);
   const zoneIds = place.areas.flatMap((a) => (a.zoneId ? [a.zoneId] : []));
   const versions = await repo.ruleVersions(db, place.jurisdiction.id, licenseYear.id, zoneIds, speciesId);
   // Outdated: the versions in force at the end of the data year.
@@ -147,12 +154,12 @@ async function resolveRules(db: DbOrTx, place: Place, date: string, speciesId?: 
 }
 
 /** The rules in force at a point (or in a state) on a date, per species, most specific area first. */
-export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = () => new Date()) {
+export async function rulesAt(deps: ServiceDeps<DbOrTx>, query: RulesQuery, now: () => Date = () => new Date()) {
   const point = query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
-  const place = await placeOf(db, point, query.state);
+  const place = await placeOf(deps, point, query.state);
   const date = query.date ?? todayIn(stateTimeZone(place.jurisdiction.code), now());
-  const { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding } = await resolveRules(db, place, date, query.species);
-  const names = await speciesRefs(db, [...inForce.keys()]);
+  const { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding } = await resolveRules(deps, place, date, query.species);
+  const names = await speciesRefs(deps.db, [...inForce.keys()]);
   const rules = [...inForce.entries()]
     .map(([speciesId, { rule, area }]) => {
       const applied = ordersInForce(orders, speciesId, zoneSet, date);
@@ -197,13 +204,14 @@ export async function rulesAt(db: DbOrTx, query: RulesQuery, now: () => Date = (
 }
 
 /** Whether a logged catch the caller may see may be kept where and when it was caught, and why not. */
-export async function checkCatch(db: DbOrTx, source: CatchSource, viewerId: string, catchId: string) {
-  const fish = await source.visibleCatch(db, viewerId, catchId);
+export async function checkCatch(deps: ServiceDeps<DbOrTx>, source: CatchSource, viewerId: string, catchId: string) {
+  const { db } = deps;
+  const fish = await source.visibleCatch(deps, viewerId, catchId);
   const point = fish.latitude !== null && fish.longitude !== null ? { lat: fish.latitude, lon: fish.longitude } : null;
   if (!point && !fish.stateCode) throw RegulationErrors.catchWithoutPlace();
-  const place = await placeOf(db, point, point ? undefined : fish.stateCode!);
+  const place = await placeOf(deps, point, point ? undefined : fish.stateCode!);
   const date = localDate(fish.caughtAt, fish.timeZone);
-  const { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding } = await resolveRules(db, place, date);
+  const { licenseYear, dataStatus, warning, inForce, orders, zoneSet, deciding } = await resolveRules(deps, place, date);
   const base = {
     catchId: fish.id,
     date,

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { Type } from 'typebox';
 import type { DbOrTx } from '../../core/db/client.js';
 import * as repo from './regulations.repository.js';
@@ -29,7 +30,8 @@ function daysFrom(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-export async function regulationDataWarnings(db: DbOrTx, now: Date) {
+export async function regulationDataWarnings(deps: ServiceDeps<DbOrTx>, now: Date) {
+  const { db } = deps;
   const rows = await repo.dataEnds(db);
   return rows.flatMap((row) => {
     const today = localDate(now, stateTimeZone(row.code));

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -22,7 +23,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
     await runtime.refresh();
     return result;
   };
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(SystemSetting);
   app.addSchema(SettingHistoryEntry);
   const tags = ['admin: system settings'];
@@ -42,7 +43,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
         response: { 200: { ...Type.Array(Type.Ref('SystemSetting'), { maxItems: 100 }), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSettings(db, key, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSettings(services, key, request.query, page)),
   );
 
   app.get(
@@ -51,7 +52,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
       config: view,
       schema: { tags, operationId: 'adminGetSystemSetting', summary: 'One system setting', description: 'Sensitive values masked.', params: SettingNameParams, response: { 200: Type.Ref('SystemSetting'), ...errorResponses(404) } },
     },
-    async (request) => service.getSetting(db, key, request.params.name),
+    async (request) => service.getSetting(services, key, request.params.name),
   );
 
   app.get(
@@ -68,7 +69,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
         response: { 200: { ...Type.Array(Type.Ref('SystemSettingHistoryEntry'), { maxItems: 100 }), headers: paginationHeaders }, ...errorResponses(404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.settingHistory(db, key, request.params.name, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.settingHistory(services, key, request.params.name, page)),
   );
 
   app.post(
@@ -85,7 +86,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
         response: { 201: Type.Ref('SystemSetting'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await applied(service.createSetting(db, key, auditContextOf(request), request.body))),
+    async (request, reply) => reply.code(201).send(await applied(service.createSetting(services, key, auditContextOf(request), request.body))),
   );
 
   app.put(
@@ -103,7 +104,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
         response: { 200: Type.Ref('SystemSetting'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => applied(service.updateSetting(db, key, auditContextOf(request), request.params.name, request.body)),
+    async (request) => applied(service.updateSetting(services, key, auditContextOf(request), request.params.name, request.body)),
   );
 
   for (const active of [false, true]) {
@@ -123,7 +124,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
           response: { 200: Type.Ref('SystemSetting'), ...errorResponses(404, 409) },
         },
       },
-      async (request) => applied(service.setSettingActive(db, key, auditContextOf(request), request.params.name, active, request.body.reason)),
+      async (request) => applied(service.setSettingActive(services, key, auditContextOf(request), request.params.name, active, request.body.reason)),
     );
   }
 };

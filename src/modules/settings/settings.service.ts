@@ -1,9 +1,10 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { Ajv } from 'ajv';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { loadKey, seal, unseal } from '../../core/crypto/keys.js';
 import type { Config } from '../../config.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { SettingsErrors } from './settings.errors.js';
 import * as repo from './settings.repository.js';
@@ -119,22 +120,25 @@ function disclosed(isSensitive: boolean, value: unknown): unknown {
   return isSensitive ? (value === null ? null : '[sensitive]') : value;
 }
 
-export async function listSettings(db: Db, key: Buffer, query: { category?: SettingCategory | undefined; status: 'Active' | 'Inactive' | 'All'; q?: string | undefined }, page: Page) {
+export async function listSettings(deps: ServiceDeps, key: Buffer, query: { category?: SettingCategory | undefined; status: 'Active' | 'Inactive' | 'All'; q?: string | undefined }, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.list(db, query, page);
   return { items: items.map((row) => settingView(row, key)), total };
 }
 
-async function load(db: DbOrTx, name: string, lock = false): Promise<SystemSettingRow> {
+async function load(deps: ServiceDeps<DbOrTx>, name: string, lock = false): Promise<SystemSettingRow> {
+  const { db } = deps;
   const row = await repo.findByName(db, name, lock);
   if (!row) throw SettingsErrors.notFound(name);
   return row;
 }
 
-export async function getSetting(db: Db, key: Buffer, name: string): Promise<SettingView> {
-  return settingView(await load(db, name), key);
+export async function getSetting(deps: ServiceDeps, key: Buffer, name: string): Promise<SettingView> {
+  return settingView(await load(deps, name), key);
 }
 
-export async function createSetting(db: Db, key: Buffer, context: AuditContext, body: CreateSettingBodyType): Promise<SettingView> {
+export async function createSetting(deps: ServiceDeps, key: Buffer, context: AuditContext, body: CreateSettingBodyType): Promise<SettingView> {
+  const { db } = deps;
   const constraints = body.constraints ?? {};
   const isSensitive = body.isSensitive ?? false;
   checkConstraints(constraints);
@@ -166,9 +170,10 @@ export async function createSetting(db: Db, key: Buffer, context: AuditContext, 
   });
 }
 
-export async function updateSetting(db: Db, key: Buffer, context: AuditContext, name: string, body: UpdateSettingBodyType): Promise<SettingView> {
+export async function updateSetting(deps: ServiceDeps, key: Buffer, context: AuditContext, name: string, body: UpdateSettingBodyType): Promise<SettingView> {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const current = await load(tx, name, true);
+    const current = await load(inTx(deps, tx), name, true);
     if (!current.isActive) throw SettingsErrors.inactive(name);
     checkValue(name, current.type, current.constraints, body.value, current.isSensitive);
     const version = current.version + 1;
@@ -192,11 +197,11 @@ export async function updateSetting(db: Db, key: Buffer, context: AuditContext, 
   });
 }
 
-export async function setSettingActive(db: Db, key: Buffer, context: AuditContext, name: string, active: boolean, reason: string | undefined): Promise<SettingView> {
+export async function setSettingActive(deps: ServiceDeps, key: Buffer, context: AuditContext, name: string, active: boolean, reason: string | undefined): Promise<SettingView> {
   const lifecycle: Lifecycle<SystemSettingRow, SettingView> = {
     lock: (tx, settingName) => repo.findByName(tx, settingName, true),
     update: async (tx, settingName, values, actorId) => {
-      const row = await load(tx, settingName);
+      const row = await load(inTx(deps, tx), settingName);
       const updated = await repo.update(tx, row.id, { ...values, version: row.version + 1, updatedBy: actorId });
       await repo.addHistory(tx, {
         settingId: row.id,
@@ -208,17 +213,18 @@ export async function setSettingActive(db: Db, key: Buffer, context: AuditContex
       });
       await repo.notifyChanged(tx, settingName);
     },
-    view: async (tx, settingName) => settingView(await load(tx, settingName), key),
+    view: async (inner, settingName) => settingView(await load(inner, settingName), key),
     notFound: SettingsErrors.notFound,
     alreadyActive: SettingsErrors.alreadyActive,
     alreadyInactive: SettingsErrors.alreadyInactive,
     audit: { targetType: 'system_setting', deactivated: 'settings.deactivated', reactivated: 'settings.reactivated' },
   };
-  return setActive(db, context, lifecycle, name, active, reason);
+  return setActive(deps, context, lifecycle, name, active, reason);
 }
 
-export async function settingHistory(db: Db, key: Buffer, name: string, page: Page) {
-  const setting = await load(db, name);
+export async function settingHistory(deps: ServiceDeps, key: Buffer, name: string, page: Page) {
+  const { db } = deps;
+  const setting = await load(deps, name);
   const { items, total } = await repo.history(db, setting.id, page);
   return {
     items: items.map((h) => ({
@@ -244,7 +250,8 @@ export function settingsKey(config: Pick<Config, 'settingsKey' | 'dataDir'>): Bu
  * needs a secret (SMTP password) or wants the newest value without the runtime's cache. A
  * missing or deactivated setting is absent: the caller's default applies.
  */
-export async function settingValues(db: DbOrTx, key: Buffer, names: readonly string[]): Promise<Map<string, unknown>> {
+export async function settingValues(deps: ServiceDeps<DbOrTx>, key: Buffer, names: readonly string[]): Promise<Map<string, unknown>> {
+  const { db } = deps;
   const rows = await repo.activeByNames(db, names);
   return new Map(rows.map((row) => [row.name, row.isSensitive ? (row.sealed === null ? null : unseal(row.sealed, key)) : row.value]));
 }

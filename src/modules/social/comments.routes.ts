@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { UserRef } from '../users/index.js';
@@ -9,7 +10,7 @@ import { Comment, CommentBody, CommentsQuery } from './comments.schemas.js';
 import * as service from './comments.service.js';
 
 export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(UserRef);
   app.addSchema(Comment);
   const tags = ['social: posts'];
@@ -27,7 +28,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: { ...Type.Array(Type.Ref('Comment')), headers: paginationHeaders }, ...errorResponses(403, 404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listComments(db, principalOf(request).userId, request.params.id, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listComments(services, principalOf(request).userId, request.params.id, page)),
   );
 
   app.post(
@@ -43,7 +44,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 201: Type.Ref('Comment'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.addComment(db, principalOf(request).userId, request.params.id, request.body.text, request.log)),
+    async (request, reply) => reply.code(201).send(await service.addComment(services, principalOf(request).userId, request.params.id, request.body.text, request.log)),
   );
 
   app.put(
@@ -59,7 +60,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Ref('Comment'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updateComment(db, principalOf(request).userId, request.params.id, request.body.text, request.log),
+    async (request) => service.updateComment(services, principalOf(request).userId, request.params.id, request.body.text, request.log),
   );
 
   app.delete(
@@ -75,7 +76,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
       },
     },
     async (request, reply) => {
-      await service.deleteComment(db, principalOf(request).userId, request.params.id);
+      await service.deleteComment(services, principalOf(request).userId, request.params.id);
       return reply.code(204).send(null);
     },
   );

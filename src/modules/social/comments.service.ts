@@ -1,9 +1,10 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { authorize } from '../../core/access/policy.js';
 import { commentPolicy } from '../../core/access/policies/comments.js';
 import { isAuthor } from '../../core/access/policies/posts.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { applyVerdict, moderateContent } from '../moderation/moderation.service.js';
 import type { ContentStatus } from '../moderation/index.js';
@@ -39,65 +40,72 @@ function countDelta(before: ContentStatus | undefined, after: ContentStatus | un
   return (after === 'Published' ? 1 : 0) - (before === 'Published' ? 1 : 0);
 }
 
-export async function listComments(db: Db, viewerId: string, postId: string, page: Page) {
-  await requireVisiblePost(db, viewerId, postId);
+export async function listComments(deps: ServiceDeps, viewerId: string, postId: string, page: Page) {
+  const { db } = deps;
+  await requireVisiblePost(deps, viewerId, postId);
   const { items, total } = await repo.listComments(db, postId, viewerId, page);
   return { items: items.map((c) => commentView(c, viewerId)), total };
 }
 
 /** A comment with its post, as the comment policy judges it (`withPostRow: false` when the rule needs only the comment). */
-async function withPost<C extends { postId: string }>(db: DbOrTx, comment: C | undefined, withPostRow = true) {
+async function withPost<C extends { postId: string }>(deps: ServiceDeps<DbOrTx>, comment: C | undefined, withPostRow = true) {
+  const { db } = deps;
   return comment && { ...comment, post: withPostRow ? await posts.findPost(db, comment.postId) : undefined };
 }
 
 /** The comment, when `viewerId` may see it (its post visible; published or theirs). */
-export async function requireVisibleComment(db: DbOrTx, viewerId: string, commentId: string): Promise<repo.CommentWithAuthor> {
-  return authorize(commentPolicy, viewerId, 'read', await withPost(db, await repo.findComment(db, commentId)), { db }, () => CommentErrors.notFound(commentId));
+export async function requireVisibleComment(deps: ServiceDeps<DbOrTx>, viewerId: string, commentId: string): Promise<repo.CommentWithAuthor> {
+  const { db } = deps;
+  return authorize(commentPolicy, viewerId, 'read', await withPost(deps, await repo.findComment(db, commentId)), { db }, () => CommentErrors.notFound(commentId));
 }
 
-export async function addComment(db: Db, viewerId: string, postId: string, text: string, log?: Log) {
-  const post = await requireVisiblePost(db, viewerId, postId);
+export async function addComment(deps: ServiceDeps, viewerId: string, postId: string, text: string, log?: Log) {
+  const { db } = deps;
+  const post = await requireVisiblePost(deps, viewerId, postId);
   if (post.status !== 'Published') throw PostErrors.notPublished(post.status);
   const id = uuidv7();
-  const verdict = await moderateContent(db, { contentType: 'comment', contentId: id, text, imageUrls: [] }, log);
+  const verdict = await moderateContent(deps, { contentType: 'comment', contentId: id, text, imageUrls: [] }, log);
   await db.transaction(async (tx) => {
     // The post may have been deleted while moderation ran: that is a 404, not a foreign-key conflict.
     if (!(await posts.findPost(tx, postId, { forUpdate: true }))) throw PostErrors.notFound(postId);
     await repo.insertComment(tx, { id, postId, authorId: viewerId, text, status: verdict.status, moderationReason: verdict.reason, moderatedAt: new Date() });
     await posts.adjustCommentCount(tx, postId, countDelta(undefined, verdict.status));
-    await applyVerdict(tx, verdict, { commentId: id });
+    await applyVerdict(inTx(deps, tx), verdict, { commentId: id });
   });
-  return reread(db, id, viewerId);
+  return reread(deps, id, viewerId);
 }
 
 /** The comment as it is now; a 404 if it was deleted in between. */
-async function reread(db: DbOrTx, commentId: string, viewerId: string) {
+async function reread(deps: ServiceDeps<DbOrTx>, commentId: string, viewerId: string) {
+  const { db } = deps;
   const comment = await repo.findComment(db, commentId);
   if (!comment) throw CommentErrors.notFound(commentId);
   return commentView(comment, viewerId);
 }
 
-export async function updateComment(db: Db, viewerId: string, commentId: string, text: string, log?: Log) {
-  const current = await authorize(commentPolicy, viewerId, 'update', await withPost(db, await repo.findComment(db, commentId), false), { db }, () => CommentErrors.notFound(commentId));
+export async function updateComment(deps: ServiceDeps, viewerId: string, commentId: string, text: string, log?: Log) {
+  const { db } = deps;
+  const current = await authorize(commentPolicy, viewerId, 'update', await withPost(deps, await repo.findComment(db, commentId), false), { db }, () => CommentErrors.notFound(commentId));
   const verdict =
     text === current.text
       ? undefined
-      : await moderateContent(db, { contentType: 'comment', contentId: commentId, text, imageUrls: [], previouslyRejectedByModerator: current.moderatorRejected }, log);
+      : await moderateContent(deps, { contentType: 'comment', contentId: commentId, text, imageUrls: [], previouslyRejectedByModerator: current.moderatorRejected }, log);
   if (verdict) {
     await db.transaction(async (tx) => {
       const locked = await repo.findComment(tx, commentId, { forUpdate: true });
       if (!locked) throw CommentErrors.notFound(commentId);
       await repo.updateComment(tx, commentId, { text, status: verdict.status, moderationReason: verdict.reason, moderatedAt: new Date(), updatedAt: new Date() });
       await posts.adjustCommentCount(tx, locked.postId, countDelta(locked.status, verdict.status));
-      await applyVerdict(tx, verdict, { commentId });
+      await applyVerdict(inTx(deps, tx), verdict, { commentId });
     });
   }
-  return reread(db, commentId, viewerId);
+  return reread(deps, commentId, viewerId);
 }
 
-export async function deleteComment(db: Db, viewerId: string, commentId: string): Promise<void> {
+export async function deleteComment(deps: ServiceDeps, viewerId: string, commentId: string): Promise<void> {
+  const { db } = deps;
   await db.transaction(async (tx) => {
-    const comment = await authorize(commentPolicy, viewerId, 'delete', await withPost(tx, await repo.findComment(tx, commentId, { forUpdate: true })), { db: tx }, () => CommentErrors.notFound(commentId));
+    const comment = await authorize(commentPolicy, viewerId, 'delete', await withPost(inTx(deps, tx), await repo.findComment(tx, commentId, { forUpdate: true })), { db: tx }, () => CommentErrors.notFound(commentId));
     await repo.deleteComment(tx, commentId);
     await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, undefined));
   });
@@ -105,7 +113,8 @@ export async function deleteComment(db: Db, viewerId: string, commentId: string)
 
 // ---- for moderation (admin) ----
 
-export async function commentsForReview(db: DbOrTx, ids: string[]) {
+export async function commentsForReview(deps: ServiceDeps<DbOrTx>, ids: string[]) {
+  const { db } = deps;
   return repo.commentsByIds(db, ids);
 }
 
@@ -119,7 +128,7 @@ export const moderatedComments: ModeratedContentType<ModeratedItem & { postId: s
     await repo.setStatus(tx, comment.id, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
     await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, status));
   },
-  async forReview(db, ids) {
-    return (await commentsForReview(db, ids)).map((comment) => ({ ...comment, photoUrls: [] }));
+  async forReview(deps, ids) {
+    return (await commentsForReview(deps, ids)).map((comment) => ({ ...comment, photoUrls: [] }));
   },
 };

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, befriend, createPost, addToCircle, requestFriendship } from '../../../test/factories.js';
@@ -192,7 +193,7 @@ describe('a post deleted while a comment on it is moderated', () => {
         };
       },
     });
-    const error = await addComment(db, friend.userId, post.id, 'Nice fish!').then(
+    const error = await addComment({ ...serviceDeps(t), db }, friend.userId, post.id, 'Nice fish!').then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -11,7 +11,7 @@ import { ReportTargetTypeEnum } from './content-reports.schemas.js';
 import * as service from './content-reports.admin.service.js';
 
 export const adminReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(UserRef);
   app.addSchema(AdminReport);
   const tags = ['admin: reports'];
@@ -31,7 +31,7 @@ export const adminReportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = 
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listReports(db, auditContextOf(request), { status: request.query.status, targetType: ReportTargetTypeEnum.fromApi(request.query.targetType), targetId: request.query.targetId }, page),
+        service.listReports(services, auditContextOf(request), { status: request.query.status, targetType: ReportTargetTypeEnum.fromApi(request.query.targetType), targetId: request.query.targetId }, page),
       ),
   );
 

@@ -1,6 +1,6 @@
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notify } from '../../core/notifications/outbox.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { commentsForReview } from './comments.service.js';
 import { postsForReview } from './posts.service.js';
@@ -17,10 +17,10 @@ import { ReportTargetTypeEnum } from './content-reports.schemas.js';
  * transaction, as a moderation decision of its own (audit-logged too).
  */
 
-async function views(db: DbOrTx, rows: ReportWithUsers[]) {
+async function views(deps: ServiceDeps<DbOrTx>, rows: ReportWithUsers[]) {
   const postIds = rows.filter((r) => r.targetType === 'post').map((r) => r.targetId);
   const commentIds = rows.filter((r) => r.targetType === 'comment').map((r) => r.targetId);
-  const [postRows, commentRows] = await Promise.all([postsForReview(db, postIds), commentsForReview(db, commentIds)]);
+  const [postRows, commentRows] = await Promise.all([postsForReview(deps, postIds), commentsForReview(deps, commentIds)]);
   const states = new Map<string, 'Published' | 'PendingReview' | 'Rejected'>([...postRows, ...commentRows].map((c) => [c.id, c.status]));
   return rows.map((r) => ({
     id: r.id,
@@ -43,18 +43,19 @@ async function views(db: DbOrTx, rows: ReportWithUsers[]) {
   }));
 }
 
-export async function listReports(db: Db, context: AuditContext, filter: ReportFilter, page: Page) {
+export async function listReports(deps: ServiceDeps, context: AuditContext, filter: ReportFilter, page: Page) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const { items, total } = await listSocialReports(tx, filter, page);
+    const { items, total } = await listSocialReports(inTx(deps, tx), filter, page);
     await recordAudit(tx, context, { action: 'reports.listed', targetType: 'user_report', after: { ...filter, page: page.page, count: items.length } });
-    return { items: await views(tx, items), total };
+    return { items: await views(inTx(deps, tx), items), total };
   });
 }
 
 export async function resolveReport(deps: ServiceDeps, context: AuditContext, id: string, input: { resolution: ReportResolution; note?: string | undefined }) {
   const note = input.note?.trim() || null;
   await deps.db.transaction(async (tx) => {
-    const report = await markResolved(tx, id, { resolution: input.resolution, note, resolvedBy: context.actor.userId! });
+    const report = await markResolved(inTx(deps, tx), id, { resolution: input.resolution, note, resolvedBy: context.actor.userId! });
     if (input.resolution === 'ContentRejected') {
       if (report.targetType === 'user') throw AdminReportErrors.notContent();
       const reason = note ?? `Removed after a report (${report.reason}).`;
@@ -81,5 +82,5 @@ export async function resolveReport(deps: ServiceDeps, context: AuditContext, id
       recipients: [{ userId: report.reporterId, title: 'Your report was resolved', body: `Thank you: the moderators resolved your report (${input.resolution}).` }],
     });
   });
-  return (await views(deps.db, [(await findReport(deps.db, id))!]))[0]!;
+  return (await views(deps, [(await findReport(deps, id))!]))[0]!;
 }

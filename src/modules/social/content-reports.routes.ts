@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -7,7 +8,7 @@ import { FiledReport, ReportBody } from './content-reports.schemas.js';
 import * as service from './content-reports.service.js';
 
 export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(FiledReport);
   const tags = ['social: reports'];
   const response = { 201: Type.Ref('FiledReport'), ...errorResponses(403, 404, 409) };
@@ -25,7 +26,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(await service.reportPost(db, principalOf(request).userId, request.params.id, request.body)),
+    async (request, reply) => reply.code(201).send(await service.reportPost(services, principalOf(request).userId, request.params.id, request.body)),
   );
 
   app.post(
@@ -41,7 +42,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(await service.reportComment(db, principalOf(request).userId, request.params.id, request.body)),
+    async (request, reply) => reply.code(201).send(await service.reportComment(services, principalOf(request).userId, request.params.id, request.body)),
   );
 
   app.post(
@@ -57,6 +58,6 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(await service.reportUser(db, principalOf(request).userId, request.params.id, request.body)),
+    async (request, reply) => reply.code(201).send(await service.reportUser(services, principalOf(request).userId, request.params.id, request.body)),
   );
 };

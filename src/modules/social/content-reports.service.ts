@@ -1,5 +1,6 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { isSelf } from '../../core/access/policy.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { isAuthor } from '../../core/access/policies/posts.js';
 import type { Page } from '../../core/http/pagination.js';
 import { findUserById as findById } from '../users/users.service.js';
@@ -33,7 +34,8 @@ function filedView(row: UserReportRow) {
   };
 }
 
-async function file(db: Db, reporterId: string, target: { type: ReportTargetType; id: string; userId: string; snapshot: ReportSnapshot }, input: ReportInput) {
+async function file(deps: ServiceDeps, reporterId: string, target: { type: ReportTargetType; id: string; userId: string; snapshot: ReportSnapshot }, input: ReportInput) {
+  const { db } = deps;
   const row = await repo.insertReport(db, {
     reporterId,
     targetType: target.type,
@@ -47,39 +49,42 @@ async function file(db: Db, reporterId: string, target: { type: ReportTargetType
   return filedView(row);
 }
 
-export async function reportPost(db: Db, reporterId: string, postId: string, input: ReportInput) {
-  const post = await requireVisiblePost(db, reporterId, postId);
+export async function reportPost(deps: ServiceDeps, reporterId: string, postId: string, input: ReportInput) {
+  const post = await requireVisiblePost(deps, reporterId, postId);
   if (isAuthor(reporterId, post)) throw ReportErrors.ownContent('post');
-  return file(db, reporterId, { type: 'post', id: post.id, userId: post.authorId, snapshot: { text: post.text, photoUrls: post.photoUrls, username: post.authorUsername } }, input);
+  return file(deps, reporterId, { type: 'post', id: post.id, userId: post.authorId, snapshot: { text: post.text, photoUrls: post.photoUrls, username: post.authorUsername } }, input);
 }
 
-export async function reportComment(db: Db, reporterId: string, commentId: string, input: ReportInput) {
-  const comment = await requireVisibleComment(db, reporterId, commentId);
+export async function reportComment(deps: ServiceDeps, reporterId: string, commentId: string, input: ReportInput) {
+  const comment = await requireVisibleComment(deps, reporterId, commentId);
   if (isAuthor(reporterId, comment)) throw ReportErrors.ownContent('comment');
-  return file(db, reporterId, { type: 'comment', id: comment.id, userId: comment.authorId, snapshot: { text: comment.text, postId: comment.postId, username: comment.authorUsername } }, input);
+  return file(deps, reporterId, { type: 'comment', id: comment.id, userId: comment.authorId, snapshot: { text: comment.text, postId: comment.postId, username: comment.authorUsername } }, input);
 }
 
-export async function reportUser(db: Db, reporterId: string, userId: string, input: ReportInput) {
+export async function reportUser(deps: ServiceDeps, reporterId: string, userId: string, input: ReportInput) {
   if (isSelf(reporterId, userId)) throw ReportErrors.self();
-  const user = await findById(db, userId);
+  const user = await findById(deps, userId);
   if (!user) throw ReportErrors.userNotFound(userId);
-  return file(db, reporterId, { type: 'user', id: user.id, userId: user.id, snapshot: { username: user.username } }, input);
+  return file(deps, reporterId, { type: 'user', id: user.id, userId: user.id, snapshot: { username: user.username } }, input);
 }
 
 // ---- for the administration of reports ----
 
 export type { ReportWithUsers, ReportFilter } from './content-reports.repository.js';
 
-export function listReports(db: DbOrTx, filter: repo.ReportFilter, page: Page) {
+export function listReports(deps: ServiceDeps<DbOrTx>, filter: repo.ReportFilter, page: Page) {
+  const { db } = deps;
   return repo.listReports(db, filter, page);
 }
 
-export function findReport(db: DbOrTx, id: string) {
+export function findReport(deps: ServiceDeps<DbOrTx>, id: string) {
+  const { db } = deps;
   return repo.findReport(db, id);
 }
 
 /** Marks an open report resolved, in the caller's transaction (409 when it already is). */
-export async function markResolved(tx: DbOrTx, id: string, values: { resolution: ReportResolution; note: string | null; resolvedBy: string }): Promise<UserReportRow> {
+export async function markResolved(deps: ServiceDeps<DbOrTx>, id: string, values: { resolution: ReportResolution; note: string | null; resolvedBy: string }): Promise<UserReportRow> {
+  const { db: tx } = deps;
   const report = await repo.lockReport(tx, id);
   if (!report) throw ReportErrors.notFound(id);
   if (report.status !== 'Open') throw ReportErrors.alreadyResolved();

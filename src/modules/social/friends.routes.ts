@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,7 +9,7 @@ import { CircleMember, CircleQuery, CircleUserParams, Friend, FriendIdParams, Fr
 import * as service from './friends.service.js';
 
 export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Friend);
   app.addSchema(CircleMember);
   const tags = ['social: friends'];
@@ -25,7 +26,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: { ...Type.Array(Type.Ref('Friend')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFriends(db, principalOf(request).userId, request.query.status ?? 'Friends', page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFriends(services, principalOf(request).userId, request.query.status ?? 'Friends', page)),
   );
 
   app.post(
@@ -42,7 +43,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
       },
     },
     async (request, reply) => {
-      const { created, friend } = await service.addFriend(db, principalOf(request).userId, request.params.friendId);
+      const { created, friend } = await service.addFriend(services, principalOf(request).userId, request.params.friendId);
       return reply.code(created ? 201 : 200).send(friend);
     },
   );
@@ -60,7 +61,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
       },
     },
     async (request, reply) => {
-      await service.removeFriend(db, principalOf(request).userId, request.params.friendId);
+      await service.removeFriend(services, principalOf(request).userId, request.params.friendId);
       return reply.code(204).send(null);
     },
   );
@@ -77,7 +78,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: { ...Type.Array(Type.Ref('CircleMember')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listCircle(db, principalOf(request).userId, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listCircle(services, principalOf(request).userId, page)),
   );
 
   app.post(
@@ -93,7 +94,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
       },
     },
     async (request, reply) => {
-      const { created, member } = await service.addToCircle(db, principalOf(request).userId, request.params.userId);
+      const { created, member } = await service.addToCircle(services, principalOf(request).userId, request.params.userId);
       return reply.code(created ? 201 : 200).send(member);
     },
   );
@@ -110,7 +111,7 @@ export const friendsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
       },
     },
     async (request, reply) => {
-      await service.removeFromCircle(db, principalOf(request).userId, request.params.userId);
+      await service.removeFromCircle(services, principalOf(request).userId, request.params.userId);
       return reply.code(204).send(null);
     },
   );

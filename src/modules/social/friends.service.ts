@@ -1,6 +1,6 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { isSelf } from '../../core/access/policy.js';
 import type { RelationshipProvider } from '../../core/access/visibility.js';
-import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { findUserById as findById } from '../users/users.service.js';
 import { FriendErrors } from './friends.errors.js';
@@ -9,15 +9,16 @@ import { FriendStatusEnum } from './friends.schemas.js';
 
 /** Friends (mutual adds) and the circle (chosen among friends). Visibility reads these tables on every request. */
 
-async function requireOther(db: Db, viewerId: string, otherId: string, self: () => Error) {
+async function requireOther(deps: ServiceDeps, viewerId: string, otherId: string, self: () => Error) {
   if (isSelf(viewerId, otherId)) throw self();
-  const other = await findById(db, otherId);
+  const other = await findById(deps, otherId);
   if (!other) throw FriendErrors.userNotFound(otherId);
   return other;
 }
 
-export async function addFriend(db: Db, viewerId: string, friendId: string) {
-  const friend = await requireOther(db, viewerId, friendId, FriendErrors.self);
+export async function addFriend(deps: ServiceDeps, viewerId: string, friendId: string) {
+  const { db } = deps;
+  const friend = await requireOther(deps, viewerId, friendId, FriendErrors.self);
   return db.transaction(async (tx) => {
     const created = await repo.addLink(tx, viewerId, friendId);
     const status = (await repo.linkStatus(tx, viewerId, friendId))!;
@@ -25,13 +26,15 @@ export async function addFriend(db: Db, viewerId: string, friendId: string) {
   });
 }
 
-export async function removeFriend(db: Db, viewerId: string, friendId: string): Promise<void> {
-  await requireOther(db, viewerId, friendId, FriendErrors.self);
+export async function removeFriend(deps: ServiceDeps, viewerId: string, friendId: string): Promise<void> {
+  const { db } = deps;
+  await requireOther(deps, viewerId, friendId, FriendErrors.self);
   await db.transaction((tx) => repo.removeRelation(tx, viewerId, friendId));
 }
 
 /** `sentStatus`: Friends, PendingIncoming, PendingOutgoing (or their older spellings). */
-export async function listFriends(db: Db, viewerId: string, sentStatus: string, page: Page) {
+export async function listFriends(deps: ServiceDeps, viewerId: string, sentStatus: string, page: Page) {
+  const { db } = deps;
   const status = FriendStatusEnum.fromApi(sentStatus);
   const { items, total } = await repo.listRelated(db, viewerId, status, page);
   const circle = status === 'friends' ? await repo.circleMemberIds(db, viewerId, items.map((i) => i.userId)) : new Set<string>();
@@ -41,8 +44,9 @@ export async function listFriends(db: Db, viewerId: string, sentStatus: string, 
   };
 }
 
-export async function addToCircle(db: Db, viewerId: string, memberId: string) {
-  const member = await requireOther(db, viewerId, memberId, FriendErrors.selfCircle);
+export async function addToCircle(deps: ServiceDeps, viewerId: string, memberId: string) {
+  const { db } = deps;
+  const member = await requireOther(deps, viewerId, memberId, FriendErrors.selfCircle);
   return db.transaction(async (tx) => {
     // Lock both friend links so that a concurrent unfriending waits for (and then removes) this membership.
     await repo.lockLinks(tx, viewerId, memberId);
@@ -52,12 +56,14 @@ export async function addToCircle(db: Db, viewerId: string, memberId: string) {
   });
 }
 
-export async function removeFromCircle(db: Db, viewerId: string, memberId: string): Promise<void> {
-  await requireOther(db, viewerId, memberId, FriendErrors.selfCircle);
+export async function removeFromCircle(deps: ServiceDeps, viewerId: string, memberId: string): Promise<void> {
+  const { db } = deps;
+  await requireOther(deps, viewerId, memberId, FriendErrors.selfCircle);
   if (!(await repo.removeCircleMember(db, viewerId, memberId))) throw FriendErrors.notInCircle();
 }
 
-export async function listCircle(db: Db, viewerId: string, page: Page) {
+export async function listCircle(deps: ServiceDeps, viewerId: string, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listCircle(db, viewerId, page);
   return { total, items: items.map((i) => ({ userId: i.userId, username: i.username, since: i.since.toISOString() })) };
 }

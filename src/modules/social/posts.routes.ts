@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import { CreatePostBody, FeedQuery, LikeState, LinkedCatch, LinkedEntry, Post, R
 import * as service from './posts.service.js';
 
 export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [UserRef, LinkedEntry, LinkedCatch, Post, LikeState]) app.addSchema(schema);
   const tags = ['social: posts'];
 
@@ -30,7 +31,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
       },
     },
     async (request, reply) =>
-      paginateFeed(request, reply, request.query, (page) => service.listFeed(db, principalOf(request).userId, { authorId: request.query.authorId }, page)),
+      paginateFeed(request, reply, request.query, (page) => service.listFeed(services, principalOf(request).userId, { authorId: request.query.authorId }, page)),
   );
 
   app.post(
@@ -47,7 +48,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 201: Type.Ref('Post') },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createPost(db, principalOf(request).userId, request.body, request.log)),
+    async (request, reply) => reply.code(201).send(await service.createPost(services, principalOf(request).userId, request.body, request.log)),
   );
 
   app.get(
@@ -62,7 +63,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.getPost(db, principalOf(request).userId, request.params.id),
+    async (request) => service.getPost(services, principalOf(request).userId, request.params.id),
   );
 
   const edited = 'Author only. A change of text or photos is moderated again (as on creation); after a moderator rejected the post, an edit goes back to review.';
@@ -80,7 +81,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updatePost(db, principalOf(request).userId, request.params.id, { replace: request.body }, request.log),
+    async (request) => service.updatePost(services, principalOf(request).userId, request.params.id, { replace: request.body }, request.log),
   );
 
   app.patch(
@@ -99,7 +100,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Post'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.updatePost(db, principalOf(request).userId, request.params.id, { patch: request.body }, request.log),
+    async (request) => service.updatePost(services, principalOf(request).userId, request.params.id, { patch: request.body }, request.log),
   );
 
   app.delete(
@@ -115,7 +116,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
       },
     },
     async (request, reply) => {
-      await service.deletePost(db, principalOf(request).userId, request.params.id);
+      await service.deletePost(services, principalOf(request).userId, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -132,7 +133,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('LikeState'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => likes.like(db, principalOf(request).userId, request.params.id),
+    async (request) => likes.like(services, principalOf(request).userId, request.params.id),
   );
 
   app.delete(
@@ -147,6 +148,6 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('LikeState'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => likes.unlike(db, principalOf(request).userId, request.params.id),
+    async (request) => likes.unlike(services, principalOf(request).userId, request.params.id),
   );
 };

@@ -1,8 +1,9 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { allows, authorize } from '../../core/access/policy.js';
 import { catchPolicy, entryPolicy, isAuthor, postPolicy } from '../../core/access/policies/index.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import { ReplacePostBody, type ReplacePostInput } from './posts.schemas.js';
@@ -31,17 +32,20 @@ export interface PostInput {
 }
 
 /** Whether `viewerId` may see the post: its author always, others once published and shared with them. */
-export async function postVisibleTo(db: DbOrTx, viewerId: string, post: Pick<repo.PostWithAuthor, 'authorId' | 'status' | 'visibility'>): Promise<boolean> {
+export async function postVisibleTo(deps: ServiceDeps<DbOrTx>, viewerId: string, post: Pick<repo.PostWithAuthor, 'authorId' | 'status' | 'visibility'>): Promise<boolean> {
+  const { db } = deps;
   return allows(postPolicy, viewerId, 'read', post, { db });
 }
 
 /** The post, when `viewerId` may see it (404 unknown, 403 not shared with them). */
-export async function requireVisiblePost(db: DbOrTx, viewerId: string, postId: string): Promise<repo.PostWithAuthor> {
+export async function requireVisiblePost(deps: ServiceDeps<DbOrTx>, viewerId: string, postId: string): Promise<repo.PostWithAuthor> {
+  const { db } = deps;
   return authorize(postPolicy, viewerId, 'read', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
 }
 
 /** Views of posts for one viewer, with links, likes and counts fetched for the whole page at once. */
-export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWithAuthor[]) {
+export async function postViews(deps: ServiceDeps<DbOrTx>, viewerId: string, rows: repo.PostWithAuthor[]) {
+  const { db } = deps;
   // Loops rather than flatMap and spread: this runs for every feed page (a flatMap callback
   // allocates an array per post).
   const entryIds = new Set<string>();
@@ -56,7 +60,7 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
     repo.visibleEntries(db, viewerId, Array.from(entryIds)),
     repo.visibleCatches(db, viewerId, Array.from(catchIds)),
     repo.likedBy(db, viewerId, postIds),
-    photoViews(db, viewerId, postIds),
+    photoViews(deps, viewerId, postIds),
   ]);
   const entryById = new Map(entries.map((e) => [e.id, e]));
   const catchById = new Map(catchRows.map((c) => [c.id, c]));
@@ -96,14 +100,16 @@ export async function postViews(db: DbOrTx, viewerId: string, rows: repo.PostWit
 
 export type PostView = Awaited<ReturnType<typeof postViews>>[number];
 
-async function viewOf(db: DbOrTx, viewerId: string, postId: string): Promise<PostView> {
+async function viewOf(deps: ServiceDeps<DbOrTx>, viewerId: string, postId: string): Promise<PostView> {
+  const { db } = deps;
   const post = await repo.findPost(db, postId);
   if (!post) throw PostErrors.notFound(postId); // deleted in between
-  return (await postViews(db, viewerId, [post]))[0]!;
+  return (await postViews(deps, viewerId, [post]))[0]!;
 }
 
 /** Checks that the links name the author's own entry or catch (400 naming the field otherwise). */
-async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promise<void> {
+async function checkLinks(deps: ServiceDeps<DbOrTx>, authorId: string, input: PostInput): Promise<void> {
+  const { db } = deps;
   if (input.logEntryId && input.catchId) throw PostErrors.twoLinks();
   if (input.logEntryId) {
     const entry = await repo.linkableEntry(db, input.logEntryId);
@@ -117,7 +123,8 @@ async function checkLinks(db: DbOrTx, authorId: string, input: PostInput): Promi
   }
 }
 
-export async function listFeed(db: Db, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage) {
+export async function listFeed(deps: ServiceDeps, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage) {
+  const { db } = deps;
   const { ids, last } = await repo.feedPage(db, viewerId, filter, page);
   const rows = await repo.postsByIds(db, ids);
   const byId = new Map<string, repo.PostWithAuthor>();
@@ -128,19 +135,20 @@ export async function listFeed(db: Db, viewerId: string, filter: { authorId?: st
     const row = byId.get(id);
     if (row) ordered.push(row);
   }
-  return { items: await postViews(db, viewerId, ordered), last };
+  return { items: await postViews(deps, viewerId, ordered), last };
 }
 
-export async function getPost(db: Db, viewerId: string, postId: string): Promise<PostView> {
-  const post = await requireVisiblePost(db, viewerId, postId);
-  return (await postViews(db, viewerId, [post]))[0]!;
+export async function getPost(deps: ServiceDeps, viewerId: string, postId: string): Promise<PostView> {
+  const post = await requireVisiblePost(deps, viewerId, postId);
+  return (await postViews(deps, viewerId, [post]))[0]!;
 }
 
-export async function createPost(db: Db, authorId: string, input: PostInput & { text: string }, log?: Log): Promise<PostView> {
-  await checkLinks(db, authorId, input);
+export async function createPost(deps: ServiceDeps, authorId: string, input: PostInput & { text: string }, log?: Log): Promise<PostView> {
+  const { db } = deps;
+  await checkLinks(deps, authorId, input);
   const id = uuidv7();
   const photoUrls = input.photoUrls ?? [];
-  const verdict = await moderateContent(db, { contentType: 'post', contentId: id, text: input.text, imageUrls: photoUrls }, log);
+  const verdict = await moderateContent(deps, { contentType: 'post', contentId: id, text: input.text, imageUrls: photoUrls }, log);
   await db.transaction(async (tx) => {
     await repo.insertPost(tx, {
       id,
@@ -154,13 +162,14 @@ export async function createPost(db: Db, authorId: string, input: PostInput & { 
       moderationReason: verdict.reason,
       moderatedAt: new Date(),
     });
-    await applyVerdict(tx, verdict, { postId: id });
+    await applyVerdict(inTx(deps, tx), verdict, { postId: id });
   });
-  return viewOf(db, authorId, id);
+  return viewOf(deps, authorId, id);
 }
 
 /** PUT (replace) or PATCH (merge patch) of a post. In a patch, a link sent replaces the other kind. */
-export async function updatePost(db: Db, viewerId: string, postId: string, change: Change<ReplacePostInput>, log?: Log): Promise<PostView> {
+export async function updatePost(deps: ServiceDeps, viewerId: string, postId: string, change: Change<ReplacePostInput>, log?: Log): Promise<PostView> {
+  const { db } = deps;
   const current = await authorize(postPolicy, viewerId, 'update', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
   const input = applyChange(linkSwitched(change), ReplacePostBody, () => ({
     text: current.text,
@@ -169,12 +178,12 @@ export async function updatePost(db: Db, viewerId: string, postId: string, chang
     logEntryId: current.logEntryId,
     catchId: current.catchId,
   }));
-  await checkLinks(db, viewerId, input);
+  await checkLinks(deps, viewerId, input);
   const { text } = input;
   const photoUrls = input.photoUrls ?? [];
   const contentChanged = text !== current.text || photoUrls.length !== current.photoUrls.length || photoUrls.some((u, i) => u !== current.photoUrls[i]);
   const verdict = contentChanged
-    ? await moderateContent(db, { contentType: 'post', contentId: postId, text, imageUrls: photoUrls, previouslyRejectedByModerator: current.moderatorRejected }, log)
+    ? await moderateContent(deps, { contentType: 'post', contentId: postId, text, imageUrls: photoUrls, previouslyRejectedByModerator: current.moderatorRejected }, log)
     : undefined;
   await db.transaction(async (tx) => {
     const locked = await repo.findPost(tx, postId, { forUpdate: true });
@@ -188,9 +197,9 @@ export async function updatePost(db: Db, viewerId: string, postId: string, chang
       ...(verdict ? { status: verdict.status, moderationReason: verdict.reason, moderatedAt: new Date() } : {}),
       updatedAt: new Date(),
     });
-    if (verdict) await applyVerdict(tx, verdict, { postId });
+    if (verdict) await applyVerdict(inTx(deps, tx), verdict, { postId });
   });
-  return viewOf(db, viewerId, postId);
+  return viewOf(deps, viewerId, postId);
 }
 
 /** A patch that links an entry unlinks the catch, and the other way round (a post links one of them). */
@@ -202,7 +211,8 @@ function linkSwitched(change: Change<ReplacePostInput>): Change<ReplacePostInput
   return { patch };
 }
 
-export async function deletePost(db: Db, viewerId: string, postId: string): Promise<void> {
+export async function deletePost(deps: ServiceDeps, viewerId: string, postId: string): Promise<void> {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     await authorize(postPolicy, viewerId, 'delete', await repo.findPost(tx, postId, { forUpdate: true }), { db: tx }, () => PostErrors.notFound(postId));
     await repo.deletePost(tx, postId);
@@ -211,7 +221,8 @@ export async function deletePost(db: Db, viewerId: string, postId: string): Prom
 
 // ---- for moderation (admin) ----
 
-export async function postsForReview(db: DbOrTx, ids: string[]) {
+export async function postsForReview(deps: ServiceDeps<DbOrTx>, ids: string[]) {
+  const { db } = deps;
   return repo.postsByIds(db, ids);
 }
 
@@ -224,8 +235,8 @@ export const moderatedPosts: ModeratedContentType = {
   async setStatus(tx, post, status, reason) {
     await repo.setStatus(tx, post.id, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
   },
-  async forReview(db, ids) {
-    return (await postsForReview(db, ids)).map((post) => ({ ...post, postId: post.id }));
+  async forReview(deps, ids) {
+    return (await postsForReview(deps, ids)).map((post) => ({ ...post, postId: post.id }));
   },
   async notifyRejection(tx, post, reason) {
     await notify(tx, {

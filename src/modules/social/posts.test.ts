@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser, MISSING_ID, befriend, createEntryWithCatch, WALLEYE, createPost, addToCircle, requestFriendship } from '../../../test/factories.js';
@@ -360,7 +361,7 @@ describe('a post deleted between the visibility check and the like', () => {
   ])('%s answers the 404 of a missing post, not a 500 or a conflict', async (_name, action) => {
     const post = await createPost(t, author, { text: 'Here one moment' });
     expect((await t.app.inject({ method: 'POST', url: `/api/social/posts/${post.id}/like`, headers: friend.headers })).statusCode).toBe(200);
-    const error = await action(deletingFirst(post.id), friend.userId, post.id).then(
+    const error = await action({ ...serviceDeps(t), db: deletingFirst(post.id) }, friend.userId, post.id).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -22,8 +22,8 @@ export const socialModule = defineModule('social', {
     registerModeratedContent(deps, 'comment', moderatedComments);
     registerPhotoRecord(deps, 'Post', {
       moderated: true,
-      read: async (db, viewer, id) => {
-        const row = await requireVisiblePost(db, viewer.userId, id);
+      read: async (services, viewer, id) => {
+        const row = await requireVisiblePost(services, viewer.userId, id);
         return { ownerId: row.authorId, isPublic: row.status === 'Published' && row.visibility === 'Public' };
       },
     });

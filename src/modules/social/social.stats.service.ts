@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { users } from '../users/index.js';
@@ -19,7 +20,8 @@ export interface SocialCounts {
 }
 
 /** A user's posts, comments and reports (one query). */
-export async function socialCountsOfUser(db: DbOrTx, userId: string): Promise<SocialCounts> {
+export async function socialCountsOfUser(deps: ServiceDeps<DbOrTx>, userId: string): Promise<SocialCounts> {
+  const { db } = deps;
   const result = await db.execute<{ posts: number; comments: number; reportsAgainst: number; openReportsAgainst: number; reportsFiled: number }>(sql`
     SELECT (SELECT count(*) FROM ${posts} WHERE ${posts.authorId} = ${userId})::int AS "posts",
            (SELECT count(*) FROM ${postComments} WHERE ${postComments.authorId} = ${userId})::int AS "comments",
@@ -43,7 +45,8 @@ export function socialTimelineSql(userId: string): SQL[] {
 }
 
 /** Posts, comments and reports for the dashboard: totals, the last 7/30 days, what waits for a moderator. */
-export async function socialOverview(db: DbOrTx, now: Date) {
+export async function socialOverview(deps: ServiceDeps<DbOrTx>, now: Date) {
+  const { db } = deps;
   const d7 = new Date(now.getTime() - 7 * 86_400_000);
   const d30 = new Date(now.getTime() - 30 * 86_400_000);
   const result = await db.execute<{
@@ -68,7 +71,8 @@ export async function socialOverview(db: DbOrTx, now: Date) {
  * Published posts with the most likes (or comments) given in [from, to): ids, authors and counts,
  * never the text (a post may be shared with friends only).
  */
-export async function popularPosts(db: DbOrTx, by: 'likes' | 'comments', from: Date, to: Date, limit: number) {
+export async function popularPosts(deps: ServiceDeps<DbOrTx>, by: 'likes' | 'comments', from: Date, to: Date, limit: number) {
+  const { db } = deps;
   const source =
     by === 'likes'
       ? sql`SELECT ${postLikes.postId} AS post_id, count(*) AS n FROM ${postLikes} WHERE ${postLikes.createdAt} >= ${from} AND ${postLikes.createdAt} < ${to} GROUP BY 1`

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -6,7 +7,7 @@ import { USER_SEARCH_MAX, USER_SEARCH_PER_MINUTE, UserSearchQuery, UserSearchRes
 import { searchUsers } from './user-search.service.js';
 
 export const userSearchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(UserSearchResult);
 
   app.get(
@@ -25,6 +26,6 @@ export const userSearchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: Type.Array(Type.Ref('UserSearchResult'), { maxItems: USER_SEARCH_MAX }) },
       },
     },
-    async (request) => searchUsers(db, principalOf(request).userId, request.query.username, request.query.limit),
+    async (request) => searchUsers(services, principalOf(request).userId, request.query.username, request.query.limit),
   );
 };

@@ -12,7 +12,6 @@ import { requireSpecies, speciesView, type SpeciesView } from './species.service
 import type { TaxonRow } from './species.tables.js';
 import { speciesUsage, type SpeciesCatchUsage } from './species.usage.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
-import type { Registries } from '../../core/registries.js';
 
 /**
  * Administration of the species catalogue (permission Species.Manage): create, update,
@@ -50,7 +49,7 @@ export async function adminListSpecies(deps: ServiceDeps, filter: repo.SpeciesFi
 }
 
 export async function adminGetSpecies(deps: ServiceDeps<DbOrTx>, id: string) {
-  const row = await requireSpecies(deps.db, id);
+  const row = await requireSpecies(deps, id);
   const usage = await usageOf(deps, [id]);
   return adminView(row, usage(id));
 }
@@ -76,7 +75,8 @@ interface TaxonomyInput {
 }
 
 /** The genus of a scientific name; creates the genus (and its family and order) when new. */
-async function resolveGenus(tx: DbOrTx, scientificName: string, input: TaxonomyInput): Promise<TaxonRow> {
+async function resolveGenus(deps: ServiceDeps<DbOrTx>, scientificName: string, input: TaxonomyInput): Promise<TaxonRow> {
+  const { db: tx } = deps;
   const genusName = scientificName.split(' ')[0]!;
   const genus = await repo.findTaxon(tx, 'genus', genusName);
   if (genus) {
@@ -103,11 +103,11 @@ async function resolveGenus(tx: DbOrTx, scientificName: string, input: TaxonomyI
   return repo.insertTaxon(tx, { id: taxonId('genus', genusName), rank: 'genus', name: genusName, commonName: null, parentId: family.id });
 }
 
-export async function createSpecies({ db }: ServiceDeps, context: AuditContext, input: CreateSpeciesInput) {
-  return db.transaction(async (tx) => {
+export async function createSpecies(deps: ServiceDeps, context: AuditContext, input: CreateSpeciesInput) {
+  return deps.db.transaction(async (tx) => {
     const existing = await repo.findSpeciesByScientificName(tx, input.scientificName);
     if (existing) throw SpeciesErrors.duplicate(existing.scientificName, existing.id);
-    const genus = await resolveGenus(tx, input.scientificName, input);
+    const genus = await resolveGenus(inTx(deps, tx), input.scientificName, input);
     const actor = context.actor.userId ?? null;
     const row = await repo.insertSpecies(tx, {
       id: uuidv7(),
@@ -141,10 +141,10 @@ export async function updateSpecies(deps: ServiceDeps, context: AuditContext, id
       const clash = await repo.findSpeciesByScientificName(tx, input.scientificName);
       if (clash && clash.id !== id) throw SpeciesErrors.duplicate(clash.scientificName, clash.id);
       changes.scientificName = input.scientificName;
-      changes.genusId = (await resolveGenus(tx, input.scientificName, input)).id;
+      changes.genusId = (await resolveGenus(inTx(deps, tx), input.scientificName, input)).id;
     } else if (input.family || input.order) {
       // Checks that the given family/order agree with the species' genus.
-      await resolveGenus(tx, current.scientificName, input);
+      await resolveGenus(inTx(deps, tx), current.scientificName, input);
     }
     await repo.updateSpecies(tx, id, changes);
     const row = (await repo.findSpecies(tx, id))!;
@@ -155,16 +155,16 @@ export async function updateSpecies(deps: ServiceDeps, context: AuditContext, id
 }
 
 /** Deactivation and reactivation: the shared lifecycle (404, 409, audit entry, admin view with usage). */
-const speciesLifecycle = (registries: Registries): Lifecycle<{ isActive: boolean }, Awaited<ReturnType<typeof adminGetSpecies>>> => ({
+const speciesLifecycle: Lifecycle<{ isActive: boolean }, Awaited<ReturnType<typeof adminGetSpecies>>> = {
   lock: repo.lockSpecies,
   update: async (tx, id, values, actor) => void (await repo.updateSpecies(tx, id, { ...values, updatedBy: actor })),
-  view: (tx, id) => adminGetSpecies({ db: tx, registries }, id),
+  view: adminGetSpecies,
   notFound: SpeciesErrors.notFound,
   alreadyActive: SpeciesErrors.alreadyActive,
   alreadyInactive: SpeciesErrors.alreadyInactive,
   audit: { targetType: 'fish_species', deactivated: 'species.deactivated', reactivated: 'species.reactivated' },
-});
+};
 
 export function setSpeciesActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  return setActive(deps.db, context, speciesLifecycle(deps.registries), id, active, reason);
+  return setActive(deps, context, speciesLifecycle, id, active, reason);
 }

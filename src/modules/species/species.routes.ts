@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -7,7 +8,7 @@ import { FamiliesQuery, SpeciesQuery, speciesSchemas } from './species.schemas.j
 import * as service from './species.service.js';
 
 export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of speciesSchemas) app.addSchema(schema);
   const tags = ['fish species'];
 
@@ -25,7 +26,7 @@ export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: { ...Type.Array(Type.Ref('FishSpecies')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSpecies(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listSpecies(services, request.query, page)),
   );
 
   app.get(
@@ -40,7 +41,7 @@ export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: { ...Type.Array(Type.Ref('FishFamily')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFamilies(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listFamilies(services, request.query, page)),
   );
 
   app.get(
@@ -55,6 +56,6 @@ export const speciesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: Type.Ref('FishSpeciesDetail'), ...errorResponses(404) },
       },
     },
-    async (request) => service.getSpecies(db, request.params.id),
+    async (request) => service.getSpecies(services, request.params.id),
   );
 };

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { WaterType } from './species.tables.js';
@@ -28,19 +29,22 @@ export function speciesView({ species, genus, family, order }: repo.SpeciesWithT
 
 export type SpeciesView = ReturnType<typeof speciesView>;
 
-export async function listSpecies(db: DbOrTx, filter: repo.SpeciesFilter, page: Page) {
+export async function listSpecies(deps: ServiceDeps<DbOrTx>, filter: repo.SpeciesFilter, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listSpecies(db, { ...filter, status: 'active' }, page);
   return { items: items.map(speciesView), total };
 }
 
-export async function requireSpecies(db: DbOrTx, id: string): Promise<repo.SpeciesWithTaxa> {
+export async function requireSpecies(deps: ServiceDeps<DbOrTx>, id: string): Promise<repo.SpeciesWithTaxa> {
+  const { db } = deps;
   const row = await repo.findSpecies(db, id);
   if (!row) throw SpeciesErrors.notFound(id);
   return row;
 }
 
-export async function getSpecies(db: DbOrTx, id: string) {
-  const row = await requireSpecies(db, id);
+export async function getSpecies(deps: ServiceDeps<DbOrTx>, id: string) {
+  const { db } = deps;
+  const row = await requireSpecies(deps, id);
   const related = row.genus && row.family ? await repo.relatedSpecies(db, id, row.genus.id, row.family.id) : [];
   const ref = (r: repo.RelatedRow) => ({ id: r.id, commonName: r.commonName, scientificName: r.scientificName });
   return {
@@ -52,7 +56,8 @@ export async function getSpecies(db: DbOrTx, id: string) {
   };
 }
 
-export async function listFamilies(db: DbOrTx, filter: { order?: string | undefined }, page: Page) {
+export async function listFamilies(deps: ServiceDeps<DbOrTx>, filter: { order?: string | undefined }, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.listFamilies(db, filter, page);
   return {
     total,
@@ -70,8 +75,8 @@ export async function speciesRefs(db: DbOrTx, ids: string[]): Promise<Map<string
  * Checks species ids another module is about to reference: each must exist and be active, unless
  * it is already referenced (`kept`). Throws a 400 naming the field (`${pointer}/${index}`).
  */
-export async function assertReferenceableSpecies(db: DbOrTx, ids: string[], pointer: string, kept: ReadonlySet<string> = new Set()): Promise<void> {
-  const found = await speciesRefs(db, ids);
+export async function assertReferenceableSpecies(deps: ServiceDeps<DbOrTx>, ids: string[], pointer: string, kept: ReadonlySet<string> = new Set()): Promise<void> {
+  const found = await speciesRefs(deps.db, ids);
   ids.forEach((id, index) => {
     const row = found.get(id);
     if (!row) throw SpeciesErrors.badReference(`${pointer}/${index}`, id, false);

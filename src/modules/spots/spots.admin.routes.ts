@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -12,7 +13,7 @@ import * as service from './spots.service.js';
 
 /** /api/admin/spots: verify, correct, deactivate, reactivate and feature spots (Admin and Owner); audit-logged. */
 export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(Spot);
   const tags = ['admin: spots'];
   const config = { access: 'admin' as const };
@@ -35,7 +36,7 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response,
       },
     },
-    async (request) => service.verifySpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body.reason ?? null),
+    async (request) => service.verifySpot(services, auditContextOf(request), principalOf(request), request.params.id, request.body.reason ?? null),
   );
 
   lifecycleRoutes(app, {
@@ -45,7 +46,7 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
     noun: 'spot',
     response: Type.Ref('Spot'),
     deactivationEffect: 'The spot leaves searches; its creator still sees it.',
-    handler: (request, id, active, reason) => service.setSpotActive(db, auditContextOf(request), principalOf(request), id, active, reason),
+    handler: (request, id, active, reason) => service.setSpotActive(services, auditContextOf(request), principalOf(request), id, active, reason),
   });
 
   app.post(
@@ -85,12 +86,12 @@ export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response,
       },
     },
-    async (request) => service.correctSpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body),
+    async (request) => service.correctSpot(services, auditContextOf(request), principalOf(request), request.params.id, request.body),
   );
 
   app.post(
     '/api/admin/spots/:id/feature',
     { config, schema: { tags, operationId: 'adminFeatureSpot', summary: 'Feature a spot for a time window', params: IdParams, body: FeatureBody, response } },
-    async (request) => service.featureSpot(db, auditContextOf(request), principalOf(request), request.params.id, request.body),
+    async (request) => service.featureSpot(services, auditContextOf(request), principalOf(request), request.params.id, request.body),
   );
 };

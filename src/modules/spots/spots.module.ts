@@ -8,8 +8,8 @@ import { spotsAdminRoutes } from './spots.admin.routes.js';
 export const spotsModule = defineModule('spots', {
   providers: (deps) => {
     registerPhotoRecord(deps, 'Spot', {
-      read: async (db, viewer, id) => {
-        const row = await requireVisibleSpot(db, viewer, id);
+      read: async (services, viewer, id) => {
+        const row = await requireVisibleSpot(services, viewer, id);
         return { ownerId: row.ownerId, isPublic: row.isActive };
       },
     });

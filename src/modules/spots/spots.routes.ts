@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './spots.service.js';
 
 /** /api/spots: fishing spots, boat ramps, piers and shore access. */
 export const spotsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [Spot, NearbySpot, RatingSummary, SpotDetail]) app.addSchema(schema);
   const tags = ['community: spots'];
 
@@ -29,7 +30,7 @@ export const spotsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 201: Type.Ref('Spot'), ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createSpot(db, principalOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createSpot(services, principalOf(request), request.body)),
   );
 
   app.get(
@@ -49,7 +50,7 @@ export const spotsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.nearby(db, principalOf(request), { lat: request.query.lat, lon: request.query.lon, radiusKm: request.query.radiusKm ?? 25 }, { kind: request.query.kind as never }, page),
+        service.nearby(services, principalOf(request), { lat: request.query.lat, lon: request.query.lon, radiusKm: request.query.radiusKm ?? 25 }, { kind: request.query.kind as never }, page),
       ),
   );
 
@@ -65,7 +66,7 @@ export const spotsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('SpotDetail'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getSpot(db, principalOf(request), request.params.id),
+    async (request) => service.getSpot(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -81,7 +82,7 @@ export const spotsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('SpotRatingSummary'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.rateSpot(db, principalOf(request), request.params.id, request.body),
+    async (request) => service.rateSpot(services, principalOf(request), request.params.id, request.body),
   );
 
   app.post(
@@ -96,6 +97,6 @@ export const spotsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: { 200: Type.Ref('Spot'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.confirmSpot(db, principalOf(request), request.params.id),
+    async (request) => service.confirmSpot(services, principalOf(request), request.params.id),
   );
 };

@@ -1,10 +1,11 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { adminChange, featureChange, type AdminRecord } from '../../core/admin/change.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Viewer } from '../../core/access/policy.js';
 import { allows, authorize } from '../../core/access/policy.js';
 import { spotPolicy } from '../../core/access/policies/spots.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { isFeatured, type FeatureInput } from '../../core/db/featured.js';
 import type { AuditContext } from '../../core/audit/audit.js';
 import { snapToGrid, toKm, type Near } from '../../core/db/geo.js';
@@ -28,13 +29,14 @@ function average(sum: number, count: number): number | null {
   return count === 0 ? null : Math.round((sum / count) * 100) / 100;
 }
 
-export async function spotView(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCreator, now = new Date()) {
-  return (await spotViews(db, viewer, [row], now))[0]!;
+export async function spotView(deps: ServiceDeps<DbOrTx>, viewer: Viewer, row: repo.SpotWithCreator, now = new Date()) {
+  return (await spotViews(deps, viewer, [row], now))[0]!;
 }
 
 /** The views of a page of spots: their photos read in one statement for the page. */
-export async function spotViews(db: DbOrTx, viewer: Viewer, rows: readonly repo.SpotWithCreator[], now = new Date()) {
-  const [exact, photos] = await Promise.all([Promise.all(rows.map((row) => allows(spotPolicy, viewer, 'seeExact', row, { db }))), photoViews(db, viewer.userId, rows.map((row) => row.id))]);
+export async function spotViews(deps: ServiceDeps<DbOrTx>, viewer: Viewer, rows: readonly repo.SpotWithCreator[], now = new Date()) {
+  const { db } = deps;
+  const [exact, photos] = await Promise.all([Promise.all(rows.map((row) => allows(spotPolicy, viewer, 'seeExact', row, { db }))), photoViews(deps, viewer.userId, rows.map((row) => row.id))]);
   return rows.map((row, i) => viewOf(row, exact[i]!, photos, now));
 }
 
@@ -110,32 +112,37 @@ export function spotValues(ownerId: string, input: CreateSpotInput) {
   };
 }
 
-export async function createSpot(db: Db, viewer: Viewer, input: CreateSpotInput) {
+export async function createSpot(deps: ServiceDeps, viewer: Viewer, input: CreateSpotInput) {
+  const { db } = deps;
   const row = await repo.insertSpot(db, spotValues(viewer.userId, input));
-  return spotView(db, viewer, (await repo.findSpot(db, row.id))!);
+  return spotView(deps, viewer, (await repo.findSpot(db, row.id))!);
 }
 
 type SpotAction = Parameters<typeof spotPolicy.can>[1];
 
 /** The spot when the viewer may do `action` on it (404 missing, 403 refused). */
-async function permitted(db: DbOrTx, viewer: Viewer, action: SpotAction, id: string, row: repo.SpotWithCreator | undefined): Promise<repo.SpotWithCreator> {
+async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: SpotAction, id: string, row: repo.SpotWithCreator | undefined): Promise<repo.SpotWithCreator> {
+  const { db } = deps;
   await authorize(spotPolicy, viewer, action, row, { db }, () => SpotErrors.notFound(id));
   return row!;
 }
 
 /** The spot when the viewer may see it (404 missing, 403 deactivated). */
-export async function requireVisibleSpot(db: DbOrTx, viewer: Viewer, id: string, options: { lock?: boolean } = {}) {
-  return permitted(db, viewer, 'view', id, await repo.findSpot(db, id, options));
+export async function requireVisibleSpot(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string, options: { lock?: boolean } = {}) {
+  const { db } = deps;
+  return permitted(deps, viewer, 'view', id, await repo.findSpot(db, id, options));
 }
 
-export async function nearby(db: Db, viewer: Viewer, near: Near, filter: { kind?: SpotKind | undefined }, page: Page) {
+export async function nearby(deps: ServiceDeps, viewer: Viewer, near: Near, filter: { kind?: SpotKind | undefined }, page: Page) {
+  const { db } = deps;
   const { items, total } = await repo.nearbySpots(db, near, filter, page);
   const now = new Date();
-  const views = await spotViews(db, viewer, items, now);
+  const views = await spotViews(deps, viewer, items, now);
   return { items: views.map((view, i) => Object.assign(view, { distanceKm: toKm(items[i]!.distanceM) })), total };
 }
 
-async function ratingSummary(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCreator) {
+async function ratingSummary(deps: ServiceDeps<DbOrTx>, viewer: Viewer, row: repo.SpotWithCreator) {
+  const { db } = deps;
   const [distribution, mine] = await Promise.all([repo.ratingDistribution(db, row.id), repo.findRating(db, row.id, viewer.userId)]);
   return {
     average: average(row.ratingSum, row.ratingCount),
@@ -145,29 +152,31 @@ async function ratingSummary(db: DbOrTx, viewer: Viewer, row: repo.SpotWithCreat
   };
 }
 
-export async function getSpot(db: Db, viewer: Viewer, id: string) {
-  const row = await requireVisibleSpot(db, viewer, id);
-  return { ...(await spotView(db, viewer, row)), ratingSummary: await ratingSummary(db, viewer, row) };
+export async function getSpot(deps: ServiceDeps, viewer: Viewer, id: string) {
+  const row = await requireVisibleSpot(deps, viewer, id);
+  return { ...(await spotView(deps, viewer, row)), ratingSummary: await ratingSummary(deps, viewer, row) };
 }
 
 /** Rates the spot (a new rating replaces the user's previous one); the rating summary after it. */
-export async function rateSpot(db: Db, viewer: Viewer, id: string, input: RateSpotInput) {
+export async function rateSpot(deps: ServiceDeps, viewer: Viewer, id: string, input: RateSpotInput) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const row = await permitted(tx, viewer, 'rate', id, await requireVisibleSpot(tx, viewer, id, { lock: true }));
+    const row = await permitted(inTx(deps, tx), viewer, 'rate', id, await requireVisibleSpot(inTx(deps, tx), viewer, id, { lock: true }));
     await repo.upsertRating(tx, row.id, viewer.userId, input.stars, input.comment ?? null);
-    return ratingSummary(tx, viewer, (await repo.findSpot(tx, id))!);
+    return ratingSummary(inTx(deps, tx), viewer, (await repo.findSpot(tx, id))!);
   });
 }
 
 /** Confirms the spot exists as described; the CONFIRMATIONS_TO_VERIFY-th confirmation verifies it. */
-export async function confirmSpot(db: Db, viewer: Viewer, id: string) {
+export async function confirmSpot(deps: ServiceDeps, viewer: Viewer, id: string) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const row = await permitted(tx, viewer, 'confirm', id, await requireVisibleSpot(tx, viewer, id, { lock: true }));
+    const row = await permitted(inTx(deps, tx), viewer, 'confirm', id, await requireVisibleSpot(inTx(deps, tx), viewer, id, { lock: true }));
     if (!(await repo.insertConfirmation(tx, row.id, viewer.userId))) throw SpotErrors.alreadyConfirmed();
     const count = row.confirmationCount + 1;
     const verify = count >= CONFIRMATIONS_TO_VERIFY ? { status: 'Verified' as const, verifiedAt: new Date(), verifiedBy: null } : {};
     await repo.updateSpot(tx, row.id, { confirmationCount: count, ...verify });
-    return spotView(tx, viewer, (await repo.findSpot(tx, id))!);
+    return spotView(inTx(deps, tx), viewer, (await repo.findSpot(tx, id))!);
   });
 }
 
@@ -179,16 +188,16 @@ const spotRecord = (viewer: Viewer): AdminRecord<repo.SpotWithCreator, Awaited<R
   write: (tx, id, values) => repo.updateSpot(tx, id, values),
 });
 
-export async function verifySpot(db: Db, context: AuditContext, viewer: Viewer, id: string, reason: string | null) {
-  return adminChange(db, context, spotRecord(viewer), id, 'spots.verified', reason, (row) => {
+export async function verifySpot(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, reason: string | null) {
+  return adminChange(deps, context, spotRecord(viewer), id, 'spots.verified', reason, (row) => {
     if (row.status === 'Verified') throw SpotErrors.alreadyVerified(id);
     return { status: 'Verified' as const, verifiedAt: new Date(), verifiedBy: viewer.userId };
   });
 }
 
 /** Deactivation (never deletion) and back, through core/admin/lifecycle; the answer is the spot as the viewer sees it. */
-export async function setSpotActive(db: Db, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
-  return setActive(db, context, spotLifecycle(viewer), id, active, reason);
+export async function setSpotActive(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, active: boolean, reason: string | undefined) {
+  return setActive(deps, context, spotLifecycle(viewer), id, active, reason);
 }
 
 const spotLifecycle = (viewer: Viewer): Lifecycle<repo.SpotWithCreator, Awaited<ReturnType<typeof spotView>>> => ({
@@ -196,7 +205,7 @@ const spotLifecycle = (viewer: Viewer): Lifecycle<repo.SpotWithCreator, Awaited<
   update: async (tx, id, values) => {
     await repo.updateSpot(tx, id, values);
   },
-  view: async (tx, id) => spotView(tx, viewer, (await repo.findSpot(tx, id))!),
+  view: async (deps, id) => spotView(deps, viewer, (await repo.findSpot(deps.db, id))!),
   notFound: SpotErrors.notFound,
   alreadyActive: SpotErrors.alreadyActive,
   alreadyInactive: SpotErrors.alreadyInactive,
@@ -214,9 +223,9 @@ export interface SpotCorrection {
 }
 
 /** An administrator's correction of a spot's facts (reference spots included: the seed never undoes it). */
-export async function correctSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: SpotCorrection) {
+export async function correctSpot(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, input: SpotCorrection) {
   const { reason, location, ...fields } = input;
-  return adminChange(db, context, spotRecord(viewer), id, 'spots.corrected', reason, (row) => {
+  return adminChange(deps, context, spotRecord(viewer), id, 'spots.corrected', reason, (row) => {
     const values: Partial<repo.SpotWithCreator> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (values.name !== undefined) values.name = values.name.trim();
     if (location) {
@@ -229,6 +238,6 @@ export async function correctSpot(db: Db, context: AuditContext, viewer: Viewer,
   });
 }
 
-export async function featureSpot(db: Db, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
-  return featureChange(db, context, spotRecord(viewer), id, 'spots', input);
+export async function featureSpot(deps: ServiceDeps, context: AuditContext, viewer: Viewer, id: string, input: FeatureInput | null) {
+  return featureChange(deps, context, spotRecord(viewer), id, 'spots', input);
 }

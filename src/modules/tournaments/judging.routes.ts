@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -11,7 +12,7 @@ import * as service from './judging.service.js';
 
 /** /api/tournament/:tournamentId/catches: catch submissions and their judging. */
 export const catchesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
 
@@ -31,7 +32,7 @@ export const catchesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 201: ref('TournamentCatch'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.submitCatch(db, principalOf(request), request.params.tournamentId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.submitCatch(services, principalOf(request), request.params.tournamentId, request.body)),
   );
 
   app.get(
@@ -46,7 +47,7 @@ export const catchesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: { ...Type.Array(ref('TournamentCatch')), headers: paginationHeaders }, ...errorResponses(403, 404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listCatches(db, principalOf(request), request.params.tournamentId, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listCatches(services, principalOf(request), request.params.tournamentId, request.query, page)),
   );
 
   app.post(
@@ -62,14 +63,14 @@ export const catchesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: ref('TournamentCatch'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.judgeCatch(db, principalOf(request), auditContextOf(request), request.params.tournamentId, request.params.catchId, request.body),
+    async (request) => service.judgeCatch(services, principalOf(request), auditContextOf(request), request.params.tournamentId, request.params.catchId, request.body),
   );
 
 };
 
 /** /api/tournament/:tournamentId/judges: the judges the organizer names. */
 export const judgesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
 
@@ -85,7 +86,7 @@ export const judgesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 200: Type.Array(ref('TournamentJudge')), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.listJudges(db, principalOf(request), request.params.tournamentId),
+    async (request) => service.listJudges(services, principalOf(request), request.params.tournamentId),
   );
 
   app.post(
@@ -101,6 +102,6 @@ export const judgesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: { 201: Type.Array(ref('TournamentJudge')), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.addJudge(db, principalOf(request), request.params.tournamentId, request.body.userId)),
+    async (request, reply) => reply.code(201).send(await service.addJudge(services, principalOf(request), request.params.tournamentId, request.body.userId)),
   );
 };

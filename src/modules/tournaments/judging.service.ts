@@ -1,8 +1,9 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { tournamentPolicy } from '../../core/access/policies/tournaments.js';
 import { isOwner, type Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { catchRef } from '../fishing-log/entries.service.js';
 import { foreignKeyViolation, TournamentErrors, uniqueViolation } from './tournaments.errors.js';
@@ -68,7 +69,8 @@ export function assertAcceptsCatches(t: TournamentRow): void {
   if (!['Approved', 'InProgress', 'Completed'].includes(t.status)) throw TournamentErrors.badTransition(t.status, 'receive catches');
 }
 
-export async function insertCatch(tx: DbOrTx, row: Parameters<typeof repo.insertSubmission>[1]): Promise<TournamentCatchRow> {
+export async function insertCatch(deps: ServiceDeps<DbOrTx>, row: Parameters<typeof repo.insertSubmission>[1]): Promise<TournamentCatchRow> {
+  const { db: tx } = deps;
   try {
     return await repo.insertSubmission(tx, row);
   } catch (error) {
@@ -79,24 +81,26 @@ export async function insertCatch(tx: DbOrTx, row: Parameters<typeof repo.insert
   }
 }
 
-export async function divisionOf(db: DbOrTx, tournamentId: string, divisionId: string): Promise<DivisionRow> {
+export async function divisionOf(deps: ServiceDeps<DbOrTx>, tournamentId: string, divisionId: string): Promise<DivisionRow> {
+  const { db } = deps;
   const division = (await tournamentsRepo.divisionsOf(db, [tournamentId])).find((d) => d.id === divisionId);
   if (!division) throw TournamentErrors.unknownDivision(divisionId);
   return division;
 }
 
-export async function submitCatch(db: Db, viewer: Viewer, tournamentId: string, input: SubmitCatchInput, now = new Date()) {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'view');
+export async function submitCatch(deps: ServiceDeps, viewer: Viewer, tournamentId: string, input: SubmitCatchInput, now = new Date()) {
+  const { db } = deps;
+  const { t } = await authorizedTournament(deps, viewer, tournamentId, 'view');
   assertAcceptsCatches(t);
-  const division = await divisionOf(db, tournamentId, input.divisionId);
+  const division = await divisionOf(deps, tournamentId, input.divisionId);
   const registration = await registrationsRepo.findActiveRegistration(db, division.id, viewer.userId);
   if (!registration) throw TournamentErrors.notRegistered();
   const values = catchValues(t, division, input, now, true);
   if (input.fishingLogCatchId) {
-    const ref = await catchRef(db, input.fishingLogCatchId);
+    const ref = await catchRef(deps, input.fishingLogCatchId);
     if (!ref || !isOwner(viewer, ref)) throw TournamentErrors.badLogCatch();
   }
-  const row = await insertCatch(db, {
+  const row = await insertCatch(deps, {
     id: uuidv7(),
     tournamentId,
     divisionId: division.id,
@@ -108,27 +112,30 @@ export async function submitCatch(db: Db, viewer: Viewer, tournamentId: string, 
   return submissionView(row, registration.anglerName);
 }
 
-async function mayJudge(db: DbOrTx, viewer: Viewer, t: TournamentRow): Promise<boolean> {
-  return (await tournamentPolicy.can(viewer, 'judge', accessRecord(db, t), { db })) === true;
+async function mayJudge(deps: ServiceDeps<DbOrTx>, viewer: Viewer, t: TournamentRow): Promise<boolean> {
+  const { db } = deps;
+  return (await tournamentPolicy.can(viewer, 'judge', accessRecord(deps, t), { db })) === true;
 }
 
 export async function listCatches(
-  db: Db,
+  deps: ServiceDeps,
   viewer: Viewer,
   tournamentId: string,
   filter: { status?: TournamentCatchStatus | undefined; divisionId?: string | undefined },
   page: Page,
 ) {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'view');
-  const all = await mayJudge(db, viewer, t);
+  const { db } = deps;
+  const { t } = await authorizedTournament(deps, viewer, tournamentId, 'view');
+  const all = await mayJudge(deps, viewer, t);
   const { items, total } = await repo.listSubmissions(db, tournamentId, { ...filter, userId: all ? undefined : viewer.userId }, page);
   return { items: items.map((r) => submissionView(r.c, r.anglerName)), total };
 }
 
 /** The organizer verifies or rejects a catch; a rejection and a changed decision need a reason. Audit-logged. */
-export async function judgeCatch(db: Db, viewer: Viewer, context: AuditContext, tournamentId: string, catchId: string, input: JudgeInput, now = new Date()) {
+export async function judgeCatch(deps: ServiceDeps, viewer: Viewer, context: AuditContext, tournamentId: string, catchId: string, input: JudgeInput, now = new Date()) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const t = await lockAuthorizedTournament(tx, viewer, tournamentId, 'judge');
+    const t = await lockAuthorizedTournament(inTx(deps, tx), viewer, tournamentId, 'judge');
     const current = await repo.findSubmission(tx, tournamentId, catchId, true);
     if (!current) throw TournamentErrors.submissionNotFound(catchId);
     if (t.resultsPublishedAt) throw TournamentErrors.resultsPublished();
@@ -158,15 +165,17 @@ function judgeView(row: { userId: string; createdAt: Date }) {
   return { userId: row.userId, createdAt: row.createdAt.toISOString() };
 }
 
-export async function listJudges(db: Db, viewer: Viewer, tournamentId: string) {
-  await authorizedTournament(db, viewer, tournamentId, 'judge');
+export async function listJudges(deps: ServiceDeps, viewer: Viewer, tournamentId: string) {
+  const { db } = deps;
+  await authorizedTournament(deps, viewer, tournamentId, 'judge');
   return (await repo.judgesOf(db, tournamentId)).map(judgeView);
 }
 
 /** The organizer names a judge: an existing user who is not registered in the tournament. */
-export async function addJudge(db: Db, viewer: Viewer, tournamentId: string, userId: string) {
+export async function addJudge(deps: ServiceDeps, viewer: Viewer, tournamentId: string, userId: string) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const t = await lockAuthorized(tx, viewer, tournamentId, 'manage');
+    const t = await lockAuthorized(inTx(deps, tx), viewer, tournamentId, 'manage');
     if (isOwner(viewer, { ownerId: userId })) throw TournamentErrors.badJudge('the organizer judges anyway');
     if (await tournamentsRepo.isRegistered(tx, t.id, userId)) throw TournamentErrors.judgeIsRegistered();
     try {

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -8,7 +9,7 @@ import * as service from './organizers.service.js';
 
 /** /api/tournament/organizers: apply to organize tournaments, and your organizer profile. */
 export const organizersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
 
@@ -26,7 +27,7 @@ export const organizersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 201: ref('TournamentOrganizer'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.applyAsOrganizer(db, principalOf(request).userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.applyAsOrganizer(services, principalOf(request).userId, request.body)),
   );
 
   app.get(
@@ -40,6 +41,6 @@ export const organizersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         response: { 200: ref('TournamentOrganizer'), ...errorResponses(404) },
       },
     },
-    async (request) => service.ownOrganizer(db, principalOf(request).userId),
+    async (request) => service.ownOrganizer(services, principalOf(request).userId),
   );
 };

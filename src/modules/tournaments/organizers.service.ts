@@ -1,5 +1,6 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { TournamentErrors, uniqueViolation } from './tournaments.errors.js';
 import type { OrganizerRow } from './tournaments.tables.js';
 import type { ApplyOrganizerInput } from './organizers.schemas.js';
@@ -24,7 +25,8 @@ export function organizerView(row: OrganizerRow) {
   };
 }
 
-export async function applyAsOrganizer(db: Db, userId: string, input: ApplyOrganizerInput) {
+export async function applyAsOrganizer(deps: ServiceDeps, userId: string, input: ApplyOrganizerInput) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const current = await repo.findOrganizerByUser(tx, userId, true);
     const values = {
@@ -52,12 +54,14 @@ export async function applyAsOrganizer(db: Db, userId: string, input: ApplyOrgan
   });
 }
 
-export async function ownOrganizer(db: DbOrTx, userId: string) {
+export async function ownOrganizer(deps: ServiceDeps<DbOrTx>, userId: string) {
+  const { db } = deps;
   const row = await repo.findOrganizerByUser(db, userId);
   if (!row) throw TournamentErrors.noOrganizerProfile();
   return organizerView(row);
 }
-export async function verifiedOrganizer(db: DbOrTx, userId: string): Promise<OrganizerRow> {
+export async function verifiedOrganizer(deps: ServiceDeps<DbOrTx>, userId: string): Promise<OrganizerRow> {
+  const { db } = deps;
   const organizer = await repo.findOrganizerByUser(db, userId);
   if (!organizer || organizer.status !== 'Verified') throw TournamentErrors.notVerifiedOrganizer(organizer?.status ?? null);
   return organizer;

@@ -13,7 +13,7 @@ import * as service from './registrations.service.js';
 
 /** /api/tournament/:tournamentId/register and /registrations: registrations with the entry fee. */
 export const registrationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const tournamentsDeps: service.TournamentsDeps = { ...serviceDeps(deps), payments: paymentsOf(deps) };
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
@@ -51,7 +51,7 @@ export const registrationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       },
     },
     async (request, reply) =>
-      paginate(request, reply, request.query, (page) => service.listRegistrations(db, principalOf(request), request.params.tournamentId, request.query, page)),
+      paginate(request, reply, request.query, (page) => service.listRegistrations(services, principalOf(request), request.params.tournamentId, request.query, page)),
   );
 
   app.get(
@@ -65,7 +65,7 @@ export const registrationsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
         response: { 200: ref('TournamentRegistration'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.getRegistration(db, principalOf(request), request.params.tournamentId, request.params.registrationId),
+    async (request) => service.getRegistration(services, principalOf(request), request.params.tournamentId, request.params.registrationId),
   );
 
   app.post(

@@ -1,9 +1,9 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { type ServiceDeps, inTx } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { registrationPolicy, tournamentPolicy } from '../../core/access/policies/tournaments.js';
 import { authorize, type Viewer } from '../../core/access/policy.js';
 import type { AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { PaymentSettlement, PaymentsService } from '../payments/payments.service.js';
 import { getOwnProfile } from '../profiles/profiles.service.js';
@@ -112,7 +112,7 @@ export async function register(deps: TournamentsDeps, viewer: Viewer, context: A
   const anglerName = await displayName(deps, viewer, input.anglerName);
   const registered = await db.transaction(async (tx) => {
     // The row lock serialises registrations of one tournament: the capacity count below is exact.
-    const t = await lockAuthorized(tx, viewer, tournamentId, 'register');
+    const t = await lockAuthorized(inTx(deps, tx), viewer, tournamentId, 'register');
     if (t.registrationsClosedReason) throw TournamentErrors.registrationClosed(`Registrations are closed: ${t.registrationsClosedReason}.`);
     if (now >= t.registrationDeadline) throw TournamentErrors.registrationClosed(`The registration deadline (${t.registrationDeadline.toISOString()}) has passed.`);
     if (t.entryFeeCents > 0 && !input.paymentMethod) throw TournamentErrors.paymentMethodRequired();
@@ -142,21 +142,23 @@ export async function register(deps: TournamentsDeps, viewer: Viewer, context: A
 }
 
 export async function listRegistrations(
-  db: Db,
+  deps: ServiceDeps,
   viewer: Viewer,
   tournamentId: string,
   filter: { divisionId?: string | undefined; status?: 'Active' | 'Cancelled' | undefined },
   page: Page,
 ) {
-  const row = await authorizedTournament(db, viewer, tournamentId, 'view');
-  const organizer = (await tournamentPolicy.can(viewer, 'manage', accessRecord(db, row.t), ctx(db))) === true;
+  const { db } = deps;
+  const row = await authorizedTournament(deps, viewer, tournamentId, 'view');
+  const organizer = (await tournamentPolicy.can(viewer, 'manage', accessRecord(deps, row.t), ctx(db))) === true;
   // Anyone but the organizer sees their own registrations only.
   const { items, total } = await repo.listRegistrations(db, tournamentId, { ...filter, userId: organizer ? undefined : viewer.userId }, page);
   const fees = await repo.feesOf(db, items.map((r) => r.id));
   return { items: items.map((r) => registrationView(r, fees.get(r.id))), total };
 }
 
-async function authorizedRegistration(db: DbOrTx, viewer: Viewer, tournamentId: string, registrationId: string, action: 'view' | 'cancel', lock = false) {
+async function authorizedRegistration(deps: ServiceDeps<DbOrTx>, viewer: Viewer, tournamentId: string, registrationId: string, action: 'view' | 'cancel', lock = false) {
+  const { db } = deps;
   const t = await tournamentsRepo.findTournament(db, tournamentId);
   if (!t) throw TournamentErrors.notFound(tournamentId);
   const row = await repo.findRegistration(db, tournamentId, registrationId, lock);
@@ -166,8 +168,9 @@ async function authorizedRegistration(db: DbOrTx, viewer: Viewer, tournamentId: 
   return { tournament: t.t, registration: row! };
 }
 
-export async function getRegistration(db: Db, viewer: Viewer, tournamentId: string, registrationId: string) {
-  const { registration } = await authorizedRegistration(db, viewer, tournamentId, registrationId, 'view');
+export async function getRegistration(deps: ServiceDeps, viewer: Viewer, tournamentId: string, registrationId: string) {
+  const { db } = deps;
+  const { registration } = await authorizedRegistration(deps, viewer, tournamentId, registrationId, 'view');
   return registrationView(registration, (await repo.feesOf(db, [registration.id])).get(registration.id));
 }
 
@@ -178,7 +181,7 @@ export async function getRegistration(db: Db, viewer: Viewer, tournamentId: stri
  */
 export async function cancelRegistration(deps: TournamentsDeps, viewer: Viewer, context: AuditContext, tournamentId: string, registrationId: string, now = new Date()) {
   const { row, fee, refund } = await deps.db.transaction(async (tx) => {
-    const { tournament, registration } = await authorizedRegistration(tx, viewer, tournamentId, registrationId, 'cancel', true);
+    const { tournament, registration } = await authorizedRegistration(inTx(deps, tx), viewer, tournamentId, registrationId, 'cancel', true);
     if (registration.status === 'Cancelled') throw TournamentErrors.alreadyCancelled();
     if (now >= tournament.startsAt) throw TournamentErrors.cannotCancel('The tournament has started; registrations can no longer be cancelled.');
     const inWindow = now.getTime() <= tournament.startsAt.getTime() - tournament.refundWindowHours * 3_600_000;

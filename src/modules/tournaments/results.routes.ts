@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -10,7 +11,7 @@ import * as service from './results.service.js';
 
 /** /api/tournament/:tournamentId/results: leaderboard and official results. */
 export const resultsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
 
@@ -28,7 +29,7 @@ export const resultsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 200: ref('TournamentResults'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.getResults(db, principalOf(request), request.params.tournamentId),
+    async (request) => service.getResults(services, principalOf(request), request.params.tournamentId),
   );
 
   app.post(
@@ -46,13 +47,12 @@ export const resultsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         response: { 201: ref('TournamentResults'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.addResult(db, principalOf(request), auditContextOf(request), request.params.tournamentId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.addResult(services, principalOf(request), auditContextOf(request), request.params.tournamentId, request.body)),
   );
 };
 
 /** /api/tournament/:tournamentId/export: registrations and results as CSV. */
 export const exportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
   const csv = { 200: { description: 'CSV, header row first', content: { 'text/csv': { schema: CsvResponse } } } };
   const tags = ['tournaments'];
 
@@ -78,7 +78,7 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${e.what}-${request.params.tournamentId}.csv"`)
-          .send(await e.build(db, principalOf(request), request.params.tournamentId)),
+          .send(await e.build(serviceDeps(deps), principalOf(request), request.params.tournamentId)),
     );
   }
 };

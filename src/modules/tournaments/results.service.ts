@@ -1,7 +1,8 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Viewer } from '../../core/access/policy.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import { TournamentErrors } from './tournaments.errors.js';
 import { notifyResultsPublished } from './tournaments.notifications.js';
 import type { RegistrationRow, TournamentRow } from './tournaments.tables.js';
@@ -16,7 +17,8 @@ import { assertAcceptsCatches, catchValues, divisionOf, insertCatch } from './ju
 
 /** The leaderboard, the official results and the CSV exports. */
 
-async function resultsView(db: DbOrTx, t: TournamentRow) {
+async function resultsView(deps: ServiceDeps<DbOrTx>, t: TournamentRow) {
+  const { db } = deps;
   // One after the other: `db` may be a transaction (one connection).
   const divisions = await tournamentsRepo.divisionsOf(db, [t.id]);
   const board = await repo.leaderboard(db, t);
@@ -58,12 +60,13 @@ async function resultsView(db: DbOrTx, t: TournamentRow) {
   };
 }
 
-export async function getResults(db: Db, viewer: Viewer, tournamentId: string) {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'view');
-  return resultsView(db, t);
+export async function getResults(deps: ServiceDeps, viewer: Viewer, tournamentId: string) {
+  const { t } = await authorizedTournament(deps, viewer, tournamentId, 'view');
+  return resultsView(deps, t);
 }
 
-async function activeRegistration(tx: DbOrTx, tournamentId: string, registrationId: string): Promise<RegistrationRow> {
+async function activeRegistration(deps: ServiceDeps<DbOrTx>, tournamentId: string, registrationId: string): Promise<RegistrationRow> {
+  const { db: tx } = deps;
   const registration = await registrationsRepo.findRegistration(tx, tournamentId, registrationId);
   if (!registration || registration.status !== 'Active') {
     throw TournamentErrors.badDivision('/registrationId', `no active registration of this tournament has id ${registrationId}`);
@@ -72,16 +75,17 @@ async function activeRegistration(tx: DbOrTx, tournamentId: string, registration
 }
 
 /** POST /results: a catch judged at the scale, a penalty, one placing, or publishing every placing from the leaderboard. */
-export async function addResult(db: Db, viewer: Viewer, context: AuditContext, tournamentId: string, input: AddResultInput, now = new Date()) {
+export async function addResult(deps: ServiceDeps, viewer: Viewer, context: AuditContext, tournamentId: string, input: AddResultInput, now = new Date()) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const t = await lockAuthorizedTournament(tx, viewer, tournamentId, 'manage');
+    const t = await lockAuthorizedTournament(inTx(deps, tx), viewer, tournamentId, 'manage');
     switch (input.kind) {
       case 'Catch':
       case 'catch': {
         assertAcceptsCatches(t);
-        const registration = await activeRegistration(tx, tournamentId, input.registrationId);
-        const division = await divisionOf(tx, tournamentId, registration.divisionId);
-        const row = await insertCatch(tx, {
+        const registration = await activeRegistration(inTx(deps, tx), tournamentId, input.registrationId);
+        const division = await divisionOf(inTx(deps, tx), tournamentId, registration.divisionId);
+        const row = await insertCatch(inTx(deps, tx), {
           id: uuidv7(),
           tournamentId,
           divisionId: division.id,
@@ -98,8 +102,8 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
       case 'Penalty':
       case 'penalty': {
         if (t.resultsPublishedAt) throw TournamentErrors.resultsPublished();
-        const registration = await activeRegistration(tx, tournamentId, input.registrationId);
-        const division = await divisionOf(tx, tournamentId, registration.divisionId);
+        const registration = await activeRegistration(inTx(deps, tx), tournamentId, input.registrationId);
+        const division = await divisionOf(inTx(deps, tx), tournamentId, registration.divisionId);
         const rule = division.penaltyRules.find((r) => r.code === input.code);
         if (!rule) throw TournamentErrors.badDivision('/code', `the division has no penalty rule ${input.code}; its rules: ${division.penaltyRules.map((r) => r.code).join(', ') || 'none'}`);
         await judgingRepo.insertPenalty(tx, { id: uuidv7(), tournamentId, registrationId: registration.id, code: rule.code, points: rule.points, reason: input.reason, createdBy: viewer.userId });
@@ -114,8 +118,8 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
       }
       case 'Placing':
       case 'placing': {
-        const division = await divisionOf(tx, tournamentId, input.divisionId);
-        const registration = await activeRegistration(tx, tournamentId, input.registrationId);
+        const division = await divisionOf(inTx(deps, tx), tournamentId, input.divisionId);
+        const registration = await activeRegistration(inTx(deps, tx), tournamentId, input.registrationId);
         if (registration.divisionId !== division.id) throw TournamentErrors.badDivision('/registrationId', 'the registration is in another division');
         const board = (await repo.leaderboard(tx, t)).find((r) => r.registrationId === registration.id);
         const existing = await repo.findResultOfRegistration(tx, division.id, registration.id);
@@ -164,7 +168,7 @@ export async function addResult(db: Db, viewer: Viewer, context: AuditContext, t
         break;
       }
     }
-    return resultsView(tx, (await tournamentsRepo.lockTournament(tx, tournamentId))!);
+    return resultsView(inTx(deps, tx), (await tournamentsRepo.lockTournament(tx, tournamentId))!);
   });
 }
 
@@ -181,8 +185,9 @@ export function toCsv(header: string[], rows: unknown[][]): string {
   return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-export async function exportRegistrations(db: Db, viewer: Viewer, tournamentId: string): Promise<string> {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'manage');
+export async function exportRegistrations(deps: ServiceDeps, viewer: Viewer, tournamentId: string): Promise<string> {
+  const { db } = deps;
+  const { t } = await authorizedTournament(deps, viewer, tournamentId, 'manage');
   const divisions = new Map((await tournamentsRepo.divisionsOf(db, [t.id])).map((d) => [d.id, d.name]));
   const { items } = await registrationsRepo.listRegistrations(db, tournamentId, {}, null);
   const fees = await registrationsRepo.feesOf(db, items.map((r) => r.id));
@@ -195,9 +200,9 @@ export async function exportRegistrations(db: Db, viewer: Viewer, tournamentId: 
   );
 }
 
-export async function exportResults(db: Db, viewer: Viewer, tournamentId: string): Promise<string> {
-  const { t } = await authorizedTournament(db, viewer, tournamentId, 'manage');
-  const view = await resultsView(db, t);
+export async function exportResults(deps: ServiceDeps, viewer: Viewer, tournamentId: string): Promise<string> {
+  const { t } = await authorizedTournament(deps, viewer, tournamentId, 'manage');
+  const view = await resultsView(deps, t);
   const rows = view.divisions.flatMap((d) => {
     const placings = new Map(d.placings.map((p) => [p.registrationId, p]));
     return d.leaderboard.map((r) => {

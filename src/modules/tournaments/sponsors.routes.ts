@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -9,7 +10,7 @@ import * as service from './sponsors.service.js';
 
 /** /api/tournament/:tournamentId/sponsors: sponsors, by tier. */
 export const sponsorsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
 
@@ -24,7 +25,7 @@ export const sponsorsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Array(ref('TournamentSponsor')), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.listSponsors(db, principalOf(request), request.params.tournamentId),
+    async (request) => service.listSponsors(services, principalOf(request), request.params.tournamentId),
   );
 
   app.post(
@@ -44,6 +45,6 @@ export const sponsorsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 201: ref('TournamentSponsor'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.addSponsor(db, principalOf(request), request.params.tournamentId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.addSponsor(services, principalOf(request), request.params.tournamentId, request.body)),
   );
 };

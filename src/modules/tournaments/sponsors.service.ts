@@ -1,6 +1,6 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { Viewer } from '../../core/access/policy.js';
-import type { Db } from '../../core/db/client.js';
 import { TournamentErrors, uniqueViolation } from './tournaments.errors.js';
 import type { SponsorRow, SponsorTier } from './tournaments.tables.js';
 import type { SponsorInput } from './sponsors.schemas.js';
@@ -21,14 +21,16 @@ export const SPONSOR_LIMITS: { perTier: Record<SponsorTier, number>; total: numb
   amountCents: 10_000_000,
 };
 
-export async function listSponsors(db: Db, viewer: Viewer, tournamentId: string) {
-  await authorizedTournament(db, viewer, tournamentId, 'view');
+export async function listSponsors(deps: ServiceDeps, viewer: Viewer, tournamentId: string) {
+  const { db } = deps;
+  await authorizedTournament(deps, viewer, tournamentId, 'view');
   return (await repo.listSponsors(db, tournamentId)).map(sponsorView);
 }
 
-export async function addSponsor(db: Db, viewer: Viewer, tournamentId: string, input: SponsorInput) {
+export async function addSponsor(deps: ServiceDeps, viewer: Viewer, tournamentId: string, input: SponsorInput) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
-    const t = await lockAuthorized(tx, viewer, tournamentId, 'manage');
+    const t = await lockAuthorized(inTx(deps, tx), viewer, tournamentId, 'manage');
     const organizer = await organizersRepo.findOrganizer(tx, t.organizerId);
     if (organizer?.status !== 'Verified') {
       throw TournamentErrors.sponsorNotAllowed(`Sponsors need a verified organizer in good standing; your organizer profile is ${organizer?.status ?? 'missing'}.`);

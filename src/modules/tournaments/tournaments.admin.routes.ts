@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -14,7 +15,7 @@ import { AdminOrganizersQuery, AdminReasonBody, AdminTournament, AdminTournament
  * Tournaments.* and Organizers.* permissions, each decision with a reason in the audit log.
  */
 export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.addSchema(AdminTournament);
   app.addSchema(AdminOrganizer);
   const tags = ['admin: tournaments'];
@@ -33,7 +34,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('AdminTournament')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listTournaments(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listTournaments(services, request.query, page)),
   );
 
   app.get(
@@ -48,7 +49,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: Type.Ref('AdminTournament'), ...errorResponses(404) },
       },
     },
-    async (request) => admin.getTournament(db, request.params.id),
+    async (request) => admin.getTournament(services, request.params.id),
   );
 
   const tournamentDecisions: Array<{ path: string; decision: 'approve' | 'reject' | 'suspend' | 'reinstate'; permission: Permission; operationId: string; summary: string; description: string }> = [
@@ -86,7 +87,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
           response: { 200: Type.Ref('AdminTournament'), ...errorResponses(404, 409) },
         },
       },
-      async (request) => admin.decideTournament(db, auditContextOf(request), request.params.id, d.decision, request.body.reason),
+      async (request) => admin.decideTournament(services, auditContextOf(request), request.params.id, d.decision, request.body.reason),
     );
   }
 
@@ -103,7 +104,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('AdminTournamentOrganizer')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listOrganizers(db, request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.listOrganizers(services, request.query, page)),
   );
 
   app.get(
@@ -118,7 +119,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: Type.Ref('AdminTournamentOrganizer'), ...errorResponses(404) },
       },
     },
-    async (request) => admin.getOrganizer(db, request.params.id),
+    async (request) => admin.getOrganizer(services, request.params.id),
   );
 
   app.post(
@@ -135,7 +136,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: Type.Ref('AdminTournamentOrganizer'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => admin.decideOrganizer(db, auditContextOf(request), request.params.id, 'verify', request.body),
+    async (request) => admin.decideOrganizer(services, auditContextOf(request), request.params.id, 'verify', request.body),
   );
 
   const organizerDecisions: Array<{ path: 'reject' | 'suspend' | 'reinstate'; permission: Permission; operationId: string; summary: string; description: string }> = [
@@ -170,7 +171,7 @@ export const tournamentsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
           response: { 200: Type.Ref('AdminTournamentOrganizer'), ...errorResponses(404, 409) },
         },
       },
-      async (request) => admin.decideOrganizer(db, auditContextOf(request), request.params.id, d.path, request.body),
+      async (request) => admin.decideOrganizer(services, auditContextOf(request), request.params.id, d.path, request.body),
     );
   }
 };

@@ -1,6 +1,7 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notifyOrganizerDecision, notifyTournamentDecision } from './tournaments.notifications.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { TournamentErrors } from './tournaments.errors.js';
 import * as organizersRepo from './organizers.repository.js';
@@ -19,7 +20,8 @@ import type { OrganizerRow, OrganizerStatus, TournamentRow, TournamentStatus } f
 /** The closing reason written on an organizer's upcoming tournaments while they are suspended. */
 export const ORGANIZER_SUSPENDED = 'the organizer is suspended';
 
-async function adminTournamentViews(db: DbOrTx, rows: tournamentsRepo.TournamentWithOrganizer[], now: Date) {
+async function adminTournamentViews(deps: ServiceDeps<DbOrTx>, rows: tournamentsRepo.TournamentWithOrganizer[], now: Date) {
+  const { db } = deps;
   const ids = rows.map((r) => r.t.id);
   // One after the other: `db` may be a transaction (one connection).
   const divisions = await tournamentsRepo.divisionsOf(db, ids);
@@ -33,19 +35,21 @@ async function adminTournamentViews(db: DbOrTx, rows: tournamentsRepo.Tournament
   }));
 }
 
-export async function listTournaments(db: Db, filter: tournamentsRepo.TournamentFilter, page: Page, now = new Date()) {
+export async function listTournaments(deps: ServiceDeps, filter: tournamentsRepo.TournamentFilter, page: Page, now = new Date()) {
+  const { db } = deps;
   const { items, total } = await tournamentsRepo.adminList(db, { ...filter, status: filter.status ?? 'PendingApproval' }, page);
-  return { items: await adminTournamentViews(db, items, now), total };
+  return { items: await adminTournamentViews(deps, items, now), total };
 }
 
-async function adminTournament(db: DbOrTx, id: string, now: Date) {
+async function adminTournament(deps: ServiceDeps<DbOrTx>, id: string, now: Date) {
+  const { db } = deps;
   const row = await tournamentsRepo.findTournament(db, id);
   if (!row) throw TournamentErrors.notFound(id);
-  return (await adminTournamentViews(db, [row], now))[0]!;
+  return (await adminTournamentViews(deps, [row], now))[0]!;
 }
 
-export async function getTournament(db: Db, id: string, now = new Date()) {
-  return adminTournament(db, id, now);
+export async function getTournament(deps: ServiceDeps, id: string, now = new Date()) {
+  return adminTournament(deps, id, now);
 }
 
 type TournamentDecision = 'approve' | 'reject' | 'suspend' | 'reinstate';
@@ -66,7 +70,8 @@ function nextStatus(decision: TournamentDecision, current: TournamentRow, now: D
   return previous;
 }
 
-export async function decideTournament(db: Db, context: AuditContext, id: string, decision: TournamentDecision, reason: string, now = new Date()) {
+export async function decideTournament(deps: ServiceDeps, context: AuditContext, id: string, decision: TournamentDecision, reason: string, now = new Date()) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const current = await tournamentsRepo.lockTournament(tx, id);
     if (!current) throw TournamentErrors.notFound(id);
@@ -93,13 +98,14 @@ export async function decideTournament(db: Db, context: AuditContext, id: string
       after: { status },
     });
     await notifyTournamentDecision(tx, current, rule.verb, status, reason);
-    return adminTournament(tx, id, now);
+    return adminTournament(inTx(deps, tx), id, now);
   });
 }
 
 // ---------- organizers ----------
 
-async function adminOrganizerViews(db: DbOrTx, rows: OrganizerRow[]) {
+async function adminOrganizerViews(deps: ServiceDeps<DbOrTx>, rows: OrganizerRow[]) {
+  const { db } = deps;
   const usage = await organizersRepo.organizerUsage(
     db,
     rows.map((r) => r.id),
@@ -107,19 +113,21 @@ async function adminOrganizerViews(db: DbOrTx, rows: OrganizerRow[]) {
   return rows.map((r) => ({ ...organizerView(r), reviewedAt: r.reviewedAt ? r.reviewedAt.toISOString() : null, usage: usage.get(r.id)! }));
 }
 
-export async function listOrganizers(db: Db, filter: { status?: OrganizerStatus | undefined; q?: string | undefined }, page: Page) {
+export async function listOrganizers(deps: ServiceDeps, filter: { status?: OrganizerStatus | undefined; q?: string | undefined }, page: Page) {
+  const { db } = deps;
   const { items, total } = await organizersRepo.listOrganizers(db, { status: filter.status ?? 'Pending', q: filter.q }, page);
-  return { items: await adminOrganizerViews(db, items), total };
+  return { items: await adminOrganizerViews(deps, items), total };
 }
 
-async function adminOrganizer(db: DbOrTx, id: string) {
+async function adminOrganizer(deps: ServiceDeps<DbOrTx>, id: string) {
+  const { db } = deps;
   const row = await organizersRepo.findOrganizer(db, id);
   if (!row) throw TournamentErrors.organizerNotFound(id);
-  return (await adminOrganizerViews(db, [row]))[0]!;
+  return (await adminOrganizerViews(deps, [row]))[0]!;
 }
 
-export async function getOrganizer(db: Db, id: string) {
-  return adminOrganizer(db, id);
+export async function getOrganizer(deps: ServiceDeps, id: string) {
+  return adminOrganizer(deps, id);
 }
 
 type OrganizerDecision = 'verify' | 'reject' | 'suspend' | 'reinstate';
@@ -136,13 +144,14 @@ const ORGANIZER_TRANSITIONS: Record<OrganizerDecision, { from: readonly Organize
  * reinstating reopens the ones the suspension closed.
  */
 export async function decideOrganizer(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   id: string,
   decision: OrganizerDecision,
   input: { reason: string; allowPayments?: boolean | undefined },
   now = new Date(),
 ) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const current = await organizersRepo.lockOrganizer(tx, id);
     if (!current) throw TournamentErrors.organizerNotFound(id);
@@ -168,6 +177,6 @@ export async function decideOrganizer(
       after: { status: rule.to, paymentsAllowed, tournamentsAffected: affected },
     });
     await notifyOrganizerDecision(tx, current, rule.verb, input.reason);
-    return adminOrganizer(tx, id);
+    return adminOrganizer(inTx(deps, tx), id);
   });
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
@@ -24,12 +25,12 @@ import { sponsorsRoutes } from './sponsors.routes.js';
  * sponsors), in the order of the OpenAPI document. Record access: the tournaments policy.
  */
 export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   for (const schema of [Organizer, Tournament, Registration, Submission, Results, Sponsor, Judge]) app.addSchema(schema);
   const tags = ['tournaments'];
   const ref = (id: string) => Type.Ref(id);
   // Starts and completes tournaments by the clock, every minute on the job queue.
-  deps.jobs.work(TOURNAMENT_STATUSES, () => service.advanceTournamentStatuses(db));
+  deps.jobs.work(TOURNAMENT_STATUSES, () => service.advanceTournamentStatuses(services));
 
   await app.register(organizersRoutes, { deps });
 
@@ -47,7 +48,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: { ...Type.Array(ref('Tournament')), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listTournaments(db, principalOf(request), request.query, page)),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listTournaments(services, principalOf(request), request.query, page)),
   );
 
   app.get(
@@ -62,7 +63,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: ref('Tournament'), ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.getTournament(db, principalOf(request), request.params.id),
+    async (request) => service.getTournament(services, principalOf(request), request.params.id),
   );
 
   app.post(
@@ -79,7 +80,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 201: ref('Tournament'), ...errorResponses(403) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createTournament(db, principalOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createTournament(services, principalOf(request), request.body)),
   );
 
   app.put(
@@ -97,7 +98,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: ref('Tournament'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.updateTournament(db, principalOf(request), request.params.id, request.body),
+    async (request) => service.updateTournament(services, principalOf(request), request.params.id, request.body),
   );
 
   app.post(
@@ -111,7 +112,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         response: { 200: ref('Tournament'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.submitForApproval(db, principalOf(request), request.params.tournamentId),
+    async (request) => service.submitForApproval(services, principalOf(request), request.params.tournamentId),
   );
 
   for (const routes of [registrationsRoutes, catchesRoutes, resultsRoutes, judgesRoutes, sponsorsRoutes, exportsRoutes]) await app.register(routes, { deps });

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySeeds } from '../../core/db/seeds.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -46,11 +47,11 @@ describe('status job', () => {
     const pending = await createTournament(t, o, { status: 'PendingApproval' });
     const { rows } = await t.database.pool.query('SELECT starts_at, ends_at FROM tournaments WHERE id = $1', [id]);
     const status = async (tid: string) => (await t.database.pool.query('SELECT status FROM tournaments WHERE id = $1', [tid])).rows[0].status;
-    await advanceTournamentStatuses(t.database.db, () => new Date(rows[0].starts_at.getTime() - 1000));
+    await advanceTournamentStatuses(serviceDeps(t), () => new Date(rows[0].starts_at.getTime() - 1000));
     expect(await status(id)).toBe('Approved');
-    await advanceTournamentStatuses(t.database.db, () => new Date(rows[0].starts_at.getTime() + 1000));
+    await advanceTournamentStatuses(serviceDeps(t), () => new Date(rows[0].starts_at.getTime() + 1000));
     expect(await status(id)).toBe('InProgress');
-    await advanceTournamentStatuses(t.database.db, () => new Date(rows[0].ends_at.getTime()));
+    await advanceTournamentStatuses(serviceDeps(t), () => new Date(rows[0].ends_at.getTime()));
     expect(await status(id)).toBe('Completed');
     expect(await status(pending.id)).toBe('PendingApproval');
   });

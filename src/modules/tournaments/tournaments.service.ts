@@ -1,8 +1,9 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { randomInt } from 'node:crypto';
 import { uuidv7 } from '../../core/db/ids.js';
 import { PUBLISHED_STATUSES, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
 import { authorize, type PolicyContext, type Viewer } from '../../core/access/policy.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
 import { TournamentErrors } from './tournaments.errors.js';
@@ -80,7 +81,8 @@ export function tournamentView(row: repo.TournamentWithOrganizer, divisions: Div
 }
 
 /** Views of several tournaments with their divisions and counts (three queries). */
-export async function tournamentViews(db: DbOrTx, rows: repo.TournamentWithOrganizer[], now: Date) {
+export async function tournamentViews(deps: ServiceDeps<DbOrTx>, rows: repo.TournamentWithOrganizer[], now: Date) {
+  const { db } = deps;
   const ids = rows.map((r) => r.t.id);
   const divisions = await repo.divisionsOf(db, ids);
   const counts = await registrationsRepo.activeRegistrationCounts(db, ids);
@@ -89,23 +91,26 @@ export async function tournamentViews(db: DbOrTx, rows: repo.TournamentWithOrgan
 
 // ---------- access ----------
 
-export function accessRecord(db: DbOrTx, t: TournamentRow): TournamentAccessRecord {
+export function accessRecord(deps: ServiceDeps<DbOrTx>, t: TournamentRow): TournamentAccessRecord {
+  const { db } = deps;
   return { ownerId: t.ownerId, status: t.status, isRegistered: (userId) => repo.isRegistered(db, t.id, userId), isJudge: (userId) => repo.isJudge(db, t.id, userId) };
 }
 
 export const ctx = (db: DbOrTx): PolicyContext => ({ db });
 
 /** The tournament (with its organizer's name) when `viewer` may do `action` on it: 404 / 403 otherwise. */
-export async function authorizedTournament(db: DbOrTx, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<repo.TournamentWithOrganizer> {
+export async function authorizedTournament(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<repo.TournamentWithOrganizer> {
+  const { db } = deps;
   const row = await repo.findTournament(db, id);
-  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(db, row.t) : undefined, ctx(db), () => TournamentErrors.notFound(id));
+  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(deps, row.t) : undefined, ctx(db), () => TournamentErrors.notFound(id));
   return row!;
 }
 
 /** Locks the tournament row (FOR UPDATE) and authorizes `action` on it. */
-async function lockAuthorized(tx: DbOrTx, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<TournamentRow> {
+async function lockAuthorized(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<TournamentRow> {
+  const { db: tx } = deps;
   const row = await repo.lockTournament(tx, id);
-  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(tx, row) : undefined, ctx(tx), () => TournamentErrors.notFound(id));
+  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(deps, row) : undefined, ctx(tx), () => TournamentErrors.notFound(id));
   return row!;
 }
 
@@ -113,14 +118,15 @@ export { lockAuthorized as lockAuthorizedTournament };
 
 // ---------- tournaments ----------
 
-export async function listTournaments(db: Db, viewer: Viewer, query: TournamentsQueryType, page: Page, now = new Date()) {
+export async function listTournaments(deps: ServiceDeps, viewer: Viewer, query: TournamentsQueryType, page: Page, now = new Date()) {
+  const { db } = deps;
   const { items, total } = await repo.listVisible(db, viewer.userId, query, PUBLISHED_STATUSES, page);
-  return { items: await tournamentViews(db, items, now), total };
+  return { items: await tournamentViews(deps, items, now), total };
 }
 
-export async function getTournament(db: Db, viewer: Viewer, id: string, now = new Date()) {
-  const row = await authorizedTournament(db, viewer, id, 'view');
-  return (await tournamentViews(db, [row], now))[0]!;
+export async function getTournament(deps: ServiceDeps, viewer: Viewer, id: string, now = new Date()) {
+  const row = await authorizedTournament(deps, viewer, id, 'view');
+  return (await tournamentViews(deps, [row], now))[0]!;
 }
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -152,7 +158,7 @@ function checkSchedule(input: { startsAt: string; endsAt: string; registrationDe
   return s;
 }
 
-async function checkDivisions(db: DbOrTx, format: 'CPR' | 'WeighIn', divisions: DivisionInputType[], kept: ReadonlySet<string> = new Set()) {
+async function checkDivisions(deps: ServiceDeps<DbOrTx>, format: 'CPR' | 'WeighIn', divisions: DivisionInputType[], kept: ReadonlySet<string> = new Set()) {
   const names = new Set<string>();
   for (const [i, d] of divisions.entries()) {
     const key = d.name.trim().toLowerCase();
@@ -161,7 +167,7 @@ async function checkDivisions(db: DbOrTx, format: 'CPR' | 'WeighIn', divisions: 
     if (format === 'CPR' && MeasureEnum.fromApi(d.measure) === 'weight') throw TournamentErrors.badDivision(`/divisions/${i}/measure`, 'catch-photo-release divisions are scored by length');
     const codes = new Set((d.penaltyRules ?? []).map((r) => r.code));
     if (codes.size !== (d.penaltyRules ?? []).length) throw TournamentErrors.badDivision(`/divisions/${i}/penaltyRules`, 'penalty codes must differ');
-    await assertReferenceableSpecies(db, d.speciesIds, `/divisions/${i}/speciesIds`, kept);
+    await assertReferenceableSpecies(deps, d.speciesIds, `/divisions/${i}/speciesIds`, kept);
   }
 }
 
@@ -195,12 +201,13 @@ function tournamentValues(input: UpdateTournamentInput, schedule: Schedule) {
   };
 }
 
-export async function createTournament(db: Db, viewer: Viewer, input: CreateTournamentInput, now = new Date()) {
-  const organizer = await verifiedOrganizer(db, viewer.userId);
+export async function createTournament(deps: ServiceDeps, viewer: Viewer, input: CreateTournamentInput, now = new Date()) {
+  const { db } = deps;
+  const organizer = await verifiedOrganizer(deps, viewer.userId);
   if ((input.entryFeeCents ?? 0) > 0 && !organizer.paymentsAllowed) throw TournamentErrors.paymentsNotAllowed();
   assertTimeZone(input.timeZone);
   const schedule = checkSchedule(input, now, true);
-  await checkDivisions(db, input.format, input.divisions);
+  await checkDivisions(deps, input.format, input.divisions);
   const id = await db.transaction(async (tx) => {
     const row = await repo.insertTournament(tx, {
       id: uuidv7(),
@@ -216,7 +223,7 @@ export async function createTournament(db: Db, viewer: Viewer, input: CreateTour
     );
     return row.id;
   });
-  return getTournament(db, viewer, id, now);
+  return getTournament(deps, viewer, id, now);
 }
 
 /** Fields that change outcomes: frozen once the tournament has started. */
@@ -246,10 +253,11 @@ function frozenChanges(current: TournamentRow, divisions: DivisionRow[], next: R
   return changed;
 }
 
-export async function updateTournament(db: Db, viewer: Viewer, id: string, input: UpdateTournamentInput, now = new Date()) {
+export async function updateTournament(deps: ServiceDeps, viewer: Viewer, id: string, input: UpdateTournamentInput, now = new Date()) {
+  const { db } = deps;
   assertTimeZone(input.timeZone);
   await db.transaction(async (tx) => {
-    const current = await lockAuthorized(tx, viewer, id, 'manage');
+    const current = await lockAuthorized(inTx(deps, tx), viewer, id, 'manage');
     if (current.status === 'Completed') throw TournamentErrors.notEditable(current.status);
     const divisions = await repo.divisionsOf(tx, [id]);
     const started = now >= current.startsAt || current.status === 'InProgress';
@@ -270,7 +278,7 @@ export async function updateTournament(db: Db, viewer: Viewer, id: string, input
     input.divisions.forEach((d, i) => {
       if (d.id !== undefined && !existing.has(d.id)) throw TournamentErrors.badDivision(`/divisions/${i}/id`, `no division of this tournament has id ${d.id}`);
     });
-    await checkDivisions(tx, input.format, input.divisions, new Set(divisions.flatMap((d) => d.speciesIds)));
+    await checkDivisions(inTx(deps, tx), input.format, input.divisions, new Set(divisions.flatMap((d) => d.speciesIds)));
     const keptIds = new Set(input.divisions.flatMap((d) => (d.id ? [d.id] : [])));
     const removed = divisions.filter((d) => !keptIds.has(d.id)).map((d) => d.id);
     const inUse = await repo.divisionsWithRegistrations(tx, removed);
@@ -284,22 +292,24 @@ export async function updateTournament(db: Db, viewer: Viewer, id: string, input
       else await repo.insertDivisions(tx, [{ id: uuidv7(), tournamentId: id, ...divisionValues(input.format, d, i) }]);
     }
   });
-  return getTournament(db, viewer, id, now);
+  return getTournament(deps, viewer, id, now);
 }
 
-export async function submitForApproval(db: Db, viewer: Viewer, id: string, now = new Date()) {
+export async function submitForApproval(deps: ServiceDeps, viewer: Viewer, id: string, now = new Date()) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
-    const current = await lockAuthorized(tx, viewer, id, 'manage');
+    const current = await lockAuthorized(inTx(deps, tx), viewer, id, 'manage');
     if (current.status !== 'Draft' && current.status !== 'Rejected') throw TournamentErrors.cannotSubmit(current.status);
     if (current.startsAt <= now) throw TournamentErrors.badSchedule('/startsAt', 'the start has passed: move startsAt to the future with PUT first');
-    await verifiedOrganizer(tx, viewer.userId);
+    await verifiedOrganizer(inTx(deps, tx), viewer.userId);
     await repo.updateTournament(tx, id, { status: 'PendingApproval', statusReason: null });
   });
-  return getTournament(db, viewer, id, now);
+  return getTournament(deps, viewer, id, now);
 }
 // ---------- job ----------
 
 /** Starts and completes tournaments by the clock; the server runs it every minute. */
-export async function advanceTournamentStatuses(db: Db, now: () => Date = () => new Date()) {
+export async function advanceTournamentStatuses(deps: ServiceDeps, now: () => Date = () => new Date()) {
+  const { db } = deps;
   return repo.advanceStatuses(db, now());
 }

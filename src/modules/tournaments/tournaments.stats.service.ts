@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import { tournamentOrganizers, tournamentRegistrations, tournaments } from './tournaments.tables.js';
@@ -5,7 +6,8 @@ import { tournamentOrganizers, tournamentRegistrations, tournaments } from './to
 /** The tournaments module's figures for the dashboard. */
 
 /** Tournaments waiting for approval and organizer applications waiting for verification. */
-export async function pendingTournamentWork(db: DbOrTx): Promise<{ tournaments: number; organizerApplications: number }> {
+export async function pendingTournamentWork(deps: ServiceDeps<DbOrTx>): Promise<{ tournaments: number; organizerApplications: number }> {
+  const { db } = deps;
   const result = await db.execute<{ tournaments: number; organizerApplications: number }>(sql`
     SELECT (SELECT count(*) FROM ${tournaments} WHERE ${tournaments.status} = 'PendingApproval')::int AS tournaments,
            (SELECT count(*) FROM ${tournamentOrganizers} WHERE ${tournamentOrganizers.status} = 'Pending')::int AS "organizerApplications"`);
@@ -13,7 +15,8 @@ export async function pendingTournamentWork(db: DbOrTx): Promise<{ tournaments: 
 }
 
 /** The tournaments with the most registrations made in [from, to) (still active ones). */
-export async function busiestTournaments(db: DbOrTx, from: Date, to: Date, limit: number) {
+export async function busiestTournaments(deps: ServiceDeps<DbOrTx>, from: Date, to: Date, limit: number) {
+  const { db } = deps;
   const result = await db.execute<{ tournamentId: string; name: string; status: string; startsAt: string | Date; registrations: number }>(sql`
     SELECT t.id AS "tournamentId", t.name, t.status, t.starts_at AS "startsAt", count(*)::int AS registrations
     FROM ${tournamentRegistrations} r JOIN ${tournaments} t ON t.id = r.tournament_id

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../core/access/access.js';
@@ -11,7 +12,7 @@ import * as service from './user-details.admin.service.js';
 
 /** One user in the administration under /api/admin/users/{id}: details, role, activity timeline (the list and bans: the users module). */
 export const userDetailsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   app.addSchema(Appeal);
   app.addSchema(Ban);
@@ -32,7 +33,7 @@ export const userDetailsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: Type.Ref('AdminUserDetails'), ...errorResponses(404) },
       },
     },
-    async (request) => service.getUser(db, request.params.id, now()),
+    async (request) => service.getUser(services, request.params.id, now()),
   );
 
   app.put(
@@ -52,7 +53,7 @@ export const userDetailsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
       },
     },
     async (request) =>
-      service.setRole(db, auditContextOf(request), principalOf(request), request.params.id, request.body, now(), (sub) => deps.authenticator.invalidate(sub)),
+      service.setRole(services, auditContextOf(request), principalOf(request), request.params.id, request.body, now(), (sub) => deps.authenticator.invalidate(sub)),
   );
 
   app.get(
@@ -71,6 +72,6 @@ export const userDetailsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 200: { ...Type.Array(Type.Ref('TimelineItem'), { maxItems: 100 }), headers: paginationHeaders }, ...errorResponses(404) },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.timeline(db, request.params.id, page, now())),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.timeline(services, request.params.id, page, now())),
   );
 };

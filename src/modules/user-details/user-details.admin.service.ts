@@ -1,6 +1,6 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { EMPLOYEE_ROLES, Role, type RoleName } from '../../core/access/roles.js';
 import type { AuditContext } from '../../core/audit/audit.js';
-import type { Db } from '../../core/db/client.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import type { Page } from '../../core/http/pagination.js';
 import { changeEmployeeRole } from '../employees/employees.service.js';
@@ -19,9 +19,9 @@ import * as repo from './user-details.admin.repository.js';
  * queries), role changes (employee roles through employee management) and the activity timeline.
  */
 
-export async function getUser(db: Db, id: string, now: Date) {
-  const user = await requireAdminUser(db, id, now);
-  const [profile, log, social, own] = await Promise.all([adminProfileSummary(db, id), logCountsOfUser(db, id), socialCountsOfUser(db, id), bansAndSignInsOf(db, id, now)]);
+export async function getUser(deps: ServiceDeps, id: string, now: Date) {
+  const user = await requireAdminUser(deps, id, now);
+  const [profile, log, social, own] = await Promise.all([adminProfileSummary(deps, id), logCountsOfUser(deps, id), socialCountsOfUser(deps, id), bansAndSignInsOf(deps, id, now)]);
   return {
     ...user.view,
     profile,
@@ -45,23 +45,24 @@ export async function getUser(db: Db, id: string, now: Date) {
  * management, the Owner's alone, and goes through the employees service; the Owner role is never
  * given nor taken here; the last Admin who can sign in stays one (users.service). Audit-logged with the reason.
  */
-export async function setRole(db: Db, context: AuditContext, actor: Actor, id: string, input: { role: RoleName; reason: string }, now: Date, invalidate: Invalidate) {
-  const target = await requireAdminUser(db, id, now);
+export async function setRole(deps: ServiceDeps, context: AuditContext, actor: Actor, id: string, input: { role: RoleName; reason: string }, now: Date, invalidate: Invalidate) {
+  const target = await requireAdminUser(deps, id, now);
   if (target.role === Role.Owner) throw UserErrors.ownerRoleProtected();
   const role = Role[input.role];
   if (role === Role.Owner) throw UserAdminErrors.ownerRoleNotGranted();
   const employeeChange = EMPLOYEE_ROLES.includes(role) || EMPLOYEE_ROLES.includes(target.role);
   if (employeeChange && actor.role !== Role.Owner) throw UserAdminErrors.employeeRoleOwnerOnly();
   const reason = input.reason.trim();
-  if (input.role === 'Admin' || input.role === 'Moderator') await changeEmployeeRole(db, context, id, { role: input.role, reason });
-  else await setNonEmployeeRole(db, context, actor, id, role, reason);
+  if (input.role === 'Admin' || input.role === 'Moderator') await changeEmployeeRole(deps, context, id, { role: input.role, reason });
+  else await setNonEmployeeRole(deps, context, actor, id, role, reason);
   invalidate(target.sub);
-  return getUser(db, id, now);
+  return getUser(deps, id, now);
 }
 
 /** What the user did, newest first: one query over the sources of every module. */
-export async function timeline(db: Db, id: string, page: Page, now: Date) {
-  await requireAdminUser(db, id, now);
+export async function timeline(deps: ServiceDeps, id: string, page: Page, now: Date) {
+  const { db } = deps;
+  await requireAdminUser(deps, id, now);
   const { items, total } = await repo.timelinePage(db, [...logTimelineSql(id), ...socialTimelineSql(id), ...usersTimelineSql(id)], page);
   return { items: items.map((i) => ({ at: i.at.toISOString(), kind: TimelineKindEnum.toApi(i.kind as TimelineKind), id: i.id, title: i.title, detail: i.detail })), total };
 }

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../core/access/access.js';
@@ -10,7 +11,7 @@ import * as service from './bans.service.js';
 
 /** Bans and appeals, administration side. */
 export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   const invalidate = (sub: string) => deps.authenticator.invalidate(sub);
   app.addSchema(Appeal);
@@ -37,7 +38,7 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
     async (request, reply) =>
       reply
         .code(201)
-        .send(await service.banUser(db, auditContextOf(request), principalOf(request), request.grantRestrictions, request.params.id, request.body, now(), invalidate)),
+        .send(await service.banUser(services, auditContextOf(request), principalOf(request), request.grantRestrictions, request.params.id, request.body, now(), invalidate)),
   );
 
   app.get(
@@ -55,7 +56,7 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
     },
     async (request, reply) =>
       paginate(request, reply, request.query, (page) =>
-        service.listBans(db, { status: BanStatusFilterEnum.fromApi(request.query.status), userId: request.query.userId, bannedBy: request.query.bannedBy }, page, now()),
+        service.listBans(services, { status: BanStatusFilterEnum.fromApi(request.query.status), userId: request.query.userId, bannedBy: request.query.bannedBy }, page, now()),
       ),
   );
 
@@ -65,7 +66,7 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
       config: { access: { permission: 'Users.View' } },
       schema: { tags, operationId: 'getBan', summary: 'A ban with its appeal', params: IdParams, response: { 200: Type.Ref('Ban'), ...errorResponses(404) } },
     },
-    async (request) => service.getBan(db, request.params.id, now()),
+    async (request) => service.getBan(services, request.params.id, now()),
   );
 
   app.post(
@@ -82,7 +83,7 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         response: { 200: Type.Ref('Ban'), ...errorResponses(404, 409) },
       },
     },
-    async (request) => service.liftBan(db, auditContextOf(request), request.params.id, request.body.reason, now(), invalidate),
+    async (request) => service.liftBan(services, auditContextOf(request), request.params.id, request.body.reason, now(), invalidate),
   );
 
   app.get(
@@ -98,7 +99,7 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         response: { 200: { ...Type.Array(Type.Ref('Ban'), { maxItems: 100 }), headers: paginationHeaders } },
       },
     },
-    async (request, reply) => paginate(request, reply, request.query, (page) => service.listAppeals(db, { status: request.query.status }, page, now())),
+    async (request, reply) => paginate(request, reply, request.query, (page) => service.listAppeals(services, { status: request.query.status }, page, now())),
   );
 
   app.post(
@@ -116,6 +117,6 @@ export const bansAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         response: { 200: Type.Ref('Ban'), ...errorResponses(403, 404, 409) },
       },
     },
-    async (request) => service.decideAppeal(db, auditContextOf(request), principalOf(request), request.params.id, request.body, now(), invalidate),
+    async (request) => service.decideAppeal(services, auditContextOf(request), principalOf(request), request.params.id, request.body, now(), invalidate),
   );
 };

@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../core/access/access.js';
@@ -8,7 +9,7 @@ import * as service from './bans.service.js';
 
 /** A user's side of bans: the two routes a banned user may still call (`allowBanned`). */
 export const bansRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   app.addSchema(MyBan);
   const tags = ['bans'];
@@ -25,7 +26,7 @@ export const bansRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
         response: { 200: MyBans },
       },
     },
-    async (request) => service.myBans(db, principalOf(request).userId, now()),
+    async (request) => service.myBans(services, principalOf(request).userId, now()),
   );
 
   app.post(
@@ -46,7 +47,7 @@ export const bansRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      return reply.code(201).send(await service.appeal(db, principal, request.params.id, request.body.text, now()));
+      return reply.code(201).send(await service.appeal(services, principal, request.params.id, request.body.text, now()));
     },
   );
 };

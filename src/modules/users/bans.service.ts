@@ -1,10 +1,11 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { banPolicy, userBanPolicy } from '../../core/access/policies/bans.js';
 import { authorize } from '../../core/access/policy.js';
 import { Role } from '../../core/access/roles.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
 import { notify } from '../../core/notifications/outbox.js';
-import type { Db, DbOrTx } from '../../core/db/client.js';
+import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { BanErrors } from './bans.errors.js';
 import * as repo from './bans.repository.js';
@@ -37,7 +38,8 @@ export function banStatus(ban: Pick<BanRow, 'liftedAt' | 'endsAt'>, now: Date): 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 /** Tells the user of their ban, its lifting or the decision on their appeal (in the change's transaction). */
-function notifyBan(tx: DbOrTx, type: 'bans.issued' | 'bans.lifted' | 'bans.appeal_decided', ban: Pick<BanRow, 'id' | 'userId' | 'endsAt'>, title: string, body: string) {
+function notifyBan(deps: ServiceDeps<DbOrTx>, type: 'bans.issued' | 'bans.lifted' | 'bans.appeal_decided', ban: Pick<BanRow, 'id' | 'userId' | 'endsAt'>, title: string, body: string) {
+  const { db: tx } = deps;
   return notify(tx, { type, path: '/api/bans/me', payload: { id: ban.id, userId: ban.userId, endsAt: iso(ban.endsAt) }, recipients: [{ userId: ban.userId, title, body }] });
 }
 
@@ -78,7 +80,8 @@ function myBanView(ban: BanWithNames, now: Date) {
   };
 }
 
-async function viewOf(db: DbOrTx, id: string, now: Date) {
+async function viewOf(deps: ServiceDeps<DbOrTx>, id: string, now: Date) {
+  const { db } = deps;
   const ban = await repo.findBan(db, id);
   if (!ban) throw BanErrors.notFound(id);
   return banView(ban, now);
@@ -91,7 +94,7 @@ function maxBanDays(restrictions: Record<string, unknown> | null): number | unde
 }
 
 export async function banUser(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   actor: Actor,
   restrictions: Record<string, unknown> | null,
@@ -100,6 +103,7 @@ export async function banUser(
   now: Date,
   invalidate: Invalidate,
 ) {
+  const { db } = deps;
   const cap = maxBanDays(restrictions);
   if (cap !== undefined && (input.durationDays === null || input.durationDays > cap)) throw BanErrors.overLimit(cap, input.durationDays);
   const reason = input.reason.trim();
@@ -123,14 +127,15 @@ export async function banUser(
       reason,
       after: { banId: ban.id, durationDays: input.durationDays, endsAt: iso(endsAt) },
     });
-    await notifyBan(tx, 'bans.issued', ban, 'Your account is banned', `You are banned ${endsAt ? `until ${endsAt.toISOString()}` : 'permanently'}: ${reason}. You can read the ban and appeal it once.`);
-    return { view: await viewOf(tx, ban.id, now), sub: target.sub };
+    await notifyBan(inTx(deps, tx), 'bans.issued', ban, 'Your account is banned', `You are banned ${endsAt ? `until ${endsAt.toISOString()}` : 'permanently'}: ${reason}. You can read the ban and appeal it once.`);
+    return { view: await viewOf(inTx(deps, tx), ban.id, now), sub: target.sub };
   });
   invalidate(sub);
   return view;
 }
 
-export async function liftBan(db: Db, context: AuditContext, id: string, reason: string, now: Date, invalidate: Invalidate) {
+export async function liftBan(deps: ServiceDeps, context: AuditContext, id: string, reason: string, now: Date, invalidate: Invalidate) {
+  const { db } = deps;
   const { view, sub } = await db.transaction(async (tx) => {
     const ban = await repo.lockBan(tx, id);
     if (!ban) throw BanErrors.notFound(id);
@@ -140,36 +145,40 @@ export async function liftBan(db: Db, context: AuditContext, id: string, reason:
     const user = await users.findById(tx, ban.userId);
     await notifyPrincipalChanged(tx, user!.sub);
     await recordAudit(tx, context, { action: 'users.unbanned', targetType: 'user', targetId: ban.userId, reason: reason.trim(), before: { banId: id, status }, after: { banId: id, status: 'Lifted' } });
-    await notifyBan(tx, 'bans.lifted', ban, 'Your ban was lifted', `Your ban was lifted: ${reason.trim()}.`);
-    return { view: await viewOf(tx, id, now), sub: user!.sub };
+    await notifyBan(inTx(deps, tx), 'bans.lifted', ban, 'Your ban was lifted', `Your ban was lifted: ${reason.trim()}.`);
+    return { view: await viewOf(inTx(deps, tx), id, now), sub: user!.sub };
   });
   invalidate(sub);
   return view;
 }
 
-export async function getBan(db: Db, id: string, now: Date) {
-  return viewOf(db, id, now);
+export async function getBan(deps: ServiceDeps, id: string, now: Date) {
+  return viewOf(deps, id, now);
 }
 
-export async function listBans(db: Db, filter: repo.BanFilter, page: Page, now: Date) {
+export async function listBans(deps: ServiceDeps, filter: repo.BanFilter, page: Page, now: Date) {
+  const { db } = deps;
   const { items, total } = await repo.listBans(db, filter, now, page);
   return { items: items.map((b) => banView(b, now)), total };
 }
 
-export async function listAppeals(db: Db, filter: { status?: 'Open' | 'Upheld' | 'Overturned' | undefined }, page: Page, now: Date) {
+export async function listAppeals(deps: ServiceDeps, filter: { status?: 'Open' | 'Upheld' | 'Overturned' | undefined }, page: Page, now: Date) {
+  const { db } = deps;
   const { items, total } = await repo.listAppeals(db, filter, page);
   return { items: items.map((b) => banView(b, now)), total };
 }
 
 /** The caller's ban in force and latest bans, with appeals and replies. */
-export async function myBans(db: Db, userId: string, now: Date) {
+export async function myBans(deps: ServiceDeps, userId: string, now: Date) {
+  const { db } = deps;
   const bans = await repo.bansOfUser(db, userId, 20);
   const current = bans.find((b) => banStatus(b, now) === 'Active') ?? null;
   return { current: current ? myBanView(current, now) : null, recent: bans.map((b) => myBanView(b, now)) };
 }
 
 /** The banned user appeals their ban in force, once. */
-export async function appeal(db: Db, actor: Actor, banId: string, text: string, now: Date) {
+export async function appeal(deps: ServiceDeps, actor: Actor, banId: string, text: string, now: Date) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const ban = await repo.lockBan(tx, banId);
     await authorize(banPolicy, actor, 'appeal', ban ? { ...ban, ownerId: ban.userId } : undefined, { db: tx }, () => BanErrors.notFound(banId));
@@ -183,7 +192,7 @@ export async function appeal(db: Db, actor: Actor, banId: string, text: string, 
 
 /** Someone other than the banner decides an open appeal; Overturned lifts the ban (if still in force). */
 export async function decideAppeal(
-  db: Db,
+  deps: ServiceDeps,
   context: AuditContext,
   actor: Actor,
   appealId: string,
@@ -191,6 +200,7 @@ export async function decideAppeal(
   now: Date,
   invalidate: Invalidate,
 ) {
+  const { db } = deps;
   const reply = input.reply.trim();
   const { view, sub } = await db.transaction(async (tx) => {
     const appealRow = await repo.lockAppeal(tx, appealId);
@@ -212,14 +222,15 @@ export async function decideAppeal(
       before: { appealId, banId: ban.id, appeal: 'Open', ban: status },
       after: { appealId, banId: ban.id, appeal: input.decision, ban: lift ? 'Lifted' : status },
     });
-    await notifyBan(tx, 'bans.appeal_decided', ban, input.decision === 'Overturned' ? 'Appeal accepted' : 'Appeal rejected', input.decision === 'Overturned' ? `Your appeal was accepted and the ban lifted: ${reply}` : `Your appeal was rejected; the ban stays: ${reply}`);
-    return { view: await viewOf(tx, ban.id, now), sub: lift ? user.sub : null };
+    await notifyBan(inTx(deps, tx), 'bans.appeal_decided', ban, input.decision === 'Overturned' ? 'Appeal accepted' : 'Appeal rejected', input.decision === 'Overturned' ? `Your appeal was accepted and the ban lifted: ${reply}` : `Your appeal was rejected; the ban stays: ${reply}`);
+    return { view: await viewOf(inTx(deps, tx), ban.id, now), sub: lift ? user.sub : null };
   });
   if (sub) invalidate(sub);
   return view;
 }
 
 /** For other modules (dashboard): bans in force now. */
-export function countBansInForce(db: DbOrTx, now: Date): Promise<number> {
+export function countBansInForce(deps: ServiceDeps<DbOrTx>, now: Date): Promise<number> {
+  const { db } = deps;
   return repo.countBansInForce(db, now);
 }

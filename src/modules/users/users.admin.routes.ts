@@ -1,3 +1,4 @@
+import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { roleValue } from '../../core/access/roles.js';
@@ -8,7 +9,7 @@ import * as service from './users.admin.service.js';
 
 /** The user administration under /api/admin/users: the list (bans: bans.admin.routes.ts; one user's details, role and timeline: the user-details module). */
 export const usersAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   app.addSchema(AdminUser);
   const tags = ['admin: users'];
@@ -37,7 +38,7 @@ export const usersAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         createdTo: q.createdTo ? new Date(q.createdTo) : undefined,
         q: q.q?.trim() || undefined,
       };
-      return paginate(request, reply, q, (page) => service.listUsers(db, filter, q.sort ?? '-createdAt', page, now()));
+      return paginate(request, reply, q, (page) => service.listUsers(services, filter, q.sort ?? '-createdAt', page, now()));
     },
   );
 };

@@ -1,6 +1,6 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { EMPLOYEE_ROLES, Role, roleName } from '../../core/access/roles.js';
 import type { AuditContext } from '../../core/audit/audit.js';
-import type { Db } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { AppError } from '../../core/http/problem.js';
 import * as bans from './bans.repository.js';
@@ -41,20 +41,23 @@ function adminUserView(row: repo.AdminUserRow) {
   };
 }
 
-export async function listUsers(db: Db, filter: repo.UserFilter, sort: repo.UserSort, page: Page, now: Date) {
+export async function listUsers(deps: ServiceDeps, filter: repo.UserFilter, sort: repo.UserSort, page: Page, now: Date) {
+  const { db } = deps;
   const { items, total } = await repo.listUsers(db, filter, sort, now, page);
   return { items: items.map(adminUserView), total };
 }
 
 /** One user as the administration lists them (`view`), with their `sub` and role value; 404 `users.user_not_found`. */
-export async function requireAdminUser(db: Db, id: string, now: Date) {
+export async function requireAdminUser(deps: ServiceDeps, id: string, now: Date) {
+  const { db } = deps;
   const row = await repo.findAdminUser(db, id, now);
   if (!row) throw UserErrors.notFound(id);
   return { sub: row.sub, role: row.role, view: adminUserView(row) };
 }
 
 /** The users module's part of a user's details: how many bans and sign-ins, the 20 latest bans (newest first). */
-export async function bansAndSignInsOf(db: Db, id: string, now: Date) {
+export async function bansAndSignInsOf(deps: ServiceDeps, id: string, now: Date) {
+  const { db } = deps;
   const [banCounts, recentBans, signIns] = await Promise.all([bans.banCounts(db, [id], now), bans.bansOfUser(db, id, 20), repo.signInCount(db, id)]);
   return { bans: banCounts.get(id)?.total ?? 0, signIns, recentBans: recentBans.map((b) => banView(b, now)) };
 }
@@ -64,11 +67,12 @@ export async function bansAndSignInsOf(db: Db, id: string, now: Date) {
  * audit-logged with the reason. Checked again under the role-change lock: an Owner may have made
  * the user an employee meanwhile (then only the Owner changes their role).
  */
-export async function setNonEmployeeRole(db: Db, context: AuditContext, actor: Actor, id: string, role: number, reason: string) {
+export async function setNonEmployeeRole(deps: ServiceDeps, context: AuditContext, actor: Actor, id: string, role: number, reason: string) {
+  const { db } = deps;
   await db.transaction(async (tx) => {
     await users.lockRoleChanges(tx);
     const current = await users.findByIdForUpdate(tx, id);
     if (current && EMPLOYEE_ROLES.includes(current.role) && actor.role !== Role.Owner) throw UserAdminErrors.employeeRoleOwnerOnly();
-    await changeUserRole(tx, context, id, role, { action: 'users.role_changed', reason });
+    await changeUserRole(inTx(deps, tx), context, id, role, { action: 'users.role_changed', reason });
   });
 }

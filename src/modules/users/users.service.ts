@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
@@ -23,12 +24,13 @@ export function publicUser(row: UserRow) {
  *   the last two Admins cannot both pass.
  */
 export async function changeUserRole(
-  tx: DbOrTx,
+  deps: ServiceDeps<DbOrTx>,
   context: AuditContext,
   userId: string,
   role: number,
   options: { action: string; reason?: string | null; force?: boolean },
 ): Promise<UserRow> {
+  const { db: tx } = deps;
   await repo.lockRoleChanges(tx);
   const target = await repo.findByIdForUpdate(tx, userId);
   if (!target) throw UserErrors.notFound(userId);
@@ -59,7 +61,8 @@ export async function changeUserRole(
 }
 
 /** Active users by username prefix (case-insensitive), at most `limit`: id and username only. */
-export async function findByUsernamePrefix(db: DbOrTx, prefix: string, limit: number): Promise<Array<{ id: string; username: string }>> {
+export async function findByUsernamePrefix(deps: ServiceDeps<DbOrTx>, prefix: string, limit: number): Promise<Array<{ id: string; username: string }>> {
+  const { db } = deps;
   return repo.usernamePrefixQuery(db, prefix, limit);
 }
 
@@ -76,12 +79,14 @@ export const userDirectory: UserDirectory = {
  * Records a successful sign-in (POST /api/auth/login) of the identity in `claims`, creating the
  * user on first sight: the last sign-in and the activity timeline read these rows.
  */
-export async function recordSignIn(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }, meta: { ip: string | null; userAgent: string | null }) {
+export async function recordSignIn(deps: ServiceDeps<DbOrTx>, claims: { sub: string; username: string; email: string | undefined }, meta: { ip: string | null; userAgent: string | null }) {
+  const { db } = deps;
   const user = await repo.upsertFromClaims(db, claims);
   await repo.insertSignIn(db, { userId: user.id, ipAddress: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null });
 }
 
 /** For other modules: a user by id (undefined when there is none). */
-export function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+export function findUserById(deps: ServiceDeps<DbOrTx>, id: string): Promise<UserRow | undefined> {
+  const { db } = deps;
   return repo.findById(db, id);
 }

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { sql } from 'drizzle-orm';
 import { ROLES, roleName, type RoleName } from '../../core/access/roles.js';
 import type { DbOrTx } from '../../core/db/client.js';
@@ -8,7 +9,8 @@ import { userSignIns, users } from './users.tables.js';
 
 export type Interval = 'day' | 'week' | 'month';
 
-export async function usersOverview(db: DbOrTx, now: Date) {
+export async function usersOverview(deps: ServiceDeps<DbOrTx>, now: Date) {
+  const { db } = deps;
   const d7 = new Date(now.getTime() - 7 * 86_400_000);
   const d30 = new Date(now.getTime() - 30 * 86_400_000);
   const [byRole, counts, activeBans] = await Promise.all([
@@ -19,7 +21,7 @@ export async function usersOverview(db: DbOrTx, now: Date) {
              (SELECT count(*) FROM ${users} WHERE ${users.createdAt} >= ${d30} AND ${users.createdAt} < ${now})::int AS new30,
              (SELECT count(DISTINCT ${userSignIns.userId}) FROM ${userSignIns} WHERE ${userSignIns.signedInAt} >= ${d7} AND ${userSignIns.signedInAt} < ${now})::int AS active7,
              (SELECT count(DISTINCT ${userSignIns.userId}) FROM ${userSignIns} WHERE ${userSignIns.signedInAt} >= ${d30} AND ${userSignIns.signedInAt} < ${now})::int AS active30`),
-    countBansInForce(db, now),
+    countBansInForce(deps, now),
   ]);
   const roles = Object.fromEntries(ROLES.map((r) => [r, 0])) as Record<RoleName, number>;
   for (const row of byRole.rows) roles[roleName(row.role)] = row.n;
@@ -40,7 +42,8 @@ export async function usersOverview(db: DbOrTx, now: Date) {
  * from the period holding `from` to the one holding `to` (exclusive), every period present
  * (generate_series: periods without activity are zeros).
  */
-export async function userGrowth(db: DbOrTx, from: Date, to: Date, interval: Interval) {
+export async function userGrowth(deps: ServiceDeps<DbOrTx>, from: Date, to: Date, interval: Interval) {
+  const { db } = deps;
   const step = sql`${`1 ${interval}`}::interval`;
   const result = await db.execute<{ periodStart: string | Date; newUsers: number; activeUsers: number }>(sql`
     WITH periods AS (
