@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../http/problem.js';
 import type { DbOrTx } from '../db/client.js';
+import { Registries } from '../registries.js';
 import { allows, authorize, conflict, definePolicy, isOwner, ownerOnly } from './policy.js';
 
-const context = { db: {} as DbOrTx };
+const context = { db: {} as DbOrTx, registries: new Registries() };
 const notYours = { code: 'things.not_owner', detail: 'only its owner may change this thing' };
 const things = definePolicy<{ ownerId: string; shared: boolean }, 'read' | 'update' | 'like'>('things', {
   read: (viewer, record) => (record.shared || isOwner(viewer, record) ? true : { code: 'things.not_visible', detail: 'not shared with you' }),

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { AppError } from '../http/problem.js';
 import { Role } from './roles.js';
 
@@ -47,10 +48,11 @@ export function conflict(code: string, detail: string): Refusal {
 /** `true` to allow; a refusal (answered 403, or 409 for a `conflict`) otherwise. */
 export type Decision = true | Refusal;
 
-/** What rules may consult beyond the record: the database handle of the current request or transaction. */
-export interface PolicyContext {
-  readonly db: DbOrTx;
-}
+/**
+ * What rules may consult beyond the record: the service's dependencies — the database handle of
+ * the current request or transaction, and the app's registries (who is whose friend: visibility.ts).
+ */
+export type PolicyContext = ServiceDeps<DbOrTx>;
 
 export type Rule<R> = (viewer: Viewer, record: R, context: PolicyContext) => Decision | Promise<Decision>;
 

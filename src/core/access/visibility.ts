@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.js';
+import { registryKey, type Registries } from '../registries.js';
+import type { ServiceDeps } from '../service-deps.js';
 import type { Visibility } from './visibility-levels.js';
 
 /**
@@ -9,7 +11,8 @@ import type { Visibility } from './visibility-levels.js';
  * - Friends: both users added each other. Circle: the owner put the viewer in their circle.
  *
  * Who is whose friend is the social module's knowledge: it registers a `RelationshipProvider` at
- * start-up (`registerRelationships`); the core never reads its tables.
+ * start-up with the app's registries (`registerRelationships`); the core never reads its tables.
+ * Services hand it to the queries that filter by visibility (`relationshipsOf(deps)`).
  *
  * Lists use `visibilityBranchParts`: one branch per way of seeing a record, each written so an
  * index on (owner, time) or (visibility, time) serves it; the caller runs them as a UNION ALL
@@ -29,14 +32,16 @@ export interface RelationshipProvider {
   isInCircle(db: DbOrTx, ownerId: string, memberId: string): Promise<boolean>;
 }
 
-let provider: RelationshipProvider | undefined;
+const relationshipsKey = registryKey('access.relationships', (): { provider?: RelationshipProvider } => ({}));
 
-/** Called once at start-up by the composition root with the social module's implementation. */
-export function registerRelationships(relationships: RelationshipProvider): void {
-  provider = relationships;
+/** Called once per app at start-up by the social module's plugin with its implementation. */
+export function registerRelationships(deps: { registries: Registries }, relationships: RelationshipProvider): void {
+  deps.registries.of(relationshipsKey).provider = relationships;
 }
 
-function relationships(): RelationshipProvider {
+/** The app's relationship provider. */
+export function relationshipsOf(deps: { registries: Registries }): RelationshipProvider {
+  const { provider } = deps.registries.of(relationshipsKey);
   if (!provider) throw new Error('No relationship provider registered: the social module registers it (src/modules/social/social.module.ts) when the app registers its modules.');
   return provider;
 }
@@ -52,8 +57,7 @@ export interface VisibilityBranch {
 }
 
 /** The disjoint ways `viewerId` sees a row (OR-ing them is the full rule): own, Public, Friends (owners: friends), Circle (owners: whose circle holds the viewer). */
-export function visibilityBranchParts(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
-  const r = relationships();
+export function visibilityBranchParts(r: RelationshipProvider, viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
   return [
     { condition: sql`${owner} = ${viewerId}` },
     { condition: sql`${visibility} = 'Public' AND ${owner} <> ${viewerId}` },
@@ -68,23 +72,23 @@ export function branchCondition(branch: VisibilityBranch, owner: AnyPgColumn): S
 }
 
 /** The same rule as one condition, for small or already narrowed sets (e.g. one owner's rows). */
-export function visibleTo(viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): SQL {
+export function visibleTo(relationships: RelationshipProvider, viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): SQL {
   return sql`(${sql.join(
-    visibilityBranchParts(viewerId, owner, visibility).map((branch) => sql`(${branchCondition(branch, owner)})`),
+    visibilityBranchParts(relationships, viewerId, owner, visibility).map((branch) => sql`(${branchCondition(branch, owner)})`),
     sql` OR `,
   )})`;
 }
 
 /** Whether `viewerId` may see one record of `ownerId` with `visibility`. */
-export async function canSee(db: DbOrTx, viewerId: string, record: { ownerId: string; visibility: Visibility | string }): Promise<boolean> {
+export async function canSee(deps: ServiceDeps<DbOrTx>, viewerId: string, record: { ownerId: string; visibility: Visibility | string }): Promise<boolean> {
   if (record.ownerId === viewerId) return true;
   switch (record.visibility) {
     case 'Public':
       return true;
     case 'Friends':
-      return relationships().areFriends(db, viewerId, record.ownerId);
+      return relationshipsOf(deps).areFriends(deps.db, viewerId, record.ownerId);
     case 'Circle':
-      return relationships().isInCircle(db, record.ownerId, viewerId);
+      return relationshipsOf(deps).isInCircle(deps.db, record.ownerId, viewerId);
     default:
       return false;
   }

@@ -64,17 +64,22 @@ export interface FeedRow {
 
 /**
  * The unfiltered first page of a feed, or the page after a cursor, as named statements (one per
- * page size and cursor presence, named `<prefix>_<size>[_after]`): `query(viewer, page)` builds the
- * SQL with the viewer and the cursor key as parameters. Returns what runs it for a viewer and page.
+ * page size and cursor presence, named `<prefix>_<size>[_after]`): `query(context, viewer, page)`
+ * builds the SQL with the viewer and the cursor key as parameters (`context`: what else it needs,
+ * e.g. the relationships of the visibility rules; a statement's text is built once per process, on
+ * its first use). Returns what runs it for a viewer and page.
  */
-export function feedStatements(prefix: string, query: (viewerId: string, page: FeedPage) => SQL): (db: DbOrTx, viewerId: string, page: FeedPage) => Promise<FeedRow[]> {
+export function feedStatements<C>(prefix: string, query: (context: C, viewerId: string, page: FeedPage) => SQL): (db: DbOrTx, context: C, viewerId: string, page: FeedPage) => Promise<FeedRow[]> {
+  let context: C; // the caller's, while a variant's text is built (synchronously, in its first run)
   const statement = namedStatementVariants<FeedRow, { viewer: string; micros?: string; afterId?: string }, `${number}` | `${number}:after`>(
     (variant) => `${prefix}_${variant.replace(':', '_')}`,
     (variant) => {
       const [limit, after] = variant.split(':');
-      return query(placeholder('viewer'), { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined });
+      return query(context, placeholder('viewer'), { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined });
     },
   );
-  return (db, viewerId, page) =>
-    page.after ? statement(`${page.limit}:after`).rows(db, { viewer: viewerId, micros: page.after.micros, afterId: page.after.id }) : statement(`${page.limit}`).rows(db, { viewer: viewerId });
+  return (db, given, viewerId, page) => {
+    context = given;
+    return page.after ? statement(`${page.limit}:after`).rows(db, { viewer: viewerId, micros: page.after.micros, afterId: page.after.id }) : statement(`${page.limit}`).rows(db, { viewer: viewerId });
+  };
 }

@@ -1,3 +1,4 @@
+import { inTx } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { authorize, isSelf, type Viewer } from '../../core/access/policy.js';
@@ -60,7 +61,7 @@ export async function book(deps: ChartersDeps, viewer: Viewer, context: AuditCon
   const now = (deps.now ?? (() => new Date()))();
   return idempotent(deps.db, { scope: `charters.book:${viewer.userId}`, key: idempotencyKey, request: { listingId, ...input } }, async () => {
     const found = await repo.findListing(deps.db, listingId);
-    await authorize(listingPolicy, viewer, 'book', found?.listing, { db: deps.db }, () => CharterErrors.listingNotFound(listingId));
+    await authorize(listingPolicy, viewer, 'book', found?.listing, deps, () => CharterErrors.listingNotFound(listingId));
     const { listing, captain } = found!;
     if (!licenceValid(captain, now)) throw CharterErrors.licenceExpired(captain.licenceExpiresOn);
     const tripType = listing.tripTypes.find((t) => t.id === input.tripTypeId);
@@ -138,7 +139,7 @@ export async function listBookings(deps: ChartersDeps, viewer: Viewer, filter: B
 
 export async function getBooking(deps: ChartersDeps, viewer: Viewer, id: string) {
   const found = await repo.findBooking(deps.db, id);
-  await authorize(bookingPolicy, viewer, 'view', found?.booking, { db: deps.db }, () => CharterErrors.bookingNotFound(id));
+  await authorize(bookingPolicy, viewer, 'view', found?.booking, deps, () => CharterErrors.bookingNotFound(id));
   return bookingView(found!);
 }
 
@@ -168,7 +169,7 @@ export async function transition(deps: ChartersDeps, viewer: Viewer | null, cont
   const now = (deps.now ?? (() => new Date()))();
   const { before, after } = await deps.db.transaction(async (tx) => {
     const found = await repo.findBooking(tx, id, true);
-    const ctx = { db: tx };
+    const ctx = inTx(deps, tx);
     const notFound = () => CharterErrors.bookingNotFound(id);
     if (viewer) {
       if (change.action === 'cancel' && change.by !== 'weather') {

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { AuditContext } from '../../core/audit/audit.js';
@@ -106,7 +106,7 @@ export async function createListing(deps: ChartersDeps, viewer: Viewer, input: L
 
 export async function getListing(deps: ChartersDeps, viewer: Viewer, id: string) {
   const found = await repo.findListing(deps.db, id);
-  await authorize(listingPolicy, viewer, 'view', found?.listing, { db: deps.db }, () => CharterErrors.listingNotFound(id));
+  await authorize(listingPolicy, viewer, 'view', found?.listing, deps, () => CharterErrors.listingNotFound(id));
   return listingView(found!, viewer, (deps.now ?? (() => new Date()))());
 }
 
@@ -120,7 +120,7 @@ export async function searchListings(deps: ChartersDeps, viewer: Viewer, filter:
 export async function updateListing(deps: ChartersDeps, viewer: Viewer, id: string, change: Change<ListingInput>) {
   await deps.db.transaction(async (tx) => {
     const found = await repo.findListing(tx, id, true);
-    const listing = await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: tx }, () => CharterErrors.listingNotFound(id));
+    const listing = await authorize(listingPolicy, viewer, 'edit', found?.listing, inTx(deps, tx), () => CharterErrors.listingNotFound(id));
     const input = applyChange(change, ListingBody, () => listingAsInput(listing));
     checkListing(input, found!.captain);
     await repo.updateListing(tx, id, listingValues(input));
@@ -130,14 +130,14 @@ export async function updateListing(deps: ChartersDeps, viewer: Viewer, id: stri
 
 /** The captain deactivates (never deletes) or reactivates their listing (core/admin/lifecycle: lock, 409 when already so, audit). */
 export async function setListingActive(deps: ChartersDeps, viewer: Viewer, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
-  await setActive(deps, context, listingLifecycle(viewer), id, active, reason);
+  await setActive(deps, context, listingLifecycle(deps, viewer), id, active, reason);
   return getListing(deps, viewer, id);
 }
 
-const listingLifecycle = (viewer: Viewer): Lifecycle<{ isActive: boolean }, void> => ({
+const listingLifecycle = (deps: ServiceDeps, viewer: Viewer): Lifecycle<{ isActive: boolean }, void> => ({
   async lock(tx, id) {
     const found = await repo.findListing(tx, id, true);
-    await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: tx }, () => CharterErrors.listingNotFound(id));
+    await authorize(listingPolicy, viewer, 'edit', found?.listing, inTx(deps, tx), () => CharterErrors.listingNotFound(id));
     return found!.listing;
   },
   update: async (tx, id, values) => {
@@ -154,7 +154,7 @@ const listingLifecycle = (viewer: Viewer): Lifecycle<{ isActive: boolean }, void
 
 export async function addSlots(deps: ChartersDeps, viewer: Viewer, listingId: string, startsAt: string[]) {
   const found = await repo.findListing(deps.db, listingId);
-  await authorize(listingPolicy, viewer, 'edit', found?.listing, { db: deps.db }, () => CharterErrors.listingNotFound(listingId));
+  await authorize(listingPolicy, viewer, 'edit', found?.listing, deps, () => CharterErrors.listingNotFound(listingId));
   const zone = found!.listing.timeZone;
   await repo.insertSlots(deps.db, startsAt.map((local) => ({ id: uuidv7(), listingId, startsAt: zonedToUtc(local, zone) })));
   const instants = startsAt.map((local) => zonedToUtc(local, zone).getTime());
@@ -163,7 +163,7 @@ export async function addSlots(deps: ChartersDeps, viewer: Viewer, listingId: st
 
 export async function listSlots(deps: ChartersDeps, viewer: Viewer, listingId: string, range: { from?: Date; to?: Date }) {
   const found = await repo.findListing(deps.db, listingId);
-  await authorize(listingPolicy, viewer, 'view', found?.listing, { db: deps.db }, () => CharterErrors.listingNotFound(listingId));
+  await authorize(listingPolicy, viewer, 'view', found?.listing, deps, () => CharterErrors.listingNotFound(listingId));
   const now = (deps.now ?? (() => new Date()))();
   const rows = await repo.listSlots(deps.db, listingId, range.from ?? now, range.to ?? new Date(now.getTime() + 366 * DAY_MS));
   return rows.map((r) => ({ id: r.id, startsAt: formatInZone(r.startsAt, found!.listing.timeZone), booked: r.booked }));

@@ -31,7 +31,7 @@ async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: Club
   const { db } = deps;
   const club = await repo.findClub(db, id, options);
   const membership = club ? await repo.findMember(db, id, viewer.userId) : undefined;
-  await authorize(clubPolicy, viewer, action, club ? asRecord(club, membership) : undefined, { db }, () => ClubErrors.notFound(id));
+  await authorize(clubPolicy, viewer, action, club ? asRecord(club, membership) : undefined, deps, () => ClubErrors.notFound(id));
   return { club: club!, membership };
 }
 
@@ -88,8 +88,8 @@ export async function getClub(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: str
   const { db } = deps;
   const { club, membership } = await permitted(deps, viewer, 'view', id);
   const record = asRecord(club, membership);
-  const seeMembers = await allows(clubPolicy, viewer, 'seeMembers', record, { db });
-  const withPending = await allows(clubPolicy, viewer, 'manageMembers', record, { db });
+  const seeMembers = await allows(clubPolicy, viewer, 'seeMembers', record, deps);
+  const withPending = await allows(clubPolicy, viewer, 'manageMembers', record, deps);
   const members = seeMembers ? await repo.members(db, id, withPending) : null;
   return {
     ...clubView(club, membership, new Date()),

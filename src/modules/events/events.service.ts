@@ -26,8 +26,7 @@ const asRecord = (row: repo.EventWithCreator) => ({ ownerId: row.creatorId, stat
 type EventAction = Parameters<typeof eventPolicy.can>[1];
 
 async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: EventAction, id: string, row: repo.EventWithCreator | undefined) {
-  const { db } = deps;
-  await authorize(eventPolicy, viewer, action, row ? asRecord(row) : undefined, { db }, () => EventErrors.notFound(id));
+  await authorize(eventPolicy, viewer, action, row ? asRecord(row) : undefined, deps, () => EventErrors.notFound(id));
   return row!;
 }
 

@@ -1,3 +1,4 @@
+import { relationshipsOf } from '../../core/access/visibility.js';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -91,7 +92,7 @@ const ENTRY_INDEXES = [
 describe('entry list query plans', () => {
   it.each(cases)('%s: the page query reads entries through the feed indexes only (first page and after a cursor)', async (_name, filters) => {
     for (const page of [{ limit: 20, offset: 0, after: undefined }, { limit: 20, offset: 0, after }]) {
-      const nodes = await plan(visibleEntryIdsQuery(viewer.userId, filters, page));
+      const nodes = await plan(visibleEntryIdsQuery(relationshipsOf(t), viewer.userId, filters, page));
       expect(nodes.filter((n) => n.startsWith('Seq Scan on fishing_log_entries'))).toEqual([]);
       const used = nodes.flatMap((n) => /using (fishing_log_entries\w*)/.exec(n)?.[1] ?? []);
       expect(used.length).toBeGreaterThan(0);
@@ -100,7 +101,7 @@ describe('entry list query plans', () => {
   });
 
   it('serves the Public branch of the feed from the covering index without visiting the table', async () => {
-    const nodes = await plan(visibleEntryIdsQuery(viewer.userId, {}, { limit: 20, offset: 0, after }));
+    const nodes = await plan(visibleEntryIdsQuery(relationshipsOf(t), viewer.userId, {}, { limit: 20, offset: 0, after }));
     expect(nodes).toContain('Index Only Scan on fishing_log_entries using fishing_log_entries_public_time_idx');
   });
 
@@ -110,7 +111,7 @@ describe('entry list query plans', () => {
       // As on a large site: reading friends' entries one friend at a time is what the planner must not need.
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_nestloop = off');
-      const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(visibleEntryIdsQuery(viewer.userId, {}, { limit: 20, offset: 0, after: undefined }));
+      const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(visibleEntryIdsQuery(relationshipsOf(t), viewer.userId, {}, { limit: 20, offset: 0, after: undefined }));
       const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
       const nodes = scans((rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
       expect(nodes.filter((n) => n.endsWith('using fishing_log_entries_friends_time_idx')), nodes.join('; ')).not.toEqual([]);
@@ -125,7 +126,7 @@ describe('entry list query plans', () => {
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
       for (const cursor of [undefined, { micros: placeholder('micros'), id: placeholder('afterId') }]) {
-        const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(visibleEntryIdsQuery(placeholder('viewer'), {}, { limit: 20, offset: 0, after: cursor }, true));
+        const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), {}, { limit: 20, offset: 0, after: cursor }, true));
         await client.query(`PREPARE feed_generic AS ${sql}`);
         const args = params.map((p) => client.escapeLiteral(values[(p as { name: string }).name]!));
         const { rows } = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE feed_generic(${args.join(', ')})`);
@@ -156,7 +157,7 @@ describe('entry list query plans', () => {
       await client.query('SET plan_cache_mode = force_generic_plan');
       const dialect = new PgDialect({ casing: 'snake_case' });
       const read = async (perOwner: boolean) => {
-        const { sql, params } = dialect.sqlToQuery(visibleEntryIdsQuery(placeholder('viewer'), {}, { limit: 20, offset: 0, after: undefined }, perOwner));
+        const { sql, params } = dialect.sqlToQuery(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), {}, { limit: 20, offset: 0, after: undefined }, perOwner));
         await client.query(`PREPARE feed_per_owner AS ${sql}`);
         try {
           const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE feed_per_owner(${params.map(() => client.escapeLiteral(viewer.userId)).join(', ')})`);

@@ -2,7 +2,7 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import { visibilityBranchParts, type VisibilityBranch } from '../../core/access/visibility.js';
+import { visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
@@ -52,8 +52,8 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
 }
 
 /** The visibility branches that can match these filters (others are left out of the UNION). */
-function branches(viewerId: string, filters: EntryFilters): VisibilityBranch[] {
-  const [own, pub, friends, circle] = visibilityBranchParts(viewerId, e.ownerId, e.visibility);
+function branches(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters): VisibilityBranch[] {
+  const [own, pub, friends, circle] = visibilityBranchParts(relationships, viewerId, e.ownerId, e.visibility);
   if (filters.mine || (filters.ownerId ? isOwner(viewerId, { ownerId: filters.ownerId }) : false)) return [own!];
   const all = filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
   if (filters.visibility === 'Private') return filters.ownerId ? [] : [own!];
@@ -66,12 +66,12 @@ function branches(viewerId: string, filters: EntryFilters): VisibilityBranch[] {
  * then the page with each row's key (for the next cursor). `perOwner`: Friends and Circle read
  * per owner (`newestOfBranch`), for the prepared feed. Exported for the EXPLAIN test.
  */
-export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = false): SQL {
+export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = false): SQL {
   const after = afterKeySql(e.occurredAt, e.id, page.after);
   const source = { table: e, owner: e.ownerId, id: e.id, time: e.occurredAt, timeAs: 'occurred_at', where: [...filterConditions(viewerId, filters), ...(after ? [after] : [])] };
   // Limits as literals (validated integers): the planner costs each branch for the rows it really
   // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
-  const parts = branches(viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner));
+  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner));
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
   return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
@@ -80,13 +80,13 @@ export function visibleEntryIdsQuery(viewerId: string, filters: EntryFilters, pa
  * The unfiltered feed (what an app shows first, and every next page through its cursor) as a
  * named statement per page size and cursor presence; parameters: viewer, cursor key.
  */
-const feedStatement = feedStatements('entries_feed', (viewerId, page) => visibleEntryIdsQuery(viewerId, {}, page, true));
+const feedStatement = feedStatements<RelationshipProvider>('entries_feed', (relationships, viewerId, page) => visibleEntryIdsQuery(relationships, viewerId, {}, page, true));
 
-async function feedIds(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
+async function feedIds(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
   if (page.offset === 0 && Object.keys(filters).length === 0) {
-    return feedStatement(db, viewerId, page);
+    return feedStatement(db, relationships, viewerId, page);
   }
-  return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(viewerId, filters, page))).rows;
+  return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(relationships, viewerId, filters, page))).rows;
 }
 
 export interface EntryWithOwner extends EntryRow {
@@ -113,8 +113,8 @@ export async function entriesByIds(db: DbOrTx, ids: string[]): Promise<EntryWith
 }
 
 /** A page of the feed and the key of its last row (no count: see core/http/pagination.ts). */
-export async function listVisible(db: DbOrTx, viewerId: string, filters: EntryFilters, page: FeedPage) {
-  const rows = await feedIds(db, viewerId, filters, page);
+export async function listVisible(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage) {
+  const rows = await feedIds(db, relationships, viewerId, filters, page);
   const lastRow = rows.at(-1);
   return { items: await entriesByIds(db, rows.map((r) => r.id)), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }

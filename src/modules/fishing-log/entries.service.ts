@@ -1,3 +1,4 @@
+import { relationshipsOf } from '../../core/access/visibility.js';
 import { isActiveSpecies } from '../species/index.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
@@ -41,7 +42,7 @@ async function entryValues(deps: ServiceDeps<DbOrTx>, ownerId: string, input: En
   if (input.sessionId) {
     // A session of another user is refused as an unknown one: sessions are private, their ids not confirmed.
     const session = await linkableSession(db, input.sessionId);
-    if (!session || !(await allows(sessionPolicy, ownerId, 'link', session, { db }))) throw FishingLogErrors.unknownSession();
+    if (!session || !(await allows(sessionPolicy, ownerId, 'link', session, deps))) throw FishingLogErrors.unknownSession();
   }
   return {
     title: input.title,
@@ -86,7 +87,7 @@ export function toFilters(viewerId: string, query: EntriesQueryType): repo.Entry
 
 export async function listEntries(deps: ServiceDeps, viewerId: string, query: EntriesQueryType, page: FeedPage) {
   const { db } = deps;
-  const { items, last } = await repo.listVisible(db, viewerId, toFilters(viewerId, query), page);
+  const { items, last } = await repo.listVisible(db, relationshipsOf(deps), viewerId, toFilters(viewerId, query), page);
   // The page's photos in one statement, whatever its size.
   const photos = await photoViews(deps, viewerId, items.map((row) => row.id));
   return { last, items: items.map((row) => Object.assign(entryView(viewerId, row), { photos: photos.get(row.id)! })) };
@@ -95,7 +96,7 @@ export async function listEntries(deps: ServiceDeps, viewerId: string, query: En
 /** The entry if the viewer may see it: 404 when absent, 403 when not shared with them. */
 export async function visibleEntry(deps: ServiceDeps<DbOrTx>, viewerId: string, id: string): Promise<repo.EntryWithOwner> {
   const { db } = deps;
-  return authorize(entryPolicy, viewerId, 'read', await repo.findEntry(db, id), { db }, () => FishingLogErrors.entryNotFound(id));
+  return authorize(entryPolicy, viewerId, 'read', await repo.findEntry(db, id), deps, () => FishingLogErrors.entryNotFound(id));
 }
 
 /**
@@ -108,7 +109,7 @@ export async function getEntry(deps: ServiceDeps, viewerId: string, id: string) 
   const [row, rows, photoRows] = await onOneConnection(db, (connection) =>
     Promise.all([repo.findEntry(connection, id), repo.catchesOfEntries(connection, [id]), photosOfTrees(connection, [id])]),
   );
-  const entry = await authorize(entryPolicy, viewerId, 'read', row, { db }, () => FishingLogErrors.entryNotFound(id));
+  const entry = await authorize(entryPolicy, viewerId, 'read', row, deps, () => FishingLogErrors.entryNotFound(id));
   const photos = photoViewsOf(viewerId, photoRows, [id, ...rows.map((c) => c.id)]);
   const view = fullEntryView(viewerId, entry, rows, await catchViews(deps, viewerId, entry, rows, photos));
   return Object.assign(view, { photos: photos.get(id)! });
@@ -129,7 +130,7 @@ async function ownedEntryForUpdate(deps: ServiceDeps<DbOrTx>, viewerId: string, 
   const { db: tx } = deps;
   const row = await repo.findEntryForUpdate(tx, id, viewerId);
   personalBestsLocked(deps, viewerId);
-  return authorize(entryPolicy, viewerId, action, row, { db: tx }, () => FishingLogErrors.entryNotFound(id));
+  return authorize(entryPolicy, viewerId, action, row, inTx(deps, tx), () => FishingLogErrors.entryNotFound(id));
 }
 
 /** An entry as a PUT body (for a merge patch): what the owner sent, in canonical form. */
@@ -265,7 +266,7 @@ export async function addCatch(deps: ServiceDeps, viewerId: string, entryId: str
       ]),
     );
     personalBestsLocked(inTx(deps, tx), viewerId);
-    const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, { db: tx }, () => FishingLogErrors.entryNotFound(entryId)));
+    const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, inTx(deps, tx), () => FishingLogErrors.entryNotFound(entryId)));
     if (!row) throw FishingLogErrors.unknownSpecies();
     const personalBests = await evaluateNewCatch(inTx(deps, tx), viewerId, criteria);
     return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, entry.stateCode) });
@@ -307,8 +308,7 @@ async function catchOfEntry(deps: ServiceDeps<DbOrTx>, entryId: string, catchId:
 const catchNotFound = (entryId: string, catchId: string) => () => FishingLogErrors.catchNotFound(entryId, catchId);
 
 export async function getCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string) {
-  const { db } = deps;
-  const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(deps, entryId, catchId), { db }, catchNotFound(entryId, catchId));
+  const row = await authorize(catchPolicy, viewerId, 'read', await catchOfEntry(deps, entryId, catchId), deps, catchNotFound(entryId, catchId));
   return (await catchViews(deps, viewerId, row.entry, [row]))[0]!;
 }
 
@@ -316,7 +316,7 @@ export async function getCatch(deps: ServiceDeps, viewerId: string, entryId: str
 export async function visibleCatch(deps: ServiceDeps<DbOrTx>, viewerId: string, catchId: string, entryId?: string): Promise<repo.CatchWithEntry> {
   const { db } = deps;
   const row = entryId === undefined ? await repo.findCatch(db, catchId) : await catchOfEntry(deps, entryId, catchId);
-  return authorize(catchPolicy, viewerId, 'read', row, { db }, catchNotFound(entryId ?? row?.entryId ?? '', catchId));
+  return authorize(catchPolicy, viewerId, 'read', row, deps, catchNotFound(entryId ?? row?.entryId ?? '', catchId));
 }
 
 /** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */
@@ -325,7 +325,7 @@ export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: 
   return transaction(db, async (tx) => {
     await lockPersonalBests(inTx(deps, tx), viewerId);
     await repo.lockCatch(tx, catchId);
-    const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(inTx(deps, tx), entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
+    const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(inTx(deps, tx), entryId, catchId), inTx(deps, tx), catchNotFound(entryId, catchId));
     const input = applyChange(change, CatchReplaceInput, () => catchAsInput(current));
     await repo.updateCatch(tx, catchId, await catchValues(inTx(deps, tx), viewerId, input, current.entry.occurredAt));
     const personalBests = await evaluateChangedCatch(inTx(deps, tx), viewerId, catchId);
@@ -340,7 +340,7 @@ export async function deleteCatch(deps: ServiceDeps, viewerId: string, entryId: 
   await transaction(db, async (tx) => {
     await lockPersonalBests(inTx(deps, tx), viewerId);
     await repo.lockCatch(tx, catchId);
-    await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(inTx(deps, tx), entryId, catchId), { db: tx }, catchNotFound(entryId, catchId));
+    await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(inTx(deps, tx), entryId, catchId), inTx(deps, tx), catchNotFound(entryId, catchId));
     await withCatchesRemoved(inTx(deps, tx), viewerId, [catchId], () => repo.deleteCatch(tx, catchId));
   });
 }

@@ -2,7 +2,7 @@ import { isSelf } from '../../core/access/policy.js';
 import { and, eq, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, PgTransaction } from 'drizzle-orm/pg-core';
 import { uuidv7 } from '../../core/db/ids.js';
-import { visibleTo } from '../../core/access/visibility.js';
+import { visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { insertOf, namedStatement } from '../../core/db/prepared.js';
 import { catches, logEntries } from './fishing-log.tables.js';
@@ -236,8 +236,8 @@ export async function makeUltimate(tx: DbOrTx, ownerId: string, id: string): Pro
 const prev = alias(personalBests, 'prev');
 
 /** A current personal best with its criterion, species, catch, entry (if `viewerId` sees it) and previous best. */
-function viewQuery(db: DbOrTx, viewerId: string) {
-  const entryVisible = visibleTo(viewerId, logEntries.ownerId, logEntries.visibility);
+function viewQuery(db: DbOrTx, relationships: RelationshipProvider, viewerId: string) {
+  const entryVisible = visibleTo(relationships, viewerId, logEntries.ownerId, logEntries.visibility);
   return db
     .select({
       id: personalBests.id,
@@ -293,15 +293,15 @@ function currentOf(ownerId: string, filter: PbFilter): SQL {
  * Another viewer sees a personal best only when they may see the log entry of its catch: a best
  * from a Private entry would otherwise reveal that catch's size, time and water.
  */
-function shownTo(viewerId: string, ownerId: string): SQL | undefined {
-  return isSelf(viewerId, ownerId) ? undefined : visibleTo(viewerId, logEntries.ownerId, logEntries.visibility);
+function shownTo(relationships: RelationshipProvider, viewerId: string, ownerId: string): SQL | undefined {
+  return isSelf(viewerId, ownerId) ? undefined : visibleTo(relationships, viewerId, logEntries.ownerId, logEntries.visibility);
 }
 
 /** The owner's current personal bests, newest first (index personal_bests_owner_current_idx). */
-export async function listCurrent(db: DbOrTx, viewerId: string, ownerId: string, filter: PbFilter, page: { limit: number; offset: number }) {
-  const where = and(currentOf(ownerId, filter), shownTo(viewerId, ownerId))!;
+export async function listCurrent(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, ownerId: string, filter: PbFilter, page: { limit: number; offset: number }) {
+  const where = and(currentOf(ownerId, filter), shownTo(relationships, viewerId, ownerId))!;
   const [items, [count]] = await Promise.all([
-    viewQuery(db, viewerId)
+    viewQuery(db, relationships, viewerId)
       .where(where)
       .orderBy(sql`${personalBests.achievedAt} DESC NULLS LAST, ${personalBests.id} DESC NULLS LAST`)
       .limit(page.limit)
@@ -317,12 +317,12 @@ export async function listCurrent(db: DbOrTx, viewerId: string, ownerId: string,
   return { items, total: count?.n ?? 0 };
 }
 
-export async function findView(db: DbOrTx, viewerId: string, id: string): Promise<PersonalBestView | undefined> {
-  const [row] = await viewQuery(db, viewerId).where(eq(personalBests.id, id));
+export async function findView(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, id: string): Promise<PersonalBestView | undefined> {
+  const [row] = await viewQuery(db, relationships, viewerId).where(eq(personalBests.id, id));
   return row;
 }
 
-export async function findUltimateView(db: DbOrTx, viewerId: string, ownerId: string): Promise<PersonalBestView | undefined> {
-  const [row] = await viewQuery(db, viewerId).where(and(eq(personalBests.ownerId, ownerId), eq(personalBests.isUltimate, true), shownTo(viewerId, ownerId)));
+export async function findUltimateView(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, ownerId: string): Promise<PersonalBestView | undefined> {
+  const [row] = await viewQuery(db, relationships, viewerId).where(and(eq(personalBests.ownerId, ownerId), eq(personalBests.isUltimate, true), shownTo(relationships, viewerId, ownerId)));
   return row;
 }

@@ -1,3 +1,4 @@
+import { relationshipsOf } from '../../core/access/visibility.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { isActiveSpecies } from '../species/index.js';
 import type { DbOrTx } from '../../core/db/client.js';
@@ -274,7 +275,7 @@ function criterionListView(row: criteriaRepo.CriterionView) {
 
 export async function listMyPersonalBests(deps: ServiceDeps, ownerId: string, filter: repo.PbFilter, page: Page) {
   const { db } = deps;
-  const { items, total } = await repo.listCurrent(db, ownerId, ownerId, filter, page);
+  const { items, total } = await repo.listCurrent(db, relationshipsOf(deps), ownerId, ownerId, filter, page);
   return { items: items.map((row) => personalBestView(row)), total };
 }
 
@@ -282,14 +283,14 @@ export async function listMyPersonalBests(deps: ServiceDeps, ownerId: string, fi
 export async function listPersonalBestsOf(deps: ServiceDeps, viewerId: string, ownerId: string, filter: repo.PbFilter, page: Page) {
   const { db } = deps;
   await requireVisibleProfile(deps, viewerId, ownerId);
-  const { items, total } = await repo.listCurrent(db, viewerId, ownerId, filter, page);
+  const { items, total } = await repo.listCurrent(db, relationshipsOf(deps), viewerId, ownerId, filter, page);
   return { items: items.map((row) => personalBestView(row, isOwner(viewerId, { ownerId }))), total };
 }
 
 export async function ultimateOf(deps: ServiceDeps, viewerId: string, ownerId: string) {
   const { db } = deps;
   await requireVisibleProfile(deps, viewerId, ownerId);
-  const row = await repo.findUltimateView(db, viewerId, ownerId);
+  const row = await repo.findUltimateView(db, relationshipsOf(deps), viewerId, ownerId);
   if (!row) throw PersonalBestErrors.ultimateNotSet();
   return personalBestView(row, isOwner(viewerId, { ownerId }));
 }
@@ -301,14 +302,14 @@ export async function ultimateOf(deps: ServiceDeps, viewerId: string, ownerId: s
  */
 export async function setUltimate(deps: ServiceDeps, viewerId: string, pbId: string) {
   const { db } = deps;
-  await authorize(personalBestPolicy, viewerId, 'setUltimate', await repo.findById(db, pbId), { db }, () => PersonalBestErrors.notFound(pbId));
+  await authorize(personalBestPolicy, viewerId, 'setUltimate', await repo.findById(db, pbId), deps, () => PersonalBestErrors.notFound(pbId));
   return db.transaction(async (tx) => {
     await repo.lockOwner(tx, viewerId);
     const row = await repo.findById(tx, pbId);
     if (!row) throw PersonalBestErrors.notFound(pbId);
     if (row.status !== 'current' || row.catchId === null) throw PersonalBestErrors.notCurrent();
     if (!row.isUltimate) await repo.makeUltimate(tx, viewerId, pbId);
-    const view = await repo.findView(tx, viewerId, pbId);
+    const view = await repo.findView(tx, relationshipsOf(deps), viewerId, pbId);
     if (!view) throw PersonalBestErrors.notCurrent();
     return personalBestView(view);
   });
@@ -357,7 +358,7 @@ export async function createCriterion(deps: ServiceDeps, ownerId: string, input:
 /** Deletes a criterion of the caller with its personal-best history (and the ultimate flag, if it was there). */
 export async function deleteCriterion(deps: ServiceDeps, ownerId: string, criterionId: string): Promise<void> {
   const { db } = deps;
-  await authorize(personalBestCriterionPolicy, ownerId, 'delete', await criteriaRepo.findCriterion(db, criterionId), { db }, () => PersonalBestErrors.criterionNotFound(criterionId));
+  await authorize(personalBestCriterionPolicy, ownerId, 'delete', await criteriaRepo.findCriterion(db, criterionId), deps, () => PersonalBestErrors.criterionNotFound(criterionId));
   await db.transaction(async (tx) => {
     await repo.lockOwner(tx, ownerId);
     await criteriaRepo.deleteCriterion(tx, criterionId);

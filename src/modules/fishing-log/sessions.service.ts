@@ -66,7 +66,7 @@ async function fullSession(deps: ServiceDeps<DbOrTx>, id: string, found?: Awaite
 
 export async function getSession(deps: ServiceDeps, viewerId: string, id: string) {
   const { db } = deps;
-  const session = await authorize(sessionPolicy, viewerId, 'read', await repo.findSession(db, id), { db }, () => FishingLogErrors.sessionNotFound(id));
+  const session = await authorize(sessionPolicy, viewerId, 'read', await repo.findSession(db, id), deps, () => FishingLogErrors.sessionNotFound(id));
   return fullSession(deps, id, session);
 }
 
@@ -74,7 +74,7 @@ export async function getSession(deps: ServiceDeps, viewerId: string, id: string
 export async function updateSession(deps: ServiceDeps, viewerId: string, id: string, change: Change<SessionInputType>) {
   const { db } = deps;
   return db.transaction(async (tx) => {
-    const row = await authorize(sessionPolicy, viewerId, 'update', await repo.lockSession(tx, id), { db: tx }, () => FishingLogErrors.sessionNotFound(id));
+    const row = await authorize(sessionPolicy, viewerId, 'update', await repo.lockSession(tx, id), inTx(deps, tx), () => FishingLogErrors.sessionNotFound(id));
     await repo.updateSession(tx, id, sessionValues(applyChange(change, SessionInput, () => sessionAsInput(row))));
     return fullSession(inTx(deps, tx), id);
   });
@@ -84,7 +84,7 @@ export async function updateSession(deps: ServiceDeps, viewerId: string, id: str
 export async function deleteSession(deps: ServiceDeps, viewerId: string, id: string): Promise<void> {
   const { db } = deps;
   await db.transaction(async (tx) => {
-    await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), { db: tx }, () => FishingLogErrors.sessionNotFound(id));
+    await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), inTx(deps, tx), () => FishingLogErrors.sessionNotFound(id));
     await repo.deleteSession(tx, id);
   });
 }

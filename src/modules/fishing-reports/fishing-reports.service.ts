@@ -47,7 +47,7 @@ async function views(deps: ServiceDeps<DbOrTx>, viewer: Viewer, rows: repo.Repor
   ]);
   return Promise.all(
     rows.map(async (row) => {
-      const exact = await allows(fishingReportPolicy, viewer, 'seeExact', asRecord(row), { db });
+      const exact = await allows(fishingReportPolicy, viewer, 'seeExact', asRecord(row), deps);
       return {
         id: row.id,
         author: { userId: row.authorId, username: row.authorUsername },
@@ -71,8 +71,7 @@ async function views(deps: ServiceDeps<DbOrTx>, viewer: Viewer, rows: repo.Repor
 }
 
 async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: ReportAction, id: string, row: repo.ReportWithAuthor | undefined): Promise<repo.ReportWithAuthor> {
-  const { db } = deps;
-  await authorize(fishingReportPolicy, viewer, action, row ? asRecord(row) : undefined, { db }, () => FishingReportErrors.notFound(id));
+  await authorize(fishingReportPolicy, viewer, action, row ? asRecord(row) : undefined, deps, () => FishingReportErrors.notFound(id));
   return row!;
 }
 

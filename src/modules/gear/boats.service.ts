@@ -53,7 +53,7 @@ function values(input: BoatInput) {
 async function ownBoat(deps: ServiceDeps<DbOrTx>, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<BoatRow> {
   const { db } = deps;
   const row = action === 'update' ? await repo.lockBoat(db, id) : await repo.findBoat(db, id);
-  return authorize(boatPolicy, ownerId, action, row, { db }, () => BoatErrors.notFound(id));
+  return authorize(boatPolicy, ownerId, action, row, deps, () => BoatErrors.notFound(id));
 }
 
 /** A boat as a PUT body (for a merge patch). */

@@ -84,7 +84,7 @@ function values(input: SetupInput) {
 async function ownSetup(deps: ServiceDeps<DbOrTx>, ownerId: string, id: string, action: 'read' | 'update' | 'delete' = 'read'): Promise<SetupRow> {
   const { db } = deps;
   const row = action === 'read' ? await repo.findSetup(db, id) : await repo.lockSetup(db, id);
-  return authorize(setupPolicy, ownerId, action, row, { db }, () => SetupErrors.notFound(id));
+  return authorize(setupPolicy, ownerId, action, row, deps, () => SetupErrors.notFound(id));
 }
 
 export async function listSetups(deps: ServiceDeps, ownerId: string, page: Page) {
@@ -146,5 +146,5 @@ export async function deleteSetup(deps: ServiceDeps, ownerId: string, id: string
 export async function assertOwnGearSetup(deps: ServiceDeps<DbOrTx>, ownerId: string, setupId: string, field: string): Promise<void> {
   const { db } = deps;
   const row = await repo.findSetup(db, setupId);
-  if (!row || !(await allows(setupPolicy, ownerId, 'use', row, { db }))) throw SetupErrors.notYourSetup(field, setupId);
+  if (!row || !(await allows(setupPolicy, ownerId, 'use', row, deps))) throw SetupErrors.notYourSetup(field, setupId);
 }

@@ -224,7 +224,7 @@ function checkMeasure(program: ProgramRow, minimums: ProgramSpeciesRow[], fish: 
 export async function submit(deps: ServiceDeps, source: CatchSource, viewer: Viewer, input: SubmitInput) {
   const { db } = deps;
   const fish = await source.visibleCatch(deps, viewer.userId, input.catchId);
-  await authorize(masterAnglerCatchPolicy, viewer, 'submit', fish, { db }, () => RegulationErrors.catchNotFound(input.catchId));
+  await authorize(masterAnglerCatchPolicy, viewer, 'submit', fish, deps, () => RegulationErrors.catchNotFound(input.catchId));
   const program = await repo.findProgram(db, input.programId);
   if (!program) throw RegulationErrors.badReference('/programId', 'refers to no Master Angler program');
   if (!program.isActive) throw MasterAnglerErrors.programInactive(program.id);
@@ -280,7 +280,7 @@ const record = (row: SubmissionRow) => ({ ...row, ownerId: row.userId });
 export async function getMine(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string) {
   const { db } = deps;
   const found = await repo.findSubmission(db, id);
-  await authorize(masterAnglerSubmissionPolicy, viewer, 'read', found && record(found), { db }, () => MasterAnglerErrors.submissionNotFound(id));
+  await authorize(masterAnglerSubmissionPolicy, viewer, 'read', found && record(found), deps, () => MasterAnglerErrors.submissionNotFound(id));
   return (await submissionViews(deps, [found!]))[0]!;
 }
 
@@ -288,7 +288,7 @@ export async function resubmit(deps: ServiceDeps, viewer: Viewer, id: string, ev
   const { db } = deps;
   return db.transaction(async (tx) => {
     const found = await repo.findSubmission(tx, id, true);
-    await authorize(masterAnglerSubmissionPolicy, viewer, 'resubmit', found && record(found), { db: tx }, () => MasterAnglerErrors.submissionNotFound(id));
+    await authorize(masterAnglerSubmissionPolicy, viewer, 'resubmit', found && record(found), inTx(deps, tx), () => MasterAnglerErrors.submissionNotFound(id));
     const row = found!;
     if (row.status !== 'Rejected') throw MasterAnglerErrors.badTransition(row.status, 'Submitted');
     if (row.attempt >= 2) throw MasterAnglerErrors.resubmitUsed();

@@ -31,14 +31,14 @@ export async function unreadCount(deps: ServiceDeps, viewer: Viewer) {
 export async function get(deps: ServiceDeps, viewer: Viewer, id: string) {
   const { db } = deps;
   const found = await repo.find(db, id);
-  await authorize(notificationPolicy, viewer, 'read', found && { ownerId: found.recipientId }, { db }, () => NotificationErrors.notFound(id));
+  await authorize(notificationPolicy, viewer, 'read', found && { ownerId: found.recipientId }, deps, () => NotificationErrors.notFound(id));
   return view(found!);
 }
 
 export async function markRead(deps: ServiceDeps, viewer: Viewer, id: string) {
   const { db } = deps;
   const found = await repo.find(db, id);
-  await authorize(notificationPolicy, viewer, 'markRead', found && { ownerId: found.recipientId }, { db }, () => NotificationErrors.notFound(id));
+  await authorize(notificationPolicy, viewer, 'markRead', found && { ownerId: found.recipientId }, deps, () => NotificationErrors.notFound(id));
   return view(await repo.markRead(db, id));
 }
 

@@ -197,7 +197,7 @@ export async function uploadPhoto(deps: PhotoDeps, viewer: Viewer, target: Uploa
   const { db, storage } = deps;
   const access = recordAccess(deps, target.kind);
   const found = await access.read(deps, viewer, target.recordId, target.parentId);
-  await authorize(photoPolicy, viewer, 'manage', found, { db }, () => PhotoErrors.notFound(target.recordId));
+  await authorize(photoPolicy, viewer, 'manage', found, deps, () => PhotoErrors.notFound(target.recordId));
   const record = { ...found, ownerId: viewer.userId }; // the manage rule admits the record's owner only
   const { maxFileBytes, quotaBytes } = limits(deps.settings);
   await checkRoom(deps, record.ownerId, target, quotaBytes, 0);
@@ -301,7 +301,7 @@ export async function photoFile(deps: Pick<PhotoDeps, 'storage'>, photo: PhotoRo
 /** The photo, locked, when `viewer` owns its record (404 unknown, 403 not the owner). */
 async function ownedPhoto(deps: ServiceDeps<DbOrTx>, viewer: Viewer, photoId: string): Promise<PhotoRow> {
   const { db: tx } = deps;
-  return authorize(photoPolicy, viewer, 'manage', await repo.findPhoto(tx, photoId, { lock: true }), { db: tx }, () => PhotoErrors.notFound(photoId));
+  return authorize(photoPolicy, viewer, 'manage', await repo.findPhoto(tx, photoId, { lock: true }), inTx(deps, tx), () => PhotoErrors.notFound(photoId));
 }
 
 /** Deletes a photo (its record's owner only); its files go right after the commit. */
@@ -344,7 +344,7 @@ export async function makeCover(deps: PhotoDeps, viewer: Viewer, photoId: string
 export async function deleteRecordPhotos(deps: PhotoDeps, viewer: Viewer, kind: PhotoKind, recordId: string): Promise<void> {
   await recordAccess(deps, kind).read(deps, viewer, recordId);
   await transaction(deps.db, async (tx) => {
-    await authorize(photoPolicy, viewer, 'manage', { ownerId: recordId }, { db: tx }, () => PhotoErrors.notFound(recordId));
+    await authorize(photoPolicy, viewer, 'manage', { ownerId: recordId }, inTx(deps, tx), () => PhotoErrors.notFound(recordId));
     await repo.lockOwner(tx, recordId);
     await repo.deleteRecordPhotos(tx, recordId);
   });

@@ -201,7 +201,7 @@ export async function requireVisibleProfile(deps: ServiceDeps<DbOrTx>, viewerId:
   // A deactivated user is gone for everyone but themselves: a 404, as for an unknown id.
   const exists = row && (row.user.isActive || isOwner(viewerId, { ownerId: userId }));
   const profile = exists ? { ownerId: userId, visibility: row.profile?.visibility ?? PROFILE_DEFAULTS.visibility } : undefined;
-  await authorize(profilePolicy, viewerId, 'read', profile, { db }, () => ProfileErrors.userNotFound(userId));
+  await authorize(profilePolicy, viewerId, 'read', profile, deps, () => ProfileErrors.userNotFound(userId));
   return row!;
 }
 
@@ -221,7 +221,7 @@ export async function profileCards(deps: ServiceDeps<DbOrTx>, viewerId: string, 
   for (const userId of userIds) {
     const row = stored.get(userId);
     const visibility = row?.visibility ?? PROFILE_DEFAULTS.visibility;
-    const profileVisible = await allows(profilePolicy, viewerId, 'read', { ownerId: userId, visibility }, { db });
+    const profileVisible = await allows(profilePolicy, viewerId, 'read', { ownerId: userId, visibility }, deps);
     cards.set(userId, { displayName: profileVisible ? (row?.displayName ?? null) : null, profileVisible });
   }
   return cards;

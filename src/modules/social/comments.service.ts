@@ -56,7 +56,7 @@ async function withPost<C extends { postId: string }>(deps: ServiceDeps<DbOrTx>,
 /** The comment, when `viewerId` may see it (its post visible; published or theirs). */
 export async function requireVisibleComment(deps: ServiceDeps<DbOrTx>, viewerId: string, commentId: string): Promise<repo.CommentWithAuthor> {
   const { db } = deps;
-  return authorize(commentPolicy, viewerId, 'read', await withPost(deps, await repo.findComment(db, commentId)), { db }, () => CommentErrors.notFound(commentId));
+  return authorize(commentPolicy, viewerId, 'read', await withPost(deps, await repo.findComment(db, commentId)), deps, () => CommentErrors.notFound(commentId));
 }
 
 export async function addComment(deps: ServiceDeps, viewerId: string, postId: string, text: string, log?: Log) {
@@ -85,7 +85,7 @@ async function reread(deps: ServiceDeps<DbOrTx>, commentId: string, viewerId: st
 
 export async function updateComment(deps: ServiceDeps, viewerId: string, commentId: string, text: string, log?: Log) {
   const { db } = deps;
-  const current = await authorize(commentPolicy, viewerId, 'update', await withPost(deps, await repo.findComment(db, commentId), false), { db }, () => CommentErrors.notFound(commentId));
+  const current = await authorize(commentPolicy, viewerId, 'update', await withPost(deps, await repo.findComment(db, commentId), false), deps, () => CommentErrors.notFound(commentId));
   const verdict =
     text === current.text
       ? undefined
@@ -105,7 +105,7 @@ export async function updateComment(deps: ServiceDeps, viewerId: string, comment
 export async function deleteComment(deps: ServiceDeps, viewerId: string, commentId: string): Promise<void> {
   const { db } = deps;
   await db.transaction(async (tx) => {
-    const comment = await authorize(commentPolicy, viewerId, 'delete', await withPost(inTx(deps, tx), await repo.findComment(tx, commentId, { forUpdate: true })), { db: tx }, () => CommentErrors.notFound(commentId));
+    const comment = await authorize(commentPolicy, viewerId, 'delete', await withPost(inTx(deps, tx), await repo.findComment(tx, commentId, { forUpdate: true })), inTx(deps, tx), () => CommentErrors.notFound(commentId));
     await repo.deleteComment(tx, commentId);
     await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, undefined));
   });

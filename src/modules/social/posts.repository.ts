@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { visibilityBranchParts, visibleTo } from '../../core/access/visibility.js';
+import { visibilityBranchParts, visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { anyUuid, columnsOf, namedStatement } from '../../core/db/prepared.js';
@@ -90,8 +90,8 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
  * each served by an index in feed order; the branches run as one UNION ALL. No count: see
  * core/http/pagination.ts.
  */
-function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage, perOwner = false): SQL {
-  const [own, ...others] = visibilityBranchParts(viewerId, posts.authorId, posts.visibility);
+function feedQuery(relationships: RelationshipProvider, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage, perOwner = false): SQL {
+  const [own, ...others] = visibilityBranchParts(relationships, viewerId, posts.authorId, posts.visibility);
   const after = afterKeySql(posts.createdAt, posts.id, page.after);
   const where = [...(filter.authorId ? [sql`${posts.authorId} = ${filter.authorId}`] : []), ...(after ? [after] : [])];
   const source = { table: posts, owner: posts.authorId, id: posts.id, time: posts.createdAt, timeAs: 'created_at' };
@@ -106,7 +106,7 @@ function feedQuery(viewerId: string, filter: { authorId?: string | undefined }, 
 }
 
 /** The unfiltered feed, first page or after a cursor, a named statement per page size (core/db/keyset.ts). */
-const feedStatement = feedStatements('posts_feed', (viewerId, page) => feedQuery(viewerId, {}, page, true));
+const feedStatement = feedStatements<RelationshipProvider>('posts_feed', (relationships, viewerId, page) => feedQuery(relationships, viewerId, {}, page, true));
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
@@ -117,14 +117,15 @@ const feedStatement = feedStatements('posts_feed', (viewerId, page) => feedQuery
  */
 export async function feedPage(
   db: DbOrTx,
+  relationships: RelationshipProvider,
   viewerId: string,
   filter: { authorId?: string | undefined },
   page: FeedPage,
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
   const rows =
     page.offset === 0 && !filter.authorId
-      ? await feedStatement(db, viewerId, page)
-      : (await db.execute<{ id: string; key: string }>(feedQuery(viewerId, filter, page))).rows;
+      ? await feedStatement(db, relationships, viewerId, page)
+      : (await db.execute<{ id: string; key: string }>(feedQuery(relationships, viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
@@ -204,16 +205,16 @@ export async function linkableCatch(db: DbOrTx, catchId: string): Promise<{ owne
 }
 
 /** The linked entries `viewerId` may see (entries narrowed by id, so the one-condition predicate fits). */
-export async function visibleEntries(db: DbOrTx, viewerId: string, ids: string[]) {
+export async function visibleEntries(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .select({ id: logEntries.id, title: logEntries.title, occurredAt: logEntries.occurredAt, waterBody: logEntries.waterBody })
     .from(logEntries)
-    .where(and(inArray(logEntries.id, ids), visibleTo(viewerId, logEntries.ownerId, logEntries.visibility)));
+    .where(and(inArray(logEntries.id, ids), visibleTo(relationships, viewerId, logEntries.ownerId, logEntries.visibility)));
 }
 
 /** The linked catches whose entry `viewerId` may see. */
-export async function visibleCatches(db: DbOrTx, viewerId: string, ids: string[]) {
+export async function visibleCatches(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .select({
@@ -230,5 +231,5 @@ export async function visibleCatches(db: DbOrTx, viewerId: string, ids: string[]
     .from(catches)
     .innerJoin(logEntries, eq(logEntries.id, catches.entryId))
     .innerJoin(fishSpecies, eq(fishSpecies.id, catches.speciesId))
-    .where(and(inArray(catches.id, ids), visibleTo(viewerId, logEntries.ownerId, logEntries.visibility)));
+    .where(and(inArray(catches.id, ids), visibleTo(relationships, viewerId, logEntries.ownerId, logEntries.visibility)));
 }

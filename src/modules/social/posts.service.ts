@@ -1,3 +1,4 @@
+import { relationshipsOf } from '../../core/access/visibility.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { allows, authorize } from '../../core/access/policy.js';
@@ -33,14 +34,13 @@ export interface PostInput {
 
 /** Whether `viewerId` may see the post: its author always, others once published and shared with them. */
 export async function postVisibleTo(deps: ServiceDeps<DbOrTx>, viewerId: string, post: Pick<repo.PostWithAuthor, 'authorId' | 'status' | 'visibility'>): Promise<boolean> {
-  const { db } = deps;
-  return allows(postPolicy, viewerId, 'read', post, { db });
+  return allows(postPolicy, viewerId, 'read', post, deps);
 }
 
 /** The post, when `viewerId` may see it (404 unknown, 403 not shared with them). */
 export async function requireVisiblePost(deps: ServiceDeps<DbOrTx>, viewerId: string, postId: string): Promise<repo.PostWithAuthor> {
   const { db } = deps;
-  return authorize(postPolicy, viewerId, 'read', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
+  return authorize(postPolicy, viewerId, 'read', await repo.findPost(db, postId), deps, () => PostErrors.notFound(postId));
 }
 
 /** Views of posts for one viewer, with links, likes and counts fetched for the whole page at once. */
@@ -57,8 +57,8 @@ export async function postViews(deps: ServiceDeps<DbOrTx>, viewerId: string, row
     postIds.push(row.id);
   }
   const [entries, catchRows, liked, photos] = await Promise.all([
-    repo.visibleEntries(db, viewerId, Array.from(entryIds)),
-    repo.visibleCatches(db, viewerId, Array.from(catchIds)),
+    repo.visibleEntries(db, relationshipsOf(deps), viewerId, Array.from(entryIds)),
+    repo.visibleCatches(db, relationshipsOf(deps), viewerId, Array.from(catchIds)),
     repo.likedBy(db, viewerId, postIds),
     photoViews(deps, viewerId, postIds),
   ]);
@@ -114,18 +114,18 @@ async function checkLinks(deps: ServiceDeps<DbOrTx>, authorId: string, input: Po
   if (input.logEntryId) {
     const entry = await repo.linkableEntry(db, input.logEntryId);
     if (!entry) throw PostErrors.linkNotFound('logEntryId', input.logEntryId);
-    if (!(await allows(entryPolicy, authorId, 'link', entry, { db }))) throw PostErrors.linkNotOwned('logEntryId');
+    if (!(await allows(entryPolicy, authorId, 'link', entry, deps))) throw PostErrors.linkNotOwned('logEntryId');
   }
   if (input.catchId) {
     const linked = await repo.linkableCatch(db, input.catchId);
     if (!linked) throw PostErrors.linkNotFound('catchId', input.catchId);
-    if (!(await allows(catchPolicy, authorId, 'link', linked, { db }))) throw PostErrors.linkNotOwned('catchId');
+    if (!(await allows(catchPolicy, authorId, 'link', linked, deps))) throw PostErrors.linkNotOwned('catchId');
   }
 }
 
 export async function listFeed(deps: ServiceDeps, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage) {
   const { db } = deps;
-  const { ids, last } = await repo.feedPage(db, viewerId, filter, page);
+  const { ids, last } = await repo.feedPage(db, relationshipsOf(deps), viewerId, filter, page);
   const rows = await repo.postsByIds(db, ids);
   const byId = new Map<string, repo.PostWithAuthor>();
   for (const row of rows) byId.set(row.id, row);
@@ -170,7 +170,7 @@ export async function createPost(deps: ServiceDeps, authorId: string, input: Pos
 /** PUT (replace) or PATCH (merge patch) of a post. In a patch, a link sent replaces the other kind. */
 export async function updatePost(deps: ServiceDeps, viewerId: string, postId: string, change: Change<ReplacePostInput>, log?: Log): Promise<PostView> {
   const { db } = deps;
-  const current = await authorize(postPolicy, viewerId, 'update', await repo.findPost(db, postId), { db }, () => PostErrors.notFound(postId));
+  const current = await authorize(postPolicy, viewerId, 'update', await repo.findPost(db, postId), deps, () => PostErrors.notFound(postId));
   const input = applyChange(linkSwitched(change), ReplacePostBody, () => ({
     text: current.text,
     photoUrls: current.photoUrls,
@@ -214,7 +214,7 @@ function linkSwitched(change: Change<ReplacePostInput>): Change<ReplacePostInput
 export async function deletePost(deps: ServiceDeps, viewerId: string, postId: string): Promise<void> {
   const { db } = deps;
   await db.transaction(async (tx) => {
-    await authorize(postPolicy, viewerId, 'delete', await repo.findPost(tx, postId, { forUpdate: true }), { db: tx }, () => PostErrors.notFound(postId));
+    await authorize(postPolicy, viewerId, 'delete', await repo.findPost(tx, postId, { forUpdate: true }), inTx(deps, tx), () => PostErrors.notFound(postId));
     await repo.deletePost(tx, postId);
   });
 }

@@ -16,7 +16,7 @@ import { adminReportsRoutes } from './content-reports.admin.routes.js';
 export const socialModule = defineModule('social', {
   providers: (deps) => {
     // Who is whose friend, for every visibility check (core/access).
-    registerRelationships(relationships);
+    registerRelationships(deps, relationships);
     // The review queue's content types: moderators' decisions read and change them through this module.
     registerModeratedContent(deps, 'post', moderatedPosts);
     registerModeratedContent(deps, 'comment', moderatedComments);

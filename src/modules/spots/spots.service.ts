@@ -35,8 +35,7 @@ export async function spotView(deps: ServiceDeps<DbOrTx>, viewer: Viewer, row: r
 
 /** The views of a page of spots: their photos read in one statement for the page. */
 export async function spotViews(deps: ServiceDeps<DbOrTx>, viewer: Viewer, rows: readonly repo.SpotWithCreator[], now = new Date()) {
-  const { db } = deps;
-  const [exact, photos] = await Promise.all([Promise.all(rows.map((row) => allows(spotPolicy, viewer, 'seeExact', row, { db }))), photoViews(deps, viewer.userId, rows.map((row) => row.id))]);
+  const [exact, photos] = await Promise.all([Promise.all(rows.map((row) => allows(spotPolicy, viewer, 'seeExact', row, deps))), photoViews(deps, viewer.userId, rows.map((row) => row.id))]);
   return rows.map((row, i) => viewOf(row, exact[i]!, photos, now));
 }
 
@@ -122,8 +121,7 @@ type SpotAction = Parameters<typeof spotPolicy.can>[1];
 
 /** The spot when the viewer may do `action` on it (404 missing, 403 refused). */
 async function permitted(deps: ServiceDeps<DbOrTx>, viewer: Viewer, action: SpotAction, id: string, row: repo.SpotWithCreator | undefined): Promise<repo.SpotWithCreator> {
-  const { db } = deps;
-  await authorize(spotPolicy, viewer, action, row, { db }, () => SpotErrors.notFound(id));
+  await authorize(spotPolicy, viewer, action, row, deps, () => SpotErrors.notFound(id));
   return row!;
 }
 

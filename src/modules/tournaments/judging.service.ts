@@ -113,8 +113,7 @@ export async function submitCatch(deps: ServiceDeps, viewer: Viewer, tournamentI
 }
 
 async function mayJudge(deps: ServiceDeps<DbOrTx>, viewer: Viewer, t: TournamentRow): Promise<boolean> {
-  const { db } = deps;
-  return (await tournamentPolicy.can(viewer, 'judge', accessRecord(deps, t), { db })) === true;
+  return (await tournamentPolicy.can(viewer, 'judge', accessRecord(deps, t), deps)) === true;
 }
 
 export async function listCatches(

@@ -13,7 +13,7 @@ import type { FeePaymentRow, RegistrationRow } from './tournaments.tables.js';
 import type { RegisterInput } from './registrations.schemas.js';
 import * as tournamentsRepo from './tournaments.repository.js';
 import * as repo from './registrations.repository.js';
-import { accessRecord, authorizedTournament, ctx, iso, lockAuthorizedTournament as lockAuthorized } from './tournaments.service.js';
+import { accessRecord, authorizedTournament, iso, lockAuthorizedTournament as lockAuthorized } from './tournaments.service.js';
 
 /**
  * Registrations with the entry fee: charged through the payments service, refunded or forfeited
@@ -150,7 +150,7 @@ export async function listRegistrations(
 ) {
   const { db } = deps;
   const row = await authorizedTournament(deps, viewer, tournamentId, 'view');
-  const organizer = (await tournamentPolicy.can(viewer, 'manage', accessRecord(deps, row.t), ctx(db))) === true;
+  const organizer = (await tournamentPolicy.can(viewer, 'manage', accessRecord(deps, row.t), deps)) === true;
   // Anyone but the organizer sees their own registrations only.
   const { items, total } = await repo.listRegistrations(db, tournamentId, { ...filter, userId: organizer ? undefined : viewer.userId }, page);
   const fees = await repo.feesOf(db, items.map((r) => r.id));
@@ -162,7 +162,7 @@ async function authorizedRegistration(deps: ServiceDeps<DbOrTx>, viewer: Viewer,
   const t = await tournamentsRepo.findTournament(db, tournamentId);
   if (!t) throw TournamentErrors.notFound(tournamentId);
   const row = await repo.findRegistration(db, tournamentId, registrationId, lock);
-  await authorize(registrationPolicy, viewer, action, row ? { ownerId: t.t.ownerId, userId: row.userId } : undefined, ctx(db), () =>
+  await authorize(registrationPolicy, viewer, action, row ? { ownerId: t.t.ownerId, userId: row.userId } : undefined, deps, () =>
     TournamentErrors.registrationNotFound(registrationId),
   );
   return { tournament: t.t, registration: row! };

@@ -2,7 +2,7 @@ import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { randomInt } from 'node:crypto';
 import { uuidv7 } from '../../core/db/ids.js';
 import { PUBLISHED_STATUSES, tournamentPolicy, type TournamentAccessRecord } from '../../core/access/policies/tournaments.js';
-import { authorize, type PolicyContext, type Viewer } from '../../core/access/policy.js';
+import { authorize, type Viewer } from '../../core/access/policy.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertReferenceableSpecies } from '../species/species.service.js';
@@ -96,13 +96,12 @@ export function accessRecord(deps: ServiceDeps<DbOrTx>, t: TournamentRow): Tourn
   return { ownerId: t.ownerId, status: t.status, isRegistered: (userId) => repo.isRegistered(db, t.id, userId), isJudge: (userId) => repo.isJudge(db, t.id, userId) };
 }
 
-export const ctx = (db: DbOrTx): PolicyContext => ({ db });
 
 /** The tournament (with its organizer's name) when `viewer` may do `action` on it: 404 / 403 otherwise. */
 export async function authorizedTournament(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<repo.TournamentWithOrganizer> {
   const { db } = deps;
   const row = await repo.findTournament(db, id);
-  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(deps, row.t) : undefined, ctx(db), () => TournamentErrors.notFound(id));
+  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(deps, row.t) : undefined, deps, () => TournamentErrors.notFound(id));
   return row!;
 }
 
@@ -110,7 +109,7 @@ export async function authorizedTournament(deps: ServiceDeps<DbOrTx>, viewer: Vi
 async function lockAuthorized(deps: ServiceDeps<DbOrTx>, viewer: Viewer, id: string, action: 'view' | 'manage' | 'judge' | 'register'): Promise<TournamentRow> {
   const { db: tx } = deps;
   const row = await repo.lockTournament(tx, id);
-  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(deps, row) : undefined, ctx(tx), () => TournamentErrors.notFound(id));
+  await authorize(tournamentPolicy, viewer, action, row ? accessRecord(deps, row) : undefined, deps, () => TournamentErrors.notFound(id));
   return row!;
 }
 

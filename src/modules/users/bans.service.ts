@@ -109,7 +109,7 @@ export async function banUser(
   const reason = input.reason.trim();
   const { view, sub } = await db.transaction(async (tx) => {
     // The user's row lock serialises bans of one user: of concurrent requests, exactly one wins.
-    const target = await authorize(userBanPolicy, actor, 'ban', await users.findByIdForUpdate(tx, userId), { db: tx }, () => UserErrors.notFound(userId));
+    const target = await authorize(userBanPolicy, actor, 'ban', await users.findByIdForUpdate(tx, userId), inTx(deps, tx), () => UserErrors.notFound(userId));
     const current = await repo.banInForce(tx, userId, now);
     if (current) throw BanErrors.alreadyBanned(current.id, current.endsAt);
     if (target.role === Role.Admin) {
@@ -181,7 +181,7 @@ export async function appeal(deps: ServiceDeps, actor: Actor, banId: string, tex
   const { db } = deps;
   return db.transaction(async (tx) => {
     const ban = await repo.lockBan(tx, banId);
-    await authorize(banPolicy, actor, 'appeal', ban ? { ...ban, ownerId: ban.userId } : undefined, { db: tx }, () => BanErrors.notFound(banId));
+    await authorize(banPolicy, actor, 'appeal', ban ? { ...ban, ownerId: ban.userId } : undefined, inTx(deps, tx), () => BanErrors.notFound(banId));
     const status = banStatus(ban!, now);
     if (status !== 'Active') throw BanErrors.notInForce(banId, status);
     const row = await repo.insertAppeal(tx, { banId, userId: actor.userId, text: text.trim() });
@@ -206,7 +206,7 @@ export async function decideAppeal(
     const appealRow = await repo.lockAppeal(tx, appealId);
     if (!appealRow) throw BanErrors.appealNotFound(appealId);
     const ban = (await repo.lockBan(tx, appealRow.banId))!;
-    await authorize(banPolicy, actor, 'decideAppeal', { ...ban, ownerId: ban.userId }, { db: tx }, () => BanErrors.notFound(ban.id));
+    await authorize(banPolicy, actor, 'decideAppeal', { ...ban, ownerId: ban.userId }, inTx(deps, tx), () => BanErrors.notFound(ban.id));
     if (appealRow.status !== 'Open') throw BanErrors.appealDecided(appealId, appealRow.status);
     await repo.decideAppeal(tx, appealId, { status: input.decision, reply, decidedBy: actor.userId, decidedAt: now });
     const status = banStatus(ban, now);

@@ -15,7 +15,7 @@ export interface CatchRecord {
 const notOwner = { code: 'fishinglog.not_entry_owner', detail: 'Only the owner of this log entry may change it or add catches to it.' };
 
 export const catchPolicy = definePolicy<CatchRecord, 'read' | 'update' | 'delete' | 'link'>('catches', {
-  read: async (viewer, record, { db }) => ((await canSee(db, viewer.userId, record)) ? true : { code: 'fishinglog.entry_not_visible', detail: 'This log entry is not shared with you.' }),
+  read: async (viewer, record, context) => ((await canSee(context, viewer.userId, record)) ? true : { code: 'fishinglog.entry_not_visible', detail: 'This log entry is not shared with you.' }),
   update: ownerOnly(notOwner),
   delete: ownerOnly(notOwner),
   link: ownerOnly({ code: 'social.link_not_owned', detail: 'You can link only your own catches.' }),

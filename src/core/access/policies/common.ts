@@ -11,5 +11,5 @@ export interface VisibleRecord {
 
 /** Allowed when the record's visibility admits the viewer (the owner always). */
 export function visibleRecord<R extends VisibleRecord>(refusal: Refusal | ((record: R) => Refusal)): Rule<R> {
-  return async (viewer, record, { db }) => ((await canSee(db, viewer.userId, record)) ? true : typeof refusal === 'function' ? refusal(record) : refusal);
+  return async (viewer, record, context) => ((await canSee(context, viewer.userId, record)) ? true : typeof refusal === 'function' ? refusal(record) : refusal);
 }

@@ -23,10 +23,10 @@ export function isAuthor(viewer: string | { userId: string }, record: { readonly
 const authorOnly = (viewer: { userId: string }, post: PostRecord) => (isAuthor(viewer, post) ? true : notAuthor);
 
 export const postPolicy = definePolicy<PostRecord, 'read' | 'update' | 'delete'>('posts', {
-  read: async (viewer, post, { db }) => {
+  read: async (viewer, post, context) => {
     if (isAuthor(viewer, post)) return true;
     if (post.status !== 'Published') return notVisible;
-    return (await canSee(db, viewer.userId, { ownerId: post.authorId, visibility: post.visibility })) ? true : notVisible;
+    return (await canSee(context, viewer.userId, { ownerId: post.authorId, visibility: post.visibility })) ? true : notVisible;
   },
   update: authorOnly,
   delete: authorOnly,
