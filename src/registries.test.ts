@@ -4,6 +4,9 @@ import { relationshipsOf } from './core/access/visibility.js';
 import { photoRecords } from './modules/photos/photos.service.js';
 import { moderatedContentTypes } from './modules/moderation/moderated-content.service.js';
 import { Registries, registryKey } from './core/registries.js';
+import { lookupValuesOf } from './modules/lookups/lookups.service.js';
+import { masterAnglerCatalogOf } from './modules/master-angler/master-angler.service.js';
+import { ownProfilesOf } from './modules/profiles/profiles.service.js';
 
 describe('Registries', () => {
   it('makes a registry on first use and hands the same one back; another set has its own', () => {
@@ -39,6 +42,13 @@ describe('registries of two apps in one process', () => {
 
     second.registries.of(photoRecords).delete('Spot');
     expect(first.registries.of(photoRecords).has('Spot')).toBe(true);
+  });
+
+  it('each app keeps its own caches of lookup values, Master Angler minimums and own profiles', () => {
+    for (const cacheOf of [lookupValuesOf, masterAnglerCatalogOf, ownProfilesOf]) {
+      expect(cacheOf(first)).toBe(cacheOf(first));
+      expect(cacheOf(first)).not.toBe(cacheOf(second));
+    }
   });
 
   it('a registry nothing registered into is empty, and a service that needs it says which module registers it', () => {

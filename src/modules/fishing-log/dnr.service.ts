@@ -21,7 +21,7 @@ export const K_ANONYMITY = 5;
  */
 export async function setOwnResearchConsent(deps: ServiceDeps, userId: string, level: ConsentLevel): Promise<ResearchConsent> {
   const consent = await setResearchConsent(deps, userId, level);
-  forgetOwnProfile(userId);
+  forgetOwnProfile(deps, userId);
   return consent;
 }
 

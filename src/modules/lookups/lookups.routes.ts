@@ -11,7 +11,7 @@ import * as service from './lookups.service.js';
 export const lookupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const services = serviceDeps(deps);
   // The values stay cached while this server hears their changes (every write that uses one checks it).
-  listenWhileServing(app, deps.database.pool, service.listenForLookupChanges);
+  listenWhileServing(app, deps.database.pool, service.lookupValuesOf(deps).listen);
   app.addSchema(LookupValue);
 
   app.get(

@@ -1,6 +1,6 @@
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { usageKey, type UsageCounter } from '../../core/admin/usage.js';
-import type { Registries } from '../../core/registries.js';
+import { registryKey, type Registries } from '../../core/registries.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { DbOrTx } from '../../core/db/client.js';
@@ -30,15 +30,15 @@ async function loadAll(db: DbOrTx): Promise<Map<string, LookupValueRow[]>> {
   return byCategory;
 }
 
-const values = channelCache(LOOKUPS_CHANNEL, loadAll);
+const valuesKey = registryKey('lookups.values', () => channelCache(LOOKUPS_CHANNEL, loadAll));
 
-/** Drops the cached values (after a change; also on NOTIFY from other processes). */
-export const forgetLookups = values.forget;
+/** The app's cached values; its `listen` keeps them while the server listens for their changes (close() on shutdown). */
+export const lookupValuesOf = (deps: { registries: Registries }) => deps.registries.of(valuesKey);
 
-/** Keeps the values cached while listening for their changes (the server; close() on shutdown). */
-export const listenForLookupChanges = values.listen;
+/** Drops the app's cached values (after a change; also on NOTIFY from other processes). */
+export const forgetLookups = (deps: { registries: Registries }) => lookupValuesOf(deps).forget();
 
-const valuesByCategory = (db: DbOrTx) => values.get(db);
+const valuesByCategory = (deps: ServiceDeps<DbOrTx>) => lookupValuesOf(deps).get(deps.db);
 
 /** A field of a request that must hold an active value of a category (null/undefined: nothing to check). */
 export interface LookupCheck {
@@ -57,10 +57,9 @@ export interface LookupCheck {
  * that have it; only new writes are refused.
  */
 export async function assertLookupValues(deps: ServiceDeps<DbOrTx>, checks: readonly LookupCheck[]): Promise<void> {
-  const { db } = deps;
   const given = checks.filter((c): c is LookupCheck & { code: string } => typeof c.code === 'string');
   if (given.length === 0) return;
-  const byCategory = await valuesByCategory(db);
+  const byCategory = await valuesByCategory(deps);
   const errors: FieldError[] = [];
   for (const check of given) {
     const known = byCategory.get(check.category) ?? [];
@@ -135,8 +134,7 @@ const publicView = (row: LookupValueRow) => ({ code: row.code, label: row.label,
 
 /** A category's active values in their order (what a client fills a choice with); 404 for a category without values. */
 export async function activeValues(deps: ServiceDeps, category: string) {
-  const { db } = deps;
-  const found = (await valuesByCategory(db)).get(category);
+  const found = (await valuesByCategory(deps)).get(category);
   if (!found?.length) throw LookupErrors.unknownCategory(category);
   return found.filter((v) => v.isActive).map(publicView);
 }
@@ -178,7 +176,7 @@ export async function createValue(deps: ServiceDeps, context: AuditContext, body
     await recordAudit(tx, context, { action: 'lookups.created', targetType: 'lookup_value', targetId: row.id, reason: body.reason, after: content(row) });
     return (await adminViews(inTx(deps, tx), [row]))[0]!;
   });
-  forgetLookups();
+  forgetLookups(deps);
   return view;
 }
 
@@ -196,7 +194,7 @@ export async function updateValue(deps: ServiceDeps, context: AuditContext, id: 
     await recordAudit(tx, context, { action: 'lookups.updated', targetType: 'lookup_value', targetId: id, reason: body.reason, before: content(current), after: content(row) });
     return (await adminViews(inTx(deps, tx), [row]))[0]!;
   });
-  forgetLookups();
+  forgetLookups(deps);
   return view;
 }
 
@@ -212,6 +210,6 @@ const lifecycle: Lifecycle<LookupValueRow, ReturnType<typeof adminView>> = {
 
 export async function setValueActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
   const view = await setActive(deps, context, lifecycle, id, active, reason);
-  forgetLookups();
+  forgetLookups(deps);
   return view;
 }

@@ -184,7 +184,7 @@ export async function createProgram(deps: ServiceDeps, context: AuditContext, in
     await writeRevision(inTx(deps, tx), context, program!, input.reason, 'regulations.ma_program_created', null);
     return program!.id;
   });
-  forgetMasterAnglerCatalog(); // at once here; other processes hear the trigger's NOTIFY
+  forgetMasterAnglerCatalog(deps); // at once here; other processes hear the trigger's NOTIFY
   return adminProgram(deps, id);
 }
 
@@ -233,7 +233,7 @@ export async function updateProgram(deps: ServiceDeps, context: AuditContext, id
     if (species) await syncSpecies(inTx(deps, tx), id, species, actor, reason);
     await writeRevision(inTx(deps, tx), context, updated!, reason, 'regulations.ma_program_updated', { revision: row.revision, ...before });
   });
-  forgetMasterAnglerCatalog();
+  forgetMasterAnglerCatalog(deps);
   return adminProgram(deps, id);
 }
 
@@ -264,7 +264,7 @@ export async function programRevisions(deps: ServiceDeps<DbOrTx>, id: string, pa
 /** Deactivation of a program instead of deletion (and back), with the reason in the row and the audit log. */
 export async function setProgramActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
   const result = await setActive(deps, context, programLifecycle, id, active, reason);
-  forgetMasterAnglerCatalog(); // programs decide eligibility (other processes: NOTIFY)
+  forgetMasterAnglerCatalog(deps); // programs decide eligibility (other processes: NOTIFY)
   return result;
 }
 

@@ -19,7 +19,7 @@ export const masterAnglerModule = defineModule('master-angler', {
       return found;
     });
     // Jurisdictions decide which programs count: this process forgets the cached minimums at once.
-    onJurisdictionActiveChange(deps, forgetMasterAnglerCatalog);
+    onJurisdictionActiveChange(deps, () => forgetMasterAnglerCatalog(deps));
     registerJurisdictionUsage(deps, 'programs', programsByJurisdiction);
   },
   routes: [masterAnglerRoutes, masterAnglerAdminRoutes],

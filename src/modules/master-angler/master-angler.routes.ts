@@ -21,7 +21,7 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
   const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
   // The Master Angler minimums stay cached while this server hears their changes (catch writes check them).
-  listenWhileServing(app, deps.database.pool, ma.listenForMasterAnglerChanges);
+  listenWhileServing(app, deps.database.pool, ma.masterAnglerCatalogOf(deps).listen);
   for (const schema of [ProgramView, StatePrograms, Submission, Progress]) app.addSchema(schema);
   const maTags = ['regulations: master angler'];
 

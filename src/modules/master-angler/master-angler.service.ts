@@ -1,3 +1,4 @@
+import { registryKey, type Registries } from '../../core/registries.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { and, asc, eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
@@ -138,13 +139,13 @@ async function loadCatalog(deps: ServiceDeps<DbOrTx>): Promise<Map<string, Catal
   return bySpecies;
 }
 
-const catalog = channelCache(MASTER_ANGLER_CHANNEL, loadCatalog);
+const catalogKey = registryKey('master-angler.catalog', () => channelCache(MASTER_ANGLER_CHANNEL, loadCatalog));
 
-/** Drops the cached minimums (after a change of programs, minimums or jurisdictions). */
-export const forgetMasterAnglerCatalog = catalog.forget;
+/** The app's cached minimums; its `listen` keeps them while the server listens for their changes (close() on shutdown). */
+export const masterAnglerCatalogOf = (deps: { registries: Registries }) => deps.registries.of(catalogKey);
 
-/** Keeps the minimums cached while listening for their changes (the server; close() on shutdown). */
-export const listenForMasterAnglerChanges = catalog.listen;
+/** Drops the app's cached minimums (after a change of programs, minimums or jurisdictions). */
+export const forgetMasterAnglerCatalog = (deps: { registries: Registries }) => masterAnglerCatalogOf(deps).forget();
 
 /**
  * Programs of the catch's state and the angler's home state whose minimum the catch meets. For the
@@ -152,7 +153,7 @@ export const listenForMasterAnglerChanges = catalog.listen;
  * query when no program lists the species (the minimums are cached, see above).
  */
 export async function masterAnglerEligibility(deps: ServiceDeps<DbOrTx>, input: EligibilityInput) {
-  const minimums = await catalog.get(deps);
+  const minimums = await masterAnglerCatalogOf(deps).get(deps);
   const candidates = minimums.get(input.speciesId) ?? [];
   if (candidates.length === 0) return [];
   const homeState = typeof input.homeState === 'function' ? await input.homeState() : input.homeState;

@@ -12,7 +12,7 @@ import * as service from './profiles.service.js';
 export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const services = serviceDeps(deps);
   // Own views stay cached while this server hears their changes (NOTIFY from triggers).
-  listenWhileServing(app, deps.database.pool, service.listenForProfileChanges);
+  listenWhileServing(app, deps.database.pool, service.ownProfilesOf(deps).listen);
   app.addSchema(UserProfile);
   app.addSchema(OwnProfile);
   const tags = ['profiles'];

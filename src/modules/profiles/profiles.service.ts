@@ -1,3 +1,4 @@
+import { registryKey, type Registries } from '../../core/registries.js';
 import { isActiveSpecies } from '../species/index.js';
 import { roleName } from '../../core/access/roles.js';
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
@@ -104,31 +105,33 @@ export const PROFILES_CHANNEL = 'fishlog_profiles';
 const CACHED_PROFILES = 10_000;
 
 /**
- * Each server process keeps the owner's views it answered while it hears their changes
- * (`keyedChannelCache`): an unchanged profile costs no statement. The views are frozen: they are
- * shared by every request that reads them.
+ * Each app keeps the owner's views it answered while it hears their changes
+ * (`keyedChannelCache`, one per app in `deps.registries`): an unchanged profile costs no
+ * statement. The views are frozen: they are shared by every request that reads them.
  */
-const ownProfiles = keyedChannelCache<OwnProfileView, ServiceDeps>(
-  PROFILES_CHANNEL,
-  async (deps, userId) => {
-    const view = await readOwnProfile(deps, userId);
-    if (!view) return undefined;
-    Object.freeze(view.researchConsent);
-    if (view.avatar) Object.freeze(view.avatar);
-    if (view.favouriteSpecies) Object.freeze(view.favouriteSpecies);
-    return Object.freeze(view);
-  },
-  { max: CACHED_PROFILES },
+const ownProfilesKey = registryKey('profiles.own_views', () =>
+  keyedChannelCache<OwnProfileView, ServiceDeps>(
+    PROFILES_CHANNEL,
+    async (deps, userId) => {
+      const view = await readOwnProfile(deps, userId);
+      if (!view) return undefined;
+      Object.freeze(view.researchConsent);
+      if (view.avatar) Object.freeze(view.avatar);
+      if (view.favouriteSpecies) Object.freeze(view.favouriteSpecies);
+      return Object.freeze(view);
+    },
+    { max: CACHED_PROFILES },
+  ),
 );
 
-/** Keeps own views cached while listening for their changes (the server; close() on shutdown). */
-export const listenForProfileChanges = ownProfiles.listen;
+/** The app's own-view cache; its `listen` keeps views while the server listens for their changes (close() on shutdown). */
+export const ownProfilesOf = (deps: { registries: Registries }) => deps.registries.of(ownProfilesKey);
 
 /**
- * Drops the kept own view of `userId` in this process, at once (other processes hear the trigger's
+ * Drops the kept own view of `userId` in this app, at once (other processes hear the trigger's
  * NOTIFY): for a change this process made outside this module (research consent).
  */
-export const forgetOwnProfile = (userId: string) => ownProfiles.forget(userId);
+export const forgetOwnProfile = (deps: { registries: Registries }, userId: string) => ownProfilesOf(deps).forget(userId);
 
 /**
  * GET /api/userprofile/me: the caller's own view. Who they are (name, email, role) is what their
@@ -136,6 +139,7 @@ export const forgetOwnProfile = (userId: string) => ownProfiles.forget(userId);
  * read) is read again.
  */
 export async function getMyProfile(deps: ServiceDeps, principal: Principal): Promise<OwnProfileView> {
+  const ownProfiles = ownProfilesOf(deps);
   let view = await ownProfiles.get(deps, principal.userId);
   if (view && !(view.username === principal.username && view.email === principal.email && view.role === roleName(principal.role))) {
     ownProfiles.forget(principal.userId);
@@ -187,7 +191,7 @@ export async function updateOwnProfile(deps: ServiceDeps, userId: string, change
     return loadOwn(inTx(deps, tx), userId);
   });
   // Committed: this process's next read of the owner's view reads it anew (the others hear NOTIFY).
-  ownProfiles.forget(userId);
+  forgetOwnProfile(deps, userId);
   return updated;
 }
 
