@@ -130,7 +130,7 @@ async function ownedEntryForUpdate(deps: ServiceDeps<DbOrTx>, viewerId: string, 
   const { db: tx } = deps;
   const row = await repo.findEntryForUpdate(tx, id, viewerId);
   personalBestsLocked(deps, viewerId);
-  return authorize(entryPolicy, viewerId, action, row, inTx(deps, tx), () => FishingLogErrors.entryNotFound(id));
+  return authorize(entryPolicy, viewerId, action, row, deps, () => FishingLogErrors.entryNotFound(id));
 }
 
 /** An entry as a PUT body (for a merge patch): what the owner sent, in canonical form. */

@@ -301,7 +301,7 @@ export async function photoFile(deps: Pick<PhotoDeps, 'storage'>, photo: PhotoRo
 /** The photo, locked, when `viewer` owns its record (404 unknown, 403 not the owner). */
 async function ownedPhoto(deps: ServiceDeps<DbOrTx>, viewer: Viewer, photoId: string): Promise<PhotoRow> {
   const { db: tx } = deps;
-  return authorize(photoPolicy, viewer, 'manage', await repo.findPhoto(tx, photoId, { lock: true }), inTx(deps, tx), () => PhotoErrors.notFound(photoId));
+  return authorize(photoPolicy, viewer, 'manage', await repo.findPhoto(tx, photoId, { lock: true }), deps, () => PhotoErrors.notFound(photoId));
 }
 
 /** Deletes a photo (its record's owner only); its files go right after the commit. */
