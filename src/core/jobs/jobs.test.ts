@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createStaff, type Staff } from '../../../test/factories.js';
 import { withSchemaLock } from '../db/migrate.js';
 import { installJobQueue } from './install.js';
-import type { Jobs, JobSpec } from './jobs.js';
+import { Jobs, type JobSpec } from './jobs.js';
 
 /**
  * The job queue on the real database: a job that fails is retried with backoff and shows its
@@ -13,6 +13,7 @@ import type { Jobs, JobSpec } from './jobs.js';
 
 const FLAKY: JobSpec = { name: 'test.flaky', description: 'fails on its first run', policy: 'standard', retryLimit: 3, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 30 };
 const COUNTED: JobSpec = { name: 'test.counted', description: 'counts its runs', policy: 'standard', retryLimit: 0, retryDelaySeconds: 1, retryBackoff: false, expireInSeconds: 30 };
+const LATE: JobSpec = { name: 'test.late', description: 'fetched while the queue stops', policy: 'standard', retryLimit: 0, retryDelaySeconds: 1, retryBackoff: false, expireInSeconds: 30 };
 const WORKING = { FISHLOG_JOBS: 'true', FISHLOG_JOBS_POLL_SECONDS: '1', FISHLOG_JOBS_MAINTENANCE_SECONDS: '1' };
 
 const jobsOf = (t: TestApp) => (t.app as unknown as { jobs: Jobs }).jobs;
@@ -28,7 +29,7 @@ describe('job queue', () => {
     // The sender only queues jobs (FISHLOG_JOBS off, the tests' default); the test queues are
     // installed as the migrations install the service's own.
     sender = await createTestApp();
-    await withSchemaLock(sender.database.owner.pool, (client) => installJobQueue(client, [FLAKY, COUNTED]));
+    await withSchemaLock(sender.database.owner.pool, (client) => installJobQueue(client, [FLAKY, COUNTED, LATE]));
     const worker = (index: number) =>
       createTestApp({
         sameDatabaseAs: sender,
@@ -111,5 +112,45 @@ describe('job queue', () => {
       { name: 'photos.media-sweep', cron: '* * * * *' },
       { name: 'tournaments.statuses', cron: '* * * * *' },
     ]);
+  });
+
+  it('stops cleanly while a fetch is under way: the jobs it brings run and are recorded complete before the connections end', async () => {
+    const pool = sender.database.extraPool(2, 'fishlog-jobs-test');
+    // The fetch's answer arrives only after stop() was called (pg-boss then sees no job running).
+    let answered!: () => void;
+    const fetchAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+    (pool as unknown as { query: typeof query }).query = async (text, values) => {
+      const result = await query(text, values);
+      if (text.includes('SKIP LOCKED') && result.rows.length > 0) {
+        answered();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return result;
+    };
+    const errors: unknown[] = [];
+    const log = { info: () => undefined, error: (obj: object) => errors.push(obj) };
+    const jobs = new Jobs(pool, { work: true, pollSeconds: 1, maintenanceSeconds: 60, log });
+    const ran: string[] = [];
+    jobs.work<{ n: number }>(LATE, async (_data, job) => {
+      ran.push(job.id);
+    });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await jobs.start();
+      const id = await jobs.send(LATE, { n: 1 });
+      await fetchAnswered;
+      await jobs.stop(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a statement after the end would have failed by now
+      expect(ran).toEqual([id]);
+      const { rows } = await sender.database.owner.pool.query<{ state: string }>('SELECT state FROM pgboss.job WHERE id = $1', [id]);
+      expect(rows).toEqual([{ state: 'completed' }]);
+      expect(rejections).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });

@@ -86,12 +86,19 @@ export class Jobs {
   /** This process's worker of each queue it works (pg-boss worker ids). */
   private readonly workers = new Map<string, string>();
   private started: Promise<void> | undefined;
+  /**
+   * The queue's statements and job runs under way. pg-boss does not await every statement it
+   * issues (a batch's completion is sent after its handler returns), and a worker's fetch under
+   * way when `stop()` is called still hands its jobs to the handler: `stop()` waits for these
+   * before it ends the connections, so no statement meets a closed pool.
+   */
+  private readonly underway = new Set<Promise<unknown>>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly options: JobsOptions,
   ) {
-    const db = { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) };
+    const db = { executeSql: (text: string, values?: unknown[]) => this.track(pool.query(text, values)) };
     this.boss = new PgBoss({
       db,
       schema: JOB_SCHEMA,
@@ -157,29 +164,51 @@ export class Jobs {
       if (spec.cron) await this.boss.schedule(spec.name, spec.cron, {}, { tz: 'UTC' });
       // Up to BATCH jobs per fetch, run one after the other: each fails (and retries) on its own.
       // A full batch fetches the next at once; pg-boss otherwise waits for the next poll.
-      const worker = await this.boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: BATCH, includeMetadata: true }, async (jobs) => {
-        if (jobs.length === BATCH) this.wake(spec.name);
-        for (const job of jobs) {
-          try {
-            await handler(job.data, { id: job.id, retryCount: job.retryCount });
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            this.options.log.error({ err: error, job: spec.name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
-            await this.boss.fail(spec.name, job.id, { message });
-          }
-        }
-      });
+      const worker = await this.boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: BATCH, includeMetadata: true }, (jobs) =>
+        this.track(
+          (async () => {
+            if (jobs.length === BATCH) this.wake(spec.name);
+            for (const job of jobs) {
+              try {
+                await handler(job.data, { id: job.id, retryCount: job.retryCount });
+              } catch (error) {
+                const message = error instanceof Error ? error.message : String(error);
+                this.options.log.error({ err: error, job: spec.name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
+                await this.boss.fail(spec.name, job.id, { message });
+              }
+            }
+          })(),
+        ),
+      );
       this.workers.set(spec.name, worker);
     }
     this.options.log.info({ queues: [...this.handlers.keys()] }, 'job workers started');
   }
 
-  /** Stops the workers (letting running jobs finish for up to `timeoutMs`) and ends the queue's connections. */
+  /**
+   * Stops the workers (letting running jobs finish for up to `timeoutMs`), waits for the
+   * statements and job runs still under way (a fetch answered during the stop runs its jobs and
+   * records their completion) for up to `timeoutMs` more, and ends the queue's connections.
+   */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.started) {
       await this.started.catch(() => undefined);
       await this.boss.stop({ graceful: true, close: false, timeout: timeoutMs }).catch((error: unknown) => this.options.log.error({ err: error }, 'job queue did not stop cleanly'));
+      const deadline = Date.now() + timeoutMs;
+      // A finished run is followed by its completion statement within the same turn: look again once the turn is over.
+      while (this.underway.size > 0 && Date.now() < deadline) {
+        await Promise.race([Promise.allSettled([...this.underway]), new Promise((resolve) => setTimeout(resolve, deadline - Date.now()).unref())]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (this.underway.size > 0) this.options.log.error({ underway: this.underway.size }, 'job queue stopped with work under way');
     }
     await this.pool.end().catch(() => undefined);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.underway.add(work);
+    const forget = () => this.underway.delete(work);
+    work.then(forget, forget);
+    return work;
   }
 }
