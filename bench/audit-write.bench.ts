@@ -9,11 +9,14 @@
  *
  *   npm run bench -- audit-write
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { recordAudit, verifyAuditChain } from '../src/core/audit/audit.js';
+import { recordAudit, setAuditKey, verifyAuditChain } from '../src/core/audit/audit.js';
 import { systemAuditContext } from '../src/core/audit/context.js';
-import { createDb, type Db } from '../src/core/db/client.js';
+import { createDb } from '../src/core/db/client.js';
+import { Registries } from '../src/core/registries.js';
+import { inTx, type ServiceDeps } from '../src/core/service-deps.js';
 import { atLeast, benchDatabase, log, SECONDS, type BenchResult } from './lib.js';
 
 const WRITERS = 16;
@@ -22,20 +25,20 @@ const ONE_LOCK = 7_146_250_004;
 
 type Mode = 'chains' | 'oneLock';
 
-async function auditedWrite(db: Db, mode: Mode, n: number): Promise<void> {
-  await db.transaction(async (tx) => {
+async function auditedWrite(deps: ServiceDeps, mode: Mode, n: number): Promise<void> {
+  await deps.db.transaction(async (tx) => {
     if (mode === 'oneLock') await tx.execute(sql`SELECT pg_advisory_xact_lock(${ONE_LOCK})`);
-    await recordAudit(tx, systemAuditContext('bench'), { action: 'bench.changed', targetType: 'bench', targetId: String(n), reason: 'bench write', after: { n } });
+    await recordAudit(inTx(deps, tx), systemAuditContext('bench'), { action: 'bench.changed', targetType: 'bench', targetId: String(n), reason: 'bench write', after: { n } });
   });
 }
 
 /** Every writer loops for one window; returns the transactions committed in it. */
-async function window(db: Db, mode: Mode): Promise<number> {
+async function window(deps: ServiceDeps, mode: Mode): Promise<number> {
   const until = Date.now() + WINDOW_MS;
   let done = 0;
   await Promise.all(
     Array.from({ length: WRITERS }, async () => {
-      while (Date.now() < until) await auditedWrite(db, mode, done++);
+      while (Date.now() < until) await auditedWrite(deps, mode, done++);
     }),
   );
   return done;
@@ -43,19 +46,24 @@ async function window(db: Db, mode: Mode): Promise<number> {
 
 export default async function auditWrite(): Promise<BenchResult> {
   // A database of this process's own: the log is verified whole at the end, and the rows of an
-  // earlier run (same BENCH_RUN_ID, kept) were signed with that run's audit key.
+  // earlier run (same BENCH_RUN_ID, kept) were signed with that run's own key.
   const url = await benchDatabase(`audit_write_${process.pid}`, async () => undefined);
   const pool = new pg.Pool({ connectionString: url, max: WRITERS });
   const db = createDb(pool);
+  // This run's own key (the log is verified whole at the end).
+  const key = randomBytes(32);
+  const registries = new Registries();
+  setAuditKey(registries, key);
+  const deps: ServiceDeps = { db, registries };
   try {
     const counts: Record<Mode, number> = { chains: 0, oneLock: 0 };
-    for (const mode of ['chains', 'oneLock'] as const) await window(db, mode); // warm-up
+    for (const mode of ['chains', 'oneLock'] as const) await window(deps, mode); // warm-up
     const order: Mode[] = [];
     for (let i = 0; i < SECONDS; i++) order.push(...((i % 2 === 0 ? ['chains', 'oneLock'] : ['oneLock', 'chains']) as Mode[]));
-    for (const mode of order) counts[mode] += await window(db, mode);
+    for (const mode of order) counts[mode] += await window(deps, mode);
     const perSecond = { chains: counts.chains / SECONDS, oneLock: counts.oneLock / SECONDS };
     const chains = (await pool.query<{ chain: number; n: string }>('SELECT chain, count(*) AS n FROM audit_log GROUP BY chain ORDER BY chain')).rows;
-    const verified = await verifyAuditChain(db);
+    const verified = await verifyAuditChain(db, key);
     if (verified.brokenAt) throw new Error(`the chain broke at ${verified.brokenAt.id}: ${verified.brokenAt.reason}`);
     log(`audited writes/s: chains ${perSecond.chains.toFixed(0)}, one lock ${perSecond.oneLock.toFixed(0)}; ${verified.checked} entries verified`);
     return {

@@ -30,7 +30,7 @@ export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
 import { traceOf } from './core/observability/tracing.js';
 import { bufferedStdout, loggerOptions, RequestLogger } from './core/observability/request-logger.js';
-import { configureAuditKey, loadAuditKey } from './core/audit/audit.js';
+import { loadAuditKey, setAuditKey } from './core/audit/audit.js';
 import { Jobs } from './core/jobs/jobs.js';
 
 export interface BuildAppOptions {
@@ -97,7 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const idp = options.idp ?? (await createIdentityProvider(config, database.db));
   const authenticator = new Authenticator(idp, database.db, userDirectory, app.log, options.now);
   await authenticator.listen(database.pool);
-  configureAuditKey(loadAuditKey(config));
+  const registries = options.registries ?? new Registries();
+  setAuditKey(registries, loadAuditKey(config));
   const metrics = createMetrics(database.pool);
   app.decorate('metrics', metrics);
   // Request log: at info one short line per request (a string: no per-request objects to
@@ -121,7 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => jobs.stop(config.shutdownTimeoutMs));
   app.decorate('jobs', jobs);
-  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now, jobs, registries: options.registries ?? new Registries() };
+  const base: Omit<AppDeps, 'settings'> = { config, database, idp, authenticator, version, startedAt: Date.now(), metrics, now: options.now ?? Date.now, jobs, registries };
   app.addHook('onClose', async () => {
     await authenticator.close();
     if (!options.idp) await idp.close();

@@ -7,6 +7,9 @@ import { Registries, registryKey } from './core/registries.js';
 import { lookupValuesOf } from './modules/lookups/lookups.service.js';
 import { masterAnglerCatalogOf } from './modules/master-angler/master-angler.service.js';
 import { ownProfilesOf } from './modules/profiles/profiles.service.js';
+import { auditKeyOf, recordAudit, rowHash } from './core/audit/audit.js';
+import { systemAuditContext } from './core/audit/context.js';
+import { serviceDeps } from './core/service-deps.js';
 
 describe('Registries', () => {
   it('makes a registry on first use and hands the same one back; another set has its own', () => {
@@ -49,6 +52,22 @@ describe('registries of two apps in one process', () => {
       expect(cacheOf(first)).toBe(cacheOf(first));
       expect(cacheOf(first)).not.toBe(cacheOf(second));
     }
+  });
+
+  it('each app signs its audit log with the key of its own configuration', async () => {
+    const keyed = await createTestApp({ sameDatabaseAs: first, env: { FISHLOG_AUDIT_KEY: 'a-second-app-key-0123456789abcdef0123' } });
+    try {
+      expect(auditKeyOf(keyed.registries).toString()).toBe('a-second-app-key-0123456789abcdef0123');
+      expect(auditKeyOf(first.registries).equals(auditKeyOf(keyed.registries))).toBe(false);
+      for (const app of [first, keyed, first]) {
+        const row = await recordAudit(serviceDeps(app), systemAuditContext('test'), { action: 'test.keyed' });
+        expect(rowHash(row, auditKeyOf(app.registries))).toBe(row.hash);
+        expect(rowHash(row, auditKeyOf((app === first ? keyed : first).registries))).not.toBe(row.hash);
+      }
+    } finally {
+      await keyed.close();
+    }
+    expect(() => auditKeyOf(new Registries())).toThrow(/no audit key/);
   });
 
   it('a registry nothing registered into is empty, and a service that needs it says which module registers it', () => {

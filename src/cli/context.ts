@@ -1,4 +1,5 @@
 import { Registries } from '../core/registries.js';
+import { loadAuditKey, setAuditKey } from '../core/audit/audit.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { ConfigError, loadConfig, withEnvFile, type Config } from '../config.js';
 import { openDatabase, type Database } from '../core/db/client.js';
@@ -46,7 +47,12 @@ export async function withDatabase<T>(io: CliIo, fn: (database: Database, config
   }
 }
 
-/** What a service needs, for a command run outside the app: the database, and registries no module registered with (a command uses none). */
-export function cliServices(database: Database): ServiceDeps {
-  return { db: database.db, registries: new Registries() };
+/**
+ * What a service needs, for a command run outside the app: the database, and registries no module
+ * registered with (a command uses none) holding the configured audit key (commands audit-log as the app does).
+ */
+export function cliServices(database: Database, config: Config): ServiceDeps {
+  const registries = new Registries();
+  setAuditKey(registries, loadAuditKey(config));
+  return { db: database.db, registries };
 }

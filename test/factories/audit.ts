@@ -1,7 +1,7 @@
 import { recordAudit, type AuditEntry } from '../../src/core/audit/audit.js';
 import type { AuditRow } from '../../src/core/audit/audit.tables.js';
 import { systemAuditContext } from '../../src/core/audit/context.js';
-import type { Db } from '../../src/core/db/client.js';
+import { inTx, type ServiceDeps } from '../../src/core/service-deps.js';
 import type { TestApp } from '../harness.js';
 
 /** The audit log as tests read it. */
@@ -22,14 +22,14 @@ export async function auditEntries(t: TestApp, action: string): Promise<Array<Re
  * Records one entry per item, each in its own transaction, all open at once until every one has
  * written: each takes a chain of its own (the first chain 0, the next 1, …). Returns the rows.
  */
-export async function recordOverlappingAudits(db: Db, entries: AuditEntry[]): Promise<AuditRow[]> {
+export async function recordOverlappingAudits(deps: ServiceDeps, entries: AuditEntry[]): Promise<AuditRow[]> {
   let written = 0;
   let allWritten!: () => void;
   const gate = new Promise<void>((resolve) => (allWritten = resolve));
   return Promise.all(
     entries.map((entry) =>
-      db.transaction(async (tx) => {
-        const row = await recordAudit(tx, systemAuditContext('test'), entry);
+      deps.db.transaction(async (tx) => {
+        const row = await recordAudit(inTx(deps, tx), systemAuditContext('test'), entry);
         if (++written === entries.length) allWritten();
         await gate;
         return row;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import path from 'node:path';
-import { GENESIS_HASH, configureAuditKey, loadAuditKey, readCheckpoint, verifyAuditChain, writeCheckpoint } from '../../core/audit/audit.js';
+import { GENESIS_HASH, loadAuditKey, readCheckpoint, verifyAuditChain, writeCheckpoint } from '../../core/audit/audit.js';
 import { createReadStream } from 'node:fs';
 import { readExport, verifyExport } from '../../modules/audit-logs/audit-export.js';
 import { CliError, cliConfig, withDatabase, type CliIo } from '../context.js';
@@ -26,10 +26,9 @@ export function registerAudit(program: Command, io: CliIo): void {
       if (options.file) return verifyFile(io, options.file);
       await withDatabase(io, async (database, config) => {
         const key = loadAuditKey(config);
-        configureAuditKey(key);
         const file = options.checkpoint ?? path.join(config.dataDir, 'audit.checkpoint');
         const checkpoint = readCheckpoint(file);
-        const report = await verifyAuditChain(database.db, 1000, { checkpoint, key });
+        const report = await verifyAuditChain(database.db, key, 1000, { checkpoint });
         if (report.brokenAt) {
           const { id, reason } = report.brokenAt;
           throw new CliError(`audit log BROKEN at entry ${id}: ${reason} (${report.checked} entries before it are intact)`, 1);

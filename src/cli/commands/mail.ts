@@ -18,8 +18,8 @@ export function registerMail(program: Command, io: CliIo): void {
     .action(async (options: { limit: string }) => {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError('--limit must be a whole number from 1 to 1000', 2);
-      await withDatabase(io, async (database) => {
-        const rows = await mailbox(cliServices(database), limit);
+      await withDatabase(io, async (database, config) => {
+        const rows = await mailbox(cliServices(database, config), limit);
         if (rows.length === 0) io.out('the mailbox is empty\n');
         for (const row of rows) io.out(`${row.id}  ${row.createdAt.toISOString()}  ${row.to}  ${row.subject}\n`);
       });
@@ -31,8 +31,8 @@ export function registerMail(program: Command, io: CliIo): void {
     .description('One message: headers and its plain-text body')
     .action(async (id: string) => {
       if (!UUID.test(id)) throw new CliError(`"${id}" is not a message id; list them with \`fishlog mail list\``, 2);
-      await withDatabase(io, async (database) => {
-        const row = await mailboxMessage(cliServices(database), id);
+      await withDatabase(io, async (database, config) => {
+        const row = await mailboxMessage(cliServices(database, config), id);
         if (!row) throw new CliError(`no message ${id} in the mailbox`, 1);
         io.out(`From: ${row.from}\nTo: ${row.to}\nDate: ${row.createdAt.toISOString()}\nSubject: ${row.subject}\n`);
         for (const [name, value] of Object.entries(row.headers)) io.out(`${name}: ${value}\n`);

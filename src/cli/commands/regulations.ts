@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { systemAuditContext } from '../../core/audit/context.js';
 import { AppError } from '../../core/http/problem.js';
 import { importLicenseYears, type YearDifferences } from '../../modules/regulations/license-years.js';
-import { CliError, withDatabase, type CliIo } from '../context.js';
+import { CliError, cliServices, withDatabase, type CliIo } from '../context.js';
 
 /**
  * `fishlog regulations import <file.json>`: loads license years from a file in the format of
@@ -52,8 +52,8 @@ export function registerRegulations(program: Command, io: CliIo): void {
     .option('--reason <text>', 'why, recorded in the audit log', 'Imported with fishlog regulations import')
     .action(async (file: string, options: { dryRun?: boolean; reason: string }) => {
       const data = readFile(file);
-      await withDatabase(io, async (database) => {
-        const result = await importLicenseYears(database.db, systemAuditContext('regulations import'), data, { dryRun: options.dryRun ?? false, reason: options.reason }).catch((error: unknown) => {
+      await withDatabase(io, async (database, config) => {
+        const result = await importLicenseYears(cliServices(database, config), systemAuditContext('regulations import'), data, { dryRun: options.dryRun ?? false, reason: options.reason }).catch((error: unknown) => {
           if (!(error instanceof AppError)) throw error;
           const details = (error.errors ?? []).map((e) => `\n  ${e.pointer} ${e.detail}`).join('');
           throw new CliError(`${error.detail}${details}`, error.status === 400 ? 2 : 1);

@@ -53,7 +53,7 @@ async function setRole(io: CliIo, username: string, role: number, options: { rea
         // Locked before the change so the old role printed is the one that was replaced.
         const before = await repo.findByIdForUpdate(tx, user.id);
         if (!before) throw new CliError(`user ${username} was deleted while the role was being set; run the command again`, 1);
-        const after = await changeUserRole(inTx(cliServices(database), tx), systemAuditContext('users set-role'), user.id, role, {
+        const after = await changeUserRole(inTx(cliServices(database, config), tx), systemAuditContext('users set-role'), user.id, role, {
           action: 'users.role_set',
           reason: options.reason ?? null,
           force: options.force ?? false,

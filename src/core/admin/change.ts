@@ -40,7 +40,7 @@ export async function adminChange<Row extends object, View>(
     const values = change(row);
     await record.write(tx, id, values);
     const before = Object.fromEntries(Object.keys(values).map((key) => [key, row[key as keyof Row]]));
-    await recordAudit(tx, context, { action, targetType: record.audit.targetType, targetId: id, reason, before, after: values });
+    await recordAudit(inTx(deps, tx), context, { action, targetType: record.audit.targetType, targetId: id, reason, before, after: values });
     await then?.(tx, row);
     return record.view(inTx(deps, tx), id);
   });

@@ -72,7 +72,7 @@ export async function setActive<Row extends LifecycleRow, View>(
     if (current.isActive === active) throw active ? lifecycle.alreadyActive(id) : lifecycle.alreadyInactive(id);
     const actor = context.actor.userId ?? null;
     await lifecycle.update(tx, id, lifecycleValues(active, actor, reason ?? null), actor);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: active ? lifecycle.audit.reactivated : lifecycle.audit.deactivated,
       targetType: lifecycle.audit.targetType,
       targetId: id,

@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordOverlappingAudits } from '../../../test/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
 import { createDb, type Db } from '../db/client.js';
-import { GENESIS_HASH, recordAudit, verifyAuditChain, type AuditCheckpoint } from './audit.js';
+import { Registries } from '../registries.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { GENESIS_HASH, recordAudit, setAuditKey, verifyAuditChain, type AuditCheckpoint } from './audit.js';
 import { systemAuditContext } from './context.js';
 
 /**
@@ -15,16 +17,22 @@ import { systemAuditContext } from './context.js';
 let testDb: TestDatabase;
 let pool: pg.Pool;
 let db: Db;
+/** This file's audit key, and the services' dependencies holding it. */
+const key = randomBytes(32);
+let deps: ServiceDeps;
 let checkpoint: AuditCheckpoint;
 
 beforeEach(async () => {
   testDb = await createTestDatabase();
   pool = new pg.Pool({ connectionString: testDb.url, max: 2 });
   db = createDb(pool);
+  const registries = new Registries();
+  setAuditKey(registries, key);
+  deps = { db, registries };
   // Entries 1–2 one after the other (chain 0), then 3–4, 5–6 and 7–8 each in two overlapping transactions (chains 0 and 1).
-  for (const i of [1, 2]) await recordAudit(db, systemAuditContext('test'), { action: 'test.entry', targetId: String(i), reason: `r${i}` });
-  for (const pair of [[3, 4], [5, 6], [7, 8]]) await recordOverlappingAudits(db, pair.map((i) => ({ action: 'test.entry', targetId: String(i), reason: `r${i}` })));
-  const report = await verifyAuditChain(db);
+  for (const i of [1, 2]) await recordAudit(deps, systemAuditContext('test'), { action: 'test.entry', targetId: String(i), reason: `r${i}` });
+  for (const pair of [[3, 4], [5, 6], [7, 8]]) await recordOverlappingAudits(deps, pair.map((i) => ({ action: 'test.entry', targetId: String(i), reason: `r${i}` })));
+  const report = await verifyAuditChain(db, key);
   expect(report.brokenAt).toBeUndefined();
   expect(Object.keys(report.heads!)).toEqual(['0', '1']);
   checkpoint = { ...report.head!, chains: report.heads! };
@@ -54,31 +62,31 @@ describe('audit verify detects', () => {
   it('an edited row', async () => {
     const [, , third] = await ids();
     await tamper(["UPDATE audit_log SET reason = 'nothing to see' WHERE id = $1", [third]]);
-    expect((await verifyAuditChain(db, 1000, { checkpoint })).brokenAt).toEqual({ id: third, reason: expect.stringContaining('does not match its HMAC') });
+    expect((await verifyAuditChain(db, key, 1000, { checkpoint })).brokenAt).toEqual({ id: third, reason: expect.stringContaining('does not match its HMAC') });
   });
 
   it.each([0, 1])('a row deleted in the middle of chain %i', async (chain) => {
     const [, middle, next] = await chainIds(chain);
     await tamper(['DELETE FROM audit_log WHERE id = $1', [middle]]);
-    expect((await verifyAuditChain(db, 1000, { checkpoint })).brokenAt).toEqual({ id: next, reason: expect.stringContaining(`prev_hash does not match the previous row of chain ${chain}`) });
+    expect((await verifyAuditChain(db, key, 1000, { checkpoint })).brokenAt).toEqual({ id: next, reason: expect.stringContaining(`prev_hash does not match the previous row of chain ${chain}`) });
   });
 
   it('a row moved to another chain', async () => {
     const [, , newest] = await chainIds(1);
     await tamper(['UPDATE audit_log SET chain = 0 WHERE id = $1', [newest]]);
-    expect((await verifyAuditChain(db, 1000, { checkpoint })).brokenAt).toMatchObject({ id: newest });
+    expect((await verifyAuditChain(db, key, 1000, { checkpoint })).brokenAt).toMatchObject({ id: newest });
   });
 
   it('the newest rows deleted (the checkpoint is missing)', async () => {
     const all = await ids();
     await tamper(['DELETE FROM audit_log WHERE id >= $1', [all[4]]]);
-    const report = await verifyAuditChain(db, 1000, { checkpoint });
+    const report = await verifyAuditChain(db, key, 1000, { checkpoint });
     // both chains lost their checkpointed entries: the older anchor is reported
     const anchors = Object.values(checkpoint.chains).map((head) => head.id);
     expect(anchors.every((id) => id >= all[4]!)).toBe(true);
     expect(report.brokenAt).toEqual({ id: Math.min(...anchors), reason: expect.stringContaining('newest entries') });
     // without the checkpoint this attack is invisible: that is what the anchor is for
-    expect((await verifyAuditChain(db)).brokenAt).toBeUndefined();
+    expect((await verifyAuditChain(db, key)).brokenAt).toBeUndefined();
   });
 
   it('the newest row of one chain deleted while the other chain goes on', async () => {
@@ -86,9 +94,9 @@ describe('audit verify detects', () => {
     const deleted = chain1.at(-1)!;
     await tamper(['DELETE FROM audit_log WHERE id = $1', [deleted]]);
     // Later entries (on chain 0) keep the newest overall id: only chain 1's anchor shows the loss.
-    await recordAudit(db, systemAuditContext('test'), { action: 'test.entry', reason: 'after' });
+    await recordAudit(deps, systemAuditContext('test'), { action: 'test.entry', reason: 'after' });
     expect(chain0.at(-1)! < (await ids()).at(-1)!).toBe(true);
-    const report = await verifyAuditChain(db, 1000, { checkpoint });
+    const report = await verifyAuditChain(db, key, 1000, { checkpoint });
     expect(report.brokenAt).toEqual({ id: deleted, reason: expect.stringContaining('of chain 1 is missing') });
   });
 
@@ -99,7 +107,7 @@ describe('audit verify detects', () => {
       `INSERT INTO audit_log (occurred_at, actor_type, action, reason, chain, prev_hash, hash) VALUES (now(), 'system', 'test.forged', 'cover-up', $1, $2, $3)`,
       [chain, checkpoint.hash, 'f'.repeat(64)],
     ]);
-    const report = await verifyAuditChain(db, 1000, { checkpoint });
+    const report = await verifyAuditChain(db, key, 1000, { checkpoint });
     expect(report.brokenAt).toEqual({ id: checkpoint.id + 1, reason: expect.stringContaining('does not match its HMAC') });
   });
 
@@ -116,7 +124,7 @@ describe('audit verify detects', () => {
       await tamper(['UPDATE audit_log SET prev_hash = $1, hash = $2 WHERE id = $3', [prev, hash, row.id]]);
       previous.set(row.chain, hash);
     }
-    const report = await verifyAuditChain(db, 1000, { checkpoint });
+    const report = await verifyAuditChain(db, key, 1000, { checkpoint });
     expect(report.brokenAt).toBeDefined();
     expect(report.brokenAt!.reason).toMatch(/HMAC|checkpoint/);
   });

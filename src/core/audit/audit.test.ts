@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,18 +6,26 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness.js';
 import { createDb, type Db } from '../db/client.js';
-import { GENESIS_HASH, readCheckpoint, recordAudit, redactSecrets, verifyAuditChain, writeCheckpoint } from './audit.js';
+import { Registries } from '../registries.js';
+import { inTx, type ServiceDeps } from '../service-deps.js';
+import { GENESIS_HASH, readCheckpoint, recordAudit, setAuditKey, redactSecrets, verifyAuditChain, writeCheckpoint } from './audit.js';
 import type { AuditRow } from './audit.tables.js';
 import { systemAuditContext } from './context.js';
 
 let target: TestDatabase;
 let pool: pg.Pool;
 let db: Db;
+/** This file's audit key, and the services' dependencies holding it. */
+const key = randomBytes(32);
+let deps: ServiceDeps;
 
 beforeAll(async () => {
   target = await createTestDatabase();
   pool = new pg.Pool({ connectionString: target.url, max: 8 });
   db = createDb(pool);
+  const registries = new Registries();
+  setAuditKey(registries, key);
+  deps = { db, registries };
 });
 afterAll(async () => {
   await pool.end();
@@ -25,7 +34,7 @@ afterAll(async () => {
 
 describe('audit log', () => {
   it('chains each entry to the previous one and removes secrets', async () => {
-    const first = await recordAudit(db, systemAuditContext('test'), {
+    const first = await recordAudit(deps, systemAuditContext('test'), {
       action: 'test.first',
       before: { password: 'hunter2', nested: { refreshToken: 'abc', keep: 1 } },
       after: { apiKey: 'k', role: 'Admin' },
@@ -34,16 +43,16 @@ describe('audit log', () => {
     expect(first.before).toEqual({ password: '[redacted]', nested: { refreshToken: '[redacted]', keep: 1 } });
     expect(first.after).toEqual({ apiKey: '[redacted]', role: 'Admin' });
     expect(first).toMatchObject({ actorType: 'system', userAgent: 'fishlog-cli test' });
-    const second = await recordAudit(db, systemAuditContext('test'), { action: 'test.second' });
+    const second = await recordAudit(deps, systemAuditContext('test'), { action: 'test.second' });
     expect(second.prevHash).toBe(first.hash);
-    expect(await verifyAuditChain(db)).toMatchObject({ checked: 2 });
+    expect(await verifyAuditChain(db, key)).toMatchObject({ checked: 2 });
   });
 
   it('keeps the chain intact under concurrent writers', async () => {
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => db.transaction((tx) => recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.concurrent', targetId: String(i) }))),
+      Array.from({ length: 20 }, (_, i) => db.transaction((tx) => recordAudit(inTx(deps, tx), { actor: { type: 'system' } }, { action: 'test.concurrent', targetId: String(i) }))),
     );
-    expect(await verifyAuditChain(db, 7)).toMatchObject({ checked: 22 });
+    expect(await verifyAuditChain(db, key, 7)).toMatchObject({ checked: 22 });
   });
 
   it('does not make audited writes in parallel transactions wait for each other', async () => {
@@ -53,17 +62,17 @@ describe('audit log', () => {
     const aRecorded = new Promise<AuditRow>((resolve) => (recordedInA = resolve));
     const aMayFinish = new Promise<void>((resolve) => (finishA = resolve));
     const a = db.transaction(async (tx) => {
-      recordedInA(await recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.parallel', targetId: 'a' }));
+      recordedInA(await recordAudit(inTx(deps, tx), { actor: { type: 'system' } }, { action: 'test.parallel', targetId: 'a' }));
       await aMayFinish;
     });
     const rowA = await aRecorded;
-    const b = db.transaction((tx) => recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.parallel', targetId: 'b' }));
+    const b = db.transaction((tx) => recordAudit(inTx(deps, tx), { actor: { type: 'system' } }, { action: 'test.parallel', targetId: 'b' }));
     const rowB = await Promise.race([b, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('B waited for A')), 5_000))]);
     expect(rowB.chain).not.toBe(rowA.chain);
     expect(rowA.chain).toBe(0);
     finishA();
     await a;
-    const report = await verifyAuditChain(db);
+    const report = await verifyAuditChain(db, key);
     expect(report.brokenAt).toBeUndefined();
     expect(report.heads![rowB.chain]).toEqual({ id: rowB.id, hash: rowB.hash });
   });
@@ -71,7 +80,7 @@ describe('audit log', () => {
   it('writes nothing when the change it records rolls back', async () => {
     await expect(
       db.transaction(async (tx) => {
-        await recordAudit(tx, { actor: { type: 'system' } }, { action: 'test.rolled_back' });
+        await recordAudit(inTx(deps, tx), { actor: { type: 'system' } }, { action: 'test.rolled_back' });
         throw new Error('change failed');
       }),
     ).rejects.toThrow('change failed');
@@ -84,7 +93,7 @@ describe('audit log', () => {
     ['TRUNCATE', 'TRUNCATE audit_log'],
   ])('refuses %s', async (_op, statement) => {
     await expect(pool.query(statement)).rejects.toThrow(/append-only/);
-    expect(await verifyAuditChain(db)).toMatchObject({ checked: 24 });
+    expect(await verifyAuditChain(db, key)).toMatchObject({ checked: 24 });
   });
 
   it('detects a row altered or removed behind the triggers’ back', async () => {
@@ -100,11 +109,11 @@ describe('audit log', () => {
       );
       const id = Number(rows[0].id);
       await client.query("UPDATE audit_log SET reason = 'rewritten' WHERE id = $1", [id]);
-      const altered = await verifyAuditChain(db);
+      const altered = await verifyAuditChain(db, key);
       expect(altered.brokenAt).toEqual({ id, reason: expect.stringContaining('altered') });
       expect(altered.checked).toBe(rows[0].before);
       await client.query('DELETE FROM audit_log WHERE id = $1', [id]);
-      const removed = await verifyAuditChain(db);
+      const removed = await verifyAuditChain(db, key);
       expect(removed.brokenAt?.reason).toContain('removed');
     } finally {
       await client.query('SET session_replication_role = origin');

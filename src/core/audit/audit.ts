@@ -4,6 +4,8 @@ import { loadKey } from '../crypto/keys.js';
 import path from 'node:path';
 import { asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
+import { registryKey, type Registries } from '../registries.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { auditLog, type AuditOutcome, type AuditRow } from './audit.tables.js';
 
 /**
@@ -84,21 +86,24 @@ function canonical(value: unknown): string {
 /** What a row's HMAC covers. */
 export type Hashable = Omit<AuditRow, 'id' | 'hash'>;
 
-let configuredKey: Buffer | undefined;
+/** The app's audit key (set by src/app.ts, or the CLI, from the configuration). */
+const AUDIT_KEY = registryKey<{ key?: Buffer }>('audit.key', () => ({}));
 
 /** The HMAC key: the configured secret, else the data folder's key file (created once, 0600). */
 export function loadAuditKey(config: { auditKey?: string | undefined; dataDir: string }): Buffer {
   return loadKey(config.auditKey, config.dataDir, 'audit.key');
 }
 
-/** Sets the key of this process (server and CLI start-up). */
-export function configureAuditKey(key: Buffer): void {
-  configuredKey = key;
+/** Sets the audit key of an app (its start-up) or of a CLI command: each app keeps its own. */
+export function setAuditKey(registries: Registries, key: Buffer): void {
+  registries.of(AUDIT_KEY).key = key;
 }
 
-function auditKey(): Buffer {
-  configuredKey ??= loadAuditKey({ auditKey: process.env.FISHLOG_AUDIT_KEY, dataDir: path.resolve(process.env.FISHLOG_DATA_DIR ?? './data') });
-  return configuredKey;
+/** The audit key of the app whose registries these are. */
+export function auditKeyOf(registries: Registries): Buffer {
+  const { key } = registries.of(AUDIT_KEY);
+  if (!key) throw new Error('no audit key was set for this app (setAuditKey at start-up)');
+  return key;
 }
 
 /**
@@ -131,12 +136,12 @@ function content(row: Hashable): string {
  * HMAC-SHA-256 under the audit key of something other than a row (an export's seal), in its own
  * domain: it can never equal a row's hash.
  */
-export function auditSignature(domain: string, value: unknown, key: Buffer = auditKey()): string {
+export function auditSignature(domain: string, value: unknown, key: Buffer): string {
   return createHmac('sha256', key).update(`fishlog:${domain}\n${canonical(value)}`).digest('hex');
 }
 
 /** The row's link: HMAC-SHA-256 under the audit key. */
-export function rowHash(row: Hashable, key: Buffer = auditKey()): string {
+export function rowHash(row: Hashable, key: Buffer): string {
   return createHmac('sha256', key).update(content(row)).digest('hex');
 }
 
@@ -146,7 +151,7 @@ function legacyRowHash(row: Hashable): string {
 }
 
 /** How a row's hash matches its content: under the key, as a pre-key (legacy) plain hash, or not at all. */
-export function hashKind(row: Hashable & { hash: string }, key: Buffer = auditKey()): 'keyed' | 'legacy' | 'mismatch' {
+export function hashKind(row: Hashable & { hash: string }, key: Buffer): 'keyed' | 'legacy' | 'mismatch' {
   if (rowHash(row, key) === row.hash) return 'keyed';
   return legacyRowHash(row) === row.hash ? 'legacy' : 'mismatch';
 }
@@ -178,7 +183,9 @@ export function chainHeadQuery(db: DbOrTx, chain: number) {
   return db.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.chain, chain)).orderBy(desc(auditLog.id)).limit(1);
 }
 
-export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
+export async function recordAudit(deps: ServiceDeps<DbOrTx>, context: AuditContext, entry: AuditEntry): Promise<AuditRow> {
+  const { db: tx } = deps;
+  const key = auditKeyOf(deps.registries);
   // Serialise the writers of one chain so that each row links to the one before it. The head is
   // read by the next statement, whose snapshot sees the commit of the lock's previous holder.
   const taken = await tx.execute<{ chain: number }>(TAKE_CHAIN);
@@ -203,7 +210,7 @@ export async function recordAudit(tx: DbOrTx, context: AuditContext, entry: Audi
   };
   const [inserted] = await tx
     .insert(auditLog)
-    .values({ ...row, hash: rowHash(row) })
+    .values({ ...row, hash: rowHash(row, key) })
     .returning();
   return inserted!;
 }
@@ -238,8 +245,7 @@ export interface VerifyReport {
  * row is still there with the same hash (else the newest rows of that chain were deleted, or the
  * chain rewritten).
  */
-export async function verifyAuditChain(db: Db, batchSize = 1000, options: { checkpoint?: AuditCheckpoint | undefined; key?: Buffer } = {}): Promise<VerifyReport> {
-  const key = options.key ?? auditKey();
+export async function verifyAuditChain(db: Db, key: Buffer, batchSize = 1000, options: { checkpoint?: AuditCheckpoint | undefined } = {}): Promise<VerifyReport> {
   const anchors = options.checkpoint?.chains ?? {};
   const heads: AuditHeads = {};
   let lastId = 0;

@@ -122,7 +122,7 @@ export async function createAnnouncement(deps: ServiceDeps, context: AuditContex
   return db.transaction(async (tx) => {
     const actor = context.actor.userId ?? null;
     const row = await repo.insert(tx, { ...content, createdBy: actor, updatedBy: actor });
-    await recordAudit(tx, context, { action: 'announcements.created', targetType: 'announcement', targetId: row.id, reason: body.reason, after: contentOf(row) });
+    await recordAudit(inTx(deps, tx), context, { action: 'announcements.created', targetType: 'announcement', targetId: row.id, reason: body.reason, after: contentOf(row) });
     return adminView({ ...row, dismissedCount: 0 }, now);
   });
 }
@@ -138,7 +138,7 @@ export async function updateAnnouncement(deps: ServiceDeps, context: AuditContex
     await repo.addVersion(tx, { announcementId: id, version: current.version, content: contentOf(current), replacedBy: actor, reason: body.reason });
     await repo.update(tx, id, { ...content, version: current.version + 1, updatedBy: actor });
     const view = await loadView(inTx(deps, tx), id, now);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'announcements.updated',
       targetType: 'announcement',
       targetId: id,

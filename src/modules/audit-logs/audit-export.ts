@@ -109,7 +109,7 @@ function extendChain(chains: Record<string, ExportChain>, record: ExportRecord):
 }
 
 /** Summarises records as they pass: the seal's content. */
-function sealer(range: { firstId: number; lastId: number } | null) {
+function sealer(range: { firstId: number; lastId: number } | null, key: Buffer) {
   const seal: ExportSeal = { firstId: range?.firstId ?? 0, lastId: range?.lastId ?? 0, entries: 0, chains: {} };
   return {
     add(record: ExportRecord): void {
@@ -118,17 +118,17 @@ function sealer(range: { firstId: number; lastId: number } | null) {
     },
     record(): Record<string, unknown> {
       const empty = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, null]));
-      return { ...empty, action: SEAL_ACTION, after: seal, hash: auditSignature(SEAL_DOMAIN, seal) };
+      return { ...empty, action: SEAL_ACTION, after: seal, hash: auditSignature(SEAL_DOMAIN, seal, key) };
     },
   };
 }
 
 /**
  * Object stream of AuditRow → text stream of the format, ending with the seal of what passed,
- * signed with the audit key; `range` is the id range exported (null: nothing to export).
+ * signed with the audit key `key`; `range` is the id range exported (null: nothing to export).
  */
-export function exportFormatter(format: 'csv' | 'ndjson', range: { firstId: number; lastId: number } | null): Transform {
-  const seal = sealer(range);
+export function exportFormatter(format: 'csv' | 'ndjson', range: { firstId: number; lastId: number } | null, key: Buffer): Transform {
+  const seal = sealer(range, key);
   if (format === 'ndjson') {
     return new Transform({
       writableObjectMode: true,

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { auditEntries, createStaff, recordOverlappingAudits, type Staff, type TestUser } from '../../../test/factories.js';
 import { recordAudit } from '../../core/audit/audit.js';
 import { systemAuditContext } from '../../core/audit/context.js';
+import { inTx, serviceDeps } from '../../core/service-deps.js';
 import { main } from '../../cli/index.js';
 
 let t: TestApp;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   // A known set of entries to filter on.
   await t.database.db.transaction(async (tx) => {
     for (let i = 0; i < 7; i++) {
-      await recordAudit(tx, { actor: { type: 'user', userId: staff.admin.userId }, ipAddress: '203.0.113.9' }, {
+      await recordAudit(inTx(serviceDeps(t), tx), { actor: { type: 'user', userId: staff.admin.userId }, ipAddress: '203.0.113.9' }, {
         action: 'testkit.widget_changed',
         targetType: 'widget',
         targetId: `w${i}`,
@@ -29,7 +30,7 @@ beforeAll(async () => {
         after: { n: i, note: 'line\nbreak, "quoted"' },
       });
     }
-    await recordAudit(tx, systemAuditContext('test'), { action: 'testkit.login_refused', reason: 'wrong password,\nthird "try"', outcome: 'failure' });
+    await recordAudit(inTx(serviceDeps(t), tx), systemAuditContext('test'), { action: 'testkit.login_refused', reason: 'wrong password,\nthird "try"', outcome: 'failure' });
   });
 });
 afterAll(async () => {
@@ -258,7 +259,7 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
   });
 
   it('verifies an export whose entries are on several chains (audited writes in parallel), and one from before chains existed', async () => {
-    const [a, b] = await recordOverlappingAudits(t.database.db, [
+    const [a, b] = await recordOverlappingAudits(serviceDeps(t), [
       { action: 'testkit.parallel', targetId: 'a' },
       { action: 'testkit.parallel', targetId: 'b' },
     ]);
@@ -293,11 +294,11 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
   it('verifies an export across ids the log never kept (a write rolled back after taking its id)', async () => {
     await expect(
       t.database.db.transaction(async (tx) => {
-        await recordAudit(tx, systemAuditContext('test'), { action: 'testkit.rolled_back' });
+        await recordAudit(inTx(serviceDeps(t), tx), systemAuditContext('test'), { action: 'testkit.rolled_back' });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    await t.database.db.transaction((tx) => recordAudit(tx, systemAuditContext('test'), { action: 'testkit.after_rollback' }));
+    await t.database.db.transaction((tx) => recordAudit(inTx(serviceDeps(t), tx), systemAuditContext('test'), { action: 'testkit.after_rollback' }));
     const res = await get('/api/admin/audit-logs/export?format=csv', exporters.owner);
     const file = path.join(dir, 'gap.csv');
     writeFileSync(file, res.body);
@@ -313,11 +314,11 @@ describe('GET /api/admin/audit-logs/export (AuditLogs.Export)', () => {
     const aRecorded = new Promise<number>((resolve) => (recordedInA = resolve));
     const aMayFinish = new Promise<void>((resolve) => (finishA = resolve));
     const a = t.database.db.transaction(async (tx) => {
-      recordedInA((await recordAudit(tx, systemAuditContext('test'), { action: 'testkit.slow_commit' })).id);
+      recordedInA((await recordAudit(inTx(serviceDeps(t), tx), systemAuditContext('test'), { action: 'testkit.slow_commit' })).id);
       await aMayFinish;
     });
     const idA = await aRecorded;
-    const idB = (await t.database.db.transaction((tx) => recordAudit(tx, systemAuditContext('test'), { action: 'testkit.fast_commit' }))).id;
+    const idB = (await t.database.db.transaction((tx) => recordAudit(inTx(serviceDeps(t), tx), systemAuditContext('test'), { action: 'testkit.fast_commit' }))).id;
     expect(idB).toBeGreaterThan(idA);
     let answered = false;
     const exporting = get('/api/admin/audit-logs/export?format=ndjson', exporters.owner).then((res) => {

@@ -1,9 +1,9 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import QueryStream from 'pg-query-stream';
 import pg from 'pg';
 import { roleName } from '../../core/access/roles.js';
-import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
+import { auditKeyOf, recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { AuditRow } from '../../core/audit/audit.tables.js';
 import { periodOf } from '../../core/http/period.js';
 import { exportFormatter } from './audit-export.js';
@@ -68,7 +68,7 @@ export async function listAuditLogs(deps: ServiceDeps, context: AuditContext, qu
   const page = rows.slice(0, query.limit);
   const nextCursor = rows.length > query.limit ? encodeCursor(Number(page[page.length - 1]!.entry.id)) : null;
   await db.transaction((tx) =>
-    recordAudit(tx, context, { action: 'audit_logs.listed', targetType: 'audit_log', after: { filters: query, returned: page.length } }),
+    recordAudit(inTx(deps, tx), context, { action: 'audit_logs.listed', targetType: 'audit_log', after: { filters: query, returned: page.length } }),
   );
   return { items: page.map((row) => view(row.entry, row.actorUsername)), nextCursor };
 }
@@ -81,7 +81,7 @@ export async function auditStatistics(deps: ServiceDeps, context: AuditContext, 
   if (days > MAX_STATISTICS_DAYS) throw AuditLogErrors.rangeTooLong(days, MAX_STATISTICS_DAYS);
   const stats = await repo.statistics(db, from, to, query.top);
   await db.transaction((tx) =>
-    recordAudit(tx, context, { action: 'audit_logs.statistics_viewed', targetType: 'audit_log', after: { from: from.toISOString(), to: to.toISOString() } }),
+    recordAudit(inTx(deps, tx), context, { action: 'audit_logs.statistics_viewed', targetType: 'audit_log', after: { from: from.toISOString(), to: to.toISOString() } }),
   );
   return {
     from: from.toISOString(),
@@ -111,13 +111,13 @@ export async function exportAuditLog(deps: ServiceDeps, pool: pg.Pool, context: 
   checkRange(from, to);
   const bounds = await repo.exportBounds(db, from, to);
   await db.transaction((tx) =>
-    recordAudit(tx, context, {
+    recordAudit(inTx(deps, tx), context, {
       action: 'audit_logs.exported',
       targetType: 'audit_log',
       after: { format: query.format, from: from?.toISOString() ?? null, to: to.toISOString(), firstId: bounds?.firstId ?? null, lastId: bounds?.lastId ?? null },
     }),
   );
-  const formatter = exportFormatter(query.format, bounds ?? null);
+  const formatter = exportFormatter(query.format, bounds ?? null, auditKeyOf(deps.registries));
   if (!bounds) {
     formatter.end();
     return { stream: formatter, firstId: null, lastId: null };

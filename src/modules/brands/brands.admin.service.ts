@@ -58,7 +58,7 @@ export async function createBrand(deps: ServiceDeps, context: AuditContext, inpu
       createdBy: actor,
       updatedBy: actor,
     });
-    await recordAudit(tx, context, { action: 'brands.created', targetType: 'brand', targetId: row.id, after: snapshot(row) });
+    await recordAudit(inTx(deps, tx), context, { action: 'brands.created', targetType: 'brand', targetId: row.id, after: snapshot(row) });
     return viewWithUsage(inTx(deps, tx), row);
   });
 }
@@ -78,7 +78,7 @@ export async function updateBrand(deps: ServiceDeps, context: AuditContext, id: 
     const changes = Object.fromEntries(Object.keys(patch).filter((k) => k !== 'reason').map((k) => [k, merged[k as keyof typeof merged]])) as Partial<BrandRow>;
     const row = await repo.updateBrand(tx, id, { ...changes, updatedBy: context.actor.userId ?? null });
     if (row.name !== current.name) await brandRenamed(deps, tx, id);
-    await recordAudit(tx, context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: input.reason ?? null, before: snapshot(current), after: snapshot(row) });
+    await recordAudit(inTx(deps, tx), context, { action: 'brands.updated', targetType: 'brand', targetId: id, reason: input.reason ?? null, before: snapshot(current), after: snapshot(row) });
     return viewWithUsage(inTx(deps, tx), row);
   });
 }

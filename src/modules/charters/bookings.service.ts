@@ -95,7 +95,7 @@ export async function book(deps: ChartersDeps, viewer: Viewer, context: AuditCon
           acceptBy: listing.instantBook ? null : new Date(now.getTime() + ACCEPT_WITHIN_MS),
           decidedAt: listing.instantBook ? now : null,
         });
-        await recordAudit(tx, context, { action: 'charters.booked', targetType: 'charter_booking', targetId: id, after: { state: row.state, priceCents, depositCents } });
+        await recordAudit(inTx(deps, tx), context, { action: 'charters.booked', targetType: 'charter_booking', targetId: id, after: { state: row.state, priceCents, depositCents } });
         // Without a deposit the captain hears of the booking in its own transaction.
         if (depositCents === 0) await notifyBooking(tx, 'charters.booking_requested', row, listing.title, 'captain');
         return row;
@@ -188,7 +188,7 @@ export async function transition(deps: ChartersDeps, viewer: Viewer | null, cont
       values = booking.state === 'CancelRequested' ? {} : { state: 'CancelRequested', canceledBy: by, canceledByUserId: viewer?.userId ?? null, cancelReason: change.reason };
     }
     const row = Object.keys(values).length > 0 ? await repo.updateBooking(tx, id, values) : booking;
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: `charters.booking_${change.action === 'cancel' ? 'cancel_requested' : change.action === 'accept' ? 'accepted' : 'declined'}`,
       targetType: 'charter_booking',
       targetId: id,

@@ -1,3 +1,4 @@
+import { inTx } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Page } from '../../core/http/pagination.js';
 import { CharterErrors } from './charters.errors.js';
@@ -35,7 +36,7 @@ export async function applyAsCaptain(deps: ChartersDeps, context: AuditContext, 
   const now = (deps.now ?? (() => new Date()))();
   return deps.db.transaction(async (tx) => {
     const row = await repo.upsertCaptain(tx, { userId, ...input, status: 'Pending', reviewedAt: null, reviewedBy: null, reviewReason: null });
-    await recordAudit(tx, context, { action: 'charters.captain_applied', targetType: 'charter_captain', targetId: userId, after: { licenceType: row.licenceType, licenceExpiresOn: row.licenceExpiresOn } });
+    await recordAudit(inTx(deps, tx), context, { action: 'charters.captain_applied', targetType: 'charter_captain', targetId: userId, after: { licenceType: row.licenceType, licenceExpiresOn: row.licenceExpiresOn } });
     return captainView(row, now);
   });
 }
@@ -66,7 +67,7 @@ export async function reviewCaptain(deps: ChartersDeps, context: AuditContext, u
     if (!current) throw CharterErrors.captainNotFound(userId);
     if (current.status !== 'Pending') throw CharterErrors.alreadyReviewed(current.status);
     const row = await repo.updateCaptain(tx, userId, { status: verdict, reviewedAt: now, reviewedBy: context.actor.userId ?? null, reviewReason: reason ?? null });
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: verdict === 'Verified' ? 'charters.captain_verified' : 'charters.captain_rejected',
       targetType: 'charter_captain',
       targetId: userId,

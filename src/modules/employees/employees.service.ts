@@ -44,7 +44,7 @@ export async function listEmployees(deps: ServiceDeps, context: AuditContext, fi
   return db.transaction(async (tx) => {
     const { items, total } = await repo.listEmployees(tx, filter.role === undefined ? undefined : Role[filter.role], page);
     const grants = await grantsInForce(tx, items.map((u) => u.id));
-    await recordAudit(tx, context, { action: 'employees.listed', targetType: 'employee', after: { role: filter.role ?? null, page: page.page, count: items.length } });
+    await recordAudit(inTx(deps, tx), context, { action: 'employees.listed', targetType: 'employee', after: { role: filter.role ?? null, page: page.page, count: items.length } });
     return { items: items.map((u) => employeeView(u, grants.filter((g) => g.userId === u.id))), total };
   });
 }
@@ -94,7 +94,7 @@ export async function setEmployeePermission(
       grantedBy: context.actor.userId ?? null,
     });
     await notifyPrincipalChanged(tx, target.sub);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: input.isGranted ? 'employees.permission_granted' : 'employees.permission_denied',
       targetType: 'user',
       targetId: userId,
@@ -118,7 +118,7 @@ export async function permissionHistory(deps: ServiceDeps, context: AuditContext
     const target = await findById(inTx(deps, tx), userId);
     if (!target) throw UserErrors.notFound(userId);
     const { items, total } = await grantHistory(tx, userId, page);
-    await recordAudit(tx, context, { action: 'employees.permission_history_viewed', targetType: 'user', targetId: userId });
+    await recordAudit(inTx(deps, tx), context, { action: 'employees.permission_history_viewed', targetType: 'user', targetId: userId });
     return { items: items.map(grantView), total };
   });
 }

@@ -176,7 +176,7 @@ export async function decide(deps: ServiceDeps, context: AuditContext, viewer: V
     const status: ContentStatus = decision === 'approve' ? 'Published' : 'Rejected';
     if (row.status === status) throw FishingReportErrors.alreadyDecided(status);
     await repo.setStatus(tx, id, status, decision === 'reject' ? reason : null);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: `fishing_reports.${decision === 'approve' ? 'approved' : 'rejected'}`,
       targetType: 'fishing_report',
       targetId: id,

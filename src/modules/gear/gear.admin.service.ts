@@ -107,7 +107,7 @@ export async function createItem(deps: ServiceDeps, context: AuditContext, kind:
     });
     if (kind === 'lure') await repo.setLureTargets(tx, row.id, body.targetSpeciesIds ?? []);
     const [view] = await withUsage(inTx(deps, tx), [(await repo.findItem(tx, row.id))!]);
-    await recordAudit(tx, context, { action: 'gear.item_created', targetType: `gear_${kind}`, targetId: row.id, after: snapshot(view!) });
+    await recordAudit(inTx(deps, tx), context, { action: 'gear.item_created', targetType: `gear_${kind}`, targetId: row.id, after: snapshot(view!) });
     return view!;
   });
 }
@@ -141,7 +141,7 @@ export async function updateItem(deps: ServiceDeps, context: AuditContext, kind:
     });
     if (kind === 'lure' && targets) await repo.setLureTargets(tx, id, targets);
     const [view] = await withUsage(inTx(deps, tx), [(await repo.findItem(tx, id))!]);
-    await recordAudit(tx, context, { action: 'gear.item_updated', targetType: `gear_${kind}`, targetId: id, reason: body.reason ?? null, before: snapshot(before), after: snapshot(view!) });
+    await recordAudit(inTx(deps, tx), context, { action: 'gear.item_updated', targetType: `gear_${kind}`, targetId: id, reason: body.reason ?? null, before: snapshot(before), after: snapshot(view!) });
     return view!;
   });
 }

@@ -173,7 +173,7 @@ export async function createValue(deps: ServiceDeps, context: AuditContext, body
       updatedBy: actor,
     });
     if (!row) throw LookupErrors.duplicateCode(body.category, body.code);
-    await recordAudit(tx, context, { action: 'lookups.created', targetType: 'lookup_value', targetId: row.id, reason: body.reason, after: content(row) });
+    await recordAudit(inTx(deps, tx), context, { action: 'lookups.created', targetType: 'lookup_value', targetId: row.id, reason: body.reason, after: content(row) });
     return (await adminViews(inTx(deps, tx), [row]))[0]!;
   });
   forgetLookups(deps);
@@ -191,7 +191,7 @@ export async function updateValue(deps: ServiceDeps, context: AuditContext, id: 
     const immutable = (['category', 'code'] as const).filter((k) => body[k] !== current[k]);
     if (immutable.length) throw LookupErrors.immutable(immutable);
     const row = await repo.update(tx, id, { label: body.label, description: body.description ?? null, sortOrder: body.sortOrder, updatedBy: actor });
-    await recordAudit(tx, context, { action: 'lookups.updated', targetType: 'lookup_value', targetId: id, reason: body.reason, before: content(current), after: content(row) });
+    await recordAudit(inTx(deps, tx), context, { action: 'lookups.updated', targetType: 'lookup_value', targetId: id, reason: body.reason, before: content(current), after: content(row) });
     return (await adminViews(inTx(deps, tx), [row]))[0]!;
   });
   forgetLookups(deps);

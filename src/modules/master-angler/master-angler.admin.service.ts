@@ -150,7 +150,7 @@ async function writeRevision(deps: ServiceDeps<Tx>, context: AuditContext, progr
   const { db: tx } = deps;
   const snapshot = await snapshotOf(deps, program);
   await tx.insert(maProgramRevisions).values({ id: uuidv7(), programId: program.id, revision: program.revision, snapshot, reason, actorId: context.actor.userId ?? null });
-  await recordAudit(tx, context, { action, targetType: 'ma_program', targetId: program.id, reason, before, after: { revision: program.revision, ...snapshot } });
+  await recordAudit(inTx(deps, tx), context, { action, targetType: 'ma_program', targetId: program.id, reason, before, after: { revision: program.revision, ...snapshot } });
 }
 
 export async function createProgram(deps: ServiceDeps, context: AuditContext, input: ProgramInput) {

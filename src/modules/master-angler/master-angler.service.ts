@@ -323,7 +323,7 @@ export async function review(deps: ServiceDeps, context: AuditContext, id: strin
       .where(eq(maSubmissions.id, id))
       .returning();
     await tx.insert(maSubmissionEvents).values({ id: uuidv7(), submissionId: id, status: to, reason: reason ?? null, actorId: context.actor.userId ?? null });
-    await recordAudit(tx, context, { action: `regulations.submission_${to === 'UnderReview' ? 'review_started' : to.toLowerCase()}`, targetType: 'master_angler_submission', targetId: id, reason: reason ?? null, before: { status: row.status }, after: { status: to } });
+    await recordAudit(inTx(deps, tx), context, { action: `regulations.submission_${to === 'UnderReview' ? 'review_started' : to.toLowerCase()}`, targetType: 'master_angler_submission', targetId: id, reason: reason ?? null, before: { status: row.status }, after: { status: to } });
     if (to !== 'UnderReview') {
       const approved = to === 'Approved';
       await notify(tx, {

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { lifecycleValues, setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -68,7 +68,7 @@ export async function listRules(deps: ServiceDeps, context: AuditContext, filter
   const { db } = deps;
   return db.transaction(async (tx) => {
     const { items, total } = await repo.listRules(tx, filter, page);
-    await recordAudit(tx, context, { action: 'moderation.rules_listed', targetType: 'moderation_rule', after: { ...filter, page: page.page, count: items.length } });
+    await recordAudit(inTx(deps, tx), context, { action: 'moderation.rules_listed', targetType: 'moderation_rule', after: { ...filter, page: page.page, count: items.length } });
     return { items: items.map(ruleView), total };
   });
 }
@@ -96,7 +96,7 @@ export async function createRule(deps: ServiceDeps, context: AuditContext, input
       reason: input.reason ?? null,
       createdBy: context.actor.userId ?? null,
     });
-    await recordAudit(tx, context, { action: 'moderation.rule_created', targetType: 'moderation_rule', targetId: row.id, after: auditable(row) });
+    await recordAudit(inTx(deps, tx), context, { action: 'moderation.rule_created', targetType: 'moderation_rule', targetId: row.id, after: auditable(row) });
     return ruleView(row);
   });
 }
@@ -130,7 +130,7 @@ export async function updateRule(deps: ServiceDeps, context: AuditContext, id: s
       ...activity,
     });
     const action = 'isActive' in activity ? (activity.isActive ? 'moderation.rule_reactivated' : 'moderation.rule_deactivated') : 'moderation.rule_updated';
-    await recordAudit(tx, context, { action, targetType: 'moderation_rule', targetId: id, before: auditable(before), after: auditable(after) });
+    await recordAudit(inTx(deps, tx), context, { action, targetType: 'moderation_rule', targetId: id, before: auditable(before), after: auditable(after) });
     return ruleView(after);
   });
 }

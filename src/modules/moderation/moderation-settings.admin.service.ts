@@ -41,7 +41,7 @@ export async function getSettings(deps: ServiceDeps, context: AuditContext) {
   const { db } = deps;
   return db.transaction(async (tx) => {
     const settings = await loadSettings(inTx(deps, tx));
-    await recordAudit(tx, context, { action: 'moderation.settings_viewed', targetType: 'moderation_settings' });
+    await recordAudit(inTx(deps, tx), context, { action: 'moderation.settings_viewed', targetType: 'moderation_settings' });
     return view(inTx(deps, tx), settings);
   });
 }
@@ -50,7 +50,7 @@ export async function changeSettings(deps: ServiceDeps, context: AuditContext, p
   const { db } = deps;
   return db.transaction(async (tx) => {
     const { before, after, keyCleared } = await updateSettings(inTx(deps, tx), patch, context.actor.userId ?? null, options);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'moderation.settings_updated',
       targetType: 'moderation_settings',
       before: auditable(before),

@@ -51,7 +51,7 @@ export async function listPending(deps: ServiceDeps, context: AuditContext, filt
         },
       ];
     });
-    await recordAudit(tx, context, { action: 'moderation.queue_viewed', targetType: 'moderation_queue', after: { contentType: filter.contentType ?? null, page: page.page, count: views.length } });
+    await recordAudit(inTx(deps, tx), context, { action: 'moderation.queue_viewed', targetType: 'moderation_queue', after: { contentType: filter.contentType ?? null, page: page.page, count: views.length } });
     return { items: views, total };
   });
 }
@@ -84,7 +84,7 @@ export async function decideInTx(
     await type.setStatus(tx, content, status, reason);
     const target = contentType === 'post' ? { postId: id } : { commentId: id };
     await moderation.recordDecision(tx, target, { status: decision === 'approve' ? 'Approved' : 'Rejected', decidedBy, reason });
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: `moderation.${contentType}_${decision === 'approve' ? 'approved' : 'rejected'}`,
       targetType: contentType,
       targetId: id,

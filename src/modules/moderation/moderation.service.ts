@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import { recordAudit } from '../../core/audit/audit.js';
@@ -124,7 +124,7 @@ async function recordRuleTimeout(deps: ServiceDeps, rule: ModerationRuleRow, log
     const deactivated = await repo.deactivateRuleBySystem(tx, rule.id);
     if (!deactivated) return;
     await recordAudit(
-      tx,
+      inTx(deps, tx),
       { actor: { type: 'system' } },
       {
         action: 'moderation.rule_deactivated',

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { randomBytes } from 'node:crypto';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { setActive, type Lifecycle } from '../../core/admin/lifecycle.js';
@@ -66,7 +66,7 @@ export async function createWebhook(deps: WebhooksDeps, context: AuditContext, b
       secretSealed: seal(secret, deps.key),
       createdBy: context.actor.userId ?? null,
     });
-    await recordAudit(tx, context, { action: 'webhooks.created', targetType: 'webhook_endpoint', targetId: row.id, reason: body.reason, after: { url: row.url, eventTypes: row.eventTypes } });
+    await recordAudit(inTx(deps, tx), context, { action: 'webhooks.created', targetType: 'webhook_endpoint', targetId: row.id, reason: body.reason, after: { url: row.url, eventTypes: row.eventTypes } });
     return { ...endpointView(row), secret };
   });
 }
@@ -117,7 +117,7 @@ export async function ping(deps: WebhooksDeps, context: AuditContext, id: string
   const createdAt = new Date().toISOString();
   await deps.db.transaction(async (tx) => {
     await repo.insertDeliveries(tx, [{ id: deliveryId, endpointId: id, eventId: null, type: 'ping', body: { id: deliveryId, type: 'ping', createdAt, data: { webhookId: id } } }]);
-    await recordAudit(tx, context, { action: 'webhooks.pinged', targetType: 'webhook_endpoint', targetId: id });
+    await recordAudit(inTx(deps, tx), context, { action: 'webhooks.pinged', targetType: 'webhook_endpoint', targetId: id });
     await deps.jobs.sendMany(tx, WEBHOOK_DELIVERY, [{ id: deliveryId, data: { deliveryId } }]);
   });
   deps.jobs.wake(WEBHOOK_DELIVERY);

@@ -1,5 +1,5 @@
 import { serviceDeps } from '../../core/service-deps.js';
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
@@ -155,11 +155,15 @@ function statusAfterRefunds(row: PaymentRow): PaymentRow['status'] {
 
 export class PaymentsService {
   constructor(
-    private readonly db: Db,
+    private readonly deps: ServiceDeps,
     readonly provider: PaymentProvider,
     private readonly listeners: PaymentListeners,
     private readonly stripe?: { client: Stripe; webhookSecret: string | undefined },
   ) {}
+
+  private get db(): Db {
+    return this.deps.db;
+  }
 
   private async view(db: DbOrTx, row: PaymentRow): Promise<PaymentView> {
     return paymentView(row, await repo.refundsOf(db, [row.id]));
@@ -202,7 +206,7 @@ export class PaymentsService {
           providerRef: outcome.providerRef,
           cardLast4: outcome.cardLast4 ?? null,
         });
-        await recordAudit(tx, context, { action: 'payments.charged', targetType: 'payment', targetId: row.id, after: { ...snapshot(row), kind: row.kind, related: input.related } });
+        await recordAudit(inTx(this.deps, tx), context, { action: 'payments.charged', targetType: 'payment', targetId: row.id, after: { ...snapshot(row), kind: row.kind, related: input.related } });
         return this.view(tx, row);
       });
     });
@@ -254,7 +258,7 @@ export class PaymentsService {
       return this.db.transaction(async (tx) => {
         const { refund, payment: after } = await this.applyRefundOutcome(tx, pending.id, outcome);
         if (refund.status === 'Succeeded') await notifyRefund(this.listeners, tx, after, refund);
-        await recordAudit(tx, input.actor, {
+        await recordAudit(inTx(this.deps, tx), input.actor, {
           action: 'payments.refunded',
           targetType: 'payment',
           targetId: payment.id,
@@ -331,7 +335,7 @@ export class PaymentsService {
         if (row && row.status === 'Pending') {
           const failureReason = update.outcome.status === 'Failed' ? update.outcome.failureReason : null;
           const after = await repo.updatePayment(tx, row.id, { status: update.outcome.status, failureReason });
-          await recordAudit(tx, context, { action: 'payments.charged', targetType: 'payment', targetId: row.id, before: snapshot(row), after: snapshot(after) });
+          await recordAudit(inTx(this.deps, tx), context, { action: 'payments.charged', targetType: 'payment', targetId: row.id, before: snapshot(row), after: snapshot(after) });
           const status = update.outcome.status;
           if (status !== 'Pending') await this.listeners.settled.get(row.relatedType)?.(tx, { paymentId: row.id, relatedType: row.relatedType, relatedId: row.relatedId, status, failureReason });
         }
@@ -339,7 +343,7 @@ export class PaymentsService {
         const refund = await repo.lockRefundByRef(tx, update.providerRef);
         if (refund && refund.status === 'Pending') {
           const { payment } = await this.applyRefundOutcome(tx, refund.id, update.outcome);
-          await recordAudit(tx, context, { action: 'payments.refunded', targetType: 'payment', targetId: payment.id, reason: refund.reason, after: { ...snapshot(payment), refund: { id: refund.id, status: update.outcome.status } } });
+          await recordAudit(inTx(this.deps, tx), context, { action: 'payments.refunded', targetType: 'payment', targetId: payment.id, reason: refund.reason, after: { ...snapshot(payment), refund: { id: refund.id, status: update.outcome.status } } });
         }
       }
       return { received: true as const, duplicate: false, eventId: event.id };
@@ -349,12 +353,11 @@ export class PaymentsService {
 
 /** The provider the configuration selects: the local ledger unless PAYMENT_PROVIDER=stripe. */
 export function createPaymentsService(deps: ServiceDeps, config: Config['payments'], listeners: PaymentListeners = emptyListeners()): PaymentsService {
-  const { db } = deps;
   if (config.provider === 'stripe') {
     const client = stripeClient(config);
-    return new PaymentsService(db, new StripeProvider(client), listeners, { client, webhookSecret: config.stripeWebhookSecret });
+    return new PaymentsService(deps, new StripeProvider(client), listeners, { client, webhookSecret: config.stripeWebhookSecret });
   }
-  return new PaymentsService(db, new LocalLedgerProvider(), listeners);
+  return new PaymentsService(deps, new LocalLedgerProvider(), listeners);
 }
 
 /** A payment's final outcome reported by the provider after the charge answered Pending. */

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { transaction } from '../../core/db/pipeline.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -46,7 +46,7 @@ export async function listQueue(deps: ServiceDeps, context: AuditContext, filter
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     }));
-    await recordAudit(tx, context, { action: 'photos.queue_viewed', targetType: 'photo_queue', after: { state: filter.state ?? null, kind: filter.kind ?? null, page: page.page, count: views.length } });
+    await recordAudit(inTx(deps, tx), context, { action: 'photos.queue_viewed', targetType: 'photo_queue', after: { state: filter.state ?? null, kind: filter.kind ?? null, page: page.page, count: views.length } });
     return { items: views, total };
   });
 }
@@ -62,7 +62,7 @@ export async function decide(deps: ServiceDeps, context: AuditContext, photoId: 
     if (photo.status === status) throw decision === 'approve' ? PhotoErrors.alreadyPublished() : PhotoErrors.alreadyRejected();
     const decidedAt = await repo.setStatus(tx, photo.id, status);
     const decidedBy = context.actor.userId ?? '';
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: `photos.photo_${decision === 'approve' ? 'approved' : 'rejected'}`,
       targetType: 'photo',
       targetId: photo.id,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import { serviceDeps } from '../../core/service-deps.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { errorResponses } from '../../core/http/schemas.js';
 import { importLicenseYears, LicenseYearFile } from './license-years.js';
@@ -42,7 +43,7 @@ const ImportResult = Type.Object(
 
 /** POST /api/admin/regulations/license-years: a new license year loaded from a file, without code. */
 export const licenseYearsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const db = deps.database.db;
+  const services = serviceDeps(deps);
   app.post(
     '/api/admin/regulations/license-years',
     {
@@ -68,7 +69,7 @@ export const licenseYearsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps 
     async (request, reply) => {
       const dryRun = request.query.dryRun ?? false;
       if (!dryRun && !request.query.reason) throw RegulationErrors.reasonRequired();
-      const result = await importLicenseYears(db, auditContextOf(request), request.body, { dryRun, reason: request.query.reason ?? null });
+      const result = await importLicenseYears(services, auditContextOf(request), request.body, { dryRun, reason: request.query.reason ?? null });
       return reply.code(dryRun ? 200 : 201).send(result);
     },
   );

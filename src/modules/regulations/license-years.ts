@@ -1,8 +1,9 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { and, eq, max } from 'drizzle-orm';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
+import type { DbOrTx, Tx } from '../../core/db/client.js';
 import type { FieldError } from '../../core/http/problem.js';
 import { speciesRefs } from '../species/species.service.js';
 import { speciesId } from '../species/index.js';
@@ -366,7 +367,8 @@ export async function differencesFromPreviousYear(db: DbOrTx, file: LicenseYearF
  * run answers the differences only. Otherwise everything is written in one transaction with one
  * audit entry per license year.
  */
-export async function importLicenseYears(db: Db, context: AuditContext, data: unknown, options: { dryRun: boolean; reason: string | null }) {
+export async function importLicenseYears(deps: ServiceDeps, context: AuditContext, data: unknown, options: { dryRun: boolean; reason: string | null }) {
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const problems = await licenseYearProblems(tx, data);
     if (problems.length) throw RegulationErrors.invalidLicenseYearFile(problems);
@@ -380,7 +382,7 @@ export async function importLicenseYears(db: Db, context: AuditContext, data: un
     if (options.dryRun) return { dryRun: true, licenseYears };
     await writeLicenseYears(tx, file, context.actor.type === 'user' ? (context.actor.userId ?? null) : null);
     for (const ly of licenseYears) {
-      await recordAudit(tx, context, {
+      await recordAudit(inTx(deps, tx), context, {
         action: 'regulations.license_year_imported',
         targetType: 'reg_license_year',
         targetId: (await adminRepo.licenseYearByYear(tx, jurisdictionId(ly.jurisdiction), ly.year))!.id,

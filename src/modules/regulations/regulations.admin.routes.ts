@@ -221,7 +221,7 @@ export const regulationsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }
         response: { 201: Type.Ref('AdminRegulationRuleSet'), ...errorResponses(409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await versions.createRuleVersion(db, auditContextOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await versions.createRuleVersion(services, auditContextOf(request), request.body)),
   );
 
   // Emergency orders (creation is above)

@@ -1,5 +1,5 @@
 import { registryKey, type Registries } from '../../core/registries.js';
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import { setActive as setActiveOf, type Lifecycle } from '../../core/admin/lifecycle.js';
@@ -101,7 +101,7 @@ export async function createZone(deps: ServiceDeps, context: AuditContext, input
       })
       .returning();
     await tx.insert(regZoneRings).values(rings.map((ring) => ({ id: uuidv7(), zoneId: id, ring: polygonText(ring) })));
-    await recordAudit(tx, context, { action: 'regulations.reg_zone_created', targetType: 'reg_zone', targetId: id, reason: input.reason, after: { name: row!.name, kind: row!.kind, pointCount: row!.pointCount } });
+    await recordAudit(inTx(deps, tx), context, { action: 'regulations.reg_zone_created', targetType: 'reg_zone', targetId: id, reason: input.reason, after: { name: row!.name, kind: row!.kind, pointCount: row!.pointCount } });
     return { id, jurisdictionId: row!.jurisdictionId, kind: ZoneKindEnum.toApi(row!.kind), name: row!.name, pointCount: row!.pointCount, areaSqDeg: row!.areaSqDeg, isActive: row!.isActive };
   });
 }
@@ -143,7 +143,7 @@ export async function createOrder(deps: ServiceDeps, context: AuditContext, inpu
         createdBy: context.actor.userId ?? null,
       })
       .returning();
-    await recordAudit(tx, context, { action: 'regulations.reg_emergency_order_created', targetType: 'reg_emergency_order', targetId: row!.id, reason: input.reason, after: input });
+    await recordAudit(inTx(deps, tx), context, { action: 'regulations.reg_emergency_order_created', targetType: 'reg_emergency_order', targetId: row!.id, reason: input.reason, after: input });
     return { id: row!.id, speciesId: row!.speciesId, zoneId: row!.zoneId, startsOn: row!.startsOn, endsOn: row!.endsOn, reason: row!.reason, overrides: row!.overrides, sourceUrl: row!.sourceUrl };
   });
 }
@@ -215,7 +215,7 @@ export async function createJurisdiction(deps: ServiceDeps, context: AuditContex
         .insert(regJurisdictions)
         .values({ id: uuidv7(), ...values, code, createdBy: actor, updatedBy: actor })
         .returning();
-      await recordAudit(tx, context, { action: 'regulations.reg_jurisdiction_created', targetType: 'reg_jurisdiction', targetId: row!.id, reason, after: { ...values, code } });
+      await recordAudit(inTx(deps, tx), context, { action: 'regulations.reg_jurisdiction_created', targetType: 'reg_jurisdiction', targetId: row!.id, reason, after: { ...values, code } });
       return row!.id;
     }),
   );
@@ -241,7 +241,7 @@ export async function updateJurisdiction(deps: ServiceDeps, context: AuditContex
       .update(regJurisdictions)
       .set({ ...changes, updatedBy: context.actor.userId ?? null, updatedAt: new Date() })
       .where(eq(regJurisdictions.id, id));
-    await recordAudit(tx, context, { action: 'regulations.reg_jurisdiction_updated', targetType: 'reg_jurisdiction', targetId: id, reason, before, after: changes });
+    await recordAudit(inTx(deps, tx), context, { action: 'regulations.reg_jurisdiction_updated', targetType: 'reg_jurisdiction', targetId: id, reason, before, after: changes });
   });
   return (await jurisdictionViews(deps, [(await adminRepo.jurisdictionWithUsage(db, id))!]))[0]!;
 }

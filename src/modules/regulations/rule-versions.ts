@@ -1,7 +1,8 @@
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
-import type { Db, DbOrTx, Tx } from '../../core/db/client.js';
+import type { DbOrTx, Tx } from '../../core/db/client.js';
 import type { FieldError } from '../../core/http/problem.js';
 import type { Page } from '../../core/http/pagination.js';
 import { speciesRefs } from '../species/species.service.js';
@@ -146,7 +147,8 @@ async function licenseYearFor(tx: Tx, jurisdiction: typeof regJurisdictions.$inf
  * A new version of a species' rules statewide or in a zone, in force from `effectiveFrom` (in the
  * license year containing it) until a later version takes over. Audit-logged with the reason.
  */
-export async function createRuleVersion(db: Db, context: AuditContext, input: RuleVersionInput) {
+export async function createRuleVersion(deps: ServiceDeps, context: AuditContext, input: RuleVersionInput) {
+  const { db } = deps;
   const problems = ruleProblems(input);
   if (problems.length) throw RegulationErrors.invalidRule(problems);
   const species = (await speciesRefs(db, [input.speciesId])).get(input.speciesId);
@@ -193,7 +195,7 @@ export async function createRuleVersion(db: Db, context: AuditContext, input: Ru
       createdBy: context.actor.userId ?? null,
     });
     const closed = await reclose(tx, key);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'regulations.reg_rule_set_version_created',
       targetType: 'reg_rule_set',
       targetId: newId,

@@ -158,7 +158,7 @@ export async function createSetting(deps: ServiceDeps, key: Buffer, context: Aud
     });
     if (!row) throw SettingsErrors.duplicate(body.name);
     await repo.addHistory(tx, { settingId: row.id, version: 1, change: 'Created', value: disclosed(isSensitive, body.value), reason: body.reason, changedBy: context.actor.userId ?? null });
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'settings.created',
       targetType: 'system_setting',
       targetId: row.name,
@@ -184,7 +184,7 @@ export async function updateSetting(deps: ServiceDeps, key: Buffer, context: Aud
       updatedBy: context.actor.userId ?? null,
     });
     await repo.addHistory(tx, { settingId: row.id, version, change: 'Updated', value: disclosed(row.isSensitive, body.value), reason: body.reason, changedBy: context.actor.userId ?? null });
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'settings.updated',
       targetType: 'system_setting',
       targetId: name,

@@ -47,7 +47,7 @@ export async function listReports(deps: ServiceDeps, context: AuditContext, filt
   const { db } = deps;
   return db.transaction(async (tx) => {
     const { items, total } = await listSocialReports(inTx(deps, tx), filter, page);
-    await recordAudit(tx, context, { action: 'reports.listed', targetType: 'user_report', after: { ...filter, page: page.page, count: items.length } });
+    await recordAudit(inTx(deps, tx), context, { action: 'reports.listed', targetType: 'user_report', after: { ...filter, page: page.page, count: items.length } });
     return { items: await views(inTx(deps, tx), items), total };
   });
 }
@@ -66,7 +66,7 @@ export async function resolveReport(deps: ServiceDeps, context: AuditContext, id
         throw error;
       }
     }
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'reports.resolved',
       targetType: 'user_report',
       targetId: id,

@@ -120,7 +120,7 @@ export async function createSpecies(deps: ServiceDeps, context: AuditContext, in
       updatedBy: actor,
     });
     const view = adminView((await repo.findSpecies(tx, row.id))!, { catches: 0, anglers: 0, lastCaughtAt: null, lures: 0 });
-    await recordAudit(tx, context, { action: 'species.created', targetType: 'fish_species', targetId: row.id, after: snapshot(view) });
+    await recordAudit(inTx(deps, tx), context, { action: 'species.created', targetType: 'fish_species', targetId: row.id, after: snapshot(view) });
     return view;
   });
 }
@@ -148,7 +148,7 @@ export async function updateSpecies(deps: ServiceDeps, context: AuditContext, id
     }
     await repo.updateSpecies(tx, id, changes);
     const row = (await repo.findSpecies(tx, id))!;
-    await recordAudit(tx, context, { action: 'species.updated', targetType: 'fish_species', targetId: id, reason: input.reason ?? null, before: snapshot(before), after: snapshot(speciesView(row)) });
+    await recordAudit(inTx(deps, tx), context, { action: 'species.updated', targetType: 'fish_species', targetId: id, reason: input.reason ?? null, before: snapshot(before), after: snapshot(speciesView(row)) });
     const usage = await usageOf(inTx(deps, tx), [id]);
     return adminView(row, usage(id));
   });

@@ -146,7 +146,7 @@ export async function judgeCatch(deps: ServiceDeps, viewer: Viewer, context: Aud
       judgedBy: viewer.userId,
       judgedAt: now,
     });
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'tournaments.catch_judged',
       targetType: 'tournament_catch',
       targetId: catchId,

@@ -96,7 +96,7 @@ export async function addResult(deps: ServiceDeps, viewer: Viewer, context: Audi
           judgedBy: viewer.userId,
           judgedAt: now,
         });
-        await recordAudit(tx, context, { action: 'tournaments.catch_recorded', targetType: 'tournament_catch', targetId: row.id, after: { tournamentId, score: row.score } });
+        await recordAudit(inTx(deps, tx), context, { action: 'tournaments.catch_recorded', targetType: 'tournament_catch', targetId: row.id, after: { tournamentId, score: row.score } });
         break;
       }
       case 'Penalty':
@@ -107,7 +107,7 @@ export async function addResult(deps: ServiceDeps, viewer: Viewer, context: Audi
         const rule = division.penaltyRules.find((r) => r.code === input.code);
         if (!rule) throw TournamentErrors.badDivision('/code', `the division has no penalty rule ${input.code}; its rules: ${division.penaltyRules.map((r) => r.code).join(', ') || 'none'}`);
         await judgingRepo.insertPenalty(tx, { id: uuidv7(), tournamentId, registrationId: registration.id, code: rule.code, points: rule.points, reason: input.reason, createdBy: viewer.userId });
-        await recordAudit(tx, context, {
+        await recordAudit(inTx(deps, tx), context, {
           action: 'tournaments.penalty_applied',
           targetType: 'tournament_registration',
           targetId: registration.id,
@@ -132,7 +132,7 @@ export async function addResult(deps: ServiceDeps, viewer: Viewer, context: Audi
         } else {
           await repo.insertResults(tx, [{ id: uuidv7(), tournamentId, divisionId: division.id, registrationId: registration.id, ...values }]);
         }
-        await recordAudit(tx, context, {
+        await recordAudit(inTx(deps, tx), context, {
           action: existing ? 'tournaments.result_edited' : 'tournaments.result_added',
           targetType: 'tournament_registration',
           targetId: registration.id,
@@ -156,7 +156,7 @@ export async function addResult(deps: ServiceDeps, viewer: Viewer, context: Audi
         );
         await repo.insertResults(tx, rows);
         await tournamentsRepo.updateTournament(tx, tournamentId, { resultsPublishedAt: now, status: t.status === 'Suspended' ? t.status : 'Completed' });
-        await recordAudit(tx, context, {
+        await recordAudit(inTx(deps, tx), context, {
           action: 'tournaments.results_published',
           targetType: 'tournament',
           targetId: tournamentId,

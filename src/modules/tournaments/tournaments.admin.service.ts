@@ -89,7 +89,7 @@ export async function decideTournament(deps: ServiceDeps, context: AuditContext,
       reviewedBy: context.actor.userId ?? null,
       reviewedAt: now,
     });
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: `tournaments.${rule.verb}`,
       targetType: 'tournament',
       targetId: id,
@@ -168,7 +168,7 @@ export async function decideOrganizer(
     let affected: string[] = [];
     if (decision === 'suspend') affected = await tournamentsRepo.setUpcomingRegistrationsClosed(tx, id, ORGANIZER_SUSPENDED, null, now);
     if (decision === 'reinstate') affected = await tournamentsRepo.setUpcomingRegistrationsClosed(tx, id, null, ORGANIZER_SUSPENDED, now);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: `organizers.${rule.verb}`,
       targetType: 'tournament_organizer',
       targetId: id,

@@ -120,7 +120,7 @@ export async function banUser(
     const endsAt = input.durationDays === null ? null : new Date(now.getTime() + input.durationDays * 86_400_000);
     const ban = await repo.insertBan(tx, { userId, bannedBy: actor.userId, reason, startsAt: now, endsAt });
     await notifyPrincipalChanged(tx, target.sub);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: 'users.banned',
       targetType: 'user',
       targetId: userId,
@@ -144,7 +144,7 @@ export async function liftBan(deps: ServiceDeps, context: AuditContext, id: stri
     await repo.liftBan(tx, id, { liftedBy: context.actor.userId ?? null, liftReason: reason.trim(), liftedAt: now });
     const user = await users.findById(tx, ban.userId);
     await notifyPrincipalChanged(tx, user!.sub);
-    await recordAudit(tx, context, { action: 'users.unbanned', targetType: 'user', targetId: ban.userId, reason: reason.trim(), before: { banId: id, status }, after: { banId: id, status: 'Lifted' } });
+    await recordAudit(inTx(deps, tx), context, { action: 'users.unbanned', targetType: 'user', targetId: ban.userId, reason: reason.trim(), before: { banId: id, status }, after: { banId: id, status: 'Lifted' } });
     await notifyBan(inTx(deps, tx), 'bans.lifted', ban, 'Your ban was lifted', `Your ban was lifted: ${reason.trim()}.`);
     return { view: await viewOf(inTx(deps, tx), id, now), sub: user!.sub };
   });
@@ -214,7 +214,7 @@ export async function decideAppeal(
     if (lift) await repo.liftBan(tx, ban.id, { liftedBy: actor.userId, liftReason: `Appeal overturned: ${reply}`, liftedAt: now });
     const user = (await users.findById(tx, ban.userId))!;
     if (lift) await notifyPrincipalChanged(tx, user.sub);
-    await recordAudit(tx, context, {
+    await recordAudit(inTx(deps, tx), context, {
       action: input.decision === 'Overturned' ? 'users.ban_appeal_overturned' : 'users.ban_appeal_upheld',
       targetType: 'user',
       targetId: ban.userId,

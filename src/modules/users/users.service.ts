@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../core/service-deps.js';
+import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { notifyPrincipalChanged } from '../../core/auth/notify.js';
@@ -41,7 +41,7 @@ export async function changeUserRole(
   }
   const updated = target.role === role ? target : await repo.setRole(tx, userId, role);
   await notifyPrincipalChanged(tx, target.sub);
-  await recordAudit(tx, context, {
+  await recordAudit(inTx(deps, tx), context, {
     action: options.action,
     targetType: 'user',
     targetId: userId,
