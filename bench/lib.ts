@@ -254,7 +254,8 @@ export class BenchServer {
     buildOnce();
     // BENCH_NODE_ARGS: node options of the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
     const service = await startChild<{ servicePort: number }>('server.js', databaseUrl, env, process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(/\s+/) : []);
-    const bare = await startChild<{ barePort: number }>('bare.js', databaseUrl, {}, []).catch(async (error: unknown) => {
+    // BENCH_BARE_NODE_ARGS: the same for the bare reference.
+    const bare = await startChild<{ barePort: number }>('bare.js', databaseUrl, {}, process.env.BENCH_BARE_NODE_ARGS ? process.env.BENCH_BARE_NODE_ARGS.split(/\s+/) : []).catch(async (error: unknown) => {
       await stopChild(service.child);
       throw error;
     });

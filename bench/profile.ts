@@ -3,7 +3,9 @@
  * starts the bench service on the 1M data set of this run (BENCH_RUN_ID; seeded if absent), loads
  * one path (default /api/userprofile/me) for 2 + 8 s as `bench_viewer_50`, prints the load and
  * stops the service, which then writes its CPU profile (open it in Chrome DevTools). `:entry` in the
- * path stands for the entry the byid bench reads. Not a bench: it judges nothing.
+ * path stands for the entry the byid bench reads. With `BENCH_PROFILE=bare` (and
+ * `BENCH_BARE_NODE_ARGS=…` instead) it loads the bare reference's replay of that request: the two
+ * profiles show what the service adds. Not a bench: it judges nothing.
  */
 import pg from 'pg';
 import { BenchServer, feedDatabase, load } from './lib.js';
@@ -21,7 +23,11 @@ if (path.includes(':entry')) {
 const server = await BenchServer.start(database);
 try {
   const headers = await server.login(user);
-  const url = `http://127.0.0.1:${server.servicePort}${path}`;
+  let url = `http://127.0.0.1:${server.servicePort}${path}`;
+  if (process.env.BENCH_PROFILE === 'bare') {
+    await server.capture('profiled', { url: path, headers });
+    url = `http://127.0.0.1:${server.barePort}/bare/profiled`;
+  }
   await load(server, url, { headers, seconds: 2 });
   console.log(await load(server, url, { headers, seconds: 8 }));
 } finally {
