@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createTestApp, testConfig, type TestApp } from '../../../test/harness.js';
 import { createUser } from '../../../test/factories.js';
 import { eq } from 'drizzle-orm';
-import { configureHashing, hashPassword, needsRehash, parallelismFor } from '../../core/auth/idp/local/passwords.js';
+import { hashPassword, needsRehash, parallelismFor } from '../../core/auth/idp/local/passwords.js';
+import { createIdentityProvider } from '../../core/auth/idp/index.js';
+import type { LocalIdentityProvider } from '../../core/auth/idp/local/local-idp.js';
 import { idpUsers } from '../../core/auth/idp/local/local.tables.js';
 
 /** Bursts of parallel requests against login and refresh: exact counts. */
@@ -15,8 +17,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const loginAs = (username: string, password: string, ip = '198.51.100.20') =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: ip });
+const loginAs = (username: string, password: string, ip = '198.51.100.20', app = t.app) =>
+  app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: ip });
 
 function tally(statuses: number[]): Record<number, number> {
   const out: Record<number, number> = {};
@@ -88,22 +90,29 @@ describe('refresh-token reuse within the grace window', () => {
 });
 
 describe('password hashing queue', () => {
-  it('answers 503 with Retry-After (problem+json) when the hashing queue is full, and logs in again once it drains', async () => {
+  it('answers 503 with Retry-After (problem+json) when the hashing queue is full, and logs in again once it drains; another app keeps its own queue', async () => {
     const user = await createUser(t);
-    configureHashing({ concurrency: 1, queue: 0 });
+    // An app whose identity provider hashes one password at a time and lets none wait.
+    const env = { FISHLOG_HASH_CONCURRENCY: '1', FISHLOG_HASH_QUEUE: '0' };
+    const idp = (await createIdentityProvider(testConfig({ DATABASE_URL: t.testDatabase.url, ...env }), t.database.db)) as LocalIdentityProvider;
+    const narrow = await createTestApp({ sameDatabaseAs: t, idp, env });
     try {
+      expect(idp.hashing.options).toEqual({ concurrency: 1, queue: 0 });
       // One hash at OWASP cost holds the only slot for a few hundred milliseconds.
-      const busy = hashPassword('occupies-the-slot', 17);
-      const refused = await loginAs(user.username, user.password, '198.51.100.30');
+      const busy = idp.hashing.hash('occupies-the-slot', 17);
+      const refused = await loginAs(user.username, user.password, '198.51.100.30', narrow.app);
       expect(refused.statusCode).toBe(503);
       expect(refused.headers['retry-after']).toBe('2');
       expect(refused.headers['content-type']).toContain('application/problem+json');
       expect(refused.json()).toMatchObject({ status: 503, code: 'auth.busy' });
       expect(refused.json().detail).toContain('try again');
+      // The other app's queue is not this one's: it signs the same user in meanwhile.
+      expect((await loginAs(user.username, user.password, '198.51.100.31')).statusCode).toBe(200);
       await busy;
-      expect((await loginAs(user.username, user.password, '198.51.100.30')).statusCode).toBe(200);
+      expect((await loginAs(user.username, user.password, '198.51.100.30', narrow.app)).statusCode).toBe(200);
     } finally {
-      configureHashing({ concurrency: 1, queue: 16 });
+      await narrow.close();
+      await idp.close();
     }
   });
 

@@ -9,7 +9,7 @@ import { mapJoseError } from '../jwt-errors.js';
 import { REFRESH_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
 import { KeyStore } from './keys.js';
 import { idpUsers, refreshTokens } from './local.tables.js';
-import { burnPasswordCheck, configureHashing, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { needsRehash, PasswordHashing } from './passwords.js';
 
 /**
  * The embedded identity provider, shaped like a Cognito user pool: Cognito's id and access
@@ -66,26 +66,28 @@ export class LocalIdentityProvider implements IdentityProvider {
   readonly kind = 'local' as const;
   readonly issuer: string;
   readonly keys: KeyStore;
+  /** This provider's password hashing queue (FISHLOG_HASH_CONCURRENCY, FISHLOG_HASH_QUEUE). */
+  readonly hashing: PasswordHashing;
 
   constructor(
     private readonly db: Db,
     private readonly config: LocalIdpConfig,
   ) {
     this.issuer = localIssuer(config.poolId);
-    configureHashing({ concurrency: config.hashConcurrency, queue: config.hashQueue });
+    this.hashing = new PasswordHashing({ concurrency: config.hashConcurrency, queue: config.hashQueue });
     this.keys = new KeyStore(db, config.keySecret);
   }
 
   async login(username: string, password: string): Promise<TokenSet> {
     const [user] = await this.db.select().from(idpUsers).where(sql`lower(${idpUsers.username}) = lower(${username})`).limit(1);
     if (!user) {
-      await burnPasswordCheck(this.config.scryptCost);
+      await this.hashing.burn(this.config.scryptCost);
       throw AuthErrors.invalidCredentials();
     }
-    if (!(await verifyPassword(password, user.passwordHash))) throw AuthErrors.invalidCredentials();
+    if (!(await this.hashing.verify(password, user.passwordHash))) throw AuthErrors.invalidCredentials();
     if (needsRehash(user.passwordHash, this.config.scryptCost)) {
       // Made with older parameters: replaced now that the password is known (only if unchanged meanwhile).
-      const passwordHash = await hashPassword(password, this.config.scryptCost);
+      const passwordHash = await this.hashing.hash(password, this.config.scryptCost);
       await this.db
         .update(idpUsers)
         .set({ passwordHash })

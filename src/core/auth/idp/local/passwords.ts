@@ -29,42 +29,68 @@ export function parallelismFor(log2N: number): number {
  * Hashing is a queue with a bounded number of hashes at once (FISHLOG_HASH_CONCURRENCY,
  * default 2: 16 MiB at the default cost) and of waiters (FISHLOG_HASH_QUEUE, default 16). A
  * sign-in beyond that gets a 503 with Retry-After instead of more memory; setting a password (an
- * operator's or the user's own, far rarer) waits its turn in the same queue.
+ * operator's or the user's own, far rarer) waits its turn in the same queue. Each local identity
+ * provider has its own (from its configuration); commands and tools outside an app use
+ * `defaultHashing`.
  */
-export const HASHING = { concurrency: 2, queue: 16, retryAfterSeconds: 2 };
-let limit: LimitFunction = pLimit(HASHING.concurrency);
+export class PasswordHashing {
+  static readonly retryAfterSeconds = 2;
+  readonly #limit: LimitFunction;
 
-export function configureHashing(options: { concurrency: number; queue: number }): void {
-  if (options.concurrency !== HASHING.concurrency) limit = pLimit(options.concurrency);
-  HASHING.concurrency = options.concurrency;
-  HASHING.queue = options.queue;
+  constructor(readonly options: { concurrency: number; queue: number } = { concurrency: 2, queue: 16 }) {
+    this.#limit = pLimit(options.concurrency);
+  }
+
+  /** A new hash of `password` at cost `log2N` (waits its turn, never refused). */
+  async hash(password: string, log2N: number): Promise<string> {
+    const salt = randomBytes(16);
+    const p = parallelismFor(log2N);
+    const key = await this.#derive(password, salt, scryptOptions(log2N, R, p), false);
+    return ['scrypt', log2N, R, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  }
+
+  /** Whether `password` matches the stored hash; 503 `auth.busy` when the queue is full. */
+  async verify(password: string, stored: string): Promise<boolean> {
+    const [scheme, n, r, p, salt, hash] = stored.split('$');
+    if (scheme !== 'scrypt' || !salt || !hash) return false;
+    const expected = Buffer.from(hash, 'base64url');
+    const key = await this.#derive(password, Buffer.from(salt, 'base64url'), scryptOptions(Number(n), Number(r), Number(p)), true);
+    return key.length === expected.length && timingSafeEqual(key, expected);
+  }
+
+  /** Spends the same time as a real verification, so unknown users are not told apart by timing. */
+  async burn(log2N: number): Promise<void> {
+    await this.#derive('no-such-user', randomBytes(16), scryptOptions(log2N, R, parallelismFor(log2N)), true);
+  }
+
+  #derive(password: string, salt: Buffer, options: ScryptOptions, refuseWhenBusy: boolean): Promise<Buffer> {
+    const limit = this.#limit;
+    if (refuseWhenBusy && limit.activeCount >= this.options.concurrency && limit.pendingCount >= this.options.queue) return Promise.reject(hashingBusy());
+    return limit(
+      () =>
+        new Promise<Buffer>((resolve, reject) => {
+          scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+        }),
+    );
+  }
 }
+
+/** The hashing of commands and tools that run outside an app (the CLI's `idp` commands, test and bench set-up). */
+export const defaultHashing = new PasswordHashing();
 
 export const hashingBusy = () =>
-  new AppError(503, 'auth.busy', `Too many sign-ins are being checked at this moment; try again in ${HASHING.retryAfterSeconds} s.`, {
-    headers: { 'retry-after': String(HASHING.retryAfterSeconds) },
+  new AppError(503, 'auth.busy', `Too many sign-ins are being checked at this moment; try again in ${PasswordHashing.retryAfterSeconds} s.`, {
+    headers: { 'retry-after': String(PasswordHashing.retryAfterSeconds) },
   });
 
-function derive(password: string, salt: Buffer, options: ScryptOptions, refuseWhenBusy: boolean): Promise<Buffer> {
-  if (refuseWhenBusy && limit.activeCount >= HASHING.concurrency && limit.pendingCount >= HASHING.queue) return Promise.reject(hashingBusy());
-  return limit(
-    () =>
-      new Promise<Buffer>((resolve, reject) => {
-        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
-      }),
-  );
-}
-
-function options(log2N: number, r: number, p: number): ScryptOptions {
+function scryptOptions(log2N: number, r: number, p: number): ScryptOptions {
   const N = 2 ** log2N;
   return { N, r, p, maxmem: 128 * N * r * p + 16 * 1024 * 1024 };
 }
 
-export async function hashPassword(password: string, log2N: number): Promise<string> {
-  const salt = randomBytes(16);
-  const p = parallelismFor(log2N);
-  const key = await derive(password, salt, options(log2N, R, p), false);
-  return ['scrypt', log2N, R, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+/** A new hash with `defaultHashing` (outside an app). */
+export function hashPassword(password: string, log2N: number): Promise<string> {
+  return defaultHashing.hash(password, log2N);
 }
 
 /** Whether a stored hash was made with other parameters than those of `log2N` (then: hash again). */
@@ -73,17 +99,9 @@ export function needsRehash(stored: string, log2N: number): boolean {
   return scheme !== 'scrypt' || Number(n) !== log2N || Number(r) !== R || Number(p) !== parallelismFor(log2N);
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), options(Number(n), Number(r), Number(p)), true);
-  return key.length === expected.length && timingSafeEqual(key, expected);
-}
-
-/** Spends the same time as a real verification, so unknown users are not told apart by timing. */
-export async function burnPasswordCheck(log2N: number): Promise<void> {
-  await derive('no-such-user', randomBytes(16), options(log2N, R, parallelismFor(log2N)), true);
+/** Whether `password` matches the stored hash, with `defaultHashing` (outside an app). */
+export function verifyPassword(password: string, stored: string): Promise<boolean> {
+  return defaultHashing.verify(password, stored);
 }
 
 export const PASSWORD_RULES = 'at least 8 characters, at most 256';
