@@ -95,7 +95,7 @@ function nextFile(request: FastifyRequest) {
 
 /** Photos: uploads to each kind of record, reading (as the record is seen), ordering, the cover, deletion; the media sweep. */
 export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const storage = createStorage(deps.config.media, deps.config.dataDir);
+  const storage = await createStorage(deps.config.media, deps.config.dataDir);
   const photoDeps: service.PhotoDeps = { ...serviceDeps(deps), storage, settings: deps.settings, log: app.log, records: deps.registries.of(service.photoRecords), uploadDir: service.uploadDirOf(deps.config.dataDir) };
   await app.register(multipart, { throwFileSizeLimit: true });
 

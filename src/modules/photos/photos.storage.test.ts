@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { catchPhotosUrl, createCatch, createEntry, createUser, jpegWithGps, uploadPhoto } from '../../../test/factories.js';
-import { localStorage, s3Storage, type MediaStorage } from './photos.storage.js';
+import { localStorage, type MediaStorage } from './photos.storage.js';
+import { s3Storage } from './photos.s3-storage.js';
 
 async function bytesOf(stream: Readable | undefined): Promise<Buffer | undefined> {
   if (!stream) return undefined;

@@ -363,7 +363,7 @@ describe('photos go with their record', () => {
     expect((await get(owner, catchPhoto.displayUrl)).statusCode).toBe(404);
     // The files wait for the media sweep (a job every minute; tests run no job workers): run it as the job does.
     expect((await mediaFiles(t)).filter((file) => ids.some((id) => file.includes(id)))).toHaveLength(4);
-    await sweepMedia({ db: t.database.db, storage: createStorage(t.config.media, dataDir) });
+    await sweepMedia({ db: t.database.db, storage: await createStorage(t.config.media, dataDir) });
     expect((await mediaFiles(t)).filter((file) => ids.some((id) => file.includes(id)))).toEqual([]);
     const { rows } = await t.database.pool.query('SELECT count(*)::int AS n FROM media_deletions WHERE photo_id = ANY($1)', [ids]);
     expect(rows[0].n).toBe(0);
@@ -388,7 +388,7 @@ describe('a record deleted while its photo uploads', () => {
     const before = await mediaFiles(t);
     const deps = {
       ...serviceDeps(t),
-      storage: createStorage(t.config.media, dataDir),
+      storage: await createStorage(t.config.media, dataDir),
       settings: { get: () => undefined },
       log: { warn: () => undefined, info: () => undefined },
       records: t.registries.of(photoRecords),
