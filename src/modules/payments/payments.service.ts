@@ -1,5 +1,4 @@
-import { serviceDeps } from '../../core/service-deps.js';
-import { inTx, type ServiceDeps } from '../../core/service-deps.js';
+import { inTx, serviceDeps, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
