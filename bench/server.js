@@ -13,6 +13,8 @@ import { openDatabase } from '../dist/core/db/client.js';
 import { limitHeapGrowth } from '../dist/core/observability/heap.js';
 
 const POOL_SIZE = 10;
+/** application_name of the request path's connections: only their statements are captured (not the job queue's polling, on connections of its own). */
+const PROCESS_NAME = 'fishlog-bench-service';
 
 /**
  * @typedef {{ text: string; values: unknown[] | undefined; rowMode: string | undefined; name: string | undefined; group: number; connection: number }} Captured
@@ -33,10 +35,12 @@ let connectionCount = 0;
 const originalQuery = pg.Client.prototype.query;
 /**
  * pg's `Client.prototype.query` while a capture records what the service sends to PostgreSQL;
- * installed for the capture only, so that the loads measure the service's own query path.
+ * installed for the capture only, so that the loads measure the service's own query path. Statements
+ * of other pools (the job queue's, which polls on a timer) are not the request's and are left out.
  */
 function recordingQuery(...args) {
   const config = args[0];
+  if (this.connectionParameters?.application_name !== PROCESS_NAME) return originalQuery.apply(this, args);
   if (recording && config && typeof config === 'object' && 'text' in config) {
     if (inFlight === 0) group++;
     recording.push({ text: config.text, values: config.values ?? (Array.isArray(args[1]) ? args[1] : undefined), rowMode: config.rowMode, name: config.name, group, connection: connectionOf(this) });
@@ -55,7 +59,7 @@ function recordingQuery(...args) {
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_USER_PER_MINUTE: '1000000000' });
 // As runServer (npm start) does.
 limitHeapGrowth(config.heapGrowingPercent);
-const database = await openDatabase(config, { processName: 'fishlog-bench-service', poolSize: POOL_SIZE });
+const database = await openDatabase(config, { processName: PROCESS_NAME, poolSize: POOL_SIZE });
 // As runServer does: requests run as the application role, on its pool (the bench's database is migrated).
 await database.useApplicationRole();
 const app = await buildApp({ config, database });
