@@ -6,14 +6,23 @@ import { main } from '../src/cli/index.js';
 import { createTestApp, type TestApp } from './harness.js';
 
 /**
- * The README tells the truth: every ```sh example in it is run here — `npx fishlog …` through the CLI,
- * `curl …` against a test app — in order, and each `# → STATUS { fields }` line is checked against the
- * answer (`NAME=.field` keeps a value for the next commands, as a reader would). The quick start
- * (`npm ci && npm start`, `npm test`) is what CI runs on a fresh clone (scripts/smoke.sh, .ci/run).
+ * The README and the guides it links tell the truth: every ```sh example in them is run here —
+ * `npm run fishlog -- …` through the CLI, `curl …` against a test app — file after file in the order of
+ * `documents`, and each `# → STATUS { fields }` line is checked against the answer (`NAME=.field` keeps a
+ * value for the next commands, in that file and the later ones, as a reader following them would). The
+ * quick start (`npm ci && npm start`, `npm test`) is what CI runs on a fresh clone (scripts/smoke.sh, .ci/run).
  */
 
 const root = path.resolve(import.meta.dirname, '..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+
+/** The files whose examples run, in this order (repository paths). */
+const documents = ['README.md'];
+
+/** Examples run today: adding a file or an example raises it, moving one keeps it. */
+const EXAMPLES = 15;
+
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const readme = read('README.md');
 
 interface Block {
   lang: string;
@@ -90,7 +99,7 @@ function words(command: string, vars: Record<string, string>): string[] {
   const variable = (text: string, at: number): [string, number] => {
     const m = /^\$([A-Z_][A-Z0-9_]*)/.exec(text.slice(at));
     if (!m) return ['$', at + 1];
-    if (!(m[1]! in vars)) throw new Error(`README uses $${m[1]} before a "# →" line sets it`);
+    if (!(m[1]! in vars)) throw new Error(`$${m[1]} is used before a "# →" line sets it`);
     return [vars[m[1]!]!, at + m[0].length];
   };
   for (let i = 0; i < command.length; ) {
@@ -139,6 +148,59 @@ function field(value: unknown, pathText: string): unknown {
   return pathText.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], value);
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchors(text: string): Set<string> {
+  const inFence = fencedBlocks(text).flatMap((b) => Array.from({ length: b.lines.length + 2 }, (_, k) => b.line + k));
+  return new Set(
+    text
+      .split('\n')
+      .filter((_, i) => !inFence.includes(i + 1))
+      .map((line) => /^#{1,6}\s+(.*)$/.exec(line)?.[1])
+      .filter((h): h is string => h !== undefined)
+      .map(slug),
+  );
+}
+
+/** The CLI's arguments of `npm run fishlog -- …` (the project's own CLI: no install, no registry). */
+function cliArguments(argv: string[]): string[] | undefined {
+  if (argv[0] === 'npm' && argv[1] === 'run' && argv[2] === 'fishlog') return argv[3] === '--' ? argv.slice(4) : argv.slice(3);
+  return undefined;
+}
+
+describe.each(documents)('%s', (file) => {
+  const text = read(file);
+
+  it('references no file outside the repository, and every repository path and link it names exists', () => {
+    expect(text).not.toMatch(/shared\/|ARCHITECTURE\.md|fishing-log-service\.md/);
+    const paths = [...text.matchAll(/`((?:src|test|scripts|docs|drizzle|bench|reference-data|bin|packages)\/[^`\s]*|\.env\.example)`/g)].map((m) => m[1]!);
+    const missing = paths.filter((p) => !/[<{*]/.test(p) && !existsSync(path.join(root, p)));
+    expect(missing).toEqual([]);
+    // Markdown links to the repository's files (relative to this file), and their #anchors.
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const [where, anchor] = target!.split('#');
+      const linked = where ? path.join(path.dirname(path.join(root, file)), where) : path.join(root, file);
+      if (!existsSync(linked)) broken.push(target!);
+      else if (anchor && linked.endsWith('.md') && !anchors(readFileSync(linked, 'utf8')).has(anchor)) broken.push(target!);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('has only ```sh examples (run below) and ```text listings', () => {
+    const blocks = fencedBlocks(text);
+    expect(blocks.filter((b) => b.lang !== 'sh' && b.lang !== 'text').map((b) => `line ${b.line}: ${b.lang || '(no language)'}`)).toEqual([]);
+  });
+});
+
 describe('README', () => {
   let t: TestApp;
   let dataDir: string;
@@ -152,103 +214,106 @@ describe('README', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('references no file outside the repository, and every repository path it names exists', () => {
-    expect(readme).not.toMatch(/shared\/|ARCHITECTURE\.md|fishing-log-service\.md/);
-    const paths = [...readme.matchAll(/`((?:src|test|scripts|docs|drizzle|bench|reference-data|bin)\/[^`\s]*|\.env\.example)`/g)].map((m) => m[1]!);
-    expect(paths.length).toBeGreaterThan(3);
-    const missing = paths.filter((p) => !/[<{*]/.test(p) && !existsSync(path.join(root, p)));
-    expect(missing).toEqual([]);
-  });
-
-  it('has only ```sh examples (run below) and ```text listings', () => {
-    const blocks = fencedBlocks(readme);
-    expect(blocks.filter((b) => b.lang === 'sh').length).toBeGreaterThanOrEqual(4);
-    expect(blocks.filter((b) => b.lang !== 'sh' && b.lang !== 'text').map((b) => `line ${b.line}: ${b.lang || '(no language)'}`)).toEqual([]);
+  it('names the repository paths it describes, and links every file whose examples run', () => {
+    expect([...readme.matchAll(/`(?:src|test|scripts|docs|bench|reference-data)\/[^`\s]*`/g)].length).toBeGreaterThan(3);
+    for (const file of documents.slice(1)) expect(readme, `README links ${file}`).toContain(`](${file})`);
   });
 
   it('starts with the commands CI runs on a fresh clone', () => {
     const [quickStart] = fencedBlocks(readme);
     expect(steps(quickStart!).map((s) => s.command)).toEqual(['npm ci && npm start', 'npm test']);
-    expect(readFileSync(path.join(root, 'scripts/smoke.sh'), 'utf8')).toMatch(/^npm start /m);
-    const ci = readFileSync(path.join(root, '.ci/run'), 'utf8');
+    const smoke = read('scripts/smoke.sh');
+    expect(smoke).toMatch(/^npm start /m);
+    const ci = read('.ci/run');
     expect(ci).toMatch(/^npm ci\b/m);
     expect(ci).toMatch(/^bash scripts\/smoke\.sh$/m);
     expect(ci).toMatch(/^npm test$/m);
   });
 
-  it('runs every other example as written, and gets the answers it shows', async () => {
+  it('runs every other example of the README and its guides as written, in order, and gets the answers they show', async () => {
     const vars: Record<string, string> = {};
     let ran = 0;
-    for (const block of fencedBlocks(readme).filter((b) => b.lang === 'sh').slice(1)) {
-      for (const step of steps(block)) {
-        const argv = words(step.command, vars);
-        const where = `README line ${block.line}: ${step.command}`;
-        ran++;
-        if (argv[0] === 'npx' && argv[1] === 'fishlog') {
-          let err = '';
-          const code = await main(argv.slice(2), {
-            out: () => undefined,
-            err: (text) => (err += text),
-            env: { DATABASE_URL: t.testDatabase.url, FISHLOG_SCRYPT_COST: '10', LOG_LEVEL: 'silent' },
-          });
-          expect(code, `${where}\n${err}`).toBe(0);
-          continue;
-        }
-        expect(argv[0], where).toBe('curl');
-        let method: string | undefined;
-        let body: string | undefined;
-        let url: string | undefined;
-        let output: string | undefined;
-        const headers: Record<string, string> = {};
-        for (let i = 1; i < argv.length; i++) {
-          const arg = argv[i]!;
-          if (arg === '-s') continue;
-          else if (arg === '-X') method = argv[++i];
-          else if (arg === '-H') {
-            const [name, ...value] = argv[++i]!.split(':');
-            headers[name!.trim().toLowerCase()] = value.join(':').trim();
-          } else if (arg === '-d') body = argv[++i];
-          else if (arg === '-F') {
-            // One file part (`-F 'file=@path'`, a path in the repository), as curl sends it.
-            const [name, at] = argv[++i]!.split('=');
-            const boundary = '----readme';
-            const file = readFileSync(path.join(root, at!.replace(/^@/, '')));
-            const head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${path.basename(at!)}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-            body = Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]) as unknown as string;
-            method ??= 'POST';
-            headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
-          } else if (arg === '-o') output = argv[++i];
-          else if (arg.startsWith('-')) throw new Error(`${where}: curl option ${arg} is not understood by this test`);
-          else url = arg;
-        }
-        const target = new URL(url!.startsWith('http') ? url! : `http://${url}`);
-        expect(target.host, where).toBe('localhost:3000');
-        const res = await t.app.inject({
-          method: (method ?? (body === undefined ? 'GET' : 'POST')) as 'GET',
-          url: target.pathname + target.search,
-          headers,
-          ...(body === undefined ? {} : { payload: body }),
-        });
-        expect(step.expect, `${where}: every curl example shows its answer with a "# →" line`).toBeDefined();
-        const expected = step.expect!;
-        expect(res.statusCode, `${where}\n${res.body}`).toBe(expected.status);
-        if (output !== undefined) {
-          expect(expected.contentType, `${where}: a download shows the file's type ("# → 200 image/jpeg")`).toBeDefined();
-          expect(res.headers['content-type'], where).toBe(expected.contentType);
-          expect(res.rawPayload.length, where).toBeGreaterThan(0);
-          continue;
-        }
-        const answer = res.json();
-        if (expected.array) expect(Array.isArray(answer) && answer.length > 0, `${where}: a non-empty array`).toBe(true);
-        const shape = expected.array ? answer[0] : answer;
-        for (const name of expected.fields) expect(shape, `${where}: field ${name}`).toHaveProperty(name);
-        for (const [name, from] of expected.saves) {
-          const value = field(answer, from);
-          expect(typeof value, `${where}: ${name}=.${from}`).toBe('string');
-          vars[name] = value as string;
+    for (const file of documents) {
+      const blocks = fencedBlocks(read(file)).filter((b) => b.lang === 'sh');
+      for (const block of file === 'README.md' ? blocks.slice(1) : blocks) {
+        for (const step of steps(block)) {
+          const where = `${file} line ${block.line}: ${step.command}`;
+          const argv = words(step.command, vars);
+          ran++;
+          const cli = cliArguments(argv) ?? (argv[0] === 'npx' && argv[1] === 'fishlog' ? argv.slice(2) : undefined);
+          if (cli) {
+            let err = '';
+            const code = await main(cli, {
+              out: () => undefined,
+              err: (text) => (err += text),
+              env: { DATABASE_URL: t.testDatabase.url, FISHLOG_SCRYPT_COST: '10', LOG_LEVEL: 'silent' },
+            });
+            expect(code, `${where}\n${err}`).toBe(0);
+            continue;
+          }
+          expect(argv[0], where).toBe('curl');
+          await curl(t, argv, step, where, vars);
         }
       }
     }
-    expect(ran).toBeGreaterThanOrEqual(10);
+    // eslint-disable-next-line no-console -- the count shows that moving an example did not lose it
+    console.info(`${ran} examples run from ${documents.length} files`);
+    expect(ran).toBeGreaterThanOrEqual(EXAMPLES);
   });
 });
+
+/** One `curl …` example against the test app, checked against its `# →` line. */
+async function curl(t: TestApp, argv: string[], step: Step, where: string, vars: Record<string, string>): Promise<void> {
+  let method: string | undefined;
+  let body: string | undefined;
+  let url: string | undefined;
+  let output: string | undefined;
+  const headers: Record<string, string> = {};
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-s') continue;
+    else if (arg === '-X') method = argv[++i];
+    else if (arg === '-H') {
+      const [name, ...value] = argv[++i]!.split(':');
+      headers[name!.trim().toLowerCase()] = value.join(':').trim();
+    } else if (arg === '-d') body = argv[++i];
+    else if (arg === '-F') {
+      // One file part (`-F 'file=@path'`, a path in the repository), as curl sends it.
+      const [name, at] = argv[++i]!.split('=');
+      const boundary = '----readme';
+      const file = readFileSync(path.join(root, at!.replace(/^@/, '')));
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${path.basename(at!)}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      body = Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]) as unknown as string;
+      method ??= 'POST';
+      headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+    } else if (arg === '-o') output = argv[++i];
+    else if (arg.startsWith('-')) throw new Error(`${where}: curl option ${arg} is not understood by this test`);
+    else url = arg;
+  }
+  const target = new URL(url!.startsWith('http') ? url! : `http://${url}`);
+  expect(target.host, where).toBe('localhost:3000');
+  const res = await t.app.inject({
+    method: (method ?? (body === undefined ? 'GET' : 'POST')) as 'GET',
+    url: target.pathname + target.search,
+    headers,
+    ...(body === undefined ? {} : { payload: body }),
+  });
+  expect(step.expect, `${where}: every curl example shows its answer with a "# →" line`).toBeDefined();
+  const expected = step.expect!;
+  expect(res.statusCode, `${where}\n${res.body}`).toBe(expected.status);
+  if (output !== undefined) {
+    expect(expected.contentType, `${where}: a download shows the file's type ("# → 200 image/jpeg")`).toBeDefined();
+    expect(res.headers['content-type'], where).toBe(expected.contentType);
+    expect(res.rawPayload.length, where).toBeGreaterThan(0);
+    return;
+  }
+  const answer = res.json();
+  if (expected.array) expect(Array.isArray(answer) && answer.length > 0, `${where}: a non-empty array`).toBe(true);
+  const shape = expected.array ? answer[0] : answer;
+  for (const name of expected.fields) expect(shape, `${where}: field ${name}`).toHaveProperty(name);
+  for (const [name, from] of expected.saves) {
+    const value = field(answer, from);
+    expect(typeof value, `${where}: ${name}=.${from}`).toBe('string');
+    vars[name] = value as string;
+  }
+}
