@@ -99,18 +99,18 @@ describe('.env file', () => {
   });
 });
 
-describe('.env.example, README and engines', () => {
+describe('.env.example, docs/configuration.md and engines', () => {
   const root = path.resolve(import.meta.dirname, '..');
   const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
-  it('documents every variable config.ts reads, in .env.example and in the README', () => {
+  it('documents every variable config.ts reads, in .env.example and in docs/configuration.md', () => {
     const variables = [...new Set([...read('src/config.ts').matchAll(/\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!))];
     expect(variables.length).toBeGreaterThan(15);
     const example = read('.env.example');
-    const readme = read('README.md');
+    const configuration = read('docs/configuration.md');
     for (const name of variables) {
       expect(example, `.env.example documents ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
-      expect(readme, `README documents ${name}`).toContain(`\`${name}\``);
+      expect(configuration, `docs/configuration.md documents ${name}`).toContain(`\`${name}\``);
     }
   });
 

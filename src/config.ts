@@ -8,7 +8,7 @@ export const DEFAULT_SCRYPT_COST = 13;
 /**
  * Configuration from environment variables, validated once at start-up.
  * Every variable is declared here with its default and what it accepts; `.env.example`
- * and the README's configuration table list the same variables.
+ * and docs/configuration.md list the same variables (a test holds them to it).
  */
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

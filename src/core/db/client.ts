@@ -116,7 +116,7 @@ export async function openDatabase(
       // Fail at start, with the reason, rather than on the first request.
       const client = await pool.connect().catch(async (error: Error) => {
         await pool.end().catch(() => undefined);
-        throw new Error(`cannot connect as the application role ${APPLICATION_ROLE}: ${error.message} (run the migrations first; see README "Database roles")`);
+        throw new Error(`cannot connect as the application role ${APPLICATION_ROLE}: ${error.message} (run the migrations first; see docs/deployment.md "Database roles")`);
       });
       client.release();
       database.pool = pool;
