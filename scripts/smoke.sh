@@ -49,7 +49,7 @@ done
 echo "smoke: /health 200 after $(( $(date +%s) - started ))s"
 
 # The README's "Signing in" commands.
-npx fishlog idp users create jo --email jo@example.com --password 'a long password' >/dev/null \
+npm run fishlog -- idp users create jo --email jo@example.com --password 'a long password' >/dev/null \
   || fail "fishlog idp users create"
 login=$(curl -s -X POST "$base/api/auth/login" -H 'content-type: application/json' \
   -d '{"username":"jo","password":"a long password"}')

@@ -256,6 +256,8 @@ describe('README', () => {
     expect(steps(quickStart!).map((s) => s.command)).toEqual(['npm ci && npm start', 'npm test']);
     const smoke = read('scripts/smoke.sh');
     expect(smoke).toMatch(/^npm start /m);
+    expect(smoke).toMatch(/^npm run fishlog -- idp users create jo /m);
+    for (const file of ['scripts/smoke.sh', 'reference-data/README.md']) expect(read(file), file).not.toMatch(/npx fishlog/);
     const ci = read('.ci/run');
     expect(ci).toMatch(/^npm ci\b/m);
     expect(ci).toMatch(/^bash scripts\/smoke\.sh$/m);
