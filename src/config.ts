@@ -319,7 +319,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimitUserPerMinute: integer(env, 'RATE_LIMIT_USER_PER_MINUTE', 600, 1, 1_000_000_000),
     headersTimeoutMs: integer(env, 'FISHLOG_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: integer(env, 'FISHLOG_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
-    keepAliveTimeoutMs: integer(env, 'FISHLOG_KEEPALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'FISHLOG_KEEPALIVE_TIMEOUT_MS', 65_000, 100, 600_000),
     maxConnections: integer(env, 'FISHLOG_MAX_CONNECTIONS', 1024, 1, 1_000_000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     metricsPort: integer(env, 'METRICS_PORT', 0, 0, 65535),

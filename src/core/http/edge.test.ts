@@ -1,6 +1,7 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createTestApp, testConfig, type TestApp } from '../../../test/harness.js';
 import { createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
 
 /** Rate limits that count every request, and slow clients that cannot hold a connection. */
@@ -88,7 +89,47 @@ describe('slow clients', () => {
     expect(t.app.server.headersTimeout).toBe(1000);
     expect(t.app.server.requestTimeout).toBe(3000);
     expect(t.app.server.maxConnections).toBe(50);
-    expect(t.app.server.keepAliveTimeout).toBe(5000);
+    expect(t.app.server.keepAliveTimeout).toBe(65_000);
+  });
+
+  it('keeps an idle keep-alive connection open longer than a load balancer does (65 s by default, above the 60 s of AWS ALB and nginx)', () => {
+    const defaults = testConfig();
+    expect(defaults.keepAliveTimeoutMs).toBe(65_000);
+    expect(defaults.keepAliveTimeoutMs).toBeGreaterThan(60_000);
+    // The headers timeout stays short (slow clients are cut off): it counts a request's headers, not the idle time between requests.
+    expect(defaults.headersTimeoutMs).toBe(10_000);
+  });
+
+  it('does not reset a client that pauses between calls on one connection for longer than the headers timeout', async () => {
+    // This app's headers timeout is 1 s (the default is 10 s): a pause of 2.5 s on an idle keep-alive connection is the same case.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets: net.Socket[] = [];
+    let closes = 0;
+    const call = () =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port, path: '/health/live', agent }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        request.on('socket', (socket: net.Socket) => {
+          if (!sockets.includes(socket)) {
+            sockets.push(socket);
+            socket.once('close', () => closes++);
+          }
+        });
+        request.on('error', reject);
+      });
+    try {
+      const first = await call();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const second = await call();
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(JSON.parse(second.body)).toMatchObject({ status: 'ok' });
+      expect({ sockets: sockets.length, closes }).toEqual({ sockets: 1, closes: 0 });
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
