@@ -8,13 +8,11 @@ import { RequiredReasonBody } from '../../core/admin/lifecycle.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { paginate, paginationHeaders, PageQuery } from '../../core/http/pagination.js';
 import { errorResponses } from '../../core/http/schemas.js';
+import { MAINTENANCE_RETRY_AFTER_SECONDS, openDuringMaintenance } from '../../core/http/maintenance.js';
 import { SettingsErrors } from './settings.errors.js';
 import { SettingsRuntime } from './settings.runtime.js';
 import { CreateSettingBody, SettingHistoryEntry, SettingNameParams, SettingsQuery, SystemSetting, UpdateSettingBody } from './settings.schemas.js';
 import * as service from './settings.service.js';
-
-/** Seconds a client is told to wait during maintenance. */
-const MAINTENANCE_RETRY_AFTER = 300;
 
 const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'>; key: Buffer; runtime: SettingsRuntime }> = async (app, { deps, key, runtime }) => {
   // This process applies its own change before answering; the others within moments (NOTIFY).
@@ -129,7 +127,6 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Omit<AppDeps, 'settings'
   }
 };
 
-const OPEN_DURING_MAINTENANCE = [/^\/health(\/|\?|$)/, /^\/api\/auth\//];
 const STAFF: ReadonlySet<number> = new Set([Role.Owner, Role.Admin, Role.Moderator]);
 
 /**
@@ -144,11 +141,11 @@ export async function registerSystemSettings(app: FastifyInstance, deps: Omit<Ap
 
   // After authentication (route-level onRequest hooks): a public route authenticates a bearer token here.
   const duringMaintenance = async (request: FastifyRequest) => {
-    if (OPEN_DURING_MAINTENANCE.some((pattern) => pattern.test(request.url))) return;
+    if (openDuringMaintenance(request.url)) return;
     let principal = request.principal;
     if (!principal && request.headers.authorization) principal = await deps.authenticator.authenticate(request.headers.authorization).catch(() => null);
     if (principal && STAFF.has(principal.role)) return;
-    throw SettingsErrors.maintenance(MAINTENANCE_RETRY_AFTER);
+    throw SettingsErrors.maintenance(MAINTENANCE_RETRY_AFTER_SECONDS);
   };
   // Out of maintenance (nearly always) the request goes on at once, without a promise.
   app.addHook('preParsing', (request, _reply, payload, done) => {
