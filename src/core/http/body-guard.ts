@@ -1,7 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { validationFailed } from './error-handler.js';
 import { MAX_BODY_DEPTH, MAX_OBJECT_PROPERTIES, truncateEcho } from './limits.js';
 import { AppError } from './problem.js';
 import { addRouteHook, takesBody } from './route-hooks.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its request body itself, without a body schema (a provider's signed webhook): a body is not refused. */
+    rawBody?: boolean;
+  }
+}
 
 /**
  * A cheap walk over JSON request bodies before schema validation: an object with more
@@ -54,8 +62,28 @@ export function checkBodyShape(body: unknown, schema: SchemaNode | undefined): v
   walk(body, schema, '', 0);
 }
 
-/** On the routes that take a body (registered after this call). */
+/**
+ * Whether a route refuses any request body: its method could carry one (POST, PUT, PATCH, DELETE)
+ * but it declares no body schema (joining a club, liking a post, deleting a record …), and it does
+ * not read the raw body itself (`config.rawBody`).
+ */
+export function refusesBody(route: Pick<RouteOptions, 'method' | 'schema' | 'config'>): boolean {
+  return takesBody(route as RouteOptions) && !route.schema?.body && route.config?.rawBody !== true;
+}
+
+/**
+ * The 400 of a body sent to an operation that takes none, as a validation failure naming the body:
+ * `{}` too (the generated client sends no body there), so a field a client believes it sets is
+ * never silently ignored.
+ */
+export function bodyNotAllowed(): AppError {
+  return validationFailed([{ instancePath: '', keyword: 'not', message: 'must be absent: this operation takes no request body', params: {} }], 'body');
+}
+
+/** On the routes that take a body (registered after this call); a body sent to a route that takes none is a 400. */
 export function registerBodyGuard(app: FastifyInstance): void {
+  const refuse = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => done(request.body === undefined ? undefined : bodyNotAllowed());
+  addRouteHook(app, 'preValidation', refuse, refusesBody);
   const guard = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     try {
       if (request.body !== undefined && request.body !== null && typeof request.body === 'object') checkBodyShape(request.body, request.routeOptions.schema?.body as SchemaNode | undefined);

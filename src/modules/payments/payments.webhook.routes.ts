@@ -18,7 +18,8 @@ export const paymentsWebhookRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
   app.post(
     '/api/payments/webhooks/stripe',
     {
-      config: { access: 'public' },
+      // The raw bytes are the body (its signature covers them): not refused as a body sent to a route without a body schema.
+      config: { access: 'public', rawBody: true },
       schema: {
         tags: ['payments'],
         operationId: 'stripeWebhook',
