@@ -1,12 +1,39 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files that take longest (real server processes, PostgreSQL killed and restarted, the
+ * Spectral lint of the whole document) start first, so that the other worker is never left
+ * waiting on one of them at the end of a fresh clone's run (Vitest orders the files of a run it
+ * has no timings for by size). After them, Vitest's own order.
+ */
+const LONGEST_FIRST = ['test/e2e/', 'test/chaos.test.ts', 'src/core/http/openapi.contract.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((prefix) => file.moduleId.includes(`/${prefix}`));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    return sorted.map((file, order) => ({ file, order })).sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/no-network.ts'],
+    // Two worker processes for two cores, each running its files one after another in one module
+    // graph (isolate: false): src/ is imported and compiled once per worker, not once per file.
+    // Every file still gets its own database, app and registries (test/harness.ts); nothing in
+    // src/ keeps state at module level (the registries are per app), and mocks are restored
+    // after every test.
     pool: 'forks',
     maxWorkers: 2,
+    isolate: false,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 180_000,
     teardownTimeout: 60_000,

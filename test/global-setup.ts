@@ -36,6 +36,8 @@ export async function setup(project: TestProject): Promise<void> {
     cluster = await acquireEmbeddedCluster({
       dataDir: path.join(os.tmpdir(), `fishlog-test-${uid}`),
       processName: 'fishlog-test',
+      // Deleted with the temp folder: commits need not wait for the disk (the crash tests start clusters of their own, durable).
+      durability: 'throwaway',
     });
     adminUrl = cluster.url('postgres');
   }

@@ -6,6 +6,9 @@ import net from 'node:net';
  */
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
 
+/** Marks the guard, so a worker that runs many files in one module graph (isolate: false) wraps connect once. */
+const GUARDED = Symbol.for('fishlog.test.no-network');
+
 const original = net.Socket.prototype.connect;
 type ConnectArgs = Parameters<typeof original>;
 
@@ -20,10 +23,15 @@ function target(args: unknown[]): { host?: string; path?: string } {
   return { host: typeof second === 'string' ? second : 'localhost' };
 }
 
-net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: ConnectArgs) {
+function guardedConnect(this: net.Socket, ...args: ConnectArgs) {
   const { host, path } = target(args);
   if (!path && host && !LOOPBACK.test(host.replace(/^\[|\]$/g, ''))) {
     throw new Error(`network access outside loopback is not allowed in tests (tried ${host})`);
   }
   return original.apply(this, args);
-} as typeof original;
+}
+
+if (!(GUARDED in original)) {
+  Object.defineProperty(guardedConnect, GUARDED, { value: true });
+  net.Socket.prototype.connect = guardedConnect as typeof original;
+}

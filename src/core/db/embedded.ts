@@ -290,7 +290,10 @@ async function initialise(pgDir: string, credentials: Credentials, user: OsUser 
   }
 }
 
-async function startServer(pgDir: string, user: OsUser | undefined, log: Log, preferredPort?: number): Promise<number> {
+/** What a commit waits for: the disk (`durable`, every server the project runs) or nothing (a throw-away test cluster). */
+export type Durability = 'durable' | 'throwaway';
+
+async function startServer(pgDir: string, user: OsUser | undefined, log: Log, durability: Durability, preferredPort?: number): Promise<number> {
   const { pg_ctl } = await loadBinaries();
   for (let attempt = 1; ; attempt++) {
     // After a crash, the old port first: connection strings handed out keep working.
@@ -300,8 +303,9 @@ async function startServer(pgDir: string, user: OsUser | undefined, log: Log, pr
       "-c listen_addresses='127.0.0.1'",
       "-c unix_socket_directories=''",
       '-c max_connections=200',
-      '-c fsync=on',
-      '-c synchronous_commit=on',
+      // A throw-away cluster (the test run's, deleted with its temp folder) skips the flushes to disk:
+      // the same server and SQL, without waiting for a disk that nobody will read after a crash.
+      ...(durability === 'durable' ? ['-c fsync=on', '-c synchronous_commit=on'] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     ].join(' ');
     // detached: a Ctrl-C in the terminal reaches our process, which then stops PostgreSQL cleanly.
     const result = await run(
@@ -358,6 +362,8 @@ export interface AcquireOptions {
   log?: Log;
   /** Name shown in pg_stat_activity for this process's presence connection. */
   processName?: string;
+  /** `durable` (the default) unless the cluster is thrown away after use (the test run's). */
+  durability?: Durability;
 }
 
 /**
@@ -410,7 +416,7 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
     }
     if (!running) {
       await waitForDeadPostmaster(pgDir, log);
-      const port = await startServer(pgDir, user, log);
+      const port = await startServer(pgDir, user, log, options.durability ?? 'durable');
       running = { pid: 0, port };
       startedHere = true;
     } else {
@@ -468,7 +474,7 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
             if (alive && isAlive(alive.pid)) throw new EmbeddedPostgresError(`PostgreSQL process ${alive.pid} does not answer yet`);
             log(`embedded PostgreSQL exited unexpectedly; restarting it (attempt ${attempt})`);
             await waitForDeadPostmaster(pgDir, log);
-            port = await startServer(pgDir, user, log, port);
+            port = await startServer(pgDir, user, log, options.durability ?? 'durable', port);
           });
           if (released) break;
           const next = await connectPresence();
