@@ -8,7 +8,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json
+RUN npx tsc -b tsconfig.build.json
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app

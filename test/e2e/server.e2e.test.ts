@@ -75,7 +75,7 @@ async function withCluster<T>(dataDir: string, fn: (client: pg.Client) => Promis
 let dataDir: string;
 beforeAll(async () => {
   // `npm start`'s build step, once for every start below.
-  execFileSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot });
+  execFileSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], { cwd: projectRoot });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-e2e-'));
 });
 afterAll(async () => {
