@@ -205,7 +205,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         description:
           'Prometheus text format: requests and their duration by route template and status, database pool, event-loop lag, memory, ' +
           'login failures, rate-limit refusals. Needs an Admin (or Owner) token; set METRICS_PORT to scrape it without a token on loopback.',
-        response: { 200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
+        // The exposition format's type (prom-client's `text/plain; version=0.0.4; charset=utf-8`), not JSON.
+        produces: ['text/plain'],
+        response: { 200: Type.String({ description: 'Prometheus text exposition format 0.0.4 (`Content-Type: text/plain; version=0.0.4`)' }) },
       },
     },
     async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),

@@ -8,6 +8,10 @@ import { PROBLEM_CONTENT_TYPE } from './problem.js';
  * - `finishDocument`: error responses are `application/problem+json` with the one `Problem` schema,
  *   success responses get a real description, every response declares the rate-limit and request-id
  *   headers it carries, every operation its 429, and integers in responses their `format`.
+ * - `SHARED_RESPONSES`: the answers that do not depend on the operation (401, the 403 of a banned or
+ *   deactivated caller, 429, 503, 500), once in `components.responses`; `decorateRoutesForOpenApi`
+ *   (openapi.ts) tells each operation which of them it can give, and `finishDocument` puts them in
+ *   as `$ref`s.
  */
 
 type Json = Record<string, unknown>;
@@ -105,11 +109,87 @@ const HEADER_COMPONENTS: Record<string, Json> = {
     description: 'Seconds to wait before trying again',
     schema: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
   },
+  'WWW-Authenticate': {
+    description: 'The authentication scheme to use: `Bearer`',
+    schema: { type: 'string', maxLength: 64 },
+  },
 };
 
 const RATE_LIMITED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id'];
 
 const TOO_MANY_REQUESTS = 'Too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit)';
+
+/** A `$ref` to a shared response, with the operation's own description where it adds something. */
+export interface SharedResponseRef {
+  $ref: string;
+  description?: string;
+}
+
+const problemContent = () => ({ [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } });
+
+/**
+ * The responses that do not depend on the operation, by component name (`components.responses`):
+ * what the authentication, the ban check, the rate limits, maintenance mode, an unreachable
+ * database and the error handler answer on every operation they apply to (src/app.ts,
+ * core/auth/authenticate.ts, modules/settings: maintenance, core/http/error-handler.ts).
+ */
+export const SHARED_RESPONSES = {
+  Unauthorized: {
+    status: 401,
+    description:
+      'Not signed in: the bearer token is missing, malformed, expired, revoked or not an id token (`auth.token_*`, `auth.access_token_not_accepted`), ' +
+      'or its user is unknown to or disabled in the identity provider (`auth.user_not_found`, `auth.user_disabled`)',
+  },
+  CallerRefused: {
+    status: 403,
+    description:
+      "The caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) " +
+      'or deactivated by the administrators (`auth.account_deactivated`)',
+  },
+  AccountDeactivated: {
+    status: 403,
+    description: "The caller's account is deactivated by the administrators (`auth.account_deactivated`); a ban does not refuse this operation",
+  },
+  TooManyRequests: { status: 429, description: TOO_MANY_REQUESTS },
+  ServiceUnavailable: {
+    status: 503,
+    description:
+      'Unavailable for now; try again after Retry-After seconds: maintenance mode is on (`system.maintenance`, Retry-After 300; employees are let through), ' +
+      'the database cannot be reached (`service.database_unavailable`, Retry-After 5) or, for a signed-in caller, the identity provider cannot (`auth.provider_unavailable`)',
+  },
+  InternalServerError: { status: 500, description: 'Unexpected server error (details are in the server log under the request id)' },
+} as const;
+
+export type SharedResponse = keyof typeof SHARED_RESPONSES;
+
+/** The headers a response of `status` declares beside the rate-limit ones. */
+function extraHeaders(status: number): string[] {
+  if (status === 429 || status === 503) return ['Retry-After'];
+  if (status === 401) return ['WWW-Authenticate'];
+  return [];
+}
+
+function responseComponents(): Json {
+  return Object.fromEntries(
+    Object.entries(SHARED_RESPONSES).map(([name, { status, description }]) => [
+      name,
+      { description, headers: Object.fromEntries([...RATE_LIMITED_HEADERS, ...extraHeaders(status)].map((header) => [header, headerRef(header)])), content: problemContent() },
+    ]),
+  );
+}
+
+/**
+ * The reference of an operation to a shared response; `own` is the description of the operation's
+ * own response of that status, told first when it says more than the shared one (a 403 for a
+ * missing permission: the caller may also be refused for a ban).
+ */
+export function sharedResponseRef(name: SharedResponse, own?: string): SharedResponseRef {
+  const ref = `#/components/responses/${name}`;
+  return own ? { $ref: ref, description: `${own.replace(/\.$/, '')}. Also: ${SHARED_RESPONSES[name].description}` } : { $ref: ref };
+}
+
+/** The extension by which decorateRoutesForOpenApi tells finishDocument an operation's shared responses (removed from the document). */
+export const SHARED_RESPONSES_KEY = 'x-fishlog-shared-responses';
 
 function refName(schema: unknown): string | undefined {
   if (!isObject(schema)) return undefined;
@@ -150,6 +230,7 @@ export function finishDocument<T>(document: T): T {
   for (const server of (doc.servers ?? []) as Json[]) server['x-internal'] ??= false;
   const components = (doc.components ??= {}) as Json;
   components.headers = { ...((components.headers as Json | undefined) ?? {}), ...HEADER_COMPONENTS };
+  components.responses = { ...((components.responses as Json | undefined) ?? {}), ...responseComponents() };
 
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
   for (const operations of Object.values(paths)) {
@@ -160,21 +241,25 @@ export function finishDocument<T>(document: T): T {
         if (parameter.in === 'query' && parameter.required === true && isObject(parameter.schema) && parameter.schema.default !== undefined) parameter.required = false;
       }
       const responses = operation.responses as Record<string, Json>;
-      responses['429'] ??= { description: TOO_MANY_REQUESTS, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
+      const shared = (operation[SHARED_RESPONSES_KEY] ?? {}) as Record<string, SharedResponseRef>;
+      delete operation[SHARED_RESPONSES_KEY];
       for (const [status, response] of Object.entries(responses)) {
+        if (shared[status]) continue;
         const code = Number(status);
         const content = (response.content ?? {}) as Record<string, Json>;
         const media = Object.values(content)[0];
         if (code >= 400 && media && refName(media.schema) === 'Problem') {
-          response.content = { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } };
+          response.content = problemContent();
         }
         if (code === 429) response.description = TOO_MANY_REQUESTS;
         if (response.description === 'Default Response') response.description = code < 400 ? successDescription(status, response, operation) : 'Error';
         const headers = (response.headers ?? {}) as Json;
         for (const name of RATE_LIMITED_HEADERS) headers[name] ??= headerRef(name);
-        if (code === 429) headers['Retry-After'] ??= headerRef('Retry-After');
+        for (const name of extraHeaders(code)) headers[name] ??= headerRef(name);
         response.headers = headers;
       }
+      Object.assign(responses, shared);
+      responses['429'] ??= { $ref: '#/components/responses/TooManyRequests' };
     }
   }
   // Integers everywhere (responses, components) say how wide they are.

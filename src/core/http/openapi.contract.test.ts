@@ -64,11 +64,16 @@ describe('OpenAPI document for client generators', () => {
     expect(duplicates).toEqual([]);
   });
 
+  /** A response, or the shared response (components.responses) it refers to, with the reference's own description. */
+  const resolved = (response: Json): Json =>
+    typeof response.$ref === 'string' ? { ...doc.components.responses[String(response.$ref).split('/').pop()!], ...(response.description ? { description: response.description } : {}) } : response;
+
   it('declares every error as application/problem+json with the one Problem schema, and no "Default Response"', () => {
     const wrong: string[] = [];
     for (const { path, method, op } of operationsOf(doc)) {
-      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+      for (const [status, reference] of Object.entries(op.responses as Record<string, Json>)) {
         const where = `${method.toUpperCase()} ${path} ${status}`;
+        const response = resolved(reference);
         if (response.description === 'Default Response' || !response.description) wrong.push(`${where}: no description`);
         // GET /health and /health/ready answer 503 with their own health body (documented): the errors that are not problems.
         if (Number(status) >= 400 && !((path === '/health' || path === '/health/ready') && status === '503')) {
@@ -85,10 +90,10 @@ describe('OpenAPI document for client generators', () => {
     const missing: string[] = [];
     for (const { path, method, op } of operationsOf(doc)) {
       const responses = op.responses as Record<string, Json>;
-      if (!responses['429']?.headers?.['Retry-After']) missing.push(`${method} ${path}: 429 with Retry-After`);
+      if (!responses['429'] || !resolved(responses['429']).headers?.['Retry-After']) missing.push(`${method} ${path}: 429 with Retry-After`);
       for (const [status, response] of Object.entries(responses)) {
         for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
-          if (!response.headers?.[header]) missing.push(`${method} ${path} ${status}: ${header}`);
+          if (!resolved(response).headers?.[header]) missing.push(`${method} ${path} ${status}: ${header}`);
         }
       }
     }

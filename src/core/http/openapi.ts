@@ -4,14 +4,19 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import { makeRoutesPublic } from '../access/access.js';
 import { describeLevel, type AccessLevel } from '../access/resolve.js';
-import { finishDocument, limitInputSchema } from './openapi-document.js';
-import { errorResponses } from './schemas.js';
+import { openDuringMaintenance } from './maintenance.js';
+import { finishDocument, limitInputSchema, SHARED_RESPONSES, SHARED_RESPONSES_KEY, sharedResponseRef, type SharedResponse, type SharedResponseRef } from './openapi-document.js';
+import { refusesBody } from './body-guard.js';
+import { ERROR_DESCRIPTIONS, errorResponses } from './schemas.js';
+import { takesBody } from './route-hooks.js';
 
 /**
  * OpenAPI 3.1 from the route schemas (`/openapi.json`) and the interactive reference (`/docs`),
  * served from npm packages. Every operation gets its security requirement, an `x-access`
  * extension with the route's access level, and the error responses every route can give.
  */
+
+const NO_BODY_400 = 'Bad request: this operation takes no request body (any body, `{}` too, is refused: `request.validation_failed` naming the body), or a bad id or query parameter';
 
 export const API_TAGS = [
   { name: 'system', description: 'Health and service information' },
@@ -55,7 +60,33 @@ interface RouteSchema extends FastifySchema {
   security?: Array<Record<string, string[]>>;
   description?: string;
   'x-access'?: unknown;
+  'x-fishlog-shared-responses'?: Record<string, SharedResponseRef>;
   response?: Record<string | number, unknown>;
+}
+
+/**
+ * The shared responses (SHARED_RESPONSES) an operation can give, by status. Every operation: 429
+ * (rate limits count every request) and 500. A signed-in one: 401, 403 (a banned caller, unless
+ * the route lets them in, and a deactivated one) and 503 (maintenance, database, identity
+ * provider). A public one: the 503 of maintenance and the database, unless maintenance leaves it
+ * open (the health probes, sign-in: those declare their own 503 where they have one).
+ */
+function sharedResponsesOf(url: string, isPublic: boolean, allowBanned: boolean): Partial<Record<number, SharedResponse>> {
+  const shared: Partial<Record<number, SharedResponse>> = { 429: 'TooManyRequests', 500: 'InternalServerError' };
+  if (!isPublic) Object.assign(shared, { 401: 'Unauthorized', 403: allowBanned ? 'AccountDeactivated' : 'CallerRefused', 503: 'ServiceUnavailable' });
+  else if (!openDuringMaintenance(url)) shared[503] = 'ServiceUnavailable';
+  return shared;
+}
+
+/** The `$ref`s of the shared responses, keeping a route's own description of that status where it says more (a 403 of a permission). */
+function sharedReferences(shared: Partial<Record<number, SharedResponse>>, own: Record<string | number, unknown>): Record<string, SharedResponseRef> {
+  const out: Record<string, SharedResponseRef> = {};
+  for (const [status, name] of Object.entries(shared) as [string, SharedResponse][]) {
+    const description = (own[status] as { description?: unknown } | undefined)?.description;
+    const says = typeof description === 'string' && description !== ERROR_DESCRIPTIONS[Number(status)] && description !== SHARED_RESPONSES[name].description;
+    out[status] = sharedResponseRef(name, says || (status === '403' && typeof description === 'string') ? description : undefined);
+  }
+  return out;
 }
 
 /** Adds security, access and common error responses to every route as it is registered. */
@@ -71,12 +102,18 @@ export function decorateRoutesForOpenApi(app: FastifyInstance): void {
     if (!schema.description?.includes('Access:')) {
       schema.description = schema.description ? `${schema.description}\n\n${accessLine}` : accessLine;
     }
-    const common: number[] = [500];
-    if (schema.body || schema.querystring || schema.params) common.push(400);
-    if (schema.body) common.push(413, 415);
-    if (!isPublic) common.push(401, 429);
-    if (access !== 'public' && access !== 'authenticated') common.push(403);
-    schema.response = { ...errorResponses(...common), ...(schema.response ?? {}) };
+    const shared = sharedResponsesOf(route.url, isPublic, route.config?.allowBanned === true);
+    // A route open to some roles or permissions only refuses the others (403), as its own answer.
+    const restricted = access !== 'public' && access !== 'authenticated';
+    const own = { ...(restricted ? errorResponses(403) : {}), ...(schema.response ?? {}) };
+    schema[SHARED_RESPONSES_KEY] = sharedReferences(shared, own);
+    const common: number[] = Object.keys(shared).map(Number);
+    if (schema.body || schema.querystring || schema.params || takesBody(route)) common.push(400);
+    // A body is read (and can be too large or of another type) wherever the method has one.
+    if (takesBody(route)) common.push(413, 415);
+    const own400 = (own[400] as { description?: unknown } | undefined)?.description;
+    const bodyless = refusesBody(route) && (own400 === undefined || own400 === ERROR_DESCRIPTIONS[400]) ? { 400: Type.Ref('Problem', { description: NO_BODY_400 }) } : {};
+    schema.response = { ...errorResponses(...common), ...own, ...bodyless };
     // Request schemas with a maxLength on every string and a format on every integer (enforced).
     for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
       if (schema[part]) schema[part] = limitInputSchema(schema[part]);
@@ -95,7 +132,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         description:
           'HTTP JSON API behind the fishlog fishing-log application. Every endpoint needs `Authorization: Bearer <id_token>` ' +
           'except `GET /health` (and `/health/live`, `/health/ready`), `POST /api/auth/login` and `POST /api/auth/refresh`. Errors are RFC 9457 problem+json with a stable `code`. ' +
-          'Lists take `page` (from 1) and `pageSize` (default 20, max 100) and answer a JSON array with `X-Total-Count` and `Link` headers.',
+          'Lists take `page` (from 1) and `pageSize` (default 20, max 100) and answer a JSON array with `X-Total-Count` and `Link` headers. ' +
+          'An operation without a request body refuses one, `{}` too (400 `request.validation_failed`, the error `in: body`). ' +
+          'The answers that do not depend on the operation are shared `components.responses`: 401, the 403 of a banned or deactivated caller, 429, 503 (maintenance mode, an unreachable database) and 500.',
       },
       servers: [
         {

@@ -40,7 +40,8 @@ export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false 
 
 export const ProblemRef = Type.Ref('Problem');
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
+/** The description of each error status where a route gives none of its own. */
+export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Bad request: malformed body, invalid field, unknown property, bad id or query parameter',
   401: 'Missing, malformed, expired or invalid token',
   403: 'The caller lacks the role or permission, or the record is not visible to the caller',

@@ -1,9 +1,16 @@
 import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
+import { Type } from 'typebox';
 import { errorResponses } from '../../core/http/schemas.js';
 import { LoginBody, RefreshBody, TokenResponse } from './accounts.schemas.js';
 import { login, refresh } from './accounts.service.js';
+
+/** Maintenance mode leaves sign-in open; what it can still be refused for now, with Retry-After where the server knows when. */
+const unavailable = (what: string) =>
+  Type.Ref('Problem', {
+    description: `Unavailable for now: ${what}the database cannot be reached (\`service.database_unavailable\`, Retry-After 5) or the identity provider cannot (\`auth.provider_unavailable\`)`,
+  });
 
 /** The two public endpoints under /api: login and refresh. */
 export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -20,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
           '(`auth.invalid_credentials`); a disabled or unconfirmed account is only revealed after the right password. Repeated failures ' +
           'are throttled per username and client IP (429 with Retry-After, at most 15 minutes).',
         body: LoginBody,
-        response: { 200: TokenResponse, ...errorResponses(401, 429, 503) },
+        response: { 200: TokenResponse, ...errorResponses(401, 429), 503: unavailable('too many sign-ins are being checked at once (`auth.busy`, Retry-After), ') },
       },
     },
     async (request) => login(serviceDeps(deps), deps.idp, { ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] }),
@@ -39,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
           'session of that login (`auth.refresh_token_reused`), except within 10 seconds of its first use, so two tabs refreshing at once ' +
           'are not logged out.',
         body: RefreshBody,
-        response: { 200: TokenResponse, ...errorResponses(401, 503) },
+        response: { 200: TokenResponse, ...errorResponses(401), 503: unavailable('') },
       },
     },
     async (request) => refresh(deps.idp, request.body.refreshToken),
