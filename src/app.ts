@@ -44,6 +44,8 @@ export interface BuildAppOptions {
   now?: () => number;
   /** The app's registries (core/registries.ts); a new set by default (tests keep theirs to reach the app's services). */
   registries?: Registries;
+  /** Called on the new instance before anything is registered, so that its hooks see every route (the tests' OpenAPI conformance check). */
+  onCreate?: (app: FastifyInstance) => void;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -90,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  options.onCreate?.(app);
   registerValidatorCompiler(app, validation.compileAll);
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);

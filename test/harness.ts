@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createDb, openDatabase, type Database, type Db } from '../src/core/db/client.js';
 import type { IdentityProvider } from '../src/core/auth/idp/types.js';
 import { Registries } from '../src/core/registries.js';
+import { checkResponsesAgainstOpenApi } from './conformance.js';
 
 /** Test harness: one database per test file, cloned from the run's migrated template. */
 
@@ -140,7 +141,7 @@ export async function createTestApp(
   // (tampering with the audit log behind its triggers) use `database.owner`.
   await database.useApplicationRole();
   const registries = new Registries();
-  const app = await buildApp({ config, database, registries, logger: false, ...(options.idp ? { idp: options.idp } : {}), ...(options.now ? { now: options.now } : {}) });
+  const app = await buildApp({ config, database, registries, logger: false, onCreate: checkResponsesAgainstOpenApi, ...(options.idp ? { idp: options.idp } : {}), ...(options.now ? { now: options.now } : {}) });
   await options.configure?.(app);
   await app.ready();
   return {
