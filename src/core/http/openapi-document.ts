@@ -185,7 +185,8 @@ function responseComponents(): Json {
  */
 export function sharedResponseRef(name: SharedResponse, own?: string): SharedResponseRef {
   const ref = `#/components/responses/${name}`;
-  return own ? { $ref: ref, description: `${own.replace(/\.$/, '')}. Also: ${SHARED_RESPONSES[name].description}` } : { $ref: ref };
+  const shared = SHARED_RESPONSES[name].description;
+  return own ? { $ref: ref, description: `${own.replace(/\.$/, '')}. Also: ${shared.charAt(0).toLowerCase()}${shared.slice(1)}` } : { $ref: ref };
 }
 
 /** The extension by which decorateRoutesForOpenApi tells finishDocument an operation's shared responses (removed from the document). */

@@ -74,7 +74,7 @@ describe('a banned caller', () => {
   it('keeps an operation’s own 403 description before the ban’s (a permission, a record not visible)', () => {
     const own = declared('/api/admin/clubs/{id}/deactivate', 'post', 403)!;
     expect(own.component).toBe('CallerRefused');
-    expect(own.description).toMatch(/^The caller lacks the role or permission.*\. Also: The caller's account is banned/);
+    expect(own.description).toMatch(/^The caller lacks the role or permission.*\. Also: the caller's account is banned/);
   });
 });
 
