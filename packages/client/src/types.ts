@@ -44,3 +44,14 @@ export type UploadPath<M extends 'post' | 'put'> = {
 
 /** The options of an upload: the operation's parameters, and the file's name (default: the File's, else `photo`). */
 export type UploadInit<P extends keyof paths, M extends HttpMethod> = Omit<CallInit<P, M>, 'body'> & { filename?: string };
+
+type ResponsesOf<P extends keyof paths, M extends HttpMethod> = paths[P][M] extends { responses: infer R } ? R : never;
+
+/**
+ * The statuses at which operation `M` of `P` answers a problem (`application/problem+json`): its
+ * own (a 404, a 409 …) and those every signed-in operation can give (401, the 403 of a banned or
+ * deactivated caller, 429, the 503 of maintenance or an unreachable database, 500).
+ */
+export type ProblemStatus<P extends keyof paths, M extends HttpMethod> = {
+  [S in keyof ResponsesOf<P, M>]: ResponsesOf<P, M>[S] extends { content: { 'application/problem+json': unknown } } ? S : never;
+}[keyof ResponsesOf<P, M>];
