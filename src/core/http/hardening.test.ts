@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createUser, type TestUser } from '../../../test/factories.js';
 import { createEntry, WALLEYE } from '../../../test/factories.js';
 import { isValidDateTime as isStorableDateTime } from './formats.js';
+import { errorResponses } from './schemas.js';
 
 /** Hostile and malformed input: never a 500, never an answer larger than the question. */
 
@@ -13,7 +14,7 @@ let entryId: string;
 beforeAll(async () => {
   t = await createTestApp({
     configure(app) {
-      app.get('/test/pg-timestamp', { config: { access: 'public' } }, async (request) => {
+      app.get('/test/pg-timestamp', { config: { access: 'public' }, schema: { response: errorResponses(400) } }, async (request) => {
         // A value PostgreSQL itself rejects, sent straight to it (bypassing the schema).
         const { at } = request.query as { at: string };
         await t.database.pool.query('SELECT $1::timestamptz', [at]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { listQuery, paginate } from './pagination.js';
 import { HttpErrors } from './problem.js';
-import { IdParams } from './schemas.js';
+import { errorResponses, IdParams } from './schemas.js';
 
 let t: TestApp;
 
@@ -35,10 +35,11 @@ beforeAll(async () => {
       app.get('/test/boom', { config: { access: 'public' } }, async () => {
         throw new Error('connection string postgres://x:supersecret@db');
       });
-      app.get('/test/conflict', { config: { access: 'public' } }, async () => {
+      // Each probe declares what it answers, as a route of the API does (test/conformance.ts holds them to it).
+      app.get('/test/conflict', { config: { access: 'public' }, schema: { response: errorResponses(409) } }, async () => {
         throw HttpErrors.conflict('test.duplicate', 'Already there; pick another name.');
       });
-      app.get('/test/pg-invalid', { config: { access: 'public' } }, async () => {
+      app.get('/test/pg-invalid', { config: { access: 'public' }, schema: { response: errorResponses(400) } }, async () => {
         await t.database.pool.query("SELECT 'not-a-number'::int");
       });
       app.get(
