@@ -49,6 +49,7 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   409: 'Conflict with the current state of the record',
   413: 'Request body larger than the limit',
   415: 'Unsupported content type: send application/json',
+  422: 'Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for',
   429: 'Too many requests: wait for Retry-After seconds',
   500: 'Unexpected server error (details are in the server log under the request id)',
   503: 'Service unavailable',

@@ -59,10 +59,10 @@ export const employeesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asy
         summary: 'Grant or deny a permission',
         description:
           'Appends to the permission history (nothing is overwritten); the newest entry is in force. `isGranted: false` denies explicitly. ' +
-          'Settings.Delete, Permissions.Manage and Employees.Manage belong to the Owner alone (409). Audit-logged.',
+          'Settings.Delete, Permissions.Manage and Employees.Manage belong to the Owner alone (422 `employees.owner_only_permission`). Audit-logged.',
         params: UserIdParams,
         body: PermissionBody,
-        response: { 201: Type.Ref('PermissionGrant'), ...errorResponses(404, 409) },
+        response: { 201: Type.Ref('PermissionGrant'), ...errorResponses(404, 409, 422) },
       },
     },
     async (request, reply) => reply.code(201).send(await service.setEmployeePermission(services, auditContextOf(request), request.params.userId, request.body)),

@@ -211,11 +211,12 @@ describe('POST /api/admin/employees/{userId}/permissions', () => {
     expect(res.json().detail).toContain('payments.refund');
   });
 
-  it.each(['Permissions.Manage', 'settings.delete', 'Employees.Manage'])('never grants the Owner-only %s (409)', async (permission) => {
+  it.each(['Permissions.Manage', 'settings.delete', 'Employees.Manage'])('never grants the Owner-only %s (422: a rule, not a state that could change)', async (permission) => {
     const before = await auditCount(t);
     const res = await t.app.inject({ method: 'POST', url: `/api/admin/employees/${admin.userId}/permissions`, headers: owner.headers, payload: { permission, isGranted: true } });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().code).toBe('employees.owner_only_permission');
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ status: 422, code: 'employees.owner_only_permission' });
+    expect(res.json().detail).toContain('belongs to the Owner alone');
     expect(await auditCount(t)).toBe(before);
   });
 

@@ -5,15 +5,15 @@ export const MasterAnglerErrors = {
   programNotFound: (id: string) => new AppError(404, 'regulations.program_not_found', `No Master Angler program has id ${id}.`),
   submissionNotFound: (id: string) => new AppError(404, 'regulations.submission_not_found', `No Master Angler submission has id ${id}.`),
   notInProgram: (species: string, program: string) =>
-    new AppError(409, 'regulations.species_not_in_program', `${species} is not a qualifying species of ${program} (or the program states no minimum for it).`),
+    new AppError(422, 'regulations.species_not_in_program', `${species} is not a qualifying species of ${program} (or the program states no minimum for it).`),
   programHasNoMinimums: (name: string, id: string) =>
     new AppError(
       409,
       'regulations.program_minimums_missing',
       `${name} has no qualifying minimums in our data yet, so no entry can be checked. Submissions open once an administrator enters the minimums (PATCH /api/admin/regulations/programs/${id} with its species).`,
     ),
-  belowMinimum: (detail: string) => new AppError(409, 'regulations.below_program_minimum', detail),
-  measureMissing: (detail: string) => new AppError(409, 'regulations.measure_missing', detail),
+  belowMinimum: (detail: string) => new AppError(422, 'regulations.below_program_minimum', detail),
+  measureMissing: (detail: string) => new AppError(422, 'regulations.measure_missing', detail),
   alreadySubmitted: (id: string) =>
     new AppError(409, 'regulations.already_submitted', `You have an entry for this species in this program year already (submission ${id}); one entry per species per program year.`),
   badTransition: (from: string, to: string) => new AppError(409, 'regulations.invalid_transition', `A submission in state ${from} cannot become ${to}.`),

@@ -49,10 +49,10 @@ export const masterAnglerRoutes: FastifyPluginAsyncTypebox<MasterAnglerRouteOpti
         summary: 'Submit one of your catches to a Master Angler program',
         description:
           'The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species ' +
-          '(409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; ' +
+          '(422 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; 409 `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; ' +
           'add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.',
         body: SubmitBody,
-        response: { 201: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409) },
+        response: { 201: Type.Ref('MasterAnglerSubmission'), ...errorResponses(403, 404, 409, 422) },
       },
     },
     async (request, reply) => reply.code(201).send(await ma.submit(services, catchSource, principalOf(request), { ...request.body, category: CategoryEnum.fromApi(request.body.category) })),

@@ -128,7 +128,7 @@ describe('submissions', () => {
     });
   });
 
-  it('refuses another angler’s public catch (403), a catch under the minimum (409), an unknown program (400), and 401 without a token', async () => {
+  it('refuses another angler’s public catch (403), a catch under the minimum (422), an unknown program (400), and 401 without a token', async () => {
     const theirs = await ohioCatch(other, { visibility: 'Public' });
     expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: FISH_OHIO, catchId: theirs.catchId })).json()).toMatchObject({
       status: 403,
@@ -136,8 +136,20 @@ describe('submissions', () => {
     });
     const small = await ohioCatch(angler, { speciesId: SPECIES.largemouth, lengthCm: inches(18) });
     expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: FISH_OHIO, catchId: small.catchId })).json()).toMatchObject({
-      status: 409,
+      status: 422,
       code: 'regulations.below_program_minimum',
+    });
+    // Valid requests the program's rules refuse are 422 too: a species it does not list, a catch with no measurement.
+    const brookTrout = await ohioCatch(angler, { speciesId: SPECIES.brookTrout, lengthCm: inches(20) });
+    expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: FISH_OHIO, catchId: brookTrout.catchId })).json()).toMatchObject({
+      status: 422,
+      code: 'regulations.species_not_in_program',
+    });
+    const unmeasured = await ohioCatch(angler, { lengthCm: null });
+    expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: FISH_OHIO, catchId: unmeasured.catchId })).json()).toMatchObject({
+      status: 422,
+      code: 'regulations.measure_missing',
+      detail: expect.stringContaining('neither length nor weight'),
     });
     expect((await inject('POST', '/api/regulations/master-angler/submissions', angler, { programId: MISSING_ID, catchId: small.catchId })).statusCode).toBe(400);
     expect((await inject('POST', '/api/regulations/master-angler/submissions', null, { programId: FISH_OHIO, catchId: small.catchId })).statusCode).toBe(401);

@@ -35,7 +35,7 @@ export const RegulationErrors = {
       errors: [{ pointer: '/reason', in: 'query', detail: 'is required unless dryRun=true' }],
     }),
   catchWithoutPlace: () =>
-    new AppError(409, 'regulations.catch_without_location', 'The catch and its log entry have neither coordinates nor a state: add the location to the entry to check the rules.'),
+    new AppError(422, 'regulations.catch_without_location', 'The catch and its log entry have neither coordinates nor a state: add the location to the entry to check the rules.'),
   jurisdictionNotFound: (id: string) => new AppError(404, 'regulations.jurisdiction_not_found', `No jurisdiction has id ${id}.`),
   zoneNotFound: (id: string) => new AppError(404, 'regulations.zone_not_found', `No zone or water body has id ${id}.`),
   ruleSetNotFound: (id: string) => new AppError(404, 'regulations.rule_set_not_found', `No rule-set version has id ${id}.`),

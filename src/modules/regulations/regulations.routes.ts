@@ -73,9 +73,9 @@ export const regulationsRoutes: FastifyPluginAsyncTypebox<RegulationsRouteOption
           'closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. ' +
           '`legal` is Unknown (and `legalToKeep` null) when our data cannot tell: no rule, no length, or a date after the newest license year we have ' +
           '(`dataStatus: Outdated`: the reasons then start with `data_outdated` and give that year’s findings as context). 404 when the catch does not exist, 403 when its entry is not shared with you; ' +
-          '409 `regulations.catch_without_location` when neither the catch nor its entry has a place.',
+          '422 `regulations.catch_without_location` when neither the catch nor its entry has a place.',
         querystring: CheckQuery,
-        response: { 200: Type.Ref('CatchRegulationCheck'), ...errorResponses(403, 404, 409) },
+        response: { 200: Type.Ref('CatchRegulationCheck'), ...errorResponses(403, 404, 422) },
       },
     },
     async (request) => service.checkCatch(services, catchSource, principalOf(request).userId, request.query.catchId),

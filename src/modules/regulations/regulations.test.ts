@@ -212,9 +212,11 @@ describe('GET /api/regulations/check', () => {
     expect(body).toMatchObject({ legalToKeep: false, reasons: [{ code: 'release_only' }], emergencyOrders: [{ reason: 'Test order: fish kill', overrides: { releaseOnly: true } }] });
   });
 
-  it('409 when neither the catch nor its entry has a place', async () => {
+  it('422 when neither the catch nor its entry has a place', async () => {
     const { catchId } = await createLoggedCatch(t, angler.userId, { lat: null, lon: null, stateCode: null });
-    expect((await check(catchId)).json()).toMatchObject({ status: 409, code: 'regulations.catch_without_location' });
+    const res = await check(catchId);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ status: 422, code: 'regulations.catch_without_location' });
   });
 
   it('a state without coordinates gives the statewide rules', async () => {
