@@ -1788,7 +1788,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or deny a permission
-         * @description Appends to the permission history (nothing is overwritten); the newest entry is in force. `isGranted: false` denies explicitly. Settings.Delete, Permissions.Manage and Employees.Manage belong to the Owner alone (422 `employees.owner_only_permission`). Audit-logged.
+         * @description Appends to the permission history (nothing is overwritten); the newest entry is in force. `isGranted: false` denies explicitly. Settings.Delete, Permissions.Manage and Employees.Manage belong to the Owner alone (409). Audit-logged.
          *
          *     Access: Owner-only.
          */
@@ -1811,6 +1811,28 @@ export interface paths {
          * @description Access: Owner-only.
          */
         get: operations["listEmployeePermissionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's role and effective permissions
+         * @description What the access rules let the signed-in caller do: role, whether the Admin-only and Owner-only routes admit them, and every permission they hold (by role, or granted to a Moderator) with the restrictions of its grant (maxBanDays …). Any signed-in user may ask; a Standard, DNR or Researcher user gets `staff: false` and no permissions. A client uses it to show only what the caller may do; each route still decides for itself.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getMyAccess"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2616,7 +2638,7 @@ export interface paths {
          * The review queue: posts and comments held by moderation, oldest first
          * @description Each item carries the provider's categories and scores, the rules that matched and why it was held. Audit-logged.
          *
-         *     Access: Permission-required: Content.Moderate (= moderation.reject) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         *     Access: Permission-required: any of Content.Moderate (= moderation.reject), Content.Approve (= moderation.approve) (each: Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
         get: operations["listModerationQueue"];
         put?: never;
@@ -5156,7 +5178,7 @@ export interface paths {
         };
         /**
          * May this logged catch be kept?
-         * @description Checks a catch you may see against the rules of where (the catch’s or its entry’s coordinates, else its state) and when (local date) it was caught: closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. `legal` is Unknown (and `legalToKeep` null) when our data cannot tell: no rule, no length, or a date after the newest license year we have (`dataStatus: Outdated`: the reasons then start with `data_outdated` and give that year’s findings as context). 404 when the catch does not exist, 403 when its entry is not shared with you; 422 `regulations.catch_without_location` when neither the catch nor its entry has a place.
+         * @description Checks a catch you may see against the rules of where (the catch’s or its entry’s coordinates, else its state) and when (local date) it was caught: closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. `legal` is Unknown (and `legalToKeep` null) when our data cannot tell: no rule, no length, or a date after the newest license year we have (`dataStatus: Outdated`: the reasons then start with `data_outdated` and give that year’s findings as context). 404 when the catch does not exist, 403 when its entry is not shared with you; 409 `regulations.catch_without_location` when neither the catch nor its entry has a place.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -5518,7 +5540,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one of your catches to a Master Angler program
-         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (422 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; 409 `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
+         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -8151,6 +8173,51 @@ export interface components {
             role: "Admin" | "Moderator";
             /** @description Grants and denials in force */
             permissions: components["schemas"]["PermissionGrant"][];
+        };
+        /**
+         * @example {
+         *       "userId": "0190f3a2-7c41-7b1e-9a53-2f6d1c0e4b8a",
+         *       "username": "mia",
+         *       "role": "Moderator",
+         *       "staff": true,
+         *       "admin": false,
+         *       "owner": false,
+         *       "permissions": [
+         *         "Content.Approve",
+         *         "Users.Ban",
+         *         "Users.View",
+         *         "moderation.approve"
+         *       ],
+         *       "restrictions": {
+         *         "Users.Ban": {
+         *           "maxBanDays": 7
+         *         }
+         *       }
+         *     }
+         */
+        MyAccess: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            userId: string;
+            username: string;
+            role: "Standard" | "DNR" | "Researcher" | "Admin" | "Moderator" | "Owner";
+            /** @description Owner, Admin or Moderator: someone who works on the platform (the staff console admits only them) */
+            staff: boolean;
+            /** @description Passes the Admin-only routes (Admin, Owner) */
+            admin: boolean;
+            /** @description Passes the Owner-only routes */
+            owner: boolean;
+            /** @description Every permission name the caller passes a permission-required route with, aliases included (Content.Approve and moderation.approve), sorted */
+            permissions: string[];
+            /** @description Restrictions of the grants in force, by permission name, e.g. { "Users.Ban": { "maxBanDays": 7 } } */
+            restrictions: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
         };
         Catch: {
             /**
@@ -23177,19 +23244,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
-            422: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -23263,6 +23317,36 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMyAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MyAccess */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyAccess"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -40008,7 +40092,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
+            /** @description Error */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -41396,7 +41480,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
+            /** @description Error */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -41639,8 +41723,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
-            422: {
+            /** @description Conflict with the current state of the record */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -44170,19 +44254,6 @@ export interface operations {
             };
             /** @description Unsupported content type: send application/json */
             415: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
-            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -22,7 +22,7 @@ export const adminModerationRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
   app.get(
     '/api/admin/moderation/pending',
     {
-      config: { access: { permission: 'Content.Moderate' } },
+      config: { access: { anyPermission: ['Content.Moderate', 'Content.Approve'] } },
       schema: {
         tags,
         operationId: 'listModerationQueue',

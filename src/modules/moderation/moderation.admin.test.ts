@@ -50,7 +50,8 @@ const view = (user: TestUser, id: string) => t.app.inject({ method: 'GET', url: 
 describe('who may see the queue and decide', () => {
   const roles = () => ({ owner, admin, adminDenied, modNone, modGranted, modApproveOnly, standard });
   const allowed = {
-    queue: ['owner', 'admin', 'modGranted'],
+    // Whoever may approve or reject may read what awaits them (any of the permissions that act on the queue).
+    queue: ['owner', 'admin', 'modGranted', 'modApproveOnly'],
     approve: ['owner', 'admin', 'modGranted', 'modApproveOnly'],
     reject: ['owner', 'admin', 'modGranted'],
   };
@@ -77,6 +78,17 @@ describe('who may see the queue and decide', () => {
       expect((await view(author, a)).json().moderationStatus).toBe('PendingReview');
     }
     if (rejected.statusCode === 403) expect(rejected.json().detail).toContain('moderation.reject');
+  });
+
+  it('admits a Moderator granted only Content.Approve to the queue, with the held post in it, and names both permissions to one with neither', async () => {
+    const id = await flagged('Approve-only moderators see this, you idiot asshole');
+    const res = await pending(modApproveOnly, '?pageSize=100');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(expect.arrayContaining([expect.objectContaining({ contentType: 'Post', contentId: id })]));
+    const refused = await pending(modNone);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'access.permission_denied', detail: expect.stringContaining('Content.Approve') });
+    expect(refused.json().detail).toContain('Content.Moderate');
   });
 
   it('needs a token (401)', async () => {
