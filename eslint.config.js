@@ -40,12 +40,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: '../factories.js', message: 'Import the sibling factory file (e.g. ./users.js).' }] }] },
   },
   {
+    // The console runs in the browser (its build script in Node).
+    files: ['packages/console/**/*.{ts,tsx,mjs}'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', sessionStorage: 'readonly', URL: 'readonly', process: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['bench/**', 'bin/**', 'scripts/*.mjs'],
+    files: ['bench/**', 'bin/**', 'scripts/*.mjs', 'packages/console/scripts/*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -21,7 +21,8 @@ import { registerSystemSettings } from './modules/settings/settings.admin.routes
 import { Photo } from './modules/photos/index.js';
 import { registerModules } from './core/module.js';
 import { MODULES } from './modules.js';
-import { version } from './paths.js';
+import { projectRoot, version } from './paths.js';
+import { consoleDistDir, registerConsole } from './core/http/console.js';
 import type { AppDeps } from './core/app-deps.js';
 import { Registries } from './core/registries.js';
 import { userDirectory } from './modules/users/users.service.js';
@@ -195,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   addRouteHook(app, 'onRequest', authenticate);
 
   await registerOpenApi(app, { version, publicDocs: config.publicDocs });
+  if (config.console) await registerConsole(app, consoleDistDir(projectRoot));
   // Maintenance mode (every route); the settings are then read live by the modules.
   const deps: AppDeps = { ...base, settings: await registerSystemSettings(app, base) };
   app.get(

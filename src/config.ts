@@ -52,6 +52,8 @@ export interface Config {
   moderationAllowHttp: boolean;
   /** Lets webhooks target http:// URLs and private or loopback addresses (local testing only). */
   webhooksAllowLocal: boolean;
+  /** Serve the staff console (packages/console, built into its dist/) at /console. */
+  console: boolean;
   idp: LocalIdpConfig | CognitoIdpConfig;
   payments: PaymentsConfig;
   media: MediaConfig;
@@ -327,6 +329,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     settingsKey: secret(env, 'FISHLOG_SETTINGS_KEY', 32),
     moderationAllowHttp: boolean(env, 'FISHLOG_MODERATION_ALLOW_HTTP', false),
     webhooksAllowLocal: boolean(env, 'FISHLOG_WEBHOOKS_ALLOW_LOCAL', false),
+    console: boolean(env, 'FISHLOG_CONSOLE', true),
     idp: idpConfig(env),
     payments: paymentsConfig(env),
     media: mediaConfig(env),

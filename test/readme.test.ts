@@ -39,6 +39,7 @@ const documents = [
   'docs/deployment.md',
   'docs/cli.md',
   'docs/development.md',
+  'docs/console.md',
   'docs/architecture.md',
   'docs/scaling.md',
 ];

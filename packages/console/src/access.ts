@@ -1,0 +1,32 @@
+import type { components } from '@fishlog/client';
+import { fishlog } from './api';
+
+/** What the API says the caller may do (GET /api/admin/me): the menu and buttons follow it. */
+export type MyAccess = components['schemas']['MyAccess'];
+
+let cached: Promise<MyAccess> | undefined;
+
+export function myAccess(): Promise<MyAccess> {
+  cached ??= fishlog.GET('/api/admin/me').then(({ data, error }) => {
+    if (error) {
+      cached = undefined;
+      throw error;
+    }
+    return data;
+  });
+  return cached;
+}
+
+export function forgetAccess(): void {
+  cached = undefined;
+}
+
+export const may = (access: MyAccess | undefined, permission: string): boolean => access?.permissions.includes(permission) ?? false;
+
+/** The screens, each with what lets the caller in (the API decides; this only hides the others). */
+export const SCREENS = {
+  moderation: (a: MyAccess) => may(a, 'Content.Moderate') || may(a, 'Content.Approve'),
+  users: (a: MyAccess) => may(a, 'Users.View'),
+  dashboard: (a: MyAccess) => a.admin,
+  audit: (a: MyAccess) => may(a, 'AuditLogs.View'),
+} as const;

@@ -1,0 +1,70 @@
+import type { DataProvider } from 'react-admin';
+import { FishlogProblem, fishlog, problemText } from './api';
+
+/**
+ * react-admin's lists and records over @fishlog/client: every list pages and filters through the
+ * API (`page`, `pageSize`, the list's own filters; `X-Total-Count`), never by fetching everything.
+ */
+const LISTS: Record<string, string> = {
+  moderation: '/api/admin/moderation/pending',
+  users: '/api/admin/users',
+};
+const RECORDS: Record<string, string> = {
+  users: '/api/admin/users/{id}',
+};
+
+/** The error react-admin shows: the problem's title, detail and request id; `status` for checkError. */
+export class ConsoleError extends Error {
+  readonly status: number;
+  readonly problem: unknown;
+  constructor(problem: unknown) {
+    super(problemText(problem));
+    this.status = problem instanceof FishlogProblem ? problem.status : 0;
+    this.problem = problem;
+  }
+}
+
+type Untyped = (path: string, init?: unknown) => Promise<{ data?: unknown; error?: FishlogProblem; response: Response }>;
+const get = fishlog.GET as unknown as Untyped;
+
+function cleanFilter(filter: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}
+
+function unsupported(what: string): never {
+  throw new Error(`${what} is done on its own screen`);
+}
+
+export const dataProvider: DataProvider = {
+  async getList(resource, params) {
+    const path = LISTS[resource];
+    if (!path) unsupported(`listing ${resource}`);
+    const { page = 1, perPage = 25 } = params.pagination ?? {};
+    const query: Record<string, unknown> = { page, pageSize: perPage, ...cleanFilter(params.filter ?? {}) };
+    if (resource === 'users' && params.sort?.field && ['createdAt', 'username'].includes(params.sort.field)) {
+      query.sort = `${params.sort.order === 'DESC' ? '-' : ''}${params.sort.field}`;
+    }
+    const { data, error, response } = await get(path, { params: { query } });
+    if (error) throw new ConsoleError(error);
+    const items = data as { id: string }[];
+    const total = Number(response.headers.get('x-total-count') ?? items.length);
+    return { data: items, total } as never;
+  },
+  async getOne(resource, params) {
+    const path = RECORDS[resource];
+    if (!path) unsupported(`reading ${resource}`);
+    const { data, error } = await get(path, { params: { path: { id: params.id } } });
+    if (error) throw new ConsoleError(error);
+    return { data } as never;
+  },
+  async getMany(resource, params) {
+    const records = await Promise.all(params.ids.map((id) => dataProvider.getOne(resource, { id })));
+    return { data: records.map((r) => r.data) };
+  },
+  getManyReference: () => unsupported('a reference list'),
+  create: () => unsupported('creating'),
+  update: () => unsupported('updating'),
+  updateMany: () => unsupported('updating'),
+  delete: () => unsupported('deleting'),
+  deleteMany: () => unsupported('deleting'),
+};

@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { List, SelectInput, useListContext, useNotify, usePermissions, useRefresh } from 'react-admin';
+import { Alert, Box, Button, Card, CardActions, CardContent, Chip, Stack, TextField, Typography } from '@mui/material';
+import type { components } from '@fishlog/client';
+import { fishlog, problemText } from '../api';
+import { may, type MyAccess } from '../access';
+
+type QueueItem = components['schemas']['ModerationQueueItem'];
+
+const filters = [
+  <SelectInput
+    key="contentType"
+    source="contentType"
+    label="Content"
+    alwaysOn
+    choices={[
+      { id: 'Post', name: 'Posts' },
+      { id: 'Comment', name: 'Comments' },
+    ]}
+  />,
+];
+
+/** The review queue (GET /api/admin/moderation/pending), paged and filtered by the API, state in the URL. */
+export default function ModerationQueue() {
+  return (
+    <List title="Moderation queue" filters={filters} perPage={10} exporter={false} empty={<Typography sx={{ p: 3 }}>Nothing awaits review.</Typography>}>
+      <QueueItems />
+    </List>
+  );
+}
+
+function QueueItems() {
+  const { data } = useListContext<QueueItem>();
+  return (
+    <Stack spacing={2} sx={{ p: 2 }} component="ul" aria-label="Items awaiting review" style={{ listStyle: 'none', margin: 0 }}>
+      {(data ?? []).map((item) => (
+        <li key={item.id}>
+          <QueueCard item={item} />
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+function defaultReason(item: QueueItem): string {
+  const why = [...item.matchedRules.map((r) => r.name), ...item.categories];
+  return why.length > 0 ? `Breaks the community rules (${why.join(', ')}).` : 'Breaks the community rules.';
+}
+
+function QueueCard({ item }: { item: QueueItem }) {
+  const { permissions: access } = usePermissions<MyAccess>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [reason, setReason] = useState(() => defaultReason(item));
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const kind = item.contentType === 'Post' ? 'post' : 'comment';
+  const label = `${item.contentType} by ${item.author.username}`;
+
+  async function decide(decision: 'approve' | 'reject') {
+    setBusy(true);
+    setProblem(undefined);
+    const path = { params: { path: { id: item.contentId } } };
+    const result =
+      decision === 'approve'
+        ? await fishlog.POST(kind === 'post' ? '/api/admin/moderation/post/{id}/approve' : '/api/admin/moderation/comment/{id}/approve', { ...path, body: {} })
+        : await fishlog.POST(kind === 'post' ? '/api/admin/moderation/post/{id}/reject' : '/api/admin/moderation/comment/{id}/reject', { ...path, body: { reason } });
+    setBusy(false);
+    if (result.error) {
+      setProblem(problemText(result.error));
+      return;
+    }
+    notify(decision === 'approve' ? `${label} approved: it is published` : `${label} rejected`, { type: 'success' });
+    refresh();
+  }
+
+  return (
+    <Card component="article" aria-label={label} variant="outlined">
+      <CardContent>
+        <Typography component="h2" variant="h6">
+          {label}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Held because: {item.heldBecause} · {new Date(item.createdAt).toLocaleString()}
+          {item.provider ? ` · ${item.provider}${item.model ? ` (${item.model})` : ''}` : ''}
+        </Typography>
+        <Typography sx={{ my: 1, whiteSpace: 'pre-wrap' }}>{item.text}</Typography>
+        {item.photoUrls.length > 0 ? (
+          <Stack direction="row" spacing={1} sx={{ my: 1 }}>
+            {item.photoUrls.map((url, i) => (
+              <Typography key={url} variant="body2">
+                Photo {i + 1}: {url}
+              </Typography>
+            ))}
+          </Stack>
+        ) : null}
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, my: 1 }} aria-label="AI verdict and rule hits">
+          {item.categories.map((c) => (
+            <Chip key={c} label={`${c}${item.scores[c] !== undefined ? ` ${item.scores[c]!.toFixed(2)}` : ''}`} sx={{ bgcolor: '#fff3e0', color: '#5d3200' }} />
+          ))}
+          {item.matchedRules.map((r) => (
+            <Chip key={r.id} label={`Rule: ${r.name} (${r.action})`} variant="outlined" />
+          ))}
+        </Box>
+        {problem ? (
+          <Alert severity="error" role="alert">
+            {problem}
+          </Alert>
+        ) : null}
+      </CardContent>
+      <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        {may(access, 'Content.Approve') ? (
+          <Button variant="contained" color="success" disabled={busy} onClick={() => decide('approve')} aria-label={`Approve ${label}`}>
+            Approve
+          </Button>
+        ) : null}
+        {may(access, 'Content.Moderate') ? (
+          <>
+            <TextField size="small" label="Reason for rejecting" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} />
+            <Button variant="contained" color="error" disabled={busy || reason.trim() === ''} onClick={() => decide('reject')} aria-label={`Reject ${label}`}>
+              Reject
+            </Button>
+          </>
+        ) : null}
+      </CardActions>
+    </Card>
+  );
+}
