@@ -1788,7 +1788,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or deny a permission
-         * @description Appends to the permission history (nothing is overwritten); the newest entry is in force. `isGranted: false` denies explicitly. Settings.Delete, Permissions.Manage and Employees.Manage belong to the Owner alone (409). Audit-logged.
+         * @description Appends to the permission history (nothing is overwritten); the newest entry is in force. `isGranted: false` denies explicitly. Settings.Delete, Permissions.Manage and Employees.Manage belong to the Owner alone (422 `employees.owner_only_permission`). Audit-logged.
          *
          *     Access: Owner-only.
          */
@@ -5178,7 +5178,7 @@ export interface paths {
         };
         /**
          * May this logged catch be kept?
-         * @description Checks a catch you may see against the rules of where (the catch’s or its entry’s coordinates, else its state) and when (local date) it was caught: closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. `legal` is Unknown (and `legalToKeep` null) when our data cannot tell: no rule, no length, or a date after the newest license year we have (`dataStatus: Outdated`: the reasons then start with `data_outdated` and give that year’s findings as context). 404 when the catch does not exist, 403 when its entry is not shared with you; 409 `regulations.catch_without_location` when neither the catch nor its entry has a place.
+         * @description Checks a catch you may see against the rules of where (the catch’s or its entry’s coordinates, else its state) and when (local date) it was caught: closed season, catch-and-release period, minimum/maximum length, protected slot, one-over limit, daily bag and combined bag counting the angler’s other kept catches that day. `legal` is Unknown (and `legalToKeep` null) when our data cannot tell: no rule, no length, or a date after the newest license year we have (`dataStatus: Outdated`: the reasons then start with `data_outdated` and give that year’s findings as context). 404 when the catch does not exist, 403 when its entry is not shared with you; 422 `regulations.catch_without_location` when neither the catch nor its entry has a place.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -5540,7 +5540,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one of your catches to a Master Angler program
-         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (409 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
+         * @description The catch must be yours (403 `regulations.not_your_catch` otherwise; 404/403 as the fishing log when you may not see it) and reach the program’s minimum for its species (422 `regulations.below_program_minimum`, `regulations.species_not_in_program`, `regulations.measure_missing`; 409 `regulations.program_minimums_missing` while the program has no minimums in our data). Species, length, weight, date and water come from the catch; add a photo URL (default: the catch’s first photo) and a witness. One entry per species per program year (409 `regulations.already_submitted`). The entry starts as Submitted.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -23244,6 +23244,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -40092,7 +40105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -41480,7 +41493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -41723,8 +41736,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state of the record */
-            409: {
+            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -44254,6 +44267,19 @@ export interface operations {
             };
             /** @description Unsupported content type: send application/json */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well formed, but refused by a domain rule (see the problem code): the same request fails again; change what it asks for */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
