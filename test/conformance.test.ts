@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from './harness.js';
  */
 
 let t: TestApp;
+let document: Record<string, unknown>;
 let table: DocumentTable;
 let teapotInSetup: { statusCode: number; body: string };
 
@@ -22,7 +23,8 @@ beforeAll(async () => {
       );
     },
   });
-  table = new DocumentTable((await t.app.inject({ method: 'GET', url: '/openapi.json' })).json());
+  document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  table = new DocumentTable(document, 'problems');
   // Outside a test, a mismatch becomes the response.
   teapotInSetup = await t.app.inject({ method: 'GET', url: '/test/teapot' });
 });
@@ -71,6 +73,14 @@ describe('the OpenAPI conformance check of test responses', () => {
     expect(table.mismatch({ method: 'POST', routeUrl: '/api/clubs/:id/join', status: 400, contentType: 'application/problem+json', payload: '{"status":400}' })).toMatch(
       /^the body does not match the declared schema: \/ must have required property 'type'/,
     );
+  });
+
+  it('validates success bodies too when asked (FISHLOG_TEST_VALIDATE_BODIES=all)', () => {
+    const all = new DocumentTable(document, 'all');
+    const club = { method: 'POST', routeUrl: '/api/clubs/:id/join', status: 200, contentType: 'application/json; charset=utf-8' };
+    expect(table.mismatch({ ...club, payload: '{}' })).toBeUndefined();
+    expect(all.mismatch({ ...club, payload: '{}' })).toMatch(/^the body does not match the declared schema: \/ must have required property 'id'/);
+    expect(all.mismatch({ method: 'GET', routeUrl: '/health/live', status: 200, contentType: 'application/json', payload: '{"status":"ok","uptimeSeconds":3}' })).toBeUndefined();
   });
 
   it('reports a route the document does not have', () => {

@@ -69,7 +69,11 @@ export class DocumentTable {
   private componentsAdded = false;
   private readonly validators = new Map<string, ValidateFunction | string>();
 
-  constructor(readonly document: Json) {}
+  /** `bodies`: which JSON bodies to validate, problems only (the default) or all (FISHLOG_TEST_VALIDATE_BODIES=all). */
+  constructor(
+    readonly document: Json,
+    private readonly bodies: 'problems' | 'all' = VALIDATE_ALL_BODIES ? 'all' : 'problems',
+  ) {}
 
   /** The schema at a JSON pointer of the document. */
   private at(pointer: string): unknown {
@@ -126,7 +130,7 @@ export class DocumentTable {
     const type = types.find((t) => t === media || t === '*/*' || (t.endsWith('/*') && media.startsWith(t.slice(0, -1))));
     if (!type) return `the document declares ${types.join(', ')} for ${status}, not ${media}`;
     if (response.method === 'HEAD' || typeof response.payload !== 'string' || response.payload.length > MAX_VALIDATED_BODY || !JSON_MEDIA.test(type)) return undefined;
-    if (!VALIDATE_ALL_BODIES && type !== 'application/problem+json') return undefined;
+    if (this.bodies === 'problems' && type !== 'application/problem+json') return undefined;
     if (!declared.content[type].schema) return undefined;
     const validate = this.validator(`${pointer}/content/${escapePointer(type)}/schema`);
     if (typeof validate === 'string') return validate;
