@@ -62,6 +62,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     report();
   } else {
     const started = Date.now();
+    // A production build even when started from a test run (vitest sets NODE_ENV=test, which would bundle React's development build).
+    process.env.NODE_ENV = 'production';
     const { build } = await import('vite');
     await build({ root: consoleDir, configFile: path.join(consoleDir, 'vite.config.ts'), logLevel: 'warn' });
     writeFileSync(stamp, hash);

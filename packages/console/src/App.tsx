@@ -9,6 +9,11 @@ import { SCREENS, type MyAccess } from './access';
 
 // Each screen is its own chunk, loaded when first opened (the initial JavaScript stays small).
 const ModerationQueue = lazy(() => import('./screens/ModerationQueue'));
+const UsersList = lazy(() => import('./screens/Users').then((m) => ({ default: m.UsersList })));
+const UserShow = lazy(() => import('./screens/Users').then((m) => ({ default: m.UserShow })));
+const AuditLog = lazy(() => import('./screens/AuditLog'));
+// recharts is only in this chunk.
+const Dashboard = lazy(() => import('./screens/Dashboard'));
 
 // Dark enough app bar and buttons for AA contrast with white text (the default theme's title fails axe).
 const theme = {
@@ -20,7 +25,14 @@ const theme = {
 function ConsoleMenu() {
   const { permissions: access } = usePermissions<MyAccess>();
   if (!access?.staff) return <Menu />;
-  return <Menu>{SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}</Menu>;
+  return (
+    <Menu>
+      {SCREENS.dashboard(access) ? <Menu.ResourceItem name="dashboard" /> : null}
+      {SCREENS.users(access) ? <Menu.ResourceItem name="users" /> : null}
+      {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
+      {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
+    </Menu>
+  );
 }
 
 function ConsoleLayout(props: LayoutProps) {
@@ -47,7 +59,10 @@ function Home() {
   const { permissions: access, isPending } = usePermissions<MyAccess>();
   if (isPending || !access) return null;
   if (!access.staff) return <NoAccess access={access} />;
+  if (SCREENS.dashboard(access)) return <Navigate to="/dashboard" replace />;
   if (SCREENS.moderation(access)) return <Navigate to="/moderation" replace />;
+  if (SCREENS.users(access)) return <Navigate to="/users" replace />;
+  if (SCREENS.audit(access)) return <Navigate to="/audit" replace />;
   return (
     <Box sx={{ p: 3 }}>
       <Typography component="h1" variant="h4">
@@ -77,7 +92,10 @@ export function App() {
         <CustomRoutes key="no-access">
           <Route path="/no-access" element={<NoAccess access={access} />} />
         </CustomRoutes>,
+        ...(access?.staff && SCREENS.dashboard(access) ? [<Resource key="dashboard" name="dashboard" list={Dashboard} options={{ label: 'Dashboard' }} />] : []),
+        ...(access?.staff && SCREENS.users(access) ? [<Resource key="users" name="users" list={UsersList} show={UserShow} recordRepresentation="username" options={{ label: 'Users' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
+        ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
       ]}
     </Admin>
   );

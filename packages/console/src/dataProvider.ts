@@ -41,6 +41,8 @@ export const dataProvider: DataProvider = {
     if (!path) unsupported(`listing ${resource}`);
     const { page = 1, perPage = 25 } = params.pagination ?? {};
     const query: Record<string, unknown> = { page, pageSize: perPage, ...cleanFilter(params.filter ?? {}) };
+    // Date inputs give a day; the API's period bounds are instants (UTC midnight).
+    for (const key of ['createdFrom', 'createdTo']) if (typeof query[key] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(query[key])) query[key] = `${query[key]}T00:00:00.000Z`;
     if (resource === 'users' && params.sort?.field && ['createdAt', 'username'].includes(params.sort.field)) {
       query.sort = `${params.sort.order === 'DESC' ? '-' : ''}${params.sort.field}`;
     }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -33,7 +34,8 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
   let author: TestUser;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(projectRoot, 'packages/console/dist/index.html'))) execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
+    // The build skips itself when its inputs are unchanged: the browser always tests the console as the sources are.
+    execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
     mkdirSync(screenshots, { recursive: true });
     t = await createTestApp();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -127,6 +129,56 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/#\/moderation\?filter=/);
     expect(await page.evaluate('Object.keys(localStorage)')).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a Moderator whose Users.Ban grant caps bans at 7 days finds a user, is refused a 30-day ban with the API\'s text, bans for 7 days, and the user is refused from then on', async () => {
+    const banMod = await createUser(t, { role: 'Moderator', username: 'console_banmod' });
+    await grant(t, owner, banMod, 'Users.View', true);
+    await grant(t, owner, banMod, 'Users.Ban', true, { maxBanDays: 7 });
+    const troll = await createUser(t, { username: 'console_troll' });
+    await createUser(t, { username: 'console_angler' });
+
+    const page = await signIn(banMod);
+    await page.getByRole('menuitem', { name: 'Users' }).waitFor();
+    expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Users']);
+    // The filter and the page live in the URL: this link is what the search box makes.
+    await page.goto(`${base}/console/#/users?filter=${encodeURIComponent(JSON.stringify({ q: 'console_tr' }))}&page=1&perPage=25`);
+    await page.getByRole('cell', { name: 'console_troll', exact: true }).waitFor();
+    await expect(page.getByRole('cell', { name: 'console_angler', exact: true }).count()).resolves.toBe(0);
+    await expectAccessible(page, 'users-list');
+
+    await page.getByRole('cell', { name: 'console_troll', exact: true }).click();
+    await page.getByRole('heading', { name: 'Ban console_troll' }).waitFor();
+    await expect(page.getByText('Your grant caps bans at 7 days').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Duration (days)').fill('30');
+    await page.getByLabel('Reason (shown to the user)').fill('Spamming tackle-shop links in every comment');
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'too long' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('A 30-day ban is too long: your ban permission is limited to 7 days');
+    expect(await refusal.textContent()).toMatch(/\(request [\w-]+\)/);
+    await expectAccessible(page, 'user-ban-refused');
+
+    // The form kept what was typed: only the duration changes.
+    await page.getByLabel('Duration (days)').fill('7');
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByText('console_troll is banned').waitFor();
+    const bans = page.getByRole('region', { name: 'Bans' });
+    await bans.getByRole('cell', { name: 'Spamming tackle-shop links in every comment' }).waitFor();
+    await expect(bans.getByRole('cell', { name: 'Active' }).count()).resolves.toBe(1);
+    await expect(bans.getByRole('cell', { name: 'console_banmod' }).count()).resolves.toBe(1);
+    await expectAccessible(page, 'user-page');
+
+    // The banned user's next call is refused by the API.
+    let res = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: troll.headers });
+    for (let i = 0; i < 20 && res.statusCode !== 403; i++) {
+      await sleep(50);
+      res = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: troll.headers });
+    }
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'auth.banned', status: 403 });
+    expect(res.json().detail).toContain('Spamming tackle-shop links in every comment');
     await page.context().close();
   });
 });

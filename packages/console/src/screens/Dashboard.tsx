@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import { Title } from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import { Alert, Box, Card, CardContent, MenuItem, TextField, Typography } from '@mui/material';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { paths } from '@fishlog/client';
+import { fishlog, problemText } from '../api';
+
+type Json<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
+type Overview = Json<'/api/admin/dashboard/overview'>;
+type Growth = Json<'/api/admin/dashboard/analytics/user-growth'>;
+
+const PERIODS = [
+  { days: 7, label: 'Last 7 days', interval: 'Day' },
+  { days: 30, label: 'Last 30 days', interval: 'Day' },
+  { days: 90, label: 'Last 90 days', interval: 'Week' },
+  { days: 365, label: 'Last 12 months', interval: 'Month' },
+] as const;
+
+/** The overview figures (GET /api/admin/dashboard/overview) and user growth as a chart, the period in the URL. */
+export default function Dashboard() {
+  const [params, setParams] = useSearchParams();
+  const days = Number(params.get('days') ?? 30);
+  const period = PERIODS.find((p) => p.days === days) ?? PERIODS[1];
+  const [overview, setOverview] = useState<Overview>();
+  const [growth, setGrowth] = useState<Growth>();
+  const [problem, setProblem] = useState<string>();
+
+  useEffect(() => {
+    void fishlog.GET('/api/admin/dashboard/overview').then(({ data, error }) => (error ? setProblem(problemText(error)) : setOverview(data)));
+  }, []);
+  useEffect(() => {
+    let live = true;
+    const to = new Date();
+    const from = new Date(to.getTime() - period.days * 86_400_000);
+    void fishlog
+      .GET('/api/admin/dashboard/analytics/user-growth', { params: { query: { from: from.toISOString(), to: to.toISOString(), interval: period.interval } } })
+      .then(({ data, error }) => {
+        if (!live) return;
+        if (error) setProblem(problemText(error));
+        else setGrowth(data);
+      });
+    return () => {
+      live = false;
+    };
+  }, [period]);
+
+  const figures: [string, number | undefined, string?][] = overview
+    ? [
+        ['Users', overview.users.total, `${overview.users.last7Days} new in 7 days`],
+        ['Active users (30 days)', overview.users.activeLast30Days],
+        ['Catches', overview.catches.total, `${overview.catches.last7Days} in 7 days`],
+        ['Posts', overview.posts.total, `${overview.posts.last7Days} in 7 days`],
+        ['Awaiting moderation', overview.pendingModeration.total],
+        ['Open reports', overview.openReports],
+        ['Bans in force', overview.activeBans],
+      ]
+    : [];
+  const points = (growth?.periods ?? []).map((p) => ({ period: p.periodStart.slice(0, 10), 'New users': p.newUsers, 'Active users': p.activeUsers }));
+
+  return (
+    <Box sx={{ p: 2 }}>
+      <Title title="Dashboard" />
+      <Typography component="h1" variant="h5" gutterBottom>
+        Dashboard
+      </Typography>
+      {problem ? (
+        <Alert severity="error" role="alert">
+          {problem}
+        </Alert>
+      ) : null}
+      <Box component="section" aria-label="Overview" sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, mb: 3 }}>
+        {figures.map(([label, value, sub]) => (
+          <Card key={label} variant="outlined">
+            <CardContent>
+              <Typography variant="body2" color="text.secondary">
+                {label}
+              </Typography>
+              <Typography component="p" variant="h4">
+                {value}
+              </Typography>
+              {sub ? <Typography variant="body2">{sub}</Typography> : null}
+            </CardContent>
+          </Card>
+        ))}
+      </Box>
+      <Card component="section" aria-label="User growth" variant="outlined">
+        <CardContent>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+            <Typography component="h2" variant="h6">
+              User growth{growth ? ` (${growth.totals.newUsers} new)` : ''}
+            </Typography>
+            <TextField select size="small" label="Period" value={period.days} onChange={(e) => setParams({ days: e.target.value })} sx={{ minWidth: 180 }}>
+              {PERIODS.map((p) => (
+                <MenuItem key={p.days} value={p.days}>
+                  {p.label}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Box>
+          <Box sx={{ height: 320 }} role="img" aria-label={`New and active users per ${period.interval.toLowerCase()}, ${period.label.toLowerCase()}`}>
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart data={points} margin={{ top: 16, right: 16, bottom: 8, left: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="period" />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Legend />
+                <Line type="monotone" dataKey="New users" stroke="#1a4d7a" strokeWidth={2} isAnimationActive={false} />
+                <Line type="monotone" dataKey="Active users" stroke="#a14900" strokeWidth={2} isAnimationActive={false} />
+              </LineChart>
+            </ResponsiveContainer>
+          </Box>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,242 @@
+import { useState } from 'react';
+import {
+  Datagrid,
+  DateField,
+  DateInput,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  Show,
+  TextField as RaTextField,
+  useNotify,
+  usePermissions,
+  useRecordContext,
+  useRefresh,
+} from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import type { components } from '@fishlog/client';
+import { fishlog, problemText } from '../api';
+import { may, type MyAccess } from '../access';
+
+type AdminUser = components['schemas']['AdminUser'];
+type UserDetails = components['schemas']['AdminUserDetails'];
+type Ban = components['schemas']['Ban'];
+
+const ROLES = ['Standard', 'DNR', 'Researcher', 'Moderator', 'Admin', 'Owner'].map((r) => ({ id: r, name: r }));
+const STATUSES = ['Active', 'Banned', 'Disabled'].map((s) => ({ id: s, name: s }));
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Username or e-mail starts with" aria-label="Search users" />,
+  <SelectInput key="role" source="role" label="Role" choices={ROLES} alwaysOn />,
+  <SelectInput key="status" source="status" label="Status" choices={STATUSES} alwaysOn />,
+  <DateInput key="createdFrom" source="createdFrom" label="Created from" />,
+  <DateInput key="createdTo" source="createdTo" label="Created before" />,
+];
+
+/** GET /api/admin/users: filters, sort and page through the API, all in the URL. */
+export function UsersList() {
+  return (
+    <List title="Users" filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} exporter={false}>
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <RaTextField source="username" />
+        <RaTextField source="email" sortable={false} emptyText="—" />
+        <RaTextField source="role" sortable={false} />
+        <FunctionField
+          source="status"
+          sortable={false}
+          render={(u: AdminUser) => (u.activeBan ? `Banned ${u.activeBan.endsAt ? `until ${new Date(u.activeBan.endsAt).toLocaleString()}` : 'permanently'}` : u.status)}
+        />
+        <DateField source="createdAt" label="Created" showTime />
+        <DateField source="lastSignInAt" label="Last sign-in" showTime sortable={false} emptyText="never" />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** GET /api/admin/users/{id}: details, activity counts, role, bans; ban and lift. */
+export function UserShow() {
+  return (
+    <Show title="User" actions={false}>
+      <UserPage />
+    </Show>
+  );
+}
+
+function UserPage() {
+  const user = useRecordContext<UserDetails>();
+  const { permissions: access } = usePermissions<MyAccess>();
+  // react-admin shows the list's row first (no counts, no bans) while GET /api/admin/users/{id} answers.
+  if (!user?.counts) return <Typography sx={{ p: 2 }}>Loading…</Typography>;
+  const counts = Object.entries(user.counts);
+  return (
+    <Stack spacing={2} sx={{ p: 2 }}>
+      <Box>
+        <Typography component="h1" variant="h5">
+          {user.username}
+        </Typography>
+        <Typography>
+          Role: <strong>{user.role}</strong> · Status: <strong>{user.status}</strong> · E-mail: {user.email ?? '—'} · Created {new Date(user.createdAt).toLocaleString()} · Last
+          sign-in {user.lastSignInAt ? new Date(user.lastSignInAt).toLocaleString() : 'never'}
+        </Typography>
+        {user.profile.displayName ? <Typography>Display name: {user.profile.displayName}</Typography> : null}
+        {may(access, 'AuditLogs.View') ? (
+          <Link component={RouterLink} to={`/audit?targetId=${user.id}`}>
+            Audit log entries about this user
+          </Link>
+        ) : null}
+      </Box>
+      <Box component="section" aria-label="Activity">
+        <Typography component="h2" variant="h6">
+          Activity
+        </Typography>
+        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))', gap: 1, m: 0 }}>
+          {counts.map(([name, n]) => (
+            <Box key={name}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {name}
+              </Typography>
+              <Typography component="dd" sx={{ m: 0 }}>
+                {n}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </Box>
+      {may(access, 'Users.Ban') && user.status !== 'Banned' ? <BanForm user={user} cap={maxBanDays(access)} /> : null}
+      <Bans bans={user.bans} mayLift={may(access, 'Users.Unban')} />
+    </Stack>
+  );
+}
+
+function maxBanDays(access: MyAccess | undefined): number | undefined {
+  const days = access?.restrictions['Users.Ban']?.maxBanDays;
+  return typeof days === 'number' ? days : undefined;
+}
+
+function BanForm({ user, cap }: { user: UserDetails; cap: number | undefined }) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [days, setDays] = useState(String(cap ?? 7));
+  const [permanent, setPermanent] = useState(false);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function ban() {
+    setBusy(true);
+    setProblem(undefined);
+    const { error } = await fishlog.POST('/api/admin/users/{id}/bans', {
+      params: { path: { id: user.id } },
+      body: { reason, durationDays: permanent ? null : Number(days) },
+    });
+    setBusy(false);
+    // On a refusal the form keeps what was typed.
+    if (error) return setProblem(problemText(error));
+    notify(`${user.username} is banned`, { type: 'success' });
+    refresh();
+  }
+
+  return (
+    <Card component="section" aria-label="Ban this user" variant="outlined">
+      <CardContent>
+        <Typography component="h2" variant="h6">
+          Ban {user.username}
+        </Typography>
+        <Typography variant="body2" sx={{ mb: 1 }}>
+          {cap !== undefined ? `Your grant caps bans at ${cap} day${cap === 1 ? '' : 's'} (no permanent ban).` : 'No cap on the duration: up to 3650 days, or permanent.'}
+        </Typography>
+        <Stack direction="row" spacing={2} sx={{ flexWrap: 'wrap', alignItems: 'center' }} useFlexGap>
+          <TextField
+            size="small"
+            type="number"
+            label="Duration (days)"
+            value={days}
+            disabled={permanent}
+            onChange={(e) => setDays(e.target.value)}
+            slotProps={{ htmlInput: { min: 1, max: 3650 } }}
+          />
+          <FormControlLabel control={<Checkbox checked={permanent} onChange={(e) => setPermanent(e.target.checked)} />} label="Permanent" />
+          <TextField size="small" label="Reason (shown to the user)" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 360 }} required />
+          <Button variant="contained" color="error" disabled={busy || reason.trim() === '' || (!permanent && !(Number(days) >= 1))} onClick={ban}>
+            Ban
+          </Button>
+        </Stack>
+        {problem ? (
+          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+            {problem}
+          </Alert>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Bans({ bans, mayLift }: { bans: Ban[]; mayLift: boolean }) {
+  return (
+    <Box component="section" aria-label="Bans">
+      <Typography component="h2" variant="h6">
+        Bans
+      </Typography>
+      {bans.length === 0 ? (
+        <Typography>No ban.</Typography>
+      ) : (
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>Status</TableCell>
+              <TableCell>Reason</TableCell>
+              <TableCell>From</TableCell>
+              <TableCell>Until</TableCell>
+              <TableCell>By</TableCell>
+              <TableCell>Lifted</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {bans.map((b) => (
+              <TableRow key={b.id}>
+                <TableCell>{b.status}</TableCell>
+                <TableCell>{b.reason}</TableCell>
+                <TableCell>{new Date(b.startsAt).toLocaleString()}</TableCell>
+                <TableCell>{b.endsAt ? new Date(b.endsAt).toLocaleString() : 'permanent'}</TableCell>
+                <TableCell>{b.bannedByUsername ?? 'operator'}</TableCell>
+                <TableCell>{b.status === 'Lifted' ? `${b.liftReason ?? ''}` : mayLift && b.status === 'Active' ? <LiftBan ban={b} /> : '—'}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Box>
+  );
+}
+
+function LiftBan({ ban }: { ban: Ban }) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  async function lift() {
+    setBusy(true);
+    setProblem(undefined);
+    const { error } = await fishlog.POST('/api/admin/bans/{id}/lift', { params: { path: { id: ban.id } }, body: { reason } });
+    setBusy(false);
+    if (error) return setProblem(problemText(error));
+    notify(`The ban of ${ban.username} is lifted`, { type: 'success' });
+    refresh();
+  }
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      <TextField size="small" label="Reason for lifting" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <Button variant="outlined" disabled={busy || reason.trim() === ''} onClick={lift}>
+        Lift
+      </Button>
+      {problem ? (
+        <Alert severity="error" role="alert">
+          {problem}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
