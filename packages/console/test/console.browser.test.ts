@@ -181,4 +181,57 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect(res.json().detail).toContain('Spamming tackle-shop links in every comment');
     await page.context().close();
   });
+
+  it('the Owner finds that ban in the audit log by its reason, with who did it, then lifts it from the user\'s page', async () => {
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Audit log' }).click();
+    await page.getByLabel('Reason contains (full text)').fill('tackle-shop');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/#\/audit\?q=tackle-shop/);
+    const entries = page.getByRole('table', { name: 'Audit log entries' });
+    const row = entries.getByRole('row').filter({ hasText: 'users.banned' });
+    await row.waitFor();
+    await expect(row.count()).resolves.toBe(1);
+    const text = await row.textContent();
+    expect(text).toContain('console_banmod');
+    expect(text).toContain('Spamming tackle-shop links in every comment');
+    expect(text).toContain('Success');
+    await expectAccessible(page, 'audit-log');
+
+    // A reload keeps the search (the filters live in the URL).
+    await page.reload();
+    await entries.getByRole('row').filter({ hasText: 'users.banned' }).waitFor();
+
+    await page.getByRole('menuitem', { name: 'Users' }).click();
+    await page.getByRole('cell', { name: 'console_troll', exact: true }).click();
+    await page.getByLabel('Reason for lifting').fill('Appeal accepted by phone');
+    await page.getByRole('button', { name: 'Lift' }).click();
+    await page.getByText('The ban of console_troll is lifted').waitFor();
+    await page.getByRole('region', { name: 'Bans' }).getByRole('cell', { name: 'Lifted' }).waitFor();
+    await page.getByRole('heading', { name: 'Ban console_troll' }).waitFor();
+    await page.context().close();
+  });
+
+  it('the Owner lands on the dashboard: overview figures and the user-growth chart drawn from the data, with a period picker', async () => {
+    const page = await signIn(owner);
+    await page.waitForURL(/#\/dashboard/);
+    const overview = page.getByRole('region', { name: 'Overview' });
+    await overview.getByText('Bans in force').waitFor();
+    const curve = page.locator('.recharts-line-curve').first();
+    await curve.waitFor();
+    // A drawn line through the periods: a path that moves and then draws several segments.
+    const d = (await curve.getAttribute('d')) ?? '';
+    expect(d).toMatch(/^M[\d.,\s-]+/);
+    expect((d.match(/[LC]/g) ?? []).length).toBeGreaterThan(5);
+    await expect(page.getByRole('heading', { name: /User growth \(\d+ new\)/ }).isVisible()).resolves.toBe(true);
+    expect(await page.getByRole('heading', { name: /User growth/ }).textContent()).not.toContain('(0 new)');
+    await expectAccessible(page, 'dashboard');
+
+    await page.getByLabel('Period').click();
+    await page.getByRole('option', { name: 'Last 12 months' }).click();
+    await page.waitForURL(/days=365/);
+    await page.getByRole('img', { name: /per month, last 12 months/ }).waitFor();
+    await expect(page.locator('.recharts-line-curve').first().getAttribute('d')).resolves.toMatch(/^M/);
+    await page.context().close();
+  });
 });

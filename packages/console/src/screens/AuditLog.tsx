@@ -81,15 +81,15 @@ export default function AuditLog() {
       <Box component="form" key={key} onSubmit={search} role="search" aria-label="Search the audit log" sx={{ mb: 2 }}>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           {FIELDS.map((f) => (
-            <TextField key={f.name} size="small" name={f.name} label={f.label} defaultValue={params.get(f.name) ?? ''} />
+            <TextField key={f.name} fullWidth={false} sx={{ width: 220 }} size="small" name={f.name} label={f.label} defaultValue={params.get(f.name) ?? ''} />
           ))}
-          <TextField size="small" select name="outcome" label="Outcome" defaultValue={params.get('outcome') ?? ''} sx={{ minWidth: 140 }}>
+          <TextField fullWidth={false} size="small" select name="outcome" label="Outcome" defaultValue={params.get('outcome') ?? ''} sx={{ minWidth: 140 }}>
             <MenuItem value="">Any</MenuItem>
             <MenuItem value="Success">Success</MenuItem>
             <MenuItem value="Failure">Failure</MenuItem>
           </TextField>
-          <TextField size="small" type="date" name="from" label="From" defaultValue={params.get('from') ?? ''} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField size="small" type="date" name="to" label="Before" defaultValue={params.get('to') ?? ''} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField fullWidth={false} size="small" type="date" name="from" label="From" defaultValue={params.get('from') ?? ''} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField fullWidth={false} size="small" type="date" name="to" label="Before" defaultValue={params.get('to') ?? ''} slotProps={{ inputLabel: { shrink: true } }} />
           <Button type="submit" variant="contained">
             Search
           </Button>

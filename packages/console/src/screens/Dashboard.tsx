@@ -90,7 +90,7 @@ export default function Dashboard() {
             <Typography component="h2" variant="h6">
               User growth{growth ? ` (${growth.totals.newUsers} new)` : ''}
             </Typography>
-            <TextField select size="small" label="Period" value={period.days} onChange={(e) => setParams({ days: e.target.value })} sx={{ minWidth: 180 }}>
+            <TextField fullWidth={false} select size="small" label="Period" value={period.days} onChange={(e) => setParams({ days: e.target.value })} sx={{ minWidth: 180 }}>
               {PERIODS.map((p) => (
                 <MenuItem key={p.days} value={p.days}>
                   {p.label}

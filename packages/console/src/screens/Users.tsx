@@ -149,6 +149,7 @@ function BanForm({ user, cap }: { user: UserDetails; cap: number | undefined }) 
         </Typography>
         <Stack direction="row" spacing={2} sx={{ flexWrap: 'wrap', alignItems: 'center' }} useFlexGap>
           <TextField
+            fullWidth={false}
             size="small"
             type="number"
             label="Duration (days)"
@@ -158,7 +159,7 @@ function BanForm({ user, cap }: { user: UserDetails; cap: number | undefined }) 
             slotProps={{ htmlInput: { min: 1, max: 3650 } }}
           />
           <FormControlLabel control={<Checkbox checked={permanent} onChange={(e) => setPermanent(e.target.checked)} />} label="Permanent" />
-          <TextField size="small" label="Reason (shown to the user)" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 360 }} required />
+          <TextField fullWidth={false} size="small" label="Reason (shown to the user)" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 360 }} required />
           <Button variant="contained" color="error" disabled={busy || reason.trim() === '' || (!permanent && !(Number(days) >= 1))} onClick={ban}>
             Ban
           </Button>
@@ -228,7 +229,7 @@ function LiftBan({ ban }: { ban: Ban }) {
   }
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      <TextField size="small" label="Reason for lifting" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <TextField fullWidth={false} size="small" label="Reason for lifting" value={reason} onChange={(e) => setReason(e.target.value)} />
       <Button variant="outlined" disabled={busy || reason.trim() === ''} onClick={lift}>
         Lift
       </Button>
