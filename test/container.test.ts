@@ -32,6 +32,16 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('Dockerfile and the staff console', () => {
+  it('builds the console in the build stage and ships its dist, where the API serves /console from', () => {
+    expect(dockerfile).toMatch(/^COPY packages\/console\/package\.json /m);
+    expect(dockerfile).toMatch(/^RUN node packages\/console\/scripts\/build\.mjs$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/packages\/console\/dist \.\/packages\/console\/dist$/m);
+    // The build reads the client's sources (the console calls the API only through @fishlog/client).
+    expect(dockerfile).toMatch(/^COPY packages\/client\/src /m);
+  });
+});
+
 describe('compose.yaml', () => {
   it('runs the API with PostgreSQL 16+ and an optional Redis', () => {
     expect(compose).toMatch(/image:\s*postgres:(1[6-9]|[2-9]\d)/);
