@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -71,4 +72,9 @@ export async function teardown(): Promise<void> {
     }
   }
   await cluster?.release();
+  // The OpenAPI documents test/conformance.ts cached for this run's files.
+  const documents = path.join(os.tmpdir(), 'fishlog-test-openapi');
+  for (const name of existsSync(documents) && prefix ? readdirSync(documents) : []) {
+    if (name.startsWith(`${prefix}-`)) rmSync(path.join(documents, name), { force: true });
+  }
 }
