@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createPost, createUser, grant, type TestUser } from '../../../test/factories.js';
+import { createPost, createTestPayment, createUser, grant, type TestUser } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 
 /**
@@ -182,7 +182,7 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.context().close();
   });
 
-  it('the Owner finds that ban in the audit log by its reason, with who did it, then lifts it from the user\'s page', async () => {
+  it('the Owner finds that ban in the audit log by its reason, with who did it, then lifts it and changes the user\'s role from their page', async () => {
     const page = await signIn(owner);
     await page.getByRole('menuitem', { name: 'Audit log' }).click();
     await page.getByLabel('Reason contains (full text)').fill('tackle-shop');
@@ -209,10 +209,22 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.getByText('The ban of console_troll is lifted').waitFor();
     await page.getByRole('region', { name: 'Bans' }).getByRole('cell', { name: 'Lifted' }).waitFor();
     await page.getByRole('heading', { name: 'Ban console_troll' }).waitFor();
+
+    // Role change with the reason the API requires; the API's answer is the record of it.
+    const roleForm = page.getByRole('region', { name: 'Change the role' });
+    await roleForm.getByLabel('New role').click();
+    await page.getByRole('option', { name: 'Researcher' }).click();
+    await roleForm.getByLabel('Reason for the change').fill('Research access request #7 approved');
+    await roleForm.getByRole('button', { name: 'Change role' }).click();
+    await page.getByText('console_troll is now Researcher').waitFor();
+    await expectAccessible(page, 'user-page-owner');
+    const troll = await t.app.inject({ method: 'GET', url: `/api/admin/users?q=console_troll`, headers: owner.headers });
+    expect(troll.json()[0]).toMatchObject({ username: 'console_troll', role: 'Researcher', status: 'Active' });
     await page.context().close();
   });
 
-  it('the Owner lands on the dashboard: overview figures and the user-growth chart drawn from the data, with a period picker', async () => {
+  it('the Owner lands on the dashboard: overview figures, the user-growth and revenue charts drawn from the data, with a period picker', async () => {
+    await createTestPayment(t, author, { amountCents: 12_500 });
     const page = await signIn(owner);
     await page.waitForURL(/#\/dashboard/);
     const overview = page.getByRole('region', { name: 'Overview' });
@@ -225,12 +237,15 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect((d.match(/[LC]/g) ?? []).length).toBeGreaterThan(5);
     await expect(page.getByRole('heading', { name: /User growth \(\d+ new\)/ }).isVisible()).resolves.toBe(true);
     expect(await page.getByRole('heading', { name: /User growth/ }).textContent()).not.toContain('(0 new)');
+    // The revenue chart: the payment's bar, and the total in its heading.
+    await page.getByRole('heading', { name: /Revenue \(\$125\.00 net, 1 payments\)/ }).waitFor();
+    await expect(page.locator('.recharts-bar-rectangle').count()).resolves.toBeGreaterThan(0);
     await expectAccessible(page, 'dashboard');
 
     await page.getByLabel('Period').click();
     await page.getByRole('option', { name: 'Last 12 months' }).click();
     await page.waitForURL(/days=365/);
-    await page.getByRole('img', { name: /per month, last 12 months/ }).waitFor();
+    await page.getByRole('img', { name: /New and active users per month, last 12 months/ }).waitFor();
     await expect(page.locator('.recharts-line-curve').first().getAttribute('d')).resolves.toMatch(/^M/);
     await page.context().close();
   });

@@ -2,13 +2,16 @@ import { useEffect, useState } from 'react';
 import { Title } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { Alert, Box, Card, CardContent, MenuItem, TextField, Typography } from '@mui/material';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { paths } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
 
 type Json<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
 type Overview = Json<'/api/admin/dashboard/overview'>;
 type Growth = Json<'/api/admin/dashboard/analytics/user-growth'>;
+type Revenue = Json<'/api/admin/dashboard/analytics/revenue'>;
+
+const money = (cents: number, currency = 'USD') => (cents / 100).toLocaleString('en-US', { style: 'currency', currency });
 
 const PERIODS = [
   { days: 7, label: 'Last 7 days', interval: 'Day' },
@@ -24,6 +27,7 @@ export default function Dashboard() {
   const period = PERIODS.find((p) => p.days === days) ?? PERIODS[1];
   const [overview, setOverview] = useState<Overview>();
   const [growth, setGrowth] = useState<Growth>();
+  const [revenue, setRevenue] = useState<Revenue>();
   const [problem, setProblem] = useState<string>();
 
   useEffect(() => {
@@ -33,6 +37,12 @@ export default function Dashboard() {
     let live = true;
     const to = new Date();
     const from = new Date(to.getTime() - period.days * 86_400_000);
+    const query = { from: from.toISOString(), to: to.toISOString(), interval: period.interval };
+    void fishlog.GET('/api/admin/dashboard/analytics/revenue', { params: { query } }).then(({ data, error }) => {
+      if (!live) return;
+      if (error) setProblem(problemText(error));
+      else setRevenue(data);
+    });
     void fishlog
       .GET('/api/admin/dashboard/analytics/user-growth', { params: { query: { from: from.toISOString(), to: to.toISOString(), interval: period.interval } } })
       .then(({ data, error }) => {
@@ -56,6 +66,7 @@ export default function Dashboard() {
         ['Bans in force', overview.activeBans],
       ]
     : [];
+  const revenuePoints = (revenue?.periods ?? []).map((p) => ({ period: p.periodStart.slice(0, 10), Net: p.netCents / 100, Refunded: p.refundedCents / 100 }));
   const points = (growth?.periods ?? []).map((p) => ({ period: p.periodStart.slice(0, 10), 'New users': p.newUsers, 'Active users': p.activeUsers }));
 
   return (
@@ -109,6 +120,26 @@ export default function Dashboard() {
                 <Line type="monotone" dataKey="New users" stroke="#1a4d7a" strokeWidth={2} isAnimationActive={false} />
                 <Line type="monotone" dataKey="Active users" stroke="#a14900" strokeWidth={2} isAnimationActive={false} />
               </LineChart>
+            </ResponsiveContainer>
+          </Box>
+        </CardContent>
+      </Card>
+      <Card component="section" aria-label="Revenue" variant="outlined" sx={{ mt: 2 }}>
+        <CardContent>
+          <Typography component="h2" variant="h6">
+            Revenue{revenue ? ` (${money(revenue.totals.netCents, revenue.currency)} net, ${revenue.totals.payments} payments)` : ''}
+          </Typography>
+          <Box sx={{ height: 280 }} role="img" aria-label={`Net revenue and refunds per ${period.interval.toLowerCase()}, ${period.label.toLowerCase()}`}>
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={revenuePoints} margin={{ top: 16, right: 16, bottom: 8, left: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="period" />
+                <YAxis />
+                <Tooltip />
+                <Legend />
+                <Bar dataKey="Net" fill="#1a4d7a" isAnimationActive={false} />
+                <Bar dataKey="Refunded" fill="#a14900" isAnimationActive={false} />
+              </BarChart>
             </ResponsiveContainer>
           </Box>
         </CardContent>

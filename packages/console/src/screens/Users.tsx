@@ -15,7 +15,7 @@ import {
   useRefresh,
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
 import { may, type MyAccess } from '../access';
@@ -104,9 +104,57 @@ function UserPage() {
           ))}
         </Box>
       </Box>
+      {may(access, 'Users.ChangeRole') && user.role !== 'Owner' ? <RoleForm user={user} /> : null}
       {may(access, 'Users.Ban') && user.status !== 'Banned' ? <BanForm user={user} cap={maxBanDays(access)} /> : null}
       <Bans bans={user.bans} mayLift={may(access, 'Users.Unban')} />
     </Stack>
+  );
+}
+
+/** PUT /api/admin/users/{id}/role with the reason the API requires; the API decides which changes the caller may make. */
+function RoleForm({ user }: { user: UserDetails }) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [role, setRole] = useState<string>(user.role);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  async function change() {
+    setBusy(true);
+    setProblem(undefined);
+    const { error } = await fishlog.PUT('/api/admin/users/{id}/role', { params: { path: { id: user.id } }, body: { role: role as UserDetails['role'], reason } });
+    setBusy(false);
+    if (error) return setProblem(problemText(error));
+    notify(`${user.username} is now ${role}`, { type: 'success' });
+    setReason('');
+    refresh();
+  }
+  return (
+    <Card component="section" aria-label="Change the role" variant="outlined">
+      <CardContent>
+        <Typography component="h2" variant="h6">
+          Role
+        </Typography>
+        <Stack direction="row" spacing={2} sx={{ flexWrap: 'wrap', alignItems: 'center', mt: 1 }} useFlexGap>
+          <TextField fullWidth={false} select size="small" label="New role" value={role} onChange={(e) => setRole(e.target.value)} sx={{ minWidth: 180 }}>
+            {ROLES.filter((r) => r.id !== 'Owner').map((r) => (
+              <MenuItem key={r.id} value={r.id}>
+                {r.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField fullWidth={false} size="small" label="Reason for the change" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} />
+          <Button variant="contained" disabled={busy || role === user.role || reason.trim() === ''} onClick={change}>
+            Change role
+          </Button>
+        </Stack>
+        {problem ? (
+          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+            {problem}
+          </Alert>
+        ) : null}
+      </CardContent>
+    </Card>
   );
 }
 
@@ -157,6 +205,7 @@ function BanForm({ user, cap }: { user: UserDetails; cap: number | undefined }) 
             disabled={permanent}
             onChange={(e) => setDays(e.target.value)}
             slotProps={{ htmlInput: { min: 1, max: 3650 } }}
+            sx={{ width: 170 }}
           />
           <FormControlLabel control={<Checkbox checked={permanent} onChange={(e) => setPermanent(e.target.checked)} />} label="Permanent" />
           <TextField fullWidth={false} size="small" label="Reason (shown to the user)" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 360 }} required />
