@@ -11,6 +11,7 @@ import { SCREENS, type MyAccess } from './access';
 const ModerationQueue = lazy(() => import('./screens/ModerationQueue'));
 const UsersList = lazy(() => import('./screens/Users').then((m) => ({ default: m.UsersList })));
 const UserShow = lazy(() => import('./screens/Users').then((m) => ({ default: m.UserShow })));
+const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));
@@ -29,6 +30,7 @@ function ConsoleMenu() {
     <Menu>
       {SCREENS.dashboard(access) ? <Menu.ResourceItem name="dashboard" /> : null}
       {SCREENS.users(access) ? <Menu.ResourceItem name="users" /> : null}
+      {SCREENS.users(access) ? <Menu.ResourceItem name="appeals" /> : null}
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
     </Menu>
@@ -94,6 +96,7 @@ export function App() {
         </CustomRoutes>,
         ...(access?.staff && SCREENS.dashboard(access) ? [<Resource key="dashboard" name="dashboard" list={Dashboard} options={{ label: 'Dashboard' }} />] : []),
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="users" name="users" list={UsersList} show={UserShow} recordRepresentation="username" options={{ label: 'Users' }} />] : []),
+        ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
       ]}

@@ -8,6 +8,7 @@ import { FishlogProblem, fishlog, problemText } from './api';
 const LISTS: Record<string, string> = {
   moderation: '/api/admin/moderation/pending',
   users: '/api/admin/users',
+  appeals: '/api/admin/ban-appeals',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',

@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { createPost, createTestPayment, createUser, grant, type TestUser } from '../../../test/factories.js';
+import { banUser, createPost, createTestPayment, createUser, grant, type TestUser } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 
 /**
@@ -141,7 +141,7 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
 
     const page = await signIn(banMod);
     await page.getByRole('menuitem', { name: 'Users' }).waitFor();
-    expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Users']);
+    expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Users', 'Ban appeals']);
     // The filter and the page live in the URL: this link is what the search box makes.
     await page.goto(`${base}/console/#/users?filter=${encodeURIComponent(JSON.stringify({ q: 'console_tr' }))}&page=1&perPage=25`);
     await page.getByRole('cell', { name: 'console_troll', exact: true }).waitFor();
@@ -247,6 +247,28 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.waitForURL(/days=365/);
     await page.getByRole('img', { name: /New and active users per month, last 12 months/ }).waitFor();
     await expect(page.locator('.recharts-line-curve').first().getAttribute('d')).resolves.toMatch(/^M/);
+    await page.context().close();
+  });
+
+  it('the Owner reads an open ban appeal with the ban\'s reason and overturns it with a reply: the user may act again', async () => {
+    const admin = await createUser(t, { role: 'Admin', username: 'console_admin' });
+    const appellant = await createUser(t, { username: 'console_appellant' });
+    const ban = await banUser(t, admin, appellant, { reason: 'Flooding the lake reports with ads', durationDays: 3 });
+    const appealed = await t.app.inject({ method: 'POST', url: `/api/bans/${ban.id}/appeal`, headers: appellant.headers, payload: { text: 'Those were club notices, not ads.' } });
+    expect(appealed.statusCode).toBe(201);
+
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Ban appeals' }).click();
+    const card = page.getByRole('article', { name: 'Appeal of console_appellant' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Flooding the lake reports with ads');
+    expect(await card.textContent()).toContain('Those were club notices, not ads.');
+    await expectAccessible(page, 'ban-appeals');
+    await card.getByLabel('Reply the user reads').fill('Checked with the club: lifted, sorry.');
+    await card.getByRole('button', { name: 'Overturn Appeal of console_appellant' }).click();
+    await page.getByText('Appeal of console_appellant: overturned, the ban is lifted').waitFor();
+    const me = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: appellant.headers });
+    expect(me.statusCode).toBe(200);
     await page.context().close();
   });
 });

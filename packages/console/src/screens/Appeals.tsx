@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { List, SelectInput, useListContext, useNotify, usePermissions, useRefresh } from 'react-admin';
+import { Alert, Button, Card, CardActions, CardContent, Stack, TextField, Typography } from '@mui/material';
+import type { components } from '@fishlog/client';
+import { fishlog, problemText } from '../api';
+import { may, type MyAccess } from '../access';
+
+type Ban = components['schemas']['Ban'];
+
+const filters = [
+  <SelectInput
+    key="status"
+    source="status"
+    label="Appeal"
+    alwaysOn
+    choices={[
+      { id: 'Open', name: 'Open' },
+      { id: 'Upheld', name: 'Upheld' },
+      { id: 'Overturned', name: 'Overturned' },
+    ]}
+  />,
+];
+
+/** Ban appeals (GET /api/admin/ban-appeals), open ones first by default; the filter and page in the URL. */
+export default function Appeals() {
+  return (
+    <List title="Ban appeals" filters={filters} filterDefaultValues={{ status: 'Open' }} perPage={10} exporter={false} empty={<Typography sx={{ p: 3 }}>No appeal.</Typography>}>
+      <AppealCards />
+    </List>
+  );
+}
+
+function AppealCards() {
+  const { data } = useListContext<Ban>();
+  return (
+    <Stack spacing={2} sx={{ p: 2 }} component="ul" aria-label="Appeals" style={{ listStyle: 'none', margin: 0 }}>
+      {(data ?? []).map((ban) => (
+        <li key={ban.id}>
+          <AppealCard ban={ban} />
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+function AppealCard({ ban }: { ban: Ban }) {
+  const { permissions: access } = usePermissions<MyAccess>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [reply, setReply] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const appeal = ban.appeal!;
+  const label = `Appeal of ${ban.username}`;
+
+  async function decide(decision: 'Upheld' | 'Overturned') {
+    setBusy(true);
+    setProblem(undefined);
+    const { error } = await fishlog.POST('/api/admin/ban-appeals/{id}/decide', { params: { path: { id: appeal.id } }, body: { decision, reply } });
+    setBusy(false);
+    if (error) return setProblem(problemText(error));
+    notify(decision === 'Overturned' ? `${label}: overturned, the ban is lifted` : `${label}: upheld`, { type: 'success' });
+    refresh();
+  }
+
+  return (
+    <Card component="article" aria-label={label} variant="outlined">
+      <CardContent>
+        <Typography component="h2" variant="h6">
+          {label}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Banned by {ban.bannedByUsername ?? 'an operator'} {ban.endsAt ? `until ${new Date(ban.endsAt).toLocaleString()}` : 'permanently'} · ban {ban.status} · appeal {appeal.status}
+        </Typography>
+        <Typography sx={{ mt: 1 }}>
+          <strong>Ban reason:</strong> {ban.reason}
+        </Typography>
+        <Typography sx={{ whiteSpace: 'pre-wrap' }}>
+          <strong>Appeal:</strong> {appeal.text}
+        </Typography>
+        {appeal.reply ? (
+          <Typography>
+            <strong>Reply:</strong> {appeal.reply}
+          </Typography>
+        ) : null}
+        {problem ? (
+          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+            {problem}
+          </Alert>
+        ) : null}
+      </CardContent>
+      {appeal.status === 'Open' && may(access, 'Users.Unban') ? (
+        <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+          <TextField fullWidth={false} size="small" label="Reply the user reads" value={reply} onChange={(e) => setReply(e.target.value)} sx={{ minWidth: 360 }} />
+          <Button variant="contained" disabled={busy || reply.trim() === ''} onClick={() => decide('Overturned')} aria-label={`Overturn ${label}`}>
+            Overturn (lift the ban)
+          </Button>
+          <Button variant="outlined" disabled={busy || reply.trim() === ''} onClick={() => decide('Upheld')} aria-label={`Uphold ${label}`}>
+            Uphold
+          </Button>
+        </CardActions>
+      ) : null}
+    </Card>
+  );
+}
