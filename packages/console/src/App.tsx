@@ -25,7 +25,8 @@ const theme = {
 /** The menu lists only what the API says the caller may do (GET /api/admin/me). */
 function ConsoleMenu() {
   const { permissions: access } = usePermissions<MyAccess>();
-  if (!access?.staff) return <Menu />;
+  // No menu at all for a caller who is not staff (react-admin's default menu would offer its Dashboard entry).
+  if (!access?.staff) return null;
   return (
     <Menu>
       {SCREENS.dashboard(access) ? <Menu.ResourceItem name="dashboard" /> : null}

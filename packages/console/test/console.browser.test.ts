@@ -109,6 +109,9 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     const page = await signIn(standard);
     await page.getByRole('heading', { name: 'No access' }).waitFor();
     await expect(page.getByText('whose role is Standard').isVisible()).resolves.toBe(true);
+    // No menu entry either: nothing in the console is theirs.
+    expect(await page.getByRole('menuitem').count()).toBe(0);
+    await expect(page.getByText('Dashboard').count()).resolves.toBe(0);
     await expectAccessible(page, 'no-access');
     await page.context().close();
   });
