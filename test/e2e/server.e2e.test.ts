@@ -138,66 +138,63 @@ describe('the real server process', { timeout: 240_000 }, () => {
   });
 
   it('keeps every write answered 2xx when killed with SIGKILL in the middle of writes', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-e2e-writes-'));
-    try {
-      const server = await startServer(dir);
-      // Users are managed from the CLI, while the server runs, on the same data folder.
-      const cli = (...args: string[]) =>
-        execFileSync(process.execPath, [path.join(projectRoot, 'bin', 'fishlog.js'), ...args], {
-          env: { ...process.env, FISHLOG_DATA_DIR: dir, DATABASE_URL: '', FISHLOG_SCRYPT_COST: '10' },
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-      cli('idp', 'users', 'create', 'boss', '--email', 'boss@example.com', '--password', 'boss-password-1');
-      cli('idp', 'users', 'create', 'mod', '--email', 'mod@example.com', '--password', 'mod-password-1');
-      cli('users', 'set-role', 'boss', 'Owner');
-      cli('users', 'set-role', 'mod', 'Moderator');
-      const base = `http://127.0.0.1:${server.port}`;
-      const login = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'boss', password: 'boss-password-1' }),
+    // The data folder of the test above (initialised there, or here when that test is not run).
+    const dir = dataDir;
+    const server = await startServer(dir);
+    // Users are managed from the CLI, while the server runs, on the same data folder.
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, [path.join(projectRoot, 'bin', 'fishlog.js'), ...args], {
+        env: { ...process.env, FISHLOG_DATA_DIR: dir, DATABASE_URL: '', FISHLOG_SCRYPT_COST: '10' },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const { id_token: token } = (await login.json()) as { id_token: string };
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const employees = (await (await fetch(`${base}/api/admin/employees`, { headers })).json()) as Array<{ id: string }>;
-      const modId = employees[0]!.id;
+    cli('idp', 'users', 'create', 'boss', '--email', 'boss@example.com', '--password', 'boss-password-1');
+    cli('idp', 'users', 'create', 'mod', '--email', 'mod@example.com', '--password', 'mod-password-1');
+    cli('users', 'set-role', 'boss', 'Owner');
+    cli('users', 'set-role', 'mod', 'Moderator');
+    const base = `http://127.0.0.1:${server.port}`;
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'boss', password: 'boss-password-1' }),
+    });
+    const { id_token: token } = (await login.json()) as { id_token: string };
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const employees = (await (await fetch(`${base}/api/admin/employees`, { headers })).json()) as Array<{ id: string }>;
+    const modId = employees[0]!.id;
 
-      // Writers keep granting until the server dies; every 201 names a grant that must survive.
-      const acknowledged: string[] = [];
-      let stop = false;
-      const writer = async () => {
-        while (!stop) {
-          try {
-            const res = await fetch(`${base}/api/admin/employees/${modId}/permissions`, {
-              method: 'POST',
-              headers,
-              body: JSON.stringify({ permission: 'AuditLogs.View', isGranted: acknowledged.length % 2 === 0 }),
-            });
-            if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
-          } catch {
-            return; // connection refused or reset: the server is gone
-          }
+    // Writers keep granting until the server dies; every 201 names a grant that must survive.
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writer = async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(`${base}/api/admin/employees/${modId}/permissions`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ permission: 'AuditLogs.View', isGranted: acknowledged.length % 2 === 0 }),
+          });
+          if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
+        } catch {
+          return; // connection refused or reset: the server is gone
         }
-      };
-      const writers = Promise.all([writer(), writer(), writer(), writer()]);
-      while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
-      crash(server);
-      await server.exited;
-      stop = true;
-      await writers;
+      }
+    };
+    const writers = Promise.all([writer(), writer(), writer(), writer()]);
+    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    crash(server);
+    await server.exited;
+    stop = true;
+    await writers;
 
-      const restarted = await startServer(dir);
-      const stored = await withCluster(dir, async (client) =>
-        new Set((await client.query<{ id: string }>('SELECT id FROM permission_grants')).rows.map((r) => r.id)),
-      );
-      expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-      expect(cli('audit', 'verify')).toMatch(/intact/);
-      restarted.child.kill('SIGTERM');
-      expect(await restarted.exited).toBe(0);
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+    const restarted = await startServer(dir);
+    const stored = await withCluster(dir, async (client) =>
+      new Set((await client.query<{ id: string }>('SELECT id FROM permission_grants')).rows.map((r) => r.id)),
+    );
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    expect(cli('audit', 'verify')).toMatch(/intact/);
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
   });
 
   it('refuses a bad configuration with one clear line and exit code 2', async () => {

@@ -56,7 +56,8 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
   });
 
   // axe needs a page of a context made with browser.newContext(); each page gets its own (its own sessionStorage).
-  const newPage = async () => (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  // Reduced motion: the console then draws no transitions, and axe never measures a notice halfway through fading in.
+  const newPage = async () => (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
 
   async function signIn(user: TestUser, at = '/console/'): Promise<Page> {
     const page = await newPage();
