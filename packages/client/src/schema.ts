@@ -2874,7 +2874,7 @@ export interface paths {
          * The photo review queue: post and fishing report photos held or rejected by moderation, newest first
          * @description Filter by `state` (PendingReview, Rejected; default both) and `kind` of record (Post, FishingReport). Each item names the record the photo is on (kind, id, API path, its place among the record’s photos), its owner and its size; `displayUrl`/`thumbnailUrl` show it to moderators whatever its status. Audit-logged.
          *
-         *     Access: Permission-required: Content.Moderate (= moderation.reject) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         *     Access: Permission-required: any of Content.Moderate (= moderation.reject), Content.Approve (= moderation.approve) (each: Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
         get: operations["listPhotoReviewQueue"];
         put?: never;
@@ -2896,7 +2896,7 @@ export interface paths {
          * A post or fishing report photo’s display size or thumbnail, for review
          * @description Whatever its moderation status (readers get a 404 for a photo not published). 404 for an unknown photo or one of a record that is not moderated. `Cache-Control: private, no-cache`.
          *
-         *     Access: Permission-required: Content.Moderate (= moderation.reject) (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         *     Access: Permission-required: any of Content.Moderate (= moderation.reject), Content.Approve (= moderation.approve) (each: Owner always; Admin unless explicitly denied; Moderator only when granted).
          */
         get: operations["getPhotoForReview"];
         put?: never;
@@ -9357,7 +9357,10 @@ export interface components {
             postId: string;
             author: components["schemas"]["UserRef"];
             text: string;
+            /** @description Links to pictures elsewhere that the author gave */
             photoUrls: string[];
+            /** @description The post’s uploaded photos in order, whatever their moderation status; `displayUrl` and `thumbnailUrl` are the review endpoints (GET /api/admin/photos/{id}/{size}), readable by whoever may act on the queue. A comment has none. */
+            photos: components["schemas"]["Photo"][];
             /** @description Published: visible as far as its visibility allows. PendingReview: held by moderation, only its author sees it. Rejected: only its author sees it, with the reason. */
             moderationStatus: "Published" | "PendingReview" | "Rejected";
             /** @description Flagged: the provider flagged it; Rule: a flag rule matched; ProviderError / ProviderTimeout: the provider failed (held rather than published unchecked); RuleTimeout: a rule ran out of time; EditedAfterRejection: edited after a moderator rejected it. */

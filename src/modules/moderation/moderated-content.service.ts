@@ -23,6 +23,8 @@ export interface ItemForReview extends ModeratedItem {
   authorUsername: string;
   text: string;
   photoUrls: string[];
+  /** Its uploaded photos, whatever their status, linked to the review endpoints (the photos module's `Photo` view). */
+  photos: Array<{ id: string; moderationStatus: string; displayUrl: string; thumbnailUrl: string }>;
   createdAt: Date;
 }
 

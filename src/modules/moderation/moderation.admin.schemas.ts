@@ -33,7 +33,12 @@ export const QueueItem = Type.Object(
     postId: Type.String({ format: 'uuid', description: 'The post the content belongs to: the post itself, or the post a held comment is on' }),
     author: Type.Ref('UserRef'),
     text: Type.String(),
-    photoUrls: Type.Array(Type.String()),
+    photoUrls: Type.Array(Type.String(), { description: 'Links to pictures elsewhere that the author gave' }),
+    photos: Type.Array(Type.Ref('Photo'), {
+      description:
+        'The post’s uploaded photos in order, whatever their moderation status; `displayUrl` and `thumbnailUrl` are the review endpoints (GET /api/admin/photos/{id}/{size}), ' +
+        'readable by whoever may act on the queue. A comment has none.',
+    }),
     moderationStatus: ModerationStatusSchema,
     heldBecause: HoldReasonEnum.output,
     provider: Type.Union([Type.String(), Type.Null()]),

@@ -39,6 +39,7 @@ export async function listPending(deps: ServiceDeps, context: AuditContext, filt
           author: { id: content.authorId, username: content.authorUsername },
           text: content.text,
           photoUrls: content.photoUrls,
+          photos: content.photos,
           moderationStatus: content.status,
           heldBecause: HoldReasonEnum.toApi(item.heldBecause),
           provider: item.provider,

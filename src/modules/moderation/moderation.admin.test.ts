@@ -121,6 +121,7 @@ describe('GET /api/admin/moderation/pending', () => {
           author: { id: writer.userId, username: 'writer_wanda' },
           text: 'buy followers now',
           photoUrls: ['https://img.example.com/a.jpg'],
+          photos: [],
           moderationStatus: 'PendingReview',
           heldBecause: 'Flagged',
           provider: 'local',
@@ -131,7 +132,7 @@ describe('GET /api/admin/moderation/pending', () => {
           flaggedAt: expect.any(String),
           createdAt: expect.any(String),
         },
-        expect.objectContaining({ contentType: 'Comment', contentId: comment.json().id, postId: clean.id, photoUrls: [], categories: ['sexual'] }),
+        expect.objectContaining({ contentType: 'Comment', contentId: comment.json().id, postId: clean.id, photoUrls: [], photos: [], categories: ['sexual'] }),
       ]);
       expect(res.body).not.toContain(writer.email);
       expect(await auditCount(isolated)).toBe(before + 1);

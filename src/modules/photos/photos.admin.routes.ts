@@ -15,8 +15,9 @@ import { sendPhotoFile } from './photos.reply.js';
 /**
  * The review queue of post and fishing report photos (held or rejected by the moderation
  * provider) and the decisions, with the permissions of the posts' and comments' queue
- * (src/modules/moderation/moderation.admin.routes.ts): Content.Moderate to list and look,
- * moderation.approve, moderation.reject to decide. Registered by photosRoutes (same storage).
+ * (src/modules/moderation/moderation.admin.routes.ts): Content.Moderate or Content.Approve to list
+ * and look (whoever may act on a queue reads what awaits them), moderation.approve,
+ * moderation.reject to decide. Registered by photosRoutes (same storage).
  */
 export const adminPhotosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; photoDeps: PhotoDeps }> = async (app, { deps, photoDeps }) => {
   const services = serviceDeps(deps);
@@ -28,7 +29,7 @@ export const adminPhotosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; photo
   app.get(
     '/api/admin/photos/review',
     {
-      config: { access: { permission: 'Content.Moderate' } },
+      config: { access: { anyPermission: ['Content.Moderate', 'Content.Approve'] } },
       schema: {
         tags,
         operationId: 'listPhotoReviewQueue',
@@ -47,7 +48,7 @@ export const adminPhotosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps; photo
   app.get(
     '/api/admin/photos/:id/:size',
     {
-      config: { access: { permission: 'Content.Moderate' } },
+      config: { access: { anyPermission: ['Content.Moderate', 'Content.Approve'] } },
       schema: {
         tags,
         operationId: 'getPhotoForReview',

@@ -5,7 +5,7 @@ import type { Page } from '../../core/http/pagination.js';
 import { notify } from '../../core/notifications/outbox.js';
 import { PhotoErrors } from './photos.errors.js';
 import * as repo from './photos.repository.js';
-import { photoFile, type PhotoDeps, type PhotoSize } from './photos.service.js';
+import { photoFile, reviewUrl, type PhotoDeps, type PhotoSize } from './photos.service.js';
 
 /**
  * The moderators' review of post and fishing report photos the moderation provider held
@@ -24,8 +24,6 @@ const RECORD_PATH: Record<ReviewedKind, (id: string) => string> = {
   Post: (id) => `/api/social/posts/${id}`,
   FishingReport: (id) => `/api/reports/${id}`,
 };
-
-export const reviewUrl = (photoId: string, size: PhotoSize) => `/api/admin/photos/${photoId}/${size}`;
 
 export async function listQueue(deps: ServiceDeps, context: AuditContext, filter: { state?: ReviewedState | undefined; kind?: ReviewedKind | undefined }, page: Page) {
   const { db } = deps;

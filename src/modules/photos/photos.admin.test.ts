@@ -63,9 +63,55 @@ describe('who may review photos', () => {
     expect((await t.database.pool.query('SELECT status FROM photos WHERE id = $1', [photo.id])).rows[0].status).toBe('PendingReview');
   });
 
+  it('a moderator granted only Content.Approve reads the queue and the files (whoever may act on the queue sees what awaits them) but may not reject', async () => {
+    const approver = await createUser(t, { role: 'Moderator' });
+    await grant(t, owner, approver, 'Content.Approve', true);
+    const { photo } = await postPhoto();
+    const listed = await queue(approver, '?state=PendingReview');
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().map((p: { id: string }) => p.id)).toContain(photo.id);
+    const file = await read(approver, `/api/admin/photos/${photo.id}/display`);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect((await sharp(file.rawPayload).metadata()).format).toBe('jpeg');
+    const refused = await decide(approver, photo.id, 'reject');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'access.permission_denied', detail: expect.stringContaining('moderation.reject') });
+  });
+
   it('needs a token (401)', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/photos/review' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: `/api/admin/photos/${MISSING_ID}/approve`, payload: { reason: 'x' } })).statusCode).toBe(401);
+  });
+});
+
+describe('a held post’s photos in the moderation queue', () => {
+  it('are listed on its queue item whatever their status, linked to the review endpoints, which an approve-only moderator reads', async () => {
+    const post = await createPost(t, author, { text: 'Pike on a spoon, you idiot asshole', visibility: 'Public' });
+    expect(post.moderationStatus).toBe('PendingReview');
+    const published = await uploadPhoto(t, author, `/api/social/posts/${post.id}/photos`);
+    const held = await uploadPhoto(t, author, `/api/social/posts/${post.id}/photos`);
+    await setPhotoVerdict(t, held.id, 'PendingReview');
+    const approver = await createUser(t, { role: 'Moderator' });
+    await grant(t, owner, approver, 'Content.Approve', true);
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/moderation/pending?pageSize=100', headers: approver.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const item = res.json().find((i: { contentId: string }) => i.contentId === post.id);
+    expect(item.photos).toEqual([
+      { ...published, suggestedLocation: undefined, cover: true, moderationStatus: 'Published', displayUrl: `/api/admin/photos/${published.id}/display`, thumbnailUrl: `/api/admin/photos/${published.id}/thumbnail` },
+      { ...held, suggestedLocation: undefined, cover: false, moderationStatus: 'PendingReview', displayUrl: `/api/admin/photos/${held.id}/display`, thumbnailUrl: `/api/admin/photos/${held.id}/thumbnail` },
+    ].map(({ suggestedLocation: _, ...photo }) => photo));
+    for (const photo of item.photos as Array<{ thumbnailUrl: string }>) {
+      const file = await read(approver, photo.thumbnailUrl);
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toBe('image/jpeg');
+    }
+    // Readers get neither photo while the post is held: only moderators look at them, through the review endpoints.
+    for (const photo of [published, held]) {
+      const refused = await read(reader, `/api/photos/${photo.id}/thumbnail`);
+      expect({ status: refused.statusCode, code: refused.json().code }).toEqual({ status: 403, code: 'social.post_not_visible' });
+    }
   });
 });
 

@@ -98,6 +98,24 @@ function photoView(row: PhotoRow, cover: boolean): PhotoView {
   };
 }
 
+/** Where moderators read a photo whatever its status (GET /api/admin/photos/{id}/{size}, src/modules/photos/photos.admin.routes.ts). */
+export const reviewUrl = (photoId: string, size: PhotoSize) => `/api/admin/photos/${photoId}/${size}`;
+
+/**
+ * Every photo of the records, whatever its status, in order, linked to the review endpoints: what a
+ * moderator looks at beside a held post (the moderation queue). By record id, an empty list for a
+ * record without photos; one query for all the records.
+ */
+export async function photosForReview(deps: ServiceDeps<DbOrTx>, recordIds: readonly string[]): Promise<Map<string, PhotoView[]>> {
+  const { db } = deps;
+  return new Map(
+    [...byRecord(await repo.photosOfRecords(db, recordIds), recordIds)].map(([id, rows]) => {
+      const cover = rows.find((row) => row.isCover) ?? rows[0];
+      return [id, rows.map((row) => ({ ...photoView(row, row === cover), displayUrl: reviewUrl(row.id, 'display'), thumbnailUrl: reviewUrl(row.id, 'thumbnail') }))];
+    }),
+  );
+}
+
 /** Views of one record's photos (in order) as `viewerId` may see them: the owner all, others the published ones. */
 function viewsOf(viewerId: string, rows: PhotoRow[]): PhotoView[] {
   const shown = rows.filter((row) => row.status === 'Published' || isOwner(viewerId, row));
@@ -119,9 +137,14 @@ export const photosOfTrees: (db: DbOrTx, recordIds: readonly string[]) => Promis
 
 /** `photoViews` of photo rows read already (`photosOfTrees`). */
 export function photoViewsOf(viewerId: string, rows: readonly PhotoRow[], recordIds: readonly string[]): Map<string, PhotoView[]> {
-  const byRecord = new Map<string, PhotoRow[]>(recordIds.map((id) => [id, []]));
-  for (const row of rows) byRecord.get(row.recordId)?.push(row);
-  return new Map([...byRecord].map(([id, list]) => [id, viewsOf(viewerId, list)]));
+  return new Map([...byRecord(rows, recordIds)].map(([id, list]) => [id, viewsOf(viewerId, list)]));
+}
+
+/** Photo rows by record id, in their order (an empty list for a record without photos). */
+function byRecord(rows: readonly PhotoRow[], recordIds: readonly string[]): Map<string, PhotoRow[]> {
+  const grouped = new Map<string, PhotoRow[]>(recordIds.map((id) => [id, []]));
+  for (const row of rows) grouped.get(row.recordId)?.push(row);
+  return grouped;
 }
 
 export interface PhotoDeps extends ServiceDeps {

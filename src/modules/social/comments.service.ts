@@ -129,6 +129,6 @@ export const moderatedComments: ModeratedContentType<ModeratedItem & { postId: s
     await posts.adjustCommentCount(tx, comment.postId, countDelta(comment.status, status));
   },
   async forReview(deps, ids) {
-    return (await commentsForReview(deps, ids)).map((comment) => ({ ...comment, photoUrls: [] }));
+    return (await commentsForReview(deps, ids)).map((comment) => ({ ...comment, photoUrls: [], photos: [] }));
   },
 };

@@ -14,7 +14,7 @@ import { notify } from '../../core/notifications/outbox.js';
 import { PostErrors } from './posts.errors.js';
 import * as repo from './posts.repository.js';
 import type { Visibility } from '../../core/access/visibility.js';
-import { photoViews } from '../photos/photos.service.js';
+import { photosForReview, photoViews } from '../photos/photos.service.js';
 
 /**
  * Posts: visibility (the shared predicate), ownership, links to the author's fishing log, and
@@ -236,7 +236,8 @@ export const moderatedPosts: ModeratedContentType = {
     await repo.setStatus(tx, post.id, { status, moderationReason: status === 'Rejected' ? reason : null, moderatorRejected: status === 'Rejected' });
   },
   async forReview(deps, ids) {
-    return (await postsForReview(deps, ids)).map((post) => ({ ...post, postId: post.id }));
+    const [posts, photos] = await Promise.all([postsForReview(deps, ids), photosForReview(deps, ids)]);
+    return posts.map((post) => ({ ...post, postId: post.id, photos: photos.get(post.id) ?? [] }));
   },
   async notifyRejection(tx, post, reason) {
     await notify(tx, {
