@@ -7,7 +7,7 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK, type JWTPayl
  * A loopback stand-in for the Amazon Cognito user pool endpoint, for tests: nothing leaves the
  * machine. It speaks the AWS JSON 1.1 protocol the SDK uses (POST /, `x-amz-target`, errors as
  * `{"__type": ..., "message": ...}`), answers InitiateAuth (USER_PASSWORD_AUTH,
- * REFRESH_TOKEN_AUTH) and AdminGetUser, issues Cognito-shaped RS256 tokens and serves its JWKS
+ * REFRESH_TOKEN_AUTH), AdminGetUser, RevokeToken and GlobalSignOut, issues Cognito-shaped RS256 tokens and serves its JWKS
  * at `/<poolId>/.well-known/jwks.json`.
  *
  * Use it with `IDP=cognito COGNITO_ENDPOINT=<url> COGNITO_USER_POOL_ID=<poolId>
@@ -97,6 +97,8 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
 
   const users = new Map<string, StandInUser>();
   const refreshTokens = new Map<string, string>();
+  /** Access tokens issued and not signed out: the user (lower case) and the refresh token they came from. */
+  const accessTokens = new Map<string, { owner: string; origin: string }>();
   const failures = new Map<string, StandInFailure>();
   const calls: string[] = [];
 
@@ -144,11 +146,14 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
     };
   }
 
-  async function authenticationResult(user: StandInUser, refreshToken: string | undefined) {
+  /** Tokens of `user` from the refresh token `origin`; `refreshToken` is answered too when set (a login). */
+  async function authenticationResult(user: StandInUser, origin: string, refreshToken: string | undefined) {
     const authTime = Math.floor(Date.now() / 1000);
+    const accessToken = await signToken(accessClaims(user, authTime));
+    accessTokens.set(accessToken, { owner: user.username.toLowerCase(), origin });
     return {
       AuthenticationResult: {
-        AccessToken: await signToken(accessClaims(user, authTime)),
+        AccessToken: accessToken,
         ExpiresIn: TOKEN_LIFETIME_SECONDS,
         IdToken: await signToken(idClaims(user, authTime)),
         ...(refreshToken ? { RefreshToken: refreshToken } : {}),
@@ -180,7 +185,7 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
     }
     const refreshToken = randomBytes(96).toString('base64url');
     refreshTokens.set(refreshToken, user.username.toLowerCase());
-    return authenticationResult(user, refreshToken);
+    return authenticationResult(user, refreshToken, refreshToken);
   }
 
   /** Like Cognito without refresh-token rotation: new id and access tokens, no new refresh token. */
@@ -190,7 +195,26 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
     if (!user) throw new CognitoError('NotAuthorizedException', 'Invalid Refresh Token');
     checkSecretHash(user.username, parameters.SECRET_HASH);
     if (!user.enabled) throw new CognitoError('NotAuthorizedException', 'User is disabled.');
-    return authenticationResult(user, undefined);
+    return authenticationResult(user, parameters.REFRESH_TOKEN as string, undefined);
+  }
+
+  /** Ends the refresh token and the access tokens issued from it; like RFC 7009, a token it does not know is no error. */
+  function revokeToken(body: Body) {
+    if (body.ClientId !== clientId) throw new CognitoError('UnauthorizedException', 'Client is not authorized to revoke this token.');
+    if (clientSecret && body.ClientSecret !== clientSecret) throw new CognitoError('UnauthorizedException', 'Client secret is not valid.');
+    if (typeof body.Token !== 'string' || !/^[A-Za-z0-9-_=.]+$/.test(body.Token)) throw new CognitoError('InvalidParameterException', 'Token is not valid.');
+    refreshTokens.delete(body.Token);
+    for (const [token, issued] of accessTokens) if (issued.origin === body.Token) accessTokens.delete(token);
+    return {};
+  }
+
+  /** Ends every refresh and access token of the access token's user. */
+  function globalSignOut(body: Body) {
+    const issued = typeof body.AccessToken === 'string' ? accessTokens.get(body.AccessToken) : undefined;
+    if (!issued) throw new CognitoError('NotAuthorizedException', 'Access Token has been revoked');
+    for (const [token, owner] of refreshTokens) if (owner === issued.owner) refreshTokens.delete(token);
+    for (const [token, other] of accessTokens) if (other.owner === issued.owner) accessTokens.delete(token);
+    return {};
   }
 
   async function initiateAuth(body: Body) {
@@ -226,6 +250,8 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
     if (failure) throw new CognitoError(failure.type, failure.message ?? failure.type, failure.status ?? 400);
     if (operation === 'InitiateAuth') return initiateAuth(body);
     if (operation === 'AdminGetUser') return adminGetUser(body, request);
+    if (operation === 'RevokeToken') return revokeToken(body);
+    if (operation === 'GlobalSignOut') return globalSignOut(body);
     throw new CognitoError('UnknownOperationException', `Operation ${operation} is not supported by the stand-in`);
   }
 

@@ -38,6 +38,15 @@ export interface IdentityProvider {
   login(username: string, password: string): Promise<TokenSet>;
   /** Exchanges a refresh token for new tokens; throws AuthErrors. */
   refresh(refreshToken: string): Promise<TokenSet>;
+  /**
+   * Signs out with a refresh token: ends the sign-in it belongs to (that refresh token and every
+   * one rotated from it), or with `everywhere` every sign-in of its user. Once it has answered, the
+   * ended refresh tokens are refused by `refresh` in every process. A refresh token the provider
+   * does not know (or no longer honours) is already signed out: nothing happens. `everywhere` needs
+   * a refresh token still valid, to tell whose sessions to end: else `auth.refresh_token_invalid`.
+   * Id tokens already issued stay valid until they expire.
+   */
+  signOut(refreshToken: string, options: { everywhere: boolean }): Promise<void>;
   /** Verifies an id token (signature, RS256, exp, iss, aud, token_use=id); throws AuthErrors. */
   verifyIdToken(token: string): Promise<IdentityClaims>;
   /** Whether the user still exists and is enabled. */

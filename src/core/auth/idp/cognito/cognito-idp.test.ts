@@ -121,6 +121,59 @@ describe('CognitoIdentityProvider against the loopback stand-in', () => {
     });
   });
 
+  describe('signOut', () => {
+    const since = (mark: number) => standIn.calls.slice(mark);
+
+    it('revokes one sign-in with RevokeToken; another sign-in of the user still refreshes', async () => {
+      standIn.addUser({ username: 'leaver', password: 'leaver password' });
+      const phone = await idp.login('leaver', 'leaver password');
+      const laptop = await idp.login('leaver', 'leaver password');
+      const mark = standIn.calls.length;
+      await idp.signOut(phone.refresh_token, { everywhere: false });
+      expect(since(mark)).toEqual(['RevokeToken']);
+      await expectCode(idp.refresh(phone.refresh_token), 'auth.refresh_token_invalid');
+      await expect(idp.refresh(laptop.refresh_token)).resolves.toMatchObject({ refresh_token: laptop.refresh_token });
+    });
+
+    it('answers a token Cognito does not know, or cannot read, as signed out already', async () => {
+      await expect(idp.signOut('not-a-refresh-token', { everywhere: false })).resolves.toBeUndefined();
+      await expect(idp.signOut('not a token at all!', { everywhere: false })).resolves.toBeUndefined();
+    });
+
+    it('signs out everywhere with GlobalSignOut, by an access token got for the refresh token', async () => {
+      standIn.addUser({ username: 'everywhere', password: 'everywhere password' });
+      standIn.addUser({ username: 'bystander', password: 'bystander password' });
+      const sessions = [await idp.login('everywhere', 'everywhere password'), await idp.login('everywhere', 'everywhere password')];
+      const other = await idp.login('bystander', 'bystander password');
+      const mark = standIn.calls.length;
+      await idp.signOut(sessions[0]!.refresh_token, { everywhere: true });
+      expect(since(mark)).toEqual(['InitiateAuth', 'GlobalSignOut']);
+      for (const session of sessions) await expectCode(idp.refresh(session.refresh_token), 'auth.refresh_token_invalid');
+      await expect(idp.refresh(other.refresh_token)).resolves.toMatchObject({ token_type: 'Bearer' });
+    });
+
+    it('cannot tell whose sign-ins to end from a token Cognito refuses', async () => {
+      await expectCode(idp.signOut('not-a-refresh-token', { everywhere: true }), 'auth.refresh_token_invalid');
+    });
+
+    it('answers 503 when Cognito fails or token revocation is not enabled for the client, so the token is not taken for revoked', async () => {
+      standIn.addUser({ username: 'outage', password: 'outage password' });
+      const tokens = await idp.login('outage', 'outage password');
+      try {
+        standIn.fail('RevokeToken', { type: 'InternalErrorException', status: 500 });
+        await expectCode(idp.signOut(tokens.refresh_token, { everywhere: false }), 'auth.provider_unavailable', 503);
+        standIn.fail('RevokeToken', { type: 'UnsupportedOperationException' });
+        await expectCode(idp.signOut(tokens.refresh_token, { everywhere: false }), 'auth.provider_unavailable', 503);
+        standIn.fail('GlobalSignOut', { type: 'TooManyRequestsException' });
+        await expectCode(idp.signOut(tokens.refresh_token, { everywhere: true }), 'auth.provider_unavailable', 503);
+      } finally {
+        standIn.fail('RevokeToken', undefined);
+        standIn.fail('GlobalSignOut', undefined);
+      }
+      await expect(idp.refresh(tokens.refresh_token)).resolves.toMatchObject({ token_type: 'Bearer' });
+    });
+  });
+
   describe('with a client secret', () => {
     let secretStandIn: CognitoStandIn;
 
@@ -154,6 +207,16 @@ describe('CognitoIdentityProvider against the loopback stand-in', () => {
     it('fails with a wrong secret or none', async () => {
       await expectCode(secretProvider('wrong-secret').login('Angler', 'correct horse battery'), 'auth.invalid_credentials');
       await expectCode(secretProvider(undefined).login('Angler', 'correct horse battery'), 'auth.invalid_credentials');
+    });
+
+    it('revokes a refresh token with the client secret, and signs out everywhere', async () => {
+      const withSecret = secretProvider('stand-in-client-secret');
+      const one = await withSecret.login('Angler', 'correct horse battery');
+      await withSecret.signOut(one.refresh_token, { everywhere: false });
+      await expectCode(withSecret.refresh(one.refresh_token), 'auth.refresh_token_invalid');
+      const [a, b] = [await withSecret.login('Angler', 'correct horse battery'), await withSecret.login('Angler', 'correct horse battery')];
+      await withSecret.signOut(a.refresh_token, { everywhere: true });
+      await expectCode(withSecret.refresh(b.refresh_token), 'auth.refresh_token_invalid');
     });
 
     it('cannot refresh a token whose username it never saw (documented limitation)', async () => {

@@ -2,7 +2,9 @@ import { createHash, createHmac } from 'node:crypto';
 import {
   AdminGetUserCommand,
   CognitoIdentityProviderClient,
+  GlobalSignOutCommand,
   InitiateAuthCommand,
+  RevokeTokenCommand,
   type AdminGetUserCommandOutput,
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -56,12 +58,17 @@ const JWKS_FETCH_TIMEOUT_MS = 5_000;
 
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer' };
 
+/** RevokeToken's answers for a token it cannot revoke: not a refresh token of this client, or none it knows. */
+const NOT_REVOCABLE = new Set(['UnsupportedTokenTypeException', 'InvalidParameterException', 'NotAuthorizedException', 'UnauthorizedException']);
+
 /**
  * Amazon Cognito user pool behind the IdentityProvider interface (`IDP=cognito`).
  *
  * Login and refresh use the app client's USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH flows;
  * id tokens are verified locally against the pool's JWKS (RS256 only); user status comes from
- * AdminGetUser, which needs AWS credentials with `cognito-idp:AdminGetUser` on the pool.
+ * AdminGetUser, which needs AWS credentials with `cognito-idp:AdminGetUser` on the pool. Sign-out
+ * uses RevokeToken (the app client must have token revocation enabled, Cognito's default) and
+ * GlobalSignOut, which the user's own tokens authorise.
  */
 export class CognitoIdentityProvider implements IdentityProvider {
   readonly kind = 'cognito' as const;
@@ -110,14 +117,38 @@ export class CognitoIdentityProvider implements IdentityProvider {
    * it as invalid: the user logs in again. Without a client secret nothing is remembered.
    */
   async refresh(refreshToken: string): Promise<TokenSet> {
-    const parameters: Record<string, string> = { REFRESH_TOKEN: refreshToken };
     const owner = this.refreshOwner(refreshToken);
-    if (this.config.clientSecret && owner) parameters.SECRET_HASH = secretHash(this.config.clientSecret, owner, this.config.clientId);
-    const output = await this.initiateAuth('REFRESH_TOKEN_AUTH', parameters, mapRefreshError);
+    const output = await this.initiateAuth('REFRESH_TOKEN_AUTH', this.refreshParameters(refreshToken, owner), mapRefreshError);
     // Without refresh-token rotation Cognito returns no new refresh token: the presented one stays valid.
     const tokens = tokenSet(output, refreshToken);
     if (owner && tokens.refresh_token !== refreshToken) this.rememberRefreshOwner(tokens.refresh_token, owner);
     return tokens;
+  }
+
+  /**
+   * One sign-in: RevokeToken ends the refresh token (and Cognito's access tokens issued from it).
+   * A token Cognito cannot revoke (not one of its refresh tokens, of another client, revoked
+   * already) is answered as done, for the reasons the interface gives.
+   * Everywhere: a refresh token names no user, so it is exchanged for an access token first
+   * (REFRESH_TOKEN_AUTH), which GlobalSignOut takes to end every sign-in of its user. Cognito
+   * refuses that exchange for a revoked or unknown token (`auth.refresh_token_invalid`) and for a
+   * disabled user (`auth.user_disabled`, whose refresh tokens Cognito refuses anyway). With a
+   * client secret, the same limit as `refresh`: the token must have been issued by this process.
+   */
+  async signOut(refreshToken: string, { everywhere }: { everywhere: boolean }): Promise<void> {
+    if (everywhere) {
+      const output = await this.initiateAuth('REFRESH_TOKEN_AUTH', this.refreshParameters(refreshToken, this.refreshOwner(refreshToken)), mapRefreshError);
+      const accessToken = tokenSet(output, refreshToken).access_token;
+      await this.call(() => this.client.send(new GlobalSignOutCommand({ AccessToken: accessToken })), (error) =>
+        errorName(error) === 'NotAuthorizedException' ? AuthErrors.refreshInvalid() : AuthErrors.providerUnavailable(),
+      );
+    } else {
+      const secret = this.config.clientSecret ? { ClientSecret: this.config.clientSecret } : {};
+      await this.call(() => this.client.send(new RevokeTokenCommand({ Token: refreshToken, ClientId: this.config.clientId, ...secret })), (error) =>
+        NOT_REVOCABLE.has(errorName(error) ?? '') ? undefined : AuthErrors.providerUnavailable(),
+      );
+    }
+    this.refreshOwners.delete(tokenHash(refreshToken));
   }
 
   async verifyIdToken(token: string): Promise<IdentityClaims> {
@@ -171,6 +202,23 @@ export class CognitoIdentityProvider implements IdentityProvider {
     // Cognito signs with RS256 only; anything else ("none", HS256 keyed with the public key) is an attack.
     if (alg !== 'RS256') throw AuthErrors.tokenAlgorithm();
     if (typeof iss !== 'string' || !this.issuers.includes(iss)) throw AuthErrors.tokenIssuer();
+  }
+
+  /** REFRESH_TOKEN_AUTH's parameters: with a client secret, SECRET_HASH of the token's owner when known (see `refresh`). */
+  private refreshParameters(refreshToken: string, owner: string | undefined): Record<string, string> {
+    const parameters: Record<string, string> = { REFRESH_TOKEN: refreshToken };
+    if (this.config.clientSecret && owner) parameters.SECRET_HASH = secretHash(this.config.clientSecret, owner, this.config.clientId);
+    return parameters;
+  }
+
+  /** A call whose answer is not needed; `mapError` turns its failure into the AppError to throw, or undefined to let it pass. */
+  private async call(send: () => Promise<unknown>, mapError: (error: unknown) => AppError | undefined): Promise<void> {
+    try {
+      await send();
+    } catch (error) {
+      const mapped = mapError(error);
+      if (mapped) throw mapped;
+    }
   }
 
   private async initiateAuth(

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
 import { uuidv7 } from '../../../db/ids.js';
 import type { LocalIdpConfig } from '../../../../config.js';
-import type { Db } from '../../../db/client.js';
+import type { Db, Tx } from '../../../db/client.js';
 import { AuthErrors } from '../../auth.errors.js';
 import { mapJoseError } from '../jwt-errors.js';
 import { REFRESH_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
@@ -23,6 +23,26 @@ import { needsRehash, PasswordHashing } from './passwords.js';
  * database does not hold.
  */
 export const REFRESH_GRACE_SECONDS = 10;
+
+/**
+ * Revokes every live refresh token `scope` selects (a family, a user), also those a refresh
+ * running meanwhile rotates into it; call it in a transaction. Under READ COMMITTED an UPDATE
+ * does not see the successor that a refresh it waited for (on the row lock) inserted, so the
+ * UPDATE runs again until it finds nothing left: then every live token of the scope is locked by
+ * this transaction, and a refresh of any of them waits for the commit and finds it revoked.
+ */
+export async function revokeRefreshTokens(tx: Tx, scope: SQL): Promise<number> {
+  let revoked = 0;
+  for (;;) {
+    const rows = await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(scope, isNull(refreshTokens.revokedAt)))
+      .returning({ id: refreshTokens.id });
+    if (rows.length === 0) return revoked;
+    revoked += rows.length;
+  }
+}
 
 export function localIssuer(poolId: string): string {
   return `urn:fishlog:idp:${poolId}`;
@@ -112,10 +132,7 @@ export class LocalIdentityProvider implements IdentityProvider {
       const row = rows[0];
       if (!row || row.token.revokedAt || row.token.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' as const };
       if (row.token.usedAt && Date.now() - row.token.usedAt.getTime() > REFRESH_GRACE_SECONDS * 1000) {
-        await tx
-          .update(refreshTokens)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(refreshTokens.familyId, row.token.familyId), isNull(refreshTokens.revokedAt)));
+        await revokeRefreshTokens(tx, eq(refreshTokens.familyId, row.token.familyId));
         return { kind: 'reused' as const };
       }
       if (!row.user.enabled) return { kind: 'disabled' as const };
@@ -136,6 +153,28 @@ export class LocalIdentityProvider implements IdentityProvider {
     if (outcome.kind === 'reused') throw AuthErrors.refreshReused();
     if (outcome.kind === 'disabled') throw AuthErrors.userDisabled();
     return outcome.tokens;
+  }
+
+  /**
+   * One sign-in is the token's family (every refresh token rotated from one login): all of it is
+   * revoked, so a refresh that raced this sign-out and rotated the token leaves no live successor.
+   * A token this provider does not know, or one already revoked or expired, answers like a
+   * revoked one (RFC 7009, section 2.2): what the caller asked for, that the token no longer
+   * works, is already so, and a client signing out could do nothing with an error but forget the
+   * token, as it does anyway. `everywhere` has no such token to tell whose sign-ins to end.
+   */
+  async signOut(presented: string, { everywhere }: { everywhere: boolean }): Promise<void> {
+    const ended = await this.db.transaction(async (tx) => {
+      const [token] = await tx
+        .select({ familyId: refreshTokens.familyId, sub: refreshTokens.sub, revokedAt: refreshTokens.revokedAt, expiresAt: refreshTokens.expiresAt })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashToken(presented)));
+      if (!token) return false;
+      if (everywhere && (token.revokedAt || token.expiresAt.getTime() <= Date.now())) return false;
+      await revokeRefreshTokens(tx, everywhere ? eq(refreshTokens.sub, token.sub) : eq(refreshTokens.familyId, token.familyId));
+      return true;
+    });
+    if (!ended && everywhere) throw AuthErrors.refreshInvalid();
   }
 
   async verifyIdToken(token: string): Promise<IdentityClaims> {

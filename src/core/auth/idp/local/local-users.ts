@@ -1,8 +1,9 @@
-import { asc, eq, isNull, and, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { v4 as uuidv4 } from 'uuid';
 import type { Db } from '../../../db/client.js';
 import { AppError } from '../../../http/problem.js';
 import { notifyPrincipalChanged } from '../../notify.js';
+import { revokeRefreshTokens } from './local-idp.js';
 import { idpUsers, refreshTokens } from './local.tables.js';
 import { hashPassword, passwordProblem, randomPassword } from './passwords.js';
 
@@ -101,12 +102,8 @@ export async function resetIdpPassword(db: Db, scryptCost: number, username: str
   return db.transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx.update(idpUsers).set({ passwordHash, passwordChangedAt: now, updatedAt: now }).where(eq(idpUsers.sub, user.sub)).returning();
-    const revoked = await tx
-      .update(refreshTokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(refreshTokens.sub, user.sub), isNull(refreshTokens.revokedAt)))
-      .returning({ id: refreshTokens.id });
+    const revoked = await revokeRefreshTokens(tx, eq(refreshTokens.sub, user.sub));
     await notifyPrincipalChanged(tx, user.sub);
-    return { user: view(row!), password, revoked: revoked.length };
+    return { user: view(row!), password, revoked };
   });
 }
