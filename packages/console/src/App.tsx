@@ -13,6 +13,7 @@ const UsersList = lazy(() => import('./screens/Users').then((m) => ({ default: m
 const UserShow = lazy(() => import('./screens/Users').then((m) => ({ default: m.UserShow })));
 const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
+const Employees = lazy(() => import('./screens/Employees'));
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));
 
@@ -37,6 +38,7 @@ function ConsoleMenu() {
       {SCREENS.users(access) ? <Menu.ResourceItem name="appeals" /> : null}
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
+      {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
     </Menu>
   );
 }
@@ -103,6 +105,7 @@ export function App() {
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
+        ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}
     </Admin>
   );

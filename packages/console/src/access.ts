@@ -29,4 +29,5 @@ export const SCREENS = {
   users: (a: MyAccess) => may(a, 'Users.View'),
   dashboard: (a: MyAccess) => a.admin,
   audit: (a: MyAccess) => may(a, 'AuditLogs.View'),
+  employees: (a: MyAccess) => a.owner,
 } as const;

@@ -9,6 +9,7 @@ const LISTS: Record<string, string> = {
   moderation: '/api/admin/moderation/pending',
   users: '/api/admin/users',
   appeals: '/api/admin/ban-appeals',
+  employees: '/api/admin/employees',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { banUser, createPost, createTestPayment, createUser, grant, type TestUser } from '../../../test/factories.js';
+import { banUser, createPost, createTestPayment, createUser, grant, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 
 /**
@@ -32,12 +33,14 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
   let moderator: TestUser;
   let standard: TestUser;
   let author: TestUser;
+  let dataDir: string;
 
   beforeAll(async () => {
     // The build skips itself when its inputs are unchanged: the browser always tests the console as the sources are.
     execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
     mkdirSync(screenshots, { recursive: true });
-    t = await createTestApp();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-console-test-'));
+    t = await createTestApp({ env: { FISHLOG_DATA_DIR: dataDir } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     owner = await createUser(t, { role: 'Owner', username: 'console_owner' });
@@ -53,11 +56,17 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   // axe needs a page of a context made with browser.newContext(); each page gets its own (its own sessionStorage).
   // Reduced motion: the console then draws no transitions, and axe never measures a notice halfway through fading in.
-  const newPage = async () => (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
+  // Each step waits at most 10 s: a step that fails names its locator before the test's own timeout.
+  const newPage = async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    context.setDefaultTimeout(10_000);
+    return context.newPage();
+  };
 
   async function signIn(user: TestUser, at = '/console/'): Promise<Page> {
     const page = await newPage();
@@ -84,10 +93,30 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.context().close();
   });
 
-  it('a Moderator granted only Content.Approve sees only moderation and approves a flagged post, which then shows in the public feed', async () => {
-    await grant(t, owner, moderator, 'Content.Approve', true);
+  it('the Owner grants a Moderator Content.Approve on the Employees screen; that Moderator sees only moderation and approves a flagged post with its photo, which then shows in the public feed', async () => {
     const post = await createPost(t, author, { text: 'Walleye at dawn, you idiot asshole', visibility: 'Public' });
     expect(post.moderationStatus).toBe('PendingReview');
+    const photo = await uploadPhoto(t, author, `/api/social/posts/${post.id}/photos`);
+
+    // The Owner: Employees, the moderator's card, grant with a reason.
+    const boss = await signIn(owner);
+    await boss.getByRole('menuitem', { name: 'Employees' }).click();
+    const employee = boss.getByRole('article', { name: 'Employee console_mod' });
+    await employee.waitFor();
+    const form = employee.getByRole('form', { name: 'Change a permission of console_mod' });
+    await form.getByLabel('Permission').click();
+    await boss.getByRole('option', { name: 'Content.Approve', exact: true }).click();
+    await form.getByLabel('Reason').fill('Covers the weekend review queue');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await boss.getByText('console_mod: Content.Approve granted').waitFor();
+    // In force under its canonical name (Content.Approve is its other spelling).
+    await employee.getByRole('list', { name: 'Permissions in force' }).getByText('moderation.approve', { exact: true }).waitFor();
+    await employee.getByRole('button', { name: 'Show permission history' }).click();
+    await employee.getByRole('cell', { name: 'Covers the weekend review queue' }).waitFor();
+    await expectAccessible(boss, 'employees');
+    const history = await t.app.inject({ method: 'GET', url: `/api/admin/employees/${moderator.userId}/permissions/history`, headers: owner.headers });
+    expect(history.json()[0]).toMatchObject({ permission: 'moderation.approve', isGranted: true, reason: 'Covers the weekend review queue', grantedBy: owner.userId });
+    await boss.context().close();
 
     const page = await signIn(moderator);
     const card = page.getByRole('article', { name: 'Post by console_author' });
@@ -95,6 +124,10 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     const menu = await page.getByRole('menuitem').allTextContents();
     expect(menu.map((m) => m.trim())).toEqual(['Moderation']);
     await expect(card.getByText('Walleye at dawn').isVisible()).resolves.toBe(true);
+    // The photo, read through the review endpoint with the moderator's token, drawn at its thumbnail size.
+    const thumbnail = card.getByRole('img', { name: 'Photo 1 of 1 (Published)' });
+    await thumbnail.waitFor();
+    await expect.poll(() => thumbnail.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(photo.thumbnailWidth);
     // Rejecting needs Content.Moderate, which this Moderator does not hold: no Reject button.
     await expect(card.getByRole('button', { name: /^Reject/ }).count()).resolves.toBe(0);
     await expectAccessible(page, 'moderation-queue');
@@ -102,7 +135,8 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await card.getByRole('button', { name: 'Approve Post by console_author' }).click();
     await page.getByText('Post by console_author approved').waitFor();
     const feed = await t.app.inject({ method: 'GET', url: '/api/social/posts?pageSize=50', headers: standard.headers });
-    expect(feed.json().map((p: { id: string }) => p.id)).toContain(post.id);
+    const shown = feed.json().find((p: { id: string }) => p.id === post.id);
+    expect(shown.photos).toMatchObject([{ id: photo.id, moderationStatus: 'Published', displayUrl: `/api/photos/${photo.id}/display` }]);
     await page.context().close();
   });
 

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { List, SelectInput, useListContext, useNotify, usePermissions, useRefresh } from 'react-admin';
-import { Alert, Button, Card, CardActions, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
+import { Alert, Button, Card, CardActions, CardContent, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
+import { CardList } from '../CardList';
 import { may, type MyAccess } from '../access';
 
 type Ban = components['schemas']['Ban'];
@@ -25,23 +26,11 @@ const filters = [
 export default function Appeals() {
   return (
     <List title="Ban appeals" filters={filters} filterDefaultValues={{ status: 'Open' }} perPage={10} exporter={false} empty={<Typography sx={{ p: 3 }}>No appeal.</Typography>}>
-      <AppealCards />
+      <CardList<Ban> label="Appeals" card={(ban) => <AppealCard ban={ban} />} />
     </List>
   );
 }
 
-function AppealCards() {
-  const { data } = useListContext<Ban>();
-  return (
-    <Stack spacing={2} sx={{ p: 2 }} component="ul" aria-label="Appeals" style={{ listStyle: 'none', margin: 0 }}>
-      {(data ?? []).map((ban) => (
-        <li key={ban.id}>
-          <AppealCard ban={ban} />
-        </li>
-      ))}
-    </Stack>
-  );
-}
 
 function AppealCard({ ban }: { ban: Ban }) {
   const { permissions: access } = usePermissions<MyAccess>();

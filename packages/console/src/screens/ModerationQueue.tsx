@@ -1,8 +1,9 @@
-import { useState } from 'react';
-import { List, SelectInput, useListContext, useNotify, usePermissions, useRefresh } from 'react-admin';
+import { useEffect, useState } from 'react';
+import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
 import { Alert, Box, Button, Card, CardActions, CardContent, Chip, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
+import { CardList } from '../CardList';
 import { may, type MyAccess } from '../access';
 
 type QueueItem = components['schemas']['ModerationQueueItem'];
@@ -24,23 +25,11 @@ const filters = [
 export default function ModerationQueue() {
   return (
     <List title="Moderation queue" filters={filters} perPage={10} exporter={false} empty={<Typography sx={{ p: 3 }}>Nothing awaits review.</Typography>}>
-      <QueueItems />
+      <CardList<QueueItem> label="Items awaiting review" card={(item) => <QueueCard item={item} />} />
     </List>
   );
 }
 
-function QueueItems() {
-  const { data } = useListContext<QueueItem>();
-  return (
-    <Stack spacing={2} sx={{ p: 2 }} component="ul" aria-label="Items awaiting review" style={{ listStyle: 'none', margin: 0 }}>
-      {(data ?? []).map((item) => (
-        <li key={item.id}>
-          <QueueCard item={item} />
-        </li>
-      ))}
-    </Stack>
-  );
-}
 
 function defaultReason(item: QueueItem): string {
   const why = [...item.matchedRules.map((r) => r.name), ...item.categories];
@@ -85,11 +74,20 @@ function QueueCard({ item }: { item: QueueItem }) {
           {item.provider ? ` · ${item.provider}${item.model ? ` (${item.model})` : ''}` : ''}
         </Typography>
         <Typography sx={{ my: 1, whiteSpace: 'pre-wrap' }}>{item.text}</Typography>
+        {item.photos.length > 0 ? (
+          <Box component="ul" aria-label="Photos" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, my: 1, p: 0, listStyle: 'none' }}>
+            {item.photos.map((photo, i) => (
+              <li key={photo.id}>
+                <ReviewPhoto photo={photo} label={`Photo ${i + 1} of ${item.photos.length} (${photo.moderationStatus})`} />
+              </li>
+            ))}
+          </Box>
+        ) : null}
         {item.photoUrls.length > 0 ? (
           <Stack direction="row" spacing={1} sx={{ my: 1 }}>
             {item.photoUrls.map((url, i) => (
               <Typography key={url} variant="body2">
-                Photo {i + 1}: {url}
+                Linked picture {i + 1}: {url}
               </Typography>
             ))}
           </Stack>
@@ -124,5 +122,43 @@ function QueueCard({ item }: { item: QueueItem }) {
         ) : null}
       </CardActions>
     </Card>
+  );
+}
+
+type Photo = components['schemas']['Photo'];
+
+/**
+ * A photo of a held post, read through the review endpoint with the moderator's token (an <img>
+ * cannot send it): the thumbnail, or the display size once opened. The API decides who may see it.
+ */
+function ReviewPhoto({ photo, label }: { photo: Photo; label: string }) {
+  const [size, setSize] = useState<'thumbnail' | 'display'>('thumbnail');
+  const [src, setSrc] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  useEffect(() => {
+    let url: string | undefined;
+    let gone = false;
+    void fishlog.GET('/api/admin/photos/{id}/{size}', { params: { path: { id: photo.id, size } }, parseAs: 'blob' }).then(({ data, error }) => {
+      if (gone) return;
+      if (error || !(data instanceof Blob)) return setProblem(problemText(error ?? 'The photo could not be read'));
+      url = URL.createObjectURL(data);
+      setSrc(url);
+    }, (error: unknown) => !gone && setProblem(problemText(error)));
+    return () => {
+      gone = true;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [photo.id, size]);
+  if (problem) return <Alert severity="warning">{`${label}: ${problem}`}</Alert>;
+  const [width, height] = size === 'thumbnail' ? [photo.thumbnailWidth, photo.thumbnailHeight] : [photo.width, photo.height];
+  return (
+    <Box component="figure" sx={{ m: 0 }}>
+      <Button onClick={() => setSize(size === 'thumbnail' ? 'display' : 'thumbnail')} aria-label={`${label}: ${size === 'thumbnail' ? 'show full size' : 'show small'}`} sx={{ p: 0 }}>
+        {src ? <img src={src} alt={label} width={width} height={height} style={{ maxWidth: '100%', height: 'auto', display: 'block' }} /> : <Box sx={{ width, height, bgcolor: 'grey.200' }} aria-busy="true" />}
+      </Button>
+      <Typography component="figcaption" variant="caption">
+        {label}
+      </Typography>
+    </Box>
   );
 }
