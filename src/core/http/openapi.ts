@@ -20,7 +20,7 @@ const NO_BODY_400 = 'Bad request: this operation takes no request body (any body
 
 export const API_TAGS = [
   { name: 'system', description: 'Health and service information' },
-  { name: 'auth', description: 'Login and token refresh (public)' },
+  { name: 'auth', description: 'Login, token refresh and logout (public)' },
   { name: 'fishing log', description: 'Entries, sessions and catches, shared as far as their owner chooses; DNR research access with consent' },
   { name: 'fishing log: research', description: 'Research consent, DNR analysis (consent-filtered, logged) and the log of reads of your data' },
   { name: 'social: friends', description: 'Friends (mutual adds) and the circle' },
@@ -131,7 +131,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         version: options.version,
         description:
           'HTTP JSON API behind the fishlog fishing-log application. Every endpoint needs `Authorization: Bearer <id_token>` ' +
-          'except `GET /health` (and `/health/live`, `/health/ready`), `POST /api/auth/login` and `POST /api/auth/refresh`. Errors are RFC 9457 problem+json with a stable `code`. ' +
+          'except `GET /health` (and `/health/live`, `/health/ready`), `POST /api/auth/login`, `POST /api/auth/refresh` and `POST /api/auth/logout`. Errors are RFC 9457 problem+json with a stable `code`. ' +
           'Lists take `page` (from 1) and `pageSize` (default 20, max 100) and answer a JSON array with `X-Total-Count` and `Link` headers. ' +
           'An operation without a request body refuses one, `{}` too (400 `request.validation_failed`, the error `in: body`). ' +
           'The answers that do not depend on the operation are shared `components.responses`: 401, the 403 of a banned or deactivated caller, 429, 503 (maintenance mode, an unreachable database) and 500.',

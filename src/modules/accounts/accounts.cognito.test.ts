@@ -72,6 +72,25 @@ describe('IDP=cognito', () => {
     expect(res.json().id_token).toEqual(expect.any(String));
   });
 
+  it('signs out one sign-in through RevokeToken and every sign-in through GlobalSignOut', async () => {
+    standIn.addUser({ username: 'lena', password: 'cognito-pass-2' });
+    const logout = (payload: object) => t.app.inject({ method: 'POST', url: '/api/auth/logout', payload });
+    const refresh = (refreshToken: string) => t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
+    const [phone, laptop, tablet] = [(await login('lena', 'cognito-pass-2')).json(), (await login('lena', 'cognito-pass-2')).json(), (await login('lena', 'cognito-pass-2')).json()];
+
+    const one = await logout({ refreshToken: phone.refresh_token });
+    expect([one.statusCode, one.body]).toEqual([204, '']);
+    expect(standIn.calls.at(-1)).toBe('RevokeToken');
+    expect((await refresh(phone.refresh_token)).json()).toMatchObject({ status: 401, code: 'auth.refresh_token_invalid' });
+    expect((await refresh(laptop.refresh_token)).statusCode).toBe(200);
+
+    const everywhere = await logout({ refreshToken: laptop.refresh_token, everywhere: true });
+    expect([everywhere.statusCode, everywhere.body]).toEqual([204, '']);
+    expect(standIn.calls.slice(-2)).toEqual(['InitiateAuth', 'GlobalSignOut']);
+    for (const token of [laptop.refresh_token, tablet.refresh_token]) expect((await refresh(token)).json()).toMatchObject({ status: 401, code: 'auth.refresh_token_invalid' });
+    expect((await logout({ refreshToken: laptop.refresh_token, everywhere: true })).json()).toMatchObject({ status: 401, code: 'auth.refresh_token_invalid' });
+  });
+
   it('refuses a user disabled in Cognito within 60 s (AdminGetUser cache)', async () => {
     const tokens = (await login('cora', 'cognito-pass-1')).json();
     const headers = { authorization: `Bearer ${tokens.id_token}` };

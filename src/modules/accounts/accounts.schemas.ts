@@ -8,9 +8,20 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RefreshBody = Type.Object(
-  { refreshToken: Type.String({ minLength: 1, maxLength: 4096, description: 'The refresh_token of the last login or refresh' }) },
-  { additionalProperties: false },
+const refreshToken = Type.String({ minLength: 1, maxLength: 4096, description: 'The refresh_token of the last login or refresh' });
+
+export const RefreshBody = Type.Object({ refreshToken }, { additionalProperties: false });
+
+const REFRESH_TOKEN_EXAMPLE = 'pGz1mV4oXq0b7yK2sJwEo9cT3uR8hLdN6fA5iBnM1vWqZxYk0aS2eD4gH7jP9lUt';
+
+export const LogoutBody = Type.Object(
+  {
+    refreshToken,
+    everywhere: Type.Optional(
+      Type.Boolean({ default: false, description: "true: end every sign-in of the refresh token's user, on every device, not only this one" }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ refreshToken: REFRESH_TOKEN_EXAMPLE }, { refreshToken: REFRESH_TOKEN_EXAMPLE, everywhere: true }] },
 );
 
 export const TokenResponse = Type.Object(

@@ -28,3 +28,8 @@ export async function login(deps: ServiceDeps, idp: IdentityProvider, input: { u
 export async function refresh(idp: IdentityProvider, refreshToken: string): Promise<TokenSet> {
   return idp.refresh(refreshToken);
 }
+
+/** Ends the refresh token's sign-in, or with `everywhere` every sign-in of its user (see IdentityProvider.signOut). */
+export async function logout(idp: IdentityProvider, refreshToken: string, options: { everywhere: boolean }): Promise<void> {
+  await idp.signOut(refreshToken, options);
+}
