@@ -14,6 +14,7 @@ const UserShow = lazy(() => import('./screens/Users').then((m) => ({ default: m.
 const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
+const Reports = lazy(() => import('./screens/Reports'));
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));
 
@@ -37,6 +38,7 @@ function ConsoleMenu() {
       {SCREENS.users(access) ? <Menu.ResourceItem name="users" /> : null}
       {SCREENS.users(access) ? <Menu.ResourceItem name="appeals" /> : null}
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
+      {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
       {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
     </Menu>
@@ -104,6 +106,7 @@ export function App() {
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="users" name="users" list={UsersList} show={UserShow} recordRepresentation="username" options={{ label: 'Users' }} />] : []),
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
+        ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}

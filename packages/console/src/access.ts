@@ -26,6 +26,7 @@ export const may = (access: MyAccess | undefined, permission: string): boolean =
 /** The screens, each with what lets the caller in (the API decides; this only hides the others). */
 export const SCREENS = {
   moderation: (a: MyAccess) => may(a, 'Content.Moderate') || may(a, 'Content.Approve'),
+  reports: (a: MyAccess) => may(a, 'Content.Moderate'),
   users: (a: MyAccess) => may(a, 'Users.View'),
   dashboard: (a: MyAccess) => a.admin,
   audit: (a: MyAccess) => may(a, 'AuditLogs.View'),

@@ -10,6 +10,7 @@ const LISTS: Record<string, string> = {
   users: '/api/admin/users',
   appeals: '/api/admin/ban-appeals',
   employees: '/api/admin/employees',
+  reports: '/api/admin/reports',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',

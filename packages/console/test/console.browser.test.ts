@@ -288,6 +288,34 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.context().close();
   });
 
+  it('a Moderator granted Content.Moderate resolves a user\'s report by rejecting the post, whose author then reads the note as the reason', async () => {
+    const reviewer = await createUser(t, { role: 'Moderator', username: 'console_reviewer' });
+    await grant(t, owner, reviewer, 'Content.Moderate', true);
+    const post = await createPost(t, author, { text: 'Selling undersized walleye, message me', visibility: 'Public' });
+    expect(post.moderationStatus).toBe('Published');
+    const filed = await t.app.inject({ method: 'POST', url: `/api/social/posts/${post.id}/report`, headers: standard.headers, payload: { reason: 'IllegalActivity', details: 'Offers fish below the legal size for sale' } });
+    expect(filed.statusCode, filed.body).toBe(201);
+
+    const page = await signIn(reviewer);
+    await page.getByRole('menuitem', { name: 'Reports' }).click();
+    const card = page.getByRole('article', { name: 'Report of a post by console_author' });
+    await card.waitFor();
+    await card.getByText('Selling undersized walleye').waitFor();
+    await card.getByText('“Offers fish below the legal size for sale”').waitFor();
+    await card.getByLabel('Resolution').click();
+    await page.getByRole('option', { name: /^Reject the content/ }).click();
+    await card.getByLabel('Note (what was decided and why)').fill('Selling fish below the legal size is not allowed here.');
+    await expectAccessible(page, 'reports');
+    await card.getByRole('button', { name: 'Resolve Report of a post by console_author' }).click();
+    await page.getByText('Report of a post by console_author: resolved (ContentRejected)').waitFor();
+
+    const mine = await t.app.inject({ method: 'GET', url: `/api/social/posts/${post.id}`, headers: author.headers });
+    expect(mine.json()).toMatchObject({ moderationStatus: 'Rejected', moderationReason: 'Selling fish below the legal size is not allowed here.' });
+    const reports = await t.app.inject({ method: 'GET', url: `/api/admin/reports?targetId=${post.id}`, headers: owner.headers });
+    expect(reports.json()).toMatchObject([{ status: 'Resolved', resolution: 'ContentRejected', resolvedBy: { username: 'console_reviewer' } }]);
+    await page.context().close();
+  });
+
   it('the Owner reads an open ban appeal with the ban\'s reason and overturns it with a reply: the user may act again', async () => {
     const admin = await createUser(t, { role: 'Admin', username: 'console_admin' });
     const appellant = await createUser(t, { username: 'console_appellant' });
