@@ -39,8 +39,14 @@ export interface FishlogClient {
   auth: {
     /** Signs in; the session is kept in the token store. */
     login(username: string, password: string): Promise<FishlogResult<TokenSet>>;
-    /** Forgets the session (the token store is cleared). */
-    logout(): Promise<void>;
+    /**
+     * Signs out: forgets the session (the token store is cleared, `onSignOut` told) and asks the server to end
+     * it, `everywhere: true` every sign-in of the user on every device (`POST /api/auth/logout`). The session
+     * is forgotten whatever the server answers: `error` says it did not confirm (with `everywhere`,
+     * `auth.refresh_token_invalid`: the session had ended already, so it named no user); it throws, the
+     * session forgotten, only when no answer came.
+     */
+    logout(options?: { everywhere?: boolean }): Promise<FishlogResult<void>>;
     /** Renews the id token now (calls do it by themselves when due). Parallel callers share one refresh. */
     refresh(): Promise<FishlogResult<TokenSet>>;
     /** The session in the token store, if any. */
@@ -263,9 +269,16 @@ export function createFishlogClient(options: FishlogClientOptions): FishlogClien
         await store.set(tokens);
         return { data: tokens, response };
       },
-      async logout() {
+      async logout({ everywhere = false } = {}) {
+        // A refresh under way would store its tokens after the clear: the successor it gets is the one to end.
+        await refreshing?.catch(() => undefined);
+        const session = await store.get();
         await store.clear();
         options.onSignOut?.({ reason: 'logout' });
+        if (session === undefined) return { data: undefined, response: new Response(null, { status: 204 }) };
+        const { error, response } = await publicApi.POST('/api/auth/logout', { body: { refreshToken: session.refreshToken, everywhere } });
+        if (!response.ok) return { error: await FishlogProblem.fromResponse(response, error), response };
+        return { data: undefined, response };
       },
       async refresh() {
         const outcome = await refresh();

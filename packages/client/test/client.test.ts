@@ -59,6 +59,69 @@ describe('signing in', () => {
     expect((await fishlog.GET('/api/userprofile/me')).error?.code).toBe('auth.token_missing');
   });
 
+  it('signs out on the server too: the refresh token is refused afterwards, another sign-in of the user is not', async () => {
+    const observed = observedFetch();
+    const events: SignOutEvent[] = [];
+    const fishlog = createFishlogClient({ baseUrl: base, fetch: observed.fetch, onSignOut: (event) => events.push(event) });
+    const session = await ok(fishlog.auth.login(jo.username, jo.password));
+    const elsewhere = createFishlogClient({ baseUrl: base });
+    await ok(elsewhere.auth.login(jo.username, jo.password));
+
+    const result = await fishlog.auth.logout();
+    expect(result.error).toBeUndefined();
+    expect(result.response.status).toBe(204);
+    expect(observed.exchanges.at(-1)).toMatchObject({ method: 'POST', authorization: null, status: 204 });
+    expect(observed.exchanges.at(-1)!.url.pathname).toBe('/api/auth/logout');
+    expect(await fishlog.auth.session()).toBeUndefined();
+    expect(events).toEqual([{ reason: 'logout' }]);
+    const reused = await fetch(`${base}/api/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: session.refreshToken }) });
+    expect(reused.status).toBe(401);
+    expect(await reused.json()).toMatchObject({ code: 'auth.refresh_token_invalid' });
+    expect((await elsewhere.auth.refresh()).data).toMatchObject({ idToken: expect.any(String) });
+    // Without a session there is nothing to ask the server.
+    const calls = observed.exchanges.length;
+    expect((await fishlog.auth.logout()).response.status).toBe(204);
+    expect(observed.exchanges).toHaveLength(calls);
+  });
+
+  it('signs out everywhere: another device’s next refresh is refused and ends its session', async () => {
+    const dev = await createUser(t);
+    const phone = createFishlogClient({ baseUrl: base });
+    const otherEvents: SignOutEvent[] = [];
+    const laptop = createFishlogClient({ baseUrl: base, onSignOut: (event) => otherEvents.push(event) });
+    await ok(phone.auth.login(dev.username, dev.password));
+    await ok(laptop.auth.login(dev.username, dev.password));
+    expect((await phone.auth.logout({ everywhere: true })).response.status).toBe(204);
+    const refused = await laptop.auth.refresh();
+    expect(refused.error).toMatchObject({ status: 401, code: 'auth.refresh_token_invalid' });
+    expect(await laptop.auth.session()).toBeUndefined();
+    expect(otherEvents).toEqual([{ reason: 'refresh_rejected', problem: refused.error }]);
+  });
+
+  it('forgets the session even when the server refuses the sign-out or cannot be reached', async () => {
+    const store = memoryTokenStore();
+    const fishlog = createFishlogClient({ baseUrl: base, tokenStore: store });
+    const session = await ok(fishlog.auth.login(sam.username, sam.password));
+    await store.set({ ...session, refreshToken: 'never-issued-by-this-server' });
+    const refused = await fishlog.auth.logout({ everywhere: true });
+    expect(refused.error).toMatchObject({ status: 401, code: 'auth.refresh_token_invalid' });
+    expect(await fishlog.auth.session()).toBeUndefined();
+
+    const events: SignOutEvent[] = [];
+    const offline = createFishlogClient({
+      baseUrl: base,
+      tokenStore: store,
+      onSignOut: (event) => events.push(event),
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    await store.set(session);
+    await expect(offline.auth.logout()).rejects.toThrow('fetch failed');
+    expect(await store.get()).toBeUndefined();
+    expect(events).toEqual([{ reason: 'logout' }]);
+  });
+
   it('renews the session on auth.refresh() (parallel callers share one refresh), and says client.signed_out without one', async () => {
     const observed = observedFetch();
     const fishlog = createFishlogClient({ baseUrl: base, fetch: observed.fetch });
