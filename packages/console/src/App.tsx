@@ -15,6 +15,8 @@ const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
+const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
+const PaymentShow = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentShow })));
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));
 
@@ -39,6 +41,7 @@ function ConsoleMenu() {
       {SCREENS.users(access) ? <Menu.ResourceItem name="appeals" /> : null}
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
       {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
+      {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
       {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
     </Menu>
@@ -107,6 +110,7 @@ export function App() {
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
+        ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}

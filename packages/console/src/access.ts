@@ -31,4 +31,5 @@ export const SCREENS = {
   dashboard: (a: MyAccess) => a.admin,
   audit: (a: MyAccess) => may(a, 'AuditLogs.View'),
   employees: (a: MyAccess) => a.owner,
+  payments: (a: MyAccess) => a.admin,
 } as const;

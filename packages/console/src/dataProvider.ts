@@ -11,9 +11,11 @@ const LISTS: Record<string, string> = {
   appeals: '/api/admin/ban-appeals',
   employees: '/api/admin/employees',
   reports: '/api/admin/reports',
+  payments: '/api/admin/payments',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',
+  payments: '/api/admin/payments/{id}',
 };
 
 /** The error react-admin shows: the problem's title, detail and request id; `status` for checkError. */

@@ -316,6 +316,39 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.context().close();
   });
 
+  it('the Owner finds a payment, refunds part of it after a confirmation that shows the amount, and reads the ledger after; an Admin denied payments.refund gets no refund form', async () => {
+    const payment = await createTestPayment(t, author, { amountCents: 8_000, description: 'Walleye Open entry fee' });
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Payments' }).click();
+    await page.getByRole('cell', { name: 'Walleye Open entry fee' }).click();
+    await page.getByRole('heading', { name: 'Walleye Open entry fee · $80.00' }).waitFor();
+    const refund = page.getByRole('region', { name: 'Refund', exact: true });
+    await refund.getByLabel(/^Amount/).fill('25');
+    await refund.getByLabel('Reason').fill('Tournament shortened by weather');
+    await refund.getByRole('button', { name: 'Refund…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Refund $25.00?' });
+    await dialog.getByText('$25.00 of $80.00 goes back to card •••• 4242').waitFor();
+    await dialog.getByText('after this $55.00 remains refundable').waitFor();
+    await expectAccessible(page, 'payment-refund-confirm');
+    await dialog.getByRole('button', { name: 'Refund $25.00' }).click();
+    await page.getByText('Refunded $25.00', { exact: true }).waitFor();
+    await page.getByText('Refunded $25.00 · still refundable $55.00').waitFor();
+    await page.getByRole('region', { name: 'Refunds' }).getByRole('cell', { name: 'Tournament shortened by weather' }).waitFor();
+    await expectAccessible(page, 'payment');
+    const stored = await t.app.inject({ method: 'GET', url: `/api/admin/payments/${payment.id}`, headers: owner.headers });
+    expect(stored.json()).toMatchObject({ status: 'PartiallyRefunded', refundedCents: 2_500, refundableCents: 5_500, refunds: [{ amountCents: 2_500, reason: 'Tournament shortened by weather', status: 'Succeeded' }] });
+    await page.context().close();
+
+    const clerk = await createUser(t, { role: 'Admin', username: 'console_clerk' });
+    await grant(t, owner, clerk, 'payments.refund', false);
+    const denied = await signIn(clerk);
+    await denied.getByRole('menuitem', { name: 'Payments' }).click();
+    await denied.getByRole('cell', { name: 'Walleye Open entry fee' }).click();
+    await denied.getByText('Refunded $25.00 · still refundable $55.00').waitFor();
+    await expect(denied.getByRole('region', { name: 'Refund', exact: true }).count()).resolves.toBe(0);
+    await denied.context().close();
+  });
+
   it('the Owner reads an open ban appeal with the ban\'s reason and overturns it with a reply: the user may act again', async () => {
     const admin = await createUser(t, { role: 'Admin', username: 'console_admin' });
     const appellant = await createUser(t, { username: 'console_appellant' });
