@@ -6,6 +6,7 @@ import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { LoginPage } from './LoginPage';
 import { SCREENS, type MyAccess } from './access';
+import { useMaintenanceMode } from './maintenance';
 
 // Each screen is its own chunk, loaded when first opened (the initial JavaScript stays small).
 const ModerationQueue = lazy(() => import('./screens/ModerationQueue'));
@@ -15,6 +16,8 @@ const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
+const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
+const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
 const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
 const PaymentShow = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentShow })));
 // recharts is only in this chunk.
@@ -43,13 +46,30 @@ function ConsoleMenu() {
       {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
       {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
+      {SCREENS.settings(access) ? <Menu.ResourceItem name="settings" /> : null}
       {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
     </Menu>
   );
 }
 
-function ConsoleLayout(props: LayoutProps) {
-  return <Layout {...props} menu={ConsoleMenu} />;
+function ConsoleLayout({ children, ...props }: LayoutProps) {
+  return (
+    <Layout {...props} menu={ConsoleMenu}>
+      <MaintenanceBanner />
+      {children}
+    </Layout>
+  );
+}
+
+/** On every screen while the platform is in maintenance mode (for those who may read the settings). */
+function MaintenanceBanner() {
+  const { permissions: access } = usePermissions<MyAccess>();
+  if (!useMaintenanceMode(access)) return null;
+  return (
+    <Alert severity="warning" role="status" sx={{ m: 1 }}>
+      Maintenance mode is on: the API answers 503 to everyone but staff (sign-in and /health stay open). Turn it off under System settings, MaintenanceMode.
+    </Alert>
+  );
 }
 
 /** Standard, DNR and Researcher users: the console is for staff only. */
@@ -112,6 +132,7 @@ export function App() {
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
+        ...(access?.staff && SCREENS.settings(access) ? [<Resource key="settings" name="settings" list={SettingsList} show={SettingShow} options={{ label: 'System settings' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}
     </Admin>

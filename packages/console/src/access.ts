@@ -32,4 +32,5 @@ export const SCREENS = {
   audit: (a: MyAccess) => may(a, 'AuditLogs.View'),
   employees: (a: MyAccess) => a.owner,
   payments: (a: MyAccess) => a.admin,
+  settings: (a: MyAccess) => may(a, 'Settings.View'),
 } as const;

@@ -12,11 +12,16 @@ const LISTS: Record<string, string> = {
   employees: '/api/admin/employees',
   reports: '/api/admin/reports',
   payments: '/api/admin/payments',
+  settings: '/api/admin/system-settings',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',
   payments: '/api/admin/payments/{id}',
+  settings: '/api/admin/system-settings/{name}',
 };
+/** Records whose API path names them by another field than `id` (react-admin's id, in the console's URLs). */
+const KEYS: Record<string, string> = { settings: 'name' };
+const keyed = (resource: string, record: Record<string, unknown>) => (KEYS[resource] ? { ...record, id: record[KEYS[resource]] } : record);
 
 /** The error react-admin shows: the problem's title, detail and request id; `status` for checkError. */
 export class ConsoleError extends Error {
@@ -53,16 +58,16 @@ export const dataProvider: DataProvider = {
     }
     const { data, error, response } = await get(path, { params: { query } });
     if (error) throw new ConsoleError(error);
-    const items = data as { id: string }[];
+    const items = (data as Record<string, unknown>[]).map((record) => keyed(resource, record));
     const total = Number(response.headers.get('x-total-count') ?? items.length);
     return { data: items, total } as never;
   },
   async getOne(resource, params) {
     const path = RECORDS[resource];
     if (!path) unsupported(`reading ${resource}`);
-    const { data, error } = await get(path, { params: { path: { id: params.id } } });
+    const { data, error } = await get(path, { params: { path: { [KEYS[resource] ?? 'id']: params.id } } });
     if (error) throw new ConsoleError(error);
-    return { data } as never;
+    return { data: keyed(resource, data as Record<string, unknown>) } as never;
   },
   async getMany(resource, params) {
     const records = await Promise.all(params.ids.map((id) => dataProvider.getOne(resource, { id })));

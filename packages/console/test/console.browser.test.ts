@@ -370,4 +370,36 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect(me.statusCode).toBe(200);
     await page.context().close();
   });
+  it('the Owner turns maintenance mode on in System settings with a reason: a banner on every screen, users get 503 from the API; off again, the banner goes', async () => {
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'System settings' }).click();
+    await page.getByRole('cell', { name: 'MaintenanceMode', exact: true }).click();
+    await page.getByRole('heading', { name: 'MaintenanceMode' }).waitFor();
+    const form = page.getByRole('form', { name: 'Change MaintenanceMode' });
+    const banner = page.getByRole('status').filter({ hasText: 'Maintenance mode is on' });
+    try {
+      await form.getByLabel('MaintenanceMode off').check();
+      await form.getByLabel('Reason for the change').fill('Database upgrade tonight');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('MaintenanceMode changed').waitFor();
+      await banner.waitFor();
+      await page.getByRole('region', { name: 'History' }).getByRole('cell', { name: 'Database upgrade tonight' }).waitFor();
+      await expectAccessible(page, 'settings-maintenance');
+      const refused = await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: standard.headers });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toMatchObject({ code: 'system.maintenance' });
+      // The banner follows the Owner to every screen.
+      await page.getByRole('menuitem', { name: 'Users' }).click();
+      await page.waitForURL(/#\/users/);
+      await banner.waitFor();
+    } finally {
+      await t.app.inject({ method: 'PUT', url: '/api/admin/system-settings/MaintenanceMode', headers: owner.headers, payload: { value: false, reason: 'Upgrade done' } });
+    }
+    await page.getByRole('menuitem', { name: 'System settings' }).click();
+    await page.getByRole('cell', { name: 'MaintenanceMode', exact: true }).click();
+    await page.getByRole('heading', { name: 'MaintenanceMode' }).waitFor();
+    await banner.waitFor({ state: 'detached' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: standard.headers })).statusCode).toBe(200);
+    await page.context().close();
+  });
 });
