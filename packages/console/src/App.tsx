@@ -16,6 +16,7 @@ const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
+const Announcements = lazy(() => import('./screens/Announcements'));
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
 const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
@@ -46,6 +47,7 @@ function ConsoleMenu() {
       {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
       {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
+      {SCREENS.announcements(access) ? <Menu.ResourceItem name="announcements" /> : null}
       {SCREENS.settings(access) ? <Menu.ResourceItem name="settings" /> : null}
       {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
     </Menu>
@@ -132,6 +134,7 @@ export function App() {
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
+        ...(access?.staff && SCREENS.announcements(access) ? [<Resource key="announcements" name="announcements" list={Announcements} options={{ label: 'Announcements' }} />] : []),
         ...(access?.staff && SCREENS.settings(access) ? [<Resource key="settings" name="settings" list={SettingsList} show={SettingShow} options={{ label: 'System settings' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}

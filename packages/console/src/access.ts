@@ -33,4 +33,5 @@ export const SCREENS = {
   employees: (a: MyAccess) => a.owner,
   payments: (a: MyAccess) => a.admin,
   settings: (a: MyAccess) => may(a, 'Settings.View'),
+  announcements: (a: MyAccess) => ['Announcements.Create', 'Announcements.Edit', 'Announcements.Delete'].some((p) => may(a, p)),
 } as const;

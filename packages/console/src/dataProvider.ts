@@ -13,6 +13,7 @@ const LISTS: Record<string, string> = {
   reports: '/api/admin/reports',
   payments: '/api/admin/payments',
   settings: '/api/admin/system-settings',
+  announcements: '/api/admin/announcements',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',

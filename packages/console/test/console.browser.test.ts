@@ -402,4 +402,37 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: standard.headers })).statusCode).toBe(200);
     await page.context().close();
   });
+  it('the Owner schedules an announcement for Moderators with its banner previewed; it is listed Scheduled and a Standard user does not get it', async () => {
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Announcements' }).click();
+    const form = page.getByRole('form', { name: 'New announcement' });
+    await form.getByLabel('Title').fill('Queue review training Friday');
+    await form.getByLabel('Text (plain text)').fill('Join the call at 15:00 UTC.');
+    await form.getByLabel('Type').click();
+    await page.getByRole('option', { name: 'Warning' }).click();
+    await form.getByRole('checkbox', { name: 'Moderator' }).check();
+    await form.getByLabel('Starts (empty: now)').fill('2030-06-01T09:00');
+    const preview = form.getByRole('region', { name: 'Preview' });
+    await preview.getByText('Preview, as users see it (Moderator only):').waitFor();
+    await preview.getByText('Queue review training Friday').waitFor();
+    await form.getByLabel('Reason').fill('Training for the new moderators');
+    await expectAccessible(page, 'announcement-new');
+    await form.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByText('"Queue review training Friday" scheduled').waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Queue review training Friday' });
+    await row.getByRole('cell', { name: 'Scheduled' }).waitFor();
+    await row.getByRole('cell', { name: 'Moderator' }).waitFor();
+
+    const listed = await t.app.inject({ method: 'GET', url: '/api/admin/announcements?status=Scheduled', headers: owner.headers });
+    expect(listed.json().find((a: { title: string }) => a.title === 'Queue review training Friday')).toMatchObject({
+      type: 'Warning',
+      audience: ['Moderator'],
+      startsAt: new Date('2030-06-01T09:00').toISOString(),
+      dismissal: 'Dismissible',
+      status: 'Scheduled',
+    });
+    const mine = await t.app.inject({ method: 'GET', url: '/api/announcements', headers: standard.headers });
+    expect(mine.json().map((a: { title: string }) => a.title)).not.toContain('Queue review training Friday');
+    await page.context().close();
+  });
 });
