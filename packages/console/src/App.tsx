@@ -16,6 +16,7 @@ const Appeals = lazy(() => import('./screens/Appeals'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
+const PhotoReview = lazy(() => import('./screens/PhotoReview'));
 const Announcements = lazy(() => import('./screens/Announcements'));
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
@@ -44,6 +45,7 @@ function ConsoleMenu() {
       {SCREENS.users(access) ? <Menu.ResourceItem name="users" /> : null}
       {SCREENS.users(access) ? <Menu.ResourceItem name="appeals" /> : null}
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
+      {SCREENS.moderation(access) ? <Menu.ResourceItem name="photos" /> : null}
       {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
       {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
@@ -131,6 +133,7 @@ export function App() {
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="users" name="users" list={UsersList} show={UserShow} recordRepresentation="username" options={{ label: 'Users' }} />] : []),
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
+        ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="photos" name="photos" list={PhotoReview} options={{ label: 'Photo review' }} />] : []),
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),

@@ -11,6 +11,7 @@ const LISTS: Record<string, string> = {
   appeals: '/api/admin/ban-appeals',
   employees: '/api/admin/employees',
   reports: '/api/admin/reports',
+  photos: '/api/admin/photos/review',
   payments: '/api/admin/payments',
   settings: '/api/admin/system-settings',
   announcements: '/api/admin/announcements',

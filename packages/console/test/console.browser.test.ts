@@ -8,7 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { banUser, createPost, createTestPayment, createUser, grant, uploadPhoto, type TestUser } from '../../../test/factories.js';
+import { banUser, createPost, createTestPayment, createUser, grant, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 
 /**
@@ -122,7 +122,7 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     const card = page.getByRole('article', { name: 'Post by console_author' });
     await card.waitFor();
     const menu = await page.getByRole('menuitem').allTextContents();
-    expect(menu.map((m) => m.trim())).toEqual(['Moderation']);
+    expect(menu.map((m) => m.trim())).toEqual(['Moderation', 'Photo review']);
     await expect(card.getByText('Walleye at dawn').isVisible()).resolves.toBe(true);
     // The photo, read through the review endpoint with the moderator's token, drawn at its thumbnail size.
     const thumbnail = card.getByRole('img', { name: 'Photo 1 of 1 (Published)' });
@@ -437,6 +437,28 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     });
     const mine = await t.app.inject({ method: 'GET', url: '/api/announcements', headers: standard.headers });
     expect(mine.json().map((a: { title: string }) => a.title)).not.toContain('Queue review training Friday');
+    await page.context().close();
+  });
+  it('the Owner publishes a photo moderation held, from the photo review queue, with a reason; its post\'s readers then see it', async () => {
+    const post = await createPost(t, author, { text: 'Crappie limit before noon', visibility: 'Public' });
+    const photo = await uploadPhoto(t, author, `/api/social/posts/${post.id}/photos`);
+    await setPhotoVerdict(t, photo.id, 'PendingReview');
+    const before = await t.app.inject({ method: 'GET', url: `/api/social/posts/${post.id}`, headers: standard.headers });
+    expect(before.json().photos).toEqual([]);
+
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Photo review' }).click();
+    const card = page.getByRole('article', { name: 'Photo 1 of 1 on a post by console_author' });
+    await card.waitFor();
+    const image = card.getByRole('img', { name: 'Photo 1 of 1 on a post by console_author (PendingReview)' });
+    await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await card.getByLabel('Reason (kept in the audit log)').fill('A fish photo, nothing against the rules');
+    await expectAccessible(page, 'photo-review');
+    await card.getByRole('button', { name: 'Publish Photo 1 of 1 on a post by console_author' }).click();
+    await page.getByText('Photo 1 of 1 on a post by console_author: published').waitFor();
+
+    const after = await t.app.inject({ method: 'GET', url: `/api/social/posts/${post.id}`, headers: standard.headers });
+    expect(after.json().photos).toMatchObject([{ id: photo.id, moderationStatus: 'Published' }]);
     await page.context().close();
   });
 });

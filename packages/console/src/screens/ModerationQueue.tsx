@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
 import { Alert, Box, Button, Card, CardActions, CardContent, Chip, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
 import { CardList } from '../CardList';
+import { ReviewPhoto } from '../ReviewPhoto';
 import { may, type MyAccess } from '../access';
 
 type QueueItem = components['schemas']['ModerationQueueItem'];
@@ -122,43 +123,5 @@ function QueueCard({ item }: { item: QueueItem }) {
         ) : null}
       </CardActions>
     </Card>
-  );
-}
-
-type Photo = components['schemas']['Photo'];
-
-/**
- * A photo of a held post, read through the review endpoint with the moderator's token (an <img>
- * cannot send it): the thumbnail, or the display size once opened. The API decides who may see it.
- */
-function ReviewPhoto({ photo, label }: { photo: Photo; label: string }) {
-  const [size, setSize] = useState<'thumbnail' | 'display'>('thumbnail');
-  const [src, setSrc] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  useEffect(() => {
-    let url: string | undefined;
-    let gone = false;
-    void fishlog.GET('/api/admin/photos/{id}/{size}', { params: { path: { id: photo.id, size } }, parseAs: 'blob' }).then(({ data, error }) => {
-      if (gone) return;
-      if (error || !(data instanceof Blob)) return setProblem(problemText(error ?? 'The photo could not be read'));
-      url = URL.createObjectURL(data);
-      setSrc(url);
-    }, (error: unknown) => !gone && setProblem(problemText(error)));
-    return () => {
-      gone = true;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [photo.id, size]);
-  if (problem) return <Alert severity="warning">{`${label}: ${problem}`}</Alert>;
-  const [width, height] = size === 'thumbnail' ? [photo.thumbnailWidth, photo.thumbnailHeight] : [photo.width, photo.height];
-  return (
-    <Box component="figure" sx={{ m: 0 }}>
-      <Button onClick={() => setSize(size === 'thumbnail' ? 'display' : 'thumbnail')} aria-label={`${label}: ${size === 'thumbnail' ? 'show full size' : 'show small'}`} sx={{ p: 0 }}>
-        {src ? <img src={src} alt={label} width={width} height={height} style={{ maxWidth: '100%', height: 'auto', display: 'block' }} /> : <Box sx={{ width, height, bgcolor: 'grey.200' }} aria-busy="true" />}
-      </Button>
-      <Typography component="figcaption" variant="caption">
-        {label}
-      </Typography>
-    </Box>
   );
 }
