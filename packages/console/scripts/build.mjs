@@ -3,7 +3,7 @@
 // JavaScript (the entry script and the chunks index.html preloads) gzipped, and fails above the
 // budget of 350 KB. FISHLOG_CONSOLE_FORCE_BUILD=1 builds anyway.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -55,19 +55,53 @@ function report() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const hash = inputsHash();
-  if (!process.env.FISHLOG_CONSOLE_FORCE_BUILD && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(dist, 'index.html'))) {
-    console.log('console: inputs unchanged, build skipped');
-    report();
-  } else {
-    const started = Date.now();
-    // A production build even when started from a test run (vitest sets NODE_ENV=test, which would bundle React's development build).
-    process.env.NODE_ENV = 'production';
-    const { build } = await import('vite');
-    await build({ root: consoleDir, configFile: path.join(consoleDir, 'vite.config.ts'), logLevel: 'warn' });
-    writeFileSync(stamp, hash);
-    console.log(`console: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    report();
+/**
+ * One build at a time in this folder: two test files (or a test run and `npm start`) starting at
+ * once would otherwise both write dist/ while the other reads it. The second waits for the first,
+ * then finds the inputs unchanged. A lock left by a process that died is taken over.
+ */
+async function withBuildLock(fn) {
+  const lock = path.join(consoleDir, '.build.lock');
+  for (const started = Date.now(); ; ) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(lock, 'utf8'));
+      let alive = false;
+      try {
+        process.kill(holder, 0);
+        alive = true;
+      } catch {
+        // the holder is gone: its lock is stale
+      }
+      if (!alive || Date.now() - started > 300_000) rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await withBuildLock(async () => {
+    const hash = inputsHash();
+    if (!process.env.FISHLOG_CONSOLE_FORCE_BUILD && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(dist, 'index.html'))) {
+      console.log('console: inputs unchanged, build skipped');
+      report();
+    } else {
+      const started = Date.now();
+      // A production build even when started from a test run (vitest sets NODE_ENV=test, which would bundle React's development build).
+      process.env.NODE_ENV = 'production';
+      const { build } = await import('vite');
+      await build({ root: consoleDir, configFile: path.join(consoleDir, 'vite.config.ts'), logLevel: 'warn' });
+      writeFileSync(stamp, hash);
+      console.log(`console: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      report();
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -12,7 +12,8 @@ let off: TestApp;
 const dist = path.join(projectRoot, 'packages/console/dist');
 
 beforeAll(async () => {
-  if (!existsSync(path.join(dist, 'index.html'))) execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
+  // The build skips itself when its inputs are unchanged, and waits for a build under way (the browser test's).
+  execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
   on = await createTestApp();
   off = await createTestApp({ env: { FISHLOG_CONSOLE: 'false' }, sameDatabaseAs: on });
 });

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Datagrid, DateField, FunctionField, List, SelectInput, TextField as RaTextField, TopToolbar, useNotify, usePermissions, useRefresh } from 'react-admin';
+import { Datagrid, DateField, FunctionField, List, SelectInput, TextField as RaTextField, TopToolbar, usePermissions } from 'react-admin';
 import { Alert, AlertTitle, Box, Button, Checkbox, FormControlLabel, FormGroup, FormLabel, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
 
 type AdminAnnouncement = components['schemas']['AdminAnnouncement'];
@@ -51,8 +52,7 @@ const instant = (local: string) => (local === '' ? undefined : new Date(local).t
  * preview is the banner as the apps show it: plain text in the type's colours.
  */
 function NewAnnouncement() {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [type, setType] = useState<Kind>('Info');
@@ -62,32 +62,25 @@ function NewAnnouncement() {
   const [endsAt, setEndsAt] = useState('');
   const [dismissal, setDismissal] = useState<Dismissal>('Dismissible');
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
   async function publish() {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.POST('/api/admin/announcements', {
+    const request = {
       body: {
         title,
         body,
         type,
         priority,
-        audience: roles.length === 0 ? 'All' : (roles as Array<(typeof ROLES)[number]>),
+        audience: roles.length === 0 ? ('All' as const) : (roles as Array<(typeof ROLES)[number]>),
         dismissal,
         reason,
         ...(instant(startsAt) ? { startsAt: instant(startsAt) } : {}),
         ...(instant(endsAt) ? { endsAt: instant(endsAt) } : {}),
       },
-    });
-    setBusy(false);
+    };
     // Everything typed stays when the API refuses it (e.g. an end before the start).
-    if (error) return setProblem(problemText(error));
-    notify(startsAt ? `"${title}" scheduled` : `"${title}" is shown now`, { type: 'success' });
+    if (!(await run(() => fishlog.POST('/api/admin/announcements', request), startsAt ? `"${title}" scheduled` : `"${title}" is shown now`))) return;
     for (const clear of [setTitle, setBody, setReason, setStartsAt, setEndsAt]) clear('');
     setRoles([]);
-    refresh();
   }
 
   return (
@@ -144,11 +137,7 @@ function NewAnnouncement() {
             {startsAt ? 'Schedule' : 'Publish'}
           </Button>
         </Stack>
-        {problem ? (
-          <Alert severity="error" role="alert">
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} />
       </Stack>
     </Box>
   );

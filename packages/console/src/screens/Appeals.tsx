@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
-import { Alert, Button, Card, CardActions, CardContent, TextField, Typography } from '@mui/material';
+import { List, SelectInput, usePermissions } from 'react-admin';
+import { Button, Card, CardActions, CardContent, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { CardList } from '../CardList';
 import { may, type MyAccess } from '../access';
 
@@ -34,23 +35,16 @@ export default function Appeals() {
 
 function AppealCard({ ban }: { ban: Ban }) {
   const { permissions: access } = usePermissions<MyAccess>();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [reply, setReply] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const appeal = ban.appeal!;
   const label = `Appeal of ${ban.username}`;
 
-  async function decide(decision: 'Upheld' | 'Overturned') {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.POST('/api/admin/ban-appeals/{id}/decide', { params: { path: { id: appeal.id } }, body: { decision, reply } });
-    setBusy(false);
-    if (error) return setProblem(problemText(error));
-    notify(decision === 'Overturned' ? `${label}: overturned, the ban is lifted` : `${label}: upheld`, { type: 'success' });
-    refresh();
-  }
+  const decide = (decision: 'Upheld' | 'Overturned') =>
+    run(
+      () => fishlog.POST('/api/admin/ban-appeals/{id}/decide', { params: { path: { id: appeal.id } }, body: { decision, reply } }),
+      decision === 'Overturned' ? `${label}: overturned, the ban is lifted` : `${label}: upheld`,
+    );
 
   return (
     <Card component="article" aria-label={label} variant="outlined">
@@ -72,11 +66,7 @@ function AppealCard({ ban }: { ban: Ban }) {
             <strong>Reply:</strong> {appeal.reply}
           </Typography>
         ) : null}
-        {problem ? (
-          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} sx={{ mt: 1 }} />
       </CardContent>
       {appeal.status === 'Open' && may(access, 'Users.Unban') ? (
         <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
+import { List, SelectInput, usePermissions } from 'react-admin';
 import {
   Alert,
   Button,
@@ -22,6 +22,7 @@ import {
 } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
+import { Problem, useApiAction } from '../action';
 import { CardList } from '../CardList';
 import type { MyAccess } from '../access';
 
@@ -91,34 +92,29 @@ function EmployeeCard({ employee }: { employee: Employee }) {
 /** Grant or deny (POST /api/admin/employees/{userId}/permissions): the names the API knows, from what the Owner holds. */
 function PermissionForm({ employee }: { employee: Employee }) {
   const { permissions: access } = usePermissions<MyAccess>();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [permission, setPermission] = useState('');
   const [isGranted, setIsGranted] = useState(true);
   const [reason, setReason] = useState('');
   const [maxBanDays, setMaxBanDays] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   // Every name in both spellings (Content.Approve and moderation.approve are one permission; the API keeps the canonical one).
   const names = access?.permissions ?? [];
   const banCap = permission === 'Users.Ban' && isGranted;
 
   async function save() {
-    setBusy(true);
-    setProblem(undefined);
     const restrictions = banCap && maxBanDays !== '' ? { maxBanDays: Number(maxBanDays) } : undefined;
-    const { error } = await fishlog.POST('/api/admin/employees/{userId}/permissions', {
-      params: { path: { userId: employee.id } },
-      body: { permission, isGranted, reason, ...(restrictions ? { restrictions } : {}) },
-    });
-    setBusy(false);
-    // The form keeps what was typed when the API refuses it.
-    if (error) return setProblem(problemText(error));
-    notify(`${employee.username}: ${permission} ${isGranted ? 'granted' : 'denied'}`, { type: 'success' });
+    const saved = await run(
+      () =>
+        fishlog.POST('/api/admin/employees/{userId}/permissions', {
+          params: { path: { userId: employee.id } },
+          body: { permission, isGranted, reason, ...(restrictions ? { restrictions } : {}) },
+        }),
+      `${employee.username}: ${permission} ${isGranted ? 'granted' : 'denied'}`,
+    );
+    if (!saved) return;
     setPermission('');
     setReason('');
     setMaxBanDays('');
-    refresh();
   }
 
   const label = `Change a permission of ${employee.username}`;
@@ -142,11 +138,7 @@ function PermissionForm({ employee }: { employee: Employee }) {
       <Button type="submit" variant="contained" disabled={busy || permission === '' || reason.trim() === ''}>
         Save
       </Button>
-      {problem ? (
-        <Alert severity="error" role="alert" sx={{ width: '100%' }}>
-          {problem}
-        </Alert>
-      ) : null}
+      <Problem text={problem} sx={{ width: '100%' }} />
     </Stack>
   );
 }

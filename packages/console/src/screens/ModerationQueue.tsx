@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
-import { Alert, Box, Button, Card, CardActions, CardContent, Chip, Stack, TextField, Typography } from '@mui/material';
+import { List, SelectInput, usePermissions } from 'react-admin';
+import { Box, Button, Card, CardActions, CardContent, Chip, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { CardList } from '../CardList';
 import { ReviewPhoto } from '../ReviewPhoto';
 import { may, type MyAccess } from '../access';
@@ -39,30 +40,21 @@ function defaultReason(item: QueueItem): string {
 
 function QueueCard({ item }: { item: QueueItem }) {
   const { permissions: access } = usePermissions<MyAccess>();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [reason, setReason] = useState(() => defaultReason(item));
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const kind = item.contentType === 'Post' ? 'post' : 'comment';
   const label = `${item.contentType} by ${item.author.username}`;
 
-  async function decide(decision: 'approve' | 'reject') {
-    setBusy(true);
-    setProblem(undefined);
+  const decide = (decision: 'approve' | 'reject') => {
     const path = { params: { path: { id: item.contentId } } };
-    const result =
-      decision === 'approve'
-        ? await fishlog.POST(kind === 'post' ? '/api/admin/moderation/post/{id}/approve' : '/api/admin/moderation/comment/{id}/approve', { ...path, body: {} })
-        : await fishlog.POST(kind === 'post' ? '/api/admin/moderation/post/{id}/reject' : '/api/admin/moderation/comment/{id}/reject', { ...path, body: { reason } });
-    setBusy(false);
-    if (result.error) {
-      setProblem(problemText(result.error));
-      return;
-    }
-    notify(decision === 'approve' ? `${label} approved: it is published` : `${label} rejected`, { type: 'success' });
-    refresh();
-  }
+    return run(
+      () =>
+        decision === 'approve'
+          ? fishlog.POST(kind === 'post' ? '/api/admin/moderation/post/{id}/approve' : '/api/admin/moderation/comment/{id}/approve', { ...path, body: {} })
+          : fishlog.POST(kind === 'post' ? '/api/admin/moderation/post/{id}/reject' : '/api/admin/moderation/comment/{id}/reject', { ...path, body: { reason } }),
+      decision === 'approve' ? `${label} approved: it is published` : `${label} rejected`,
+    );
+  };
 
   return (
     <Card component="article" aria-label={label} variant="outlined">
@@ -101,11 +93,7 @@ function QueueCard({ item }: { item: QueueItem }) {
             <Chip key={r.id} label={`Rule: ${r.name} (${r.action})`} variant="outlined" />
           ))}
         </Box>
-        {problem ? (
-          <Alert severity="error" role="alert">
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} />
       </CardContent>
       <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         {may(access, 'Content.Approve') ? (

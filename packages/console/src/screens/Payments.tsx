@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Datagrid, DateField, FunctionField, List, SelectInput, Show, TextField as RaTextField, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Datagrid, DateField, FunctionField, List, SelectInput, Show, TextField as RaTextField, usePermissions, useRecordContext } from 'react-admin';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
 
 type Payment = components['schemas']['Payment'];
@@ -102,33 +103,25 @@ function PaymentPage() {
  * sends the same key, so the API refunds at most once.
  */
 function RefundForm({ payment }: { payment: Payment }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const cents = amount.trim() === '' ? payment.refundableCents : Math.round(Number(amount) * 100);
   const valid = Number.isInteger(cents) && cents > 0 && reason.trim().length >= 3;
 
   async function refund() {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.POST('/api/admin/payments/{id}/refund', {
-      params: { path: { id: payment.id }, header: { 'idempotency-key': key } },
-      body: { amountCents: cents, reason },
-    });
-    setBusy(false);
+    const done = await run(
+      () => fishlog.POST('/api/admin/payments/{id}/refund', { params: { path: { id: payment.id }, header: { 'idempotency-key': key } }, body: { amountCents: cents, reason } }),
+      `Refunded ${money(cents, payment.currency)}`,
+    );
     setConfirming(false);
     // The form keeps what was typed (and the key, for a retry) when the API refuses or cannot be reached.
-    if (error) return setProblem(problemText(error));
-    notify(`Refunded ${money(cents, payment.currency)}`, { type: 'success' });
+    if (!done) return;
     setAmount('');
     setReason('');
     setKey(crypto.randomUUID());
-    refresh();
   }
 
   return (
@@ -151,11 +144,7 @@ function RefundForm({ payment }: { payment: Payment }) {
           Refund…
         </Button>
       </Stack>
-      {problem ? (
-        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-          {problem}
-        </Alert>
-      ) : null}
+      <Problem text={problem} sx={{ mt: 1 }} />
       <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="refund-confirm-title">
         <DialogTitle id="refund-confirm-title">Refund {money(cents, payment.currency)}?</DialogTitle>
         <DialogContent>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { List, SelectInput, useNotify, usePermissions, useRefresh } from 'react-admin';
-import { Alert, Button, Card, CardActions, CardContent, TextField, Typography } from '@mui/material';
+import { List, SelectInput, usePermissions } from 'react-admin';
+import { Button, Card, CardActions, CardContent, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
 import { CardList } from '../CardList';
 import { ReviewPhoto } from '../ReviewPhoto';
@@ -43,24 +44,16 @@ export default function PhotoReview() {
 
 function PhotoCard({ photo }: { photo: QueuedPhoto }) {
   const { permissions: access } = usePermissions<MyAccess>();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const where = photo.record.kind === 'Post' ? 'post' : 'fishing report';
   const label = `Photo ${photo.record.position} of ${photo.record.photoCount} on a ${where} by ${photo.owner.username}`;
 
-  async function decide(decision: 'approve' | 'reject') {
-    setBusy(true);
-    setProblem(undefined);
-    const path = decision === 'approve' ? '/api/admin/photos/{id}/approve' : '/api/admin/photos/{id}/reject';
-    const { error } = await fishlog.POST(path, { params: { path: { id: photo.id } }, body: { reason } });
-    setBusy(false);
-    if (error) return setProblem(problemText(error));
-    notify(decision === 'approve' ? `${label}: published` : `${label}: taken down`, { type: 'success' });
-    refresh();
-  }
+  const decide = (decision: 'approve' | 'reject') =>
+    run(
+      () => fishlog.POST(decision === 'approve' ? '/api/admin/photos/{id}/approve' : '/api/admin/photos/{id}/reject', { params: { path: { id: photo.id } }, body: { reason } }),
+      decision === 'approve' ? `${label}: published` : `${label}: taken down`,
+    );
 
   return (
     <Card component="article" aria-label={label} variant="outlined">
@@ -73,11 +66,7 @@ function PhotoCard({ photo }: { photo: QueuedPhoto }) {
           {Math.round(photo.bytes / 1024)} KB
         </Typography>
         <ReviewPhoto photo={photo} label={`${label} (${photo.moderationStatus})`} />
-        {problem ? (
-          <Alert severity="error" role="alert">
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} />
       </CardContent>
       <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         <TextField fullWidth={false} size="small" label="Reason (kept in the audit log)" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} required />

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { List, SelectInput, useNotify, useRefresh } from 'react-admin';
-import { Alert, Button, Card, CardActions, CardContent, MenuItem, TextField, Typography } from '@mui/material';
+import { List, SelectInput } from 'react-admin';
+import { Button, Card, CardActions, CardContent, MenuItem, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { CardList } from '../CardList';
 
 type Report = components['schemas']['AdminReport'];
@@ -48,27 +49,15 @@ const RESOLUTIONS: Array<{ id: Resolution; name: string }> = [
 ];
 
 function ReportCard({ report }: { report: Report }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [resolution, setResolution] = useState<Resolution>('NoViolation');
   const [note, setNote] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const who = report.target.user?.username ?? 'a deleted account';
   const label = `Report of ${report.targetType === 'User' ? `user ${who}` : `a ${report.targetType.toLowerCase()} by ${who}`}`;
   // A content rejection needs the reason its author will read; the API takes the note as that reason.
   const choices = report.targetType === 'User' ? RESOLUTIONS.filter((r) => r.id !== 'ContentRejected') : RESOLUTIONS;
 
-  async function resolve() {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.POST('/api/admin/reports/{id}/resolve', { params: { path: { id: report.id } }, body: { resolution, note } });
-    setBusy(false);
-    // What was typed stays when the API refuses it.
-    if (error) return setProblem(problemText(error));
-    notify(`${label}: resolved (${resolution})`, { type: 'success' });
-    refresh();
-  }
+  const resolve = () => run(() => fishlog.POST('/api/admin/reports/{id}/resolve', { params: { path: { id: report.id } }, body: { resolution, note } }), `${label}: resolved (${resolution})`);
 
   return (
     <Card component="article" aria-label={label} variant="outlined">
@@ -91,11 +80,7 @@ function ReportCard({ report }: { report: Report }) {
             {report.resolutionNote ? `: ${report.resolutionNote}` : ''}
           </Typography>
         ) : null}
-        {problem ? (
-          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} sx={{ mt: 1 }} />
       </CardContent>
       {report.status === 'Open' ? (
         <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>

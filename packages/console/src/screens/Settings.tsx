@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { BooleanField, Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField as RaTextField, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { BooleanField, Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField as RaTextField, usePermissions, useRecordContext } from 'react-admin';
 import { Alert, Box, Button, FormControlLabel, Stack, Switch, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
+import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
 import { announceMaintenance } from '../maintenance';
 
@@ -71,14 +72,11 @@ function SettingPage() {
 
 /** PUT /api/admin/system-settings/{name}: the value typed by the setting's type, and the reason. */
 function ValueForm({ setting }: { setting: Setting }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, setProblem, run } = useApiAction();
   const initial = setting.isSensitive ? '' : setting.type === 'Json' ? JSON.stringify(setting.value, null, 2) : setting.value === null ? '' : String(setting.value);
   const [text, setText] = useState(initial);
   const [flag, setFlag] = useState(setting.value === true);
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
   function parsed(): { value: unknown } | { error: string } {
     if (setting.type === 'Bool') return { value: flag };
@@ -96,16 +94,11 @@ function ValueForm({ setting }: { setting: Setting }) {
   async function save() {
     const input = parsed();
     if ('error' in input) return setProblem(input.error);
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.PUT('/api/admin/system-settings/{name}', { params: { path: { name: setting.name } }, body: { value: input.value as never, reason } });
-    setBusy(false);
     // What was typed stays when the API refuses it (its 400 names the constraint).
-    if (error) return setProblem(problemText(error));
-    notify(`${setting.name} changed`, { type: 'success' });
+    const saved = await run(() => fishlog.PUT('/api/admin/system-settings/{name}', { params: { path: { name: setting.name } }, body: { value: input.value as never, reason } }), `${setting.name} changed`);
+    if (!saved) return;
     setReason('');
     if (setting.name === 'MaintenanceMode') announceMaintenance();
-    refresh();
   }
 
   return (
@@ -133,46 +126,31 @@ function ValueForm({ setting }: { setting: Setting }) {
           Save
         </Button>
       </Stack>
-      {problem ? (
-        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-          {problem}
-        </Alert>
-      ) : null}
+      <Problem text={problem} sx={{ mt: 1 }} />
     </Box>
   );
 }
 
 /** Deactivate (the built-in default applies) or reactivate, with the reason the API requires (Settings.Delete, the Owner's). */
 function ActiveForm({ setting }: { setting: Setting }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
   const action = setting.isActive ? 'deactivate' : 'reactivate';
 
   async function submit() {
-    setProblem(undefined);
     const path = setting.isActive ? '/api/admin/system-settings/{name}/deactivate' : '/api/admin/system-settings/{name}/reactivate';
-    const { error } = await fishlog.POST(path, { params: { path: { name: setting.name } }, body: { reason } });
-    if (error) return setProblem(problemText(error));
-    notify(`${setting.name} ${action}d`, { type: 'success' });
-    setReason('');
-    refresh();
+    if (await run(() => fishlog.POST(path, { params: { path: { name: setting.name } }, body: { reason } }), `${setting.name} ${action}d`)) setReason('');
   }
 
   return (
     <Box component="form" aria-label={`${setting.isActive ? 'Deactivate' : 'Reactivate'} ${setting.name}`} onSubmit={(e) => (e.preventDefault(), void submit())}>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
         <TextField fullWidth={false} size="small" label={`Reason to ${action}`} value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} required />
-        <Button type="submit" variant="outlined" color={setting.isActive ? 'error' : 'primary'} disabled={reason.trim() === ''}>
+        <Button type="submit" variant="outlined" color={setting.isActive ? 'error' : 'primary'} disabled={busy || reason.trim() === ''}>
           {setting.isActive ? 'Deactivate' : 'Reactivate'}
         </Button>
       </Stack>
-      {problem ? (
-        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-          {problem}
-        </Alert>
-      ) : null}
+      <Problem text={problem} sx={{ mt: 1 }} />
     </Box>
   );
 }

@@ -9,15 +9,14 @@ import {
   SelectInput,
   Show,
   TextField as RaTextField,
-  useNotify,
   usePermissions,
   useRecordContext,
-  useRefresh,
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Checkbox, FormControlLabel, Link, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
+import { fishlog } from '../api';
+import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
 
 type AdminUser = components['schemas']['AdminUser'];
@@ -113,21 +112,11 @@ function UserPage() {
 
 /** PUT /api/admin/users/{id}/role with the reason the API requires; the API decides which changes the caller may make. */
 function RoleForm({ user }: { user: UserDetails }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [role, setRole] = useState<string>(user.role);
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   async function change() {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.PUT('/api/admin/users/{id}/role', { params: { path: { id: user.id } }, body: { role: role as UserDetails['role'], reason } });
-    setBusy(false);
-    if (error) return setProblem(problemText(error));
-    notify(`${user.username} is now ${role}`, { type: 'success' });
-    setReason('');
-    refresh();
+    if (await run(() => fishlog.PUT('/api/admin/users/{id}/role', { params: { path: { id: user.id } }, body: { role: role as UserDetails['role'], reason } }), `${user.username} is now ${role}`)) setReason('');
   }
   return (
     <Card component="section" aria-label="Change the role" variant="outlined">
@@ -148,11 +137,7 @@ function RoleForm({ user }: { user: UserDetails }) {
             Change role
           </Button>
         </Stack>
-        {problem ? (
-          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} sx={{ mt: 1 }} />
       </CardContent>
     </Card>
   );
@@ -164,27 +149,13 @@ function maxBanDays(access: MyAccess | undefined): number | undefined {
 }
 
 function BanForm({ user, cap }: { user: UserDetails; cap: number | undefined }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [days, setDays] = useState(String(cap ?? 7));
   const [permanent, setPermanent] = useState(false);
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
-  async function ban() {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.POST('/api/admin/users/{id}/bans', {
-      params: { path: { id: user.id } },
-      body: { reason, durationDays: permanent ? null : Number(days) },
-    });
-    setBusy(false);
-    // On a refusal the form keeps what was typed.
-    if (error) return setProblem(problemText(error));
-    notify(`${user.username} is banned`, { type: 'success' });
-    refresh();
-  }
+  // On a refusal the form keeps what was typed.
+  const ban = () => run(() => fishlog.POST('/api/admin/users/{id}/bans', { params: { path: { id: user.id } }, body: { reason, durationDays: permanent ? null : Number(days) } }), `${user.username} is banned`);
 
   return (
     <Card component="section" aria-label="Ban this user" variant="outlined">
@@ -213,11 +184,7 @@ function BanForm({ user, cap }: { user: UserDetails; cap: number | undefined }) 
             Ban
           </Button>
         </Stack>
-        {problem ? (
-          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-            {problem}
-          </Alert>
-        ) : null}
+        <Problem text={problem} sx={{ mt: 1 }} />
       </CardContent>
     </Card>
   );
@@ -262,31 +229,16 @@ function Bans({ bans, mayLift }: { bans: Ban[]; mayLift: boolean }) {
 }
 
 function LiftBan({ ban }: { ban: Ban }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const { busy, problem, run } = useApiAction();
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  async function lift() {
-    setBusy(true);
-    setProblem(undefined);
-    const { error } = await fishlog.POST('/api/admin/bans/{id}/lift', { params: { path: { id: ban.id } }, body: { reason } });
-    setBusy(false);
-    if (error) return setProblem(problemText(error));
-    notify(`The ban of ${ban.username} is lifted`, { type: 'success' });
-    refresh();
-  }
+  const lift = () => run(() => fishlog.POST('/api/admin/bans/{id}/lift', { params: { path: { id: ban.id } }, body: { reason } }), `The ban of ${ban.username} is lifted`);
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
       <TextField fullWidth={false} size="small" label="Reason for lifting" value={reason} onChange={(e) => setReason(e.target.value)} />
       <Button variant="outlined" disabled={busy || reason.trim() === ''} onClick={lift}>
         Lift
       </Button>
-      {problem ? (
-        <Alert severity="error" role="alert">
-          {problem}
-        </Alert>
-      ) : null}
+      <Problem text={problem} />
     </Stack>
   );
 }
