@@ -17,6 +17,7 @@ const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
 const PhotoReview = lazy(() => import('./screens/PhotoReview'));
+const Rules = lazy(() => import('./screens/Rules'));
 const Announcements = lazy(() => import('./screens/Announcements'));
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
@@ -47,6 +48,7 @@ function ConsoleMenu() {
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
       {SCREENS.moderation(access) ? <Menu.ResourceItem name="photos" /> : null}
       {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
+      {SCREENS.rules(access) ? <Menu.ResourceItem name="rules" /> : null}
       {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
       {SCREENS.announcements(access) ? <Menu.ResourceItem name="announcements" /> : null}
@@ -134,6 +136,7 @@ export function App() {
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="photos" name="photos" list={PhotoReview} options={{ label: 'Photo review' }} />] : []),
+        ...(access?.staff && SCREENS.rules(access) ? [<Resource key="rules" name="rules" list={Rules} options={{ label: 'Moderation rules' }} />] : []),
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),

@@ -32,6 +32,7 @@ export const SCREENS = {
   audit: (a: MyAccess) => may(a, 'AuditLogs.View'),
   employees: (a: MyAccess) => a.owner,
   payments: (a: MyAccess) => a.admin,
+  rules: (a: MyAccess) => a.admin,
   settings: (a: MyAccess) => may(a, 'Settings.View'),
   announcements: (a: MyAccess) => ['Announcements.Create', 'Announcements.Edit', 'Announcements.Delete'].some((p) => may(a, p)),
 } as const;

@@ -12,6 +12,7 @@ const LISTS: Record<string, string> = {
   employees: '/api/admin/employees',
   reports: '/api/admin/reports',
   photos: '/api/admin/photos/review',
+  rules: '/api/admin/moderation-rules',
   payments: '/api/admin/payments',
   settings: '/api/admin/system-settings',
   announcements: '/api/admin/announcements',

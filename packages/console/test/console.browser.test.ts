@@ -461,4 +461,39 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect(after.json().photos).toMatchObject([{ id: photo.id, moderationStatus: 'Published' }]);
     await page.context().close();
   });
+  it('the Owner adds a moderation rule that rejects a keyword (an unsafe regular expression is refused with the API\'s text), posts with it are rejected with the rule\'s reason, and after deactivation they are published', async () => {
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Moderation rules' }).click();
+    const form = page.getByRole('form', { name: 'New moderation rule' });
+    await form.getByLabel('Name').fill('Nested repeat');
+    await form.getByLabel('Kind').click();
+    await page.getByRole('option', { name: 'Regular expression' }).click();
+    await form.getByRole('textbox', { name: 'Regular expression' }).fill('(a+)+$');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await form.getByRole('alert').waitFor();
+    expect(await form.getByRole('alert').textContent()).toMatch(/\(request [\w-]+\)/);
+
+    await form.getByLabel('Name').fill('Bait shop spam');
+    await form.getByLabel('Kind').click();
+    await page.getByRole('option', { name: 'Keyword' }).click();
+    await form.getByRole('textbox', { name: 'Keyword' }).fill('cheapbaitz');
+    await form.getByLabel('Action').click();
+    await page.getByRole('option', { name: 'Reject' }).click();
+    await form.getByLabel('Reason the author reads').fill('Advertising is not allowed here.');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByText('Rule "Bait shop spam" added').waitFor();
+    await page.getByRole('cell', { name: 'keyword: cheapbaitz' }).waitFor();
+    await expectAccessible(page, 'moderation-rules');
+
+    const rejected = await createPost(t, author, { text: 'Visit cheapbaitz for deals', visibility: 'Public' });
+    expect(rejected).toMatchObject({ moderationStatus: 'Rejected', moderationReason: 'Advertising is not allowed here.' });
+
+    const row = page.getByRole('row').filter({ hasText: 'Bait shop spam' });
+    await row.getByLabel('Reason to deactivate Bait shop spam').fill('The shop closed');
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByText('Rule "Bait shop spam" deactivated').waitFor();
+    const published = await createPost(t, author, { text: 'cheapbaitz closed down, sadly', visibility: 'Public' });
+    expect(published.moderationStatus).toBe('Published');
+    await page.context().close();
+  });
 });
