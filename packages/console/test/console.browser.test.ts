@@ -8,7 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { banUser, createPost, createTestPayment, createUser, grant, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
+import { banUser, createEntryWithCatch, createPost, createTestPayment, createUser, grant, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 
 /**
@@ -261,8 +261,11 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await page.context().close();
   });
 
-  it('the Owner lands on the dashboard: overview figures, the user-growth and revenue charts drawn from the data, with a period picker', async () => {
+  it('the Owner lands on the dashboard: overview figures, the user-growth, revenue and popular-content charts drawn from the data, with a period picker', async () => {
     await createTestPayment(t, author, { amountCents: 12_500 });
+    await createEntryWithCatch(t, author, {}, { caughtAt: new Date(), count: 3 });
+    const liked = await createPost(t, author, { text: 'Smallmouth on a tube jig', visibility: 'Public' });
+    expect((await t.app.inject({ method: 'POST', url: `/api/social/posts/${liked.id}/like`, headers: standard.headers })).statusCode).toBeLessThan(300);
     const page = await signIn(owner);
     await page.waitForURL(/#\/dashboard/);
     const overview = page.getByRole('region', { name: 'Overview' });
@@ -276,8 +279,13 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     await expect(page.getByRole('heading', { name: /User growth \(\d+ new\)/ }).isVisible()).resolves.toBe(true);
     expect(await page.getByRole('heading', { name: /User growth/ }).textContent()).not.toContain('(0 new)');
     // The revenue chart: the payment's bar, and the total in its heading.
-    await page.getByRole('heading', { name: /Revenue \(\$125\.00 net, 1 payments\)/ }).waitFor();
+    await page.getByRole('heading', { name: /Revenue \(\$125\.00 net, 1 payment\)/ }).waitFor();
     await expect(page.locator('.recharts-bar-rectangle').count()).resolves.toBeGreaterThan(0);
+    // Popular content: the species logged, drawn as bars, and the liked post.
+    const popular = page.getByRole('region', { name: 'Popular content' });
+    await popular.getByRole('img', { name: /most logged species, last 30 days: Walleye 1/ }).waitFor();
+    await popular.getByText("console_author's post of").first().waitFor();
+    expect(await popular.getByRole('listitem').allTextContents()).toContainEqual(expect.stringContaining('1 like in the period'));
     await expectAccessible(page, 'dashboard');
 
     await page.getByLabel('Period').click();

@@ -10,6 +10,7 @@ type Json<P extends keyof paths> = paths[P] extends { get: { responses: { 200: {
 type Overview = Json<'/api/admin/dashboard/overview'>;
 type Growth = Json<'/api/admin/dashboard/analytics/user-growth'>;
 type Revenue = Json<'/api/admin/dashboard/analytics/revenue'>;
+type Popular = Json<'/api/admin/dashboard/analytics/popular'>;
 
 const money = (cents: number, currency = 'USD') => (cents / 100).toLocaleString('en-US', { style: 'currency', currency });
 
@@ -20,7 +21,7 @@ const PERIODS = [
   { days: 365, label: 'Last 12 months', interval: 'Month' },
 ] as const;
 
-/** The overview figures (GET /api/admin/dashboard/overview) and user growth as a chart, the period in the URL. */
+/** The overview figures (GET /api/admin/dashboard/overview), user growth, revenue and popular content as charts, the period in the URL. */
 export default function Dashboard() {
   const [params, setParams] = useSearchParams();
   const days = Number(params.get('days') ?? 30);
@@ -28,6 +29,7 @@ export default function Dashboard() {
   const [overview, setOverview] = useState<Overview>();
   const [growth, setGrowth] = useState<Growth>();
   const [revenue, setRevenue] = useState<Revenue>();
+  const [popular, setPopular] = useState<Popular>();
   const [problem, setProblem] = useState<string>();
 
   useEffect(() => {
@@ -42,6 +44,11 @@ export default function Dashboard() {
       if (!live) return;
       if (error) setProblem(problemText(error));
       else setRevenue(data);
+    });
+    void fishlog.GET('/api/admin/dashboard/analytics/popular', { params: { query: { from: from.toISOString(), to: to.toISOString(), limit: 5 } } }).then(({ data, error }) => {
+      if (!live) return;
+      if (error) setProblem(problemText(error));
+      else setPopular(data);
     });
     void fishlog
       .GET('/api/admin/dashboard/analytics/user-growth', { params: { query: { from: from.toISOString(), to: to.toISOString(), interval: period.interval } } })
@@ -67,6 +74,8 @@ export default function Dashboard() {
       ]
     : [];
   const revenuePoints = (revenue?.periods ?? []).map((p) => ({ period: p.periodStart.slice(0, 10), Net: p.netCents / 100, Refunded: p.refundedCents / 100 }));
+  const species = (popular?.mostLoggedSpecies ?? []).map((s) => ({ name: s.commonName ?? 'Unnamed species', Catches: s.catches, Anglers: s.anglers }));
+  const liked = popular?.mostLikedPosts ?? [];
   const points = (growth?.periods ?? []).map((p) => ({ period: p.periodStart.slice(0, 10), 'New users': p.newUsers, 'Active users': p.activeUsers }));
 
   return (
@@ -127,7 +136,7 @@ export default function Dashboard() {
       <Card component="section" aria-label="Revenue" variant="outlined" sx={{ mt: 2 }}>
         <CardContent>
           <Typography component="h2" variant="h6">
-            Revenue{revenue ? ` (${money(revenue.totals.netCents, revenue.currency)} net, ${revenue.totals.payments} payments)` : ''}
+            Revenue{revenue ? ` (${money(revenue.totals.netCents, revenue.currency)} net, ${revenue.totals.payments} payment${revenue.totals.payments === 1 ? '' : 's'})` : ''}
           </Typography>
           <Box sx={{ height: 280 }} role="img" aria-label={`Net revenue and refunds per ${period.interval.toLowerCase()}, ${period.label.toLowerCase()}`}>
             <ResponsiveContainer width="100%" height="100%">
@@ -142,6 +151,47 @@ export default function Dashboard() {
               </BarChart>
             </ResponsiveContainer>
           </Box>
+        </CardContent>
+      </Card>
+      <Card component="section" aria-label="Popular content" variant="outlined" sx={{ mt: 2 }}>
+        <CardContent>
+          <Typography component="h2" variant="h6">
+            Popular content ({period.label.toLowerCase()})
+          </Typography>
+          <Typography component="h3" variant="subtitle1" sx={{ mt: 1 }}>
+            Most logged species
+          </Typography>
+          {species.length === 0 ? (
+            <Typography>No catch logged in the period.</Typography>
+          ) : (
+            <Box sx={{ height: 60 + species.length * 40 }} role="img" aria-label={`Catches and anglers of the most logged species, ${period.label.toLowerCase()}: ${species.map((s) => `${s.name} ${s.Catches}`).join(', ')}`}>
+              <ResponsiveContainer width="100%" height="100%">
+                <BarChart data={species} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 16 }}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis type="number" allowDecimals={false} />
+                  <YAxis type="category" dataKey="name" width={160} />
+                  <Tooltip />
+                  <Legend />
+                  <Bar dataKey="Catches" fill="#1a4d7a" isAnimationActive={false} />
+                  <Bar dataKey="Anglers" fill="#2e7d32" isAnimationActive={false} />
+                </BarChart>
+              </ResponsiveContainer>
+            </Box>
+          )}
+          <Typography component="h3" variant="subtitle1" sx={{ mt: 1 }}>
+            Most liked posts
+          </Typography>
+          {liked.length === 0 ? (
+            <Typography>No like given in the period.</Typography>
+          ) : (
+            <Box component="ol" sx={{ mt: 0 }}>
+              {liked.map((p) => (
+                <li key={p.postId}>
+                  {p.authorUsername}'s post of {new Date(p.createdAt).toLocaleDateString()}: {p.likesInPeriod} like{p.likesInPeriod === 1 ? '' : 's'} in the period ({p.commentCount} comments)
+                </li>
+              ))}
+            </Box>
+          )}
         </CardContent>
       </Card>
     </Box>
