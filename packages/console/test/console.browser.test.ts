@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
@@ -234,6 +235,14 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect(text).toContain('console_banmod');
     expect(text).toContain('Spamming tackle-shop links in every comment');
     expect(text).toContain('Success');
+    // The period's statistics, and the export downloaded as a file through the API.
+    const tools = page.getByRole('region', { name: 'Statistics and export' });
+    await tools.getByText(/The period, whatever the other filters: \d+ entries from .* Most active: .*console_banmod/).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), tools.getByRole('button', { name: 'Export the period (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^fishlog-audit-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.split('\n')[0]).toContain('action');
+    expect(csv).toContain('Spamming tackle-shop links in every comment');
     await expectAccessible(page, 'audit-log');
 
     // A reload keeps the search (the filters live in the URL).

@@ -3,9 +3,12 @@ import { Title } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { Alert, Box, Button, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
+import { usePermissions } from 'react-admin';
 import { fishlog, problemText } from '../api';
+import { may, type MyAccess } from '../access';
 
 type Entry = components['schemas']['AuditLogEntry'];
+type Statistics = components['schemas']['AuditStatistics'];
 
 /** The filters of GET /api/admin/audit-logs the form offers (text fields; `from`/`to` as dates). */
 const FIELDS = [
@@ -95,6 +98,7 @@ export default function AuditLog() {
           </Button>
         </Stack>
       </Box>
+      <AuditTools from={toInstant(params.get('from'))} to={toInstant(params.get('to'))} />
       {problem ? (
         <Alert severity="error" role="alert">
           {problem}
@@ -142,6 +146,70 @@ export default function AuditLog() {
           </Button>
         ) : null}
       </Stack>
+    </Box>
+  );
+}
+
+/**
+ * For the search's period (the last 30 days without one): the statistics (GET
+ * /api/admin/audit-logs/statistics: total, most active actors, most common actions) and, with
+ * AuditLogs.Export, the streamed export as a file download (CSV or NDJSON, read with the token).
+ */
+function AuditTools({ from, to }: { from: string | undefined; to: string | undefined }) {
+  const { permissions: access } = usePermissions<MyAccess>();
+  const [stats, setStats] = useState<Statistics>();
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    let live = true;
+    const query = { ...(from ? { from } : {}), ...(to ? { to } : {}), top: 5 };
+    void fishlog.GET('/api/admin/audit-logs/statistics', { params: { query } }).then(({ data, error }) => live && (error ? setProblem(problemText(error)) : setStats(data)));
+    return () => {
+      live = false;
+    };
+  }, [from, to]);
+
+  async function download(format: 'csv' | 'ndjson') {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const { data, error } = await fishlog.GET('/api/admin/audit-logs/export', { params: { query: { format, ...(from ? { from } : {}), ...(to ? { to } : {}) } }, parseAs: 'blob' });
+      if (error || !(data instanceof Blob)) return setProblem(problemText(error ?? 'The export could not be read'));
+      const url = URL.createObjectURL(data);
+      const link = Object.assign(document.createElement('a'), { href: url, download: `fishlog-audit-${new Date().toISOString().slice(0, 10)}.${format === 'csv' ? 'csv' : 'ndjson'}` });
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (error) {
+      setProblem(problemText(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Box component="section" aria-label="Statistics and export" sx={{ mb: 2 }}>
+      {stats ? (
+        <Typography>
+          The period, whatever the other filters: {stats.total} entr{stats.total === 1 ? 'y' : 'ies'} from {stats.from.slice(0, 10)} to {stats.to.slice(0, 10)}. Most active:{' '}
+          {stats.mostActiveActors.map((a) => `${a.username ?? a.userId} (${a.count})`).join(', ') || 'nobody'}. Most common:{' '}
+          {stats.mostCommonActions.map((a) => `${a.action} (${a.count})`).join(', ') || 'none'}.
+        </Typography>
+      ) : null}
+      {may(access, 'AuditLogs.Export') ? (
+        <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
+          <Button variant="outlined" disabled={busy} onClick={() => void download('csv')}>
+            Export the period (CSV)
+          </Button>
+          <Button variant="outlined" disabled={busy} onClick={() => void download('ndjson')}>
+            Export the period (NDJSON)
+          </Button>
+        </Stack>
+      ) : null}
+      {problem ? (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {problem}
+        </Alert>
+      ) : null}
     </Box>
   );
 }
