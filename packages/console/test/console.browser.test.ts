@@ -513,4 +513,38 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     expect(published.moderationStatus).toBe('Published');
     await page.context().close();
   });
+  it('works from the keyboard alone on a tablet-width screen: sign in, open a screen from the menu, act on a card', async () => {
+    const post = await createPost(t, author, { text: 'Keyboard walleye, you idiot asshole', visibility: 'Public' });
+    expect(post.moderationStatus).toBe('PendingReview');
+    const context = await browser.newContext({ viewport: { width: 768, height: 1024 }, reducedMotion: 'reduce' });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Username').waitFor();
+    // Tab to each field, type, Enter submits: no pointer.
+    const focused = async () => String(await page.evaluate("document.activeElement?.getAttribute('name') ?? ''"));
+    for (let i = 0; i < 10 && !/username/i.test(await focused()); i++) await page.keyboard.press('Tab');
+    await page.keyboard.type(owner.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(owner.password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/dashboard/);
+    // At tablet width the menu is a drawer behind the menu button; open it and pick Moderation with the keyboard.
+    const menuButton = page.getByRole('button', { name: /open menu|close menu/i });
+    if (await menuButton.isVisible()) {
+      await menuButton.focus();
+      await page.keyboard.press('Enter');
+    }
+    await page.getByRole('menuitem', { name: 'Moderation', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const card = page.getByRole('article', { name: 'Post by console_author' }).filter({ hasText: 'Keyboard walleye' });
+    await card.waitFor();
+    await expectAccessible(page, 'moderation-tablet');
+    await card.getByRole('button', { name: 'Approve Post by console_author' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Post by console_author approved').waitFor();
+    const approved = await t.app.inject({ method: 'GET', url: `/api/social/posts/${post.id}`, headers: standard.headers });
+    expect(approved.json().moderationStatus).toBe('Published');
+    await context.close();
+  });
 });
