@@ -5,6 +5,7 @@ import { Alert, Box, Card, CardContent, MenuItem, TextField, Typography } from '
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { paths } from '@fishlog/client';
 import { fishlog, problemText } from '../api';
+import { money } from '../format';
 
 type Json<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
 type Overview = Json<'/api/admin/dashboard/overview'>;
@@ -12,7 +13,6 @@ type Growth = Json<'/api/admin/dashboard/analytics/user-growth'>;
 type Revenue = Json<'/api/admin/dashboard/analytics/revenue'>;
 type Popular = Json<'/api/admin/dashboard/analytics/popular'>;
 
-const money = (cents: number, currency = 'USD') => (cents / 100).toLocaleString('en-US', { style: 'currency', currency });
 
 const PERIODS = [
   { days: 7, label: 'Last 7 days', interval: 'Day' },

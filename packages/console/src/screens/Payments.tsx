@@ -5,6 +5,7 @@ import type { components } from '@fishlog/client';
 import { fishlog } from '../api';
 import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
+import { money } from '../format';
 
 type Payment = components['schemas']['Payment'];
 
@@ -16,7 +17,6 @@ const filters = [
   <SelectInput key="kind" source="kind" label="Kind" choices={KINDS} alwaysOn />,
 ];
 
-export const money = (cents: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 
 /** GET /api/admin/payments (Admin, Owner): newest first, filtered by status (Failed: the failed ones) and kind, in the URL. */
 export function PaymentsList() {
