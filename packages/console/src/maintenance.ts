@@ -10,19 +10,25 @@ import { may, type MyAccess } from './access';
  */
 const CHANGED = 'fishlog:maintenance-changed';
 
+/** The last state read, so a screen mounted later (the layout remounts on navigation) shows the banner at once. */
+let lastKnown = false;
+
 export function announceMaintenance(): void {
   window.dispatchEvent(new Event(CHANGED));
 }
 
 export function useMaintenanceMode(access: MyAccess | undefined): boolean {
-  const [on, setOn] = useState(false);
+  const [on, setOn] = useState(lastKnown);
   const allowed = may(access, 'Settings.View');
   useEffect(() => {
     if (!allowed) return;
     let gone = false;
     const read = () =>
       void fishlog.GET('/api/admin/system-settings/{name}', { params: { path: { name: 'MaintenanceMode' } } }).then(
-        ({ data }) => !gone && setOn(data?.isActive === true && data.value === true),
+        ({ data }) => {
+          lastKnown = data?.isActive === true && data.value === true;
+          if (!gone) setOn(lastKnown);
+        },
         () => undefined, // unreachable API: the banner stays as it was; the screens say so themselves
       );
     read();

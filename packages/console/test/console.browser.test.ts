@@ -26,7 +26,7 @@ if (!haveChromium) {
 }
 const screenshots = path.join(projectRoot, '.tmp', 'console-screenshots');
 
-describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
+describe.skipIf(!haveChromium)('the staff console in Chromium', { timeout: 90_000 }, () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -62,10 +62,10 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
 
   // axe needs a page of a context made with browser.newContext(); each page gets its own (its own sessionStorage).
   // Reduced motion: the console then draws no transitions, and axe never measures a notice halfway through fading in.
-  // Each step waits at most 10 s: a step that fails names its locator before the test's own timeout.
+  // Each step waits at most 25 s (a loaded 2-core machine runs the suite beside it): a step that fails names its locator before the test's own 90 s.
   const newPage = async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(25_000);
     return context.newPage();
   };
 
@@ -517,7 +517,7 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', () => {
     const post = await createPost(t, author, { text: 'Keyboard walleye, you idiot asshole', visibility: 'Public' });
     expect(post.moderationStatus).toBe('PendingReview');
     const context = await browser.newContext({ viewport: { width: 768, height: 1024 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(25_000);
     const page = await context.newPage();
     await page.goto(`${base}/console/`);
     await page.getByLabel('Username').waitFor();
