@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 
 /** /console: the built console served by the API process, with its caching and CSP; FISHLOG_CONSOLE=false turns it off. */
@@ -40,6 +41,22 @@ describe('/console', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await on.app.inject({ method: 'GET', url: '/console/.build-inputs' })).statusCode).toBe(404);
+  });
+
+  it('stays served during maintenance (staff open screens whose scripts are not loaded yet); the API behind it still answers 503 to users', async () => {
+    const owner = await createUser(on, { role: 'Owner', username: 'serving_owner' });
+    const user = await createUser(on, { username: 'serving_user' });
+    const maintenance = (value: boolean) =>
+      on.app.inject({ method: 'PUT', url: '/api/admin/system-settings/MaintenanceMode', headers: owner.headers, payload: { value, reason: value ? 'Console files during maintenance' : 'Test over' } });
+    expect((await maintenance(true)).statusCode).toBe(200);
+    try {
+      const asset = readdirSync(path.join(dist, 'assets')).find((f) => f.endsWith('.js'))!;
+      expect((await on.app.inject({ method: 'GET', url: `/console/assets/${asset}` })).statusCode).toBe(200);
+      expect((await on.app.inject({ method: 'GET', url: '/console/' })).statusCode).toBe(200);
+      expect((await on.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: user.headers })).statusCode).toBe(503);
+    } finally {
+      await maintenance(false);
+    }
   });
 
   it('is not there with FISHLOG_CONSOLE=false', async () => {
