@@ -5,7 +5,7 @@ import { Alert, Box, Typography } from '@mui/material';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { LoginPage } from './LoginPage';
-import { SCREENS, type MyAccess } from './access';
+import { SCREENS, may, type MyAccess } from './access';
 import { useMaintenanceMode } from './maintenance';
 
 // Each screen is its own chunk, loaded when first opened (the initial JavaScript stays small).
@@ -23,6 +23,34 @@ const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ defa
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
 const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
 const PaymentShow = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentShow })));
+// One chunk for the catalog and reference data screens (species, brands, gear, lookups): they share their code.
+const CatalogList = lazy(() => import('./screens/Catalog').then((m) => ({ default: m.CatalogList })));
+const CatalogShow = lazy(() => import('./screens/Catalog').then((m) => ({ default: m.CatalogShow })));
+const CatalogCreate = lazy(() => import('./screens/Catalog').then((m) => ({ default: m.CatalogCreate })));
+/** The catalog screens: resource, menu label, and what lets the caller in. */
+const CATALOG_SCREENS = [
+  ['species', 'Species', SCREENS.species],
+  ['brands', 'Brands', SCREENS.brands],
+  ['rods', 'Gear: rods', SCREENS.brands],
+  ['reels', 'Gear: reels', SCREENS.brands],
+  ['lines', 'Gear: lines', SCREENS.brands],
+  ['lures', 'Gear: lures', SCREENS.brands],
+  ['apparel', 'Gear: apparel', SCREENS.brands],
+  ['lookups', 'Lookup values', SCREENS.lookups],
+] as const;
+// One chunk for the regulations screens.
+const RegulationsList = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.RegulationsList })));
+const RegulationsShow = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.RegulationsShow })));
+const RegulationsCreate = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.RegulationsCreate })));
+const Submissions = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.Submissions })));
+/** The regulations screens (Regulations.View reads, Regulations.Edit changes): resource, menu label, whether records have a page and can be added. */
+const REGULATIONS_SCREENS = [
+  ['jurisdictions', 'Jurisdictions', { create: true }],
+  ['zones', 'Zones and waters', {}],
+  ['rule-sets', 'Rule sets', { create: true }],
+  ['emergency-orders', 'Emergency orders', { create: true }],
+  ['programs', 'Angler programs', { show: true }],
+] as const;
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));
 
@@ -52,6 +80,10 @@ function ConsoleMenu() {
       {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
       {SCREENS.announcements(access) ? <Menu.ResourceItem name="announcements" /> : null}
+      {CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => (
+        <Menu.ResourceItem key={name} name={name} />
+      ))}
+      {SCREENS.regulations(access) ? [...REGULATIONS_SCREENS.map(([name]) => name), 'submissions'].map((name) => <Menu.ResourceItem key={name} name={name} />) : null}
       {SCREENS.settings(access) ? <Menu.ResourceItem name="settings" /> : null}
       {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
     </Menu>
@@ -141,6 +173,26 @@ export function App() {
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
         ...(access?.staff && SCREENS.announcements(access) ? [<Resource key="announcements" name="announcements" list={Announcements} options={{ label: 'Announcements' }} />] : []),
+        ...(access?.staff
+          ? CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name, label]) => (
+              <Resource key={name} name={name} list={CatalogList} show={CatalogShow} create={CatalogCreate} options={{ label }} />
+            ))
+          : []),
+        ...(access?.staff && SCREENS.regulations(access)
+          ? [
+              ...REGULATIONS_SCREENS.map(([name, label, has]) => (
+                <Resource
+                  key={name}
+                  name={name}
+                  list={RegulationsList}
+                  show={'show' in has ? RegulationsShow : undefined}
+                  create={'create' in has && may(access, 'Regulations.Edit') ? RegulationsCreate : undefined}
+                  options={{ label }}
+                />
+              )),
+              <Resource key="submissions" name="submissions" list={Submissions} options={{ label: 'Angler submissions' }} />,
+            ]
+          : []),
         ...(access?.staff && SCREENS.settings(access) ? [<Resource key="settings" name="settings" list={SettingsList} show={SettingShow} options={{ label: 'System settings' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}

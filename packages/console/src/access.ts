@@ -34,5 +34,9 @@ export const SCREENS = {
   payments: (a: MyAccess) => a.admin,
   rules: (a: MyAccess) => a.admin,
   settings: (a: MyAccess) => may(a, 'Settings.View'),
+  species: (a: MyAccess) => may(a, 'Species.Manage'),
+  brands: (a: MyAccess) => may(a, 'Brands.Manage'),
+  lookups: (a: MyAccess) => may(a, 'Lookups.Manage'),
+  regulations: (a: MyAccess) => may(a, 'Regulations.View') || may(a, 'Regulations.Edit'),
   announcements: (a: MyAccess) => ['Announcements.Create', 'Announcements.Edit', 'Announcements.Delete'].some((p) => may(a, p)),
 } as const;

@@ -16,11 +16,29 @@ const LISTS: Record<string, string> = {
   payments: '/api/admin/payments',
   settings: '/api/admin/system-settings',
   announcements: '/api/admin/announcements',
+  species: '/api/admin/species',
+  brands: '/api/admin/brands',
+  rods: '/api/admin/gear/rods',
+  reels: '/api/admin/gear/reels',
+  lines: '/api/admin/gear/lines',
+  lures: '/api/admin/gear/lures',
+  apparel: '/api/admin/gear/apparel',
+  lookups: '/api/admin/lookups/values',
+  jurisdictions: '/api/admin/regulations/jurisdictions',
+  zones: '/api/admin/regulations/zones',
+  'rule-sets': '/api/admin/regulations/rule-sets',
+  'emergency-orders': '/api/admin/regulations/emergency-orders',
+  programs: '/api/admin/regulations/programs',
+  submissions: '/api/admin/regulations/master-angler/submissions',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',
   payments: '/api/admin/payments/{id}',
   settings: '/api/admin/system-settings/{name}',
+  // The catalog's and the regulations' records, under their lists (some only changed or deactivated there, never read one by one).
+  ...Object.fromEntries(
+    ['species', 'brands', 'rods', 'reels', 'lines', 'lures', 'apparel', 'lookups', 'jurisdictions', 'zones', 'rule-sets', 'emergency-orders', 'programs'].map((resource) => [resource, `${LISTS[resource]}/{id}`]),
+  ),
 };
 /** Records whose API path names them by another field than `id` (react-admin's id, in the console's URLs). */
 const KEYS: Record<string, string> = { settings: 'name' };
@@ -39,6 +57,25 @@ export class ConsoleError extends Error {
 
 type Untyped = (path: string, init?: unknown) => Promise<{ data?: unknown; error?: FishlogProblem; response: Response }>;
 const get = fishlog.GET as unknown as Untyped;
+const post = fishlog.POST as unknown as Untyped;
+const patch = fishlog.PATCH as unknown as Untyped;
+
+function pathOf(paths: Record<string, string>, resource: string, what: string): string {
+  return paths[resource] ?? unsupported(`${what} ${resource}`);
+}
+
+/**
+ * The changes a screen makes to a resource's records, each answering as the client does
+ * (`{ data }` or `{ error }`, for useApiAction): a new record (POST to the list's path), a change
+ * (JSON Merge Patch of the changed fields to the record's path), and deactivation or reactivation
+ * with a reason (`POST …/{id}/deactivate|reactivate`: administrative removal is never deletion).
+ */
+export const changes = {
+  create: (resource: string, body: Record<string, unknown>) => post(pathOf(LISTS, resource, 'creating'), { body }),
+  update: (resource: string, id: string, body: Record<string, unknown>) => patch(pathOf(RECORDS, resource, 'changing'), { params: { path: { id } }, body }),
+  setActive: (resource: string, id: string, active: boolean, reason: string) =>
+    post(`${pathOf(RECORDS, resource, 'deactivating')}/${active ? 'reactivate' : 'deactivate'}`, { params: { path: { id } }, body: { reason } }),
+};
 
 function cleanFilter(filter: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== ''));

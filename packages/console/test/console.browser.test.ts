@@ -1,32 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness.js';
+import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/harness.js';
 import { banUser, createEntryWithCatch, createPost, createTestPayment, createUser, grant, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
-import { projectRoot } from '../../../src/paths.js';
+import { haveChromium, useConsoleInBrowser } from './browser.js';
 
 /**
- * The staff console in a real browser: Playwright (playwright-core) driving Debian's Chromium
- * against a test app listening on 127.0.0.1, which serves the built console at /console.
- * Without Chromium the file is skipped with the reason printed; with CI=true a missing Chromium fails.
+ * The staff console in a real browser (./browser.ts: Playwright driving Debian's Chromium against
+ * a test app that serves the built console): sign-in, moderation, users and bans, audit log,
+ * payments, appeals, settings, announcements, photo review, rules, keyboard use at tablet width.
  * Screenshots go to .tmp/console-screenshots/ (not committed).
  */
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(executablePath);
-if (!haveChromium) {
-  if (process.env.CI === 'true') throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium package (apt-get install chromium)`);
-  process.stdout.write(`SKIPPED packages/console/test/console.browser.test.ts: no Chromium at ${executablePath} (apt-get install chromium, or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH)\n`);
-}
-const screenshots = path.join(projectRoot, '.tmp', 'console-screenshots');
-
-describe.skipIf(!haveChromium)('the staff console in Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(!haveChromium('packages/console/test/console.browser.test.ts'))('the staff console in Chromium', { timeout: 90_000 }, () => {
+  const session = useConsoleInBrowser();
+  const { newPage, signIn, expectAccessible } = session;
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -34,56 +22,14 @@ describe.skipIf(!haveChromium)('the staff console in Chromium', { timeout: 90_00
   let moderator: TestUser;
   let standard: TestUser;
   let author: TestUser;
-  let dataDir: string;
 
   beforeAll(async () => {
-    // The build skips itself when its inputs are unchanged: the browser always tests the console as the sources are.
-    execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
-    mkdirSync(screenshots, { recursive: true });
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-console-test-'));
-    t = await createTestApp({ env: { FISHLOG_DATA_DIR: dataDir } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    ({ t, base, browser } = session);
     owner = await createUser(t, { role: 'Owner', username: 'console_owner' });
     moderator = await createUser(t, { role: 'Moderator', username: 'console_mod' });
     standard = await createUser(t, { username: 'console_std' });
     author = await createUser(t, { username: 'console_author' });
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  // axe needs a page of a context made with browser.newContext(); each page gets its own (its own sessionStorage).
-  // Reduced motion: the console then draws no transitions, and axe never measures a notice halfway through fading in.
-  // Each step waits at most 25 s (a loaded 2-core machine runs the suite beside it): a step that fails names its locator before the test's own 90 s.
-  const newPage = async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(25_000);
-    return context.newPage();
-  };
-
-  async function signIn(user: TestUser, at = '/console/'): Promise<Page> {
-    const page = await newPage();
-    await page.goto(`${base}${at}`);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    return page;
-  }
-
-  async function expectAccessible(page: Page, screen: string): Promise<void> {
-    await page.screenshot({ path: path.join(screenshots, `${screen}.png`), fullPage: true });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), screen).toEqual([]);
-  }
 
   it('serves the sign-in page, accessible, its script from its own origin only', async () => {
     const page = await newPage();

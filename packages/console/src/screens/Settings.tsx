@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { BooleanField, Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField as RaTextField, usePermissions, useRecordContext } from 'react-admin';
-import { Alert, Box, Button, FormControlLabel, Stack, Switch, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, FormControlLabel, Stack, Switch, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
-import { fishlog, problemText } from '../api';
-import { Problem, useApiAction } from '../action';
+import { fishlog } from '../api';
+import { ActiveForm, Problem, TableSection, useApiAction, useApiRead } from '../action';
 import { may, type MyAccess } from '../access';
 import { announceMaintenance } from '../maintenance';
 
@@ -64,7 +64,7 @@ function SettingPage() {
         </Typography>
       </Box>
       {may(access, 'Settings.Modify') && setting.isActive ? <ValueForm setting={setting} /> : null}
-      {may(access, 'Settings.Delete') ? <ActiveForm setting={setting} /> : null}
+      {may(access, 'Settings.Delete') ? <SettingActive setting={setting} /> : null}
       <History setting={setting} />
     </Stack>
   );
@@ -132,70 +132,26 @@ function ValueForm({ setting }: { setting: Setting }) {
 }
 
 /** Deactivate (the built-in default applies) or reactivate, with the reason the API requires (Settings.Delete, the Owner's). */
-function ActiveForm({ setting }: { setting: Setting }) {
-  const { busy, problem, run } = useApiAction();
-  const [reason, setReason] = useState('');
-  const action = setting.isActive ? 'deactivate' : 'reactivate';
-
-  async function submit() {
-    const path = setting.isActive ? '/api/admin/system-settings/{name}/deactivate' : '/api/admin/system-settings/{name}/reactivate';
-    if (await run(() => fishlog.POST(path, { params: { path: { name: setting.name } }, body: { reason } }), `${setting.name} ${action}d`)) setReason('');
-  }
-
-  return (
-    <Box component="form" aria-label={`${setting.isActive ? 'Deactivate' : 'Reactivate'} ${setting.name}`} onSubmit={(e) => (e.preventDefault(), void submit())}>
-      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-        <TextField fullWidth={false} size="small" label={`Reason to ${action}`} value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} required />
-        <Button type="submit" variant="outlined" color={setting.isActive ? 'error' : 'primary'} disabled={busy || reason.trim() === ''}>
-          {setting.isActive ? 'Deactivate' : 'Reactivate'}
-        </Button>
-      </Stack>
-      <Problem text={problem} sx={{ mt: 1 }} />
-    </Box>
-  );
+function SettingActive({ setting }: { setting: Setting }) {
+  const path = setting.isActive ? '/api/admin/system-settings/{name}/deactivate' : '/api/admin/system-settings/{name}/reactivate';
+  return <ActiveForm name={setting.name} active={setting.isActive} submit={(reason) => fishlog.POST(path, { params: { path: { name: setting.name } }, body: { reason } })} />;
 }
 
 /** GET /api/admin/system-settings/{name}/history: newest first, the first page (20 changes). */
 function History({ setting }: { setting: Setting }) {
-  const [rows, setRows] = useState<HistoryEntry[]>();
-  const [problem, setProblem] = useState<string>();
-  useEffect(() => {
-    let gone = false;
-    void fishlog.GET('/api/admin/system-settings/{name}/history', { params: { path: { name: setting.name }, query: { pageSize: 20 } } }).then(({ data, error }) => {
-      if (gone) return;
-      if (error) return setProblem(problemText(error));
-      setRows(data);
-    }, (error: unknown) => !gone && setProblem(problemText(error)));
-    return () => {
-      gone = true;
-    };
-  }, [setting.name, setting.version, setting.isActive]);
+  const { data: rows, problem } = useApiRead(
+    () => fishlog.GET('/api/admin/system-settings/{name}/history', { params: { path: { name: setting.name }, query: { pageSize: 20 } } }),
+    [setting.name, setting.version, setting.isActive],
+  );
   if (problem) return <Alert severity="error">{problem}</Alert>;
   return (
-    <Box component="section" aria-label="History">
-      <Typography component="h2" variant="h6">
-        History
-      </Typography>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell>When</TableCell>
-            <TableCell>Change</TableCell>
-            <TableCell>Value</TableCell>
-            <TableCell>Reason</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {(rows ?? []).map((h) => (
-            <TableRow key={`${h.version}-${h.changedAt}`}>
-              <TableCell>{new Date(h.changedAt).toLocaleString()}</TableCell>
-              <TableCell>{h.change}</TableCell>
-              <TableCell>{h.value === null ? '—' : typeof h.value === 'string' ? h.value : JSON.stringify(h.value)}</TableCell>
-              <TableCell>{h.reason ?? '—'}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
+    <TableSection
+      label="History"
+      columns={['When', 'Change', 'Value', 'Reason']}
+      rows={(rows ?? []).map((h: HistoryEntry) => ({
+        key: `${h.version}-${h.changedAt}`,
+        cells: [new Date(h.changedAt).toLocaleString(), h.change, h.value === null ? '—' : typeof h.value === 'string' ? h.value : JSON.stringify(h.value), h.reason ?? '—'],
+      }))}
+    />
   );
 }

@@ -1,0 +1,238 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Autocomplete, Box, Button, Checkbox, FormControlLabel, FormGroup, FormLabel, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Problem, useApiAction } from './action';
+
+/**
+ * One field of a record's form, as the API's body names it. `kind` says how it is typed and sent:
+ * text (empty: null), long text, number, a day (YYYY-MM-DD), one of `choices`, several of `choices`, a list typed with
+ * commas, yes/no/unknown, or a record picked by searching (`search`).
+ */
+export interface Field {
+  source: string;
+  label: string;
+  kind?: 'text' | 'long' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick';
+  choices?: readonly string[];
+  /** Required when the record is made (the API's required fields). */
+  required?: boolean;
+  /** Only when the record is made (the API never changes it), or only when it is changed. */
+  only?: 'create' | 'edit';
+  /** The record's value for the form (default: `record[source]`). A dotted source (`overrides.closed`) is sent as a field of an object. */
+  read?: (record: Record<string, unknown>) => unknown;
+  /** For `pick`: the records matching what was typed, as options. */
+  search?: (text: string) => Promise<Option[]>;
+}
+
+export interface Option {
+  id: string;
+  label: string;
+}
+
+type Input = string | string[];
+
+function toInput(field: Field, value: unknown): Input {
+  if (field.kind === 'multi') return Array.isArray(value) ? value.map(String) : [];
+  if (value === null || value === undefined) return '';
+  if (field.kind === 'list' && Array.isArray(value)) return value.join(', ');
+  if (field.kind === 'yesno') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+/** The value the API takes for what was typed: '' is null (cleared, or left out of a new record). */
+function fromInput(field: Field, input: Input): unknown {
+  if (Array.isArray(input)) return input;
+  const text = input.trim();
+  if (field.kind === 'list') return text === '' ? [] : text.split(',').map((part) => part.trim()).filter(Boolean);
+  if (text === '') return null;
+  if (field.kind === 'number') return Number(text);
+  if (field.kind === 'yesno') return text === 'yes';
+  return text;
+}
+
+/** Sets `source` in `body`; a dotted source (`overrides.closed`) is a field of an object in the body. */
+function put(body: Record<string, unknown>, source: string, value: unknown): void {
+  const [head, ...rest] = source.split('.');
+  if (rest.length === 0) body[head!] = value;
+  else put((body[head!] ??= {}) as Record<string, unknown>, rest.join('.'), value);
+}
+
+const readValue = (field: Field, record: Record<string, unknown> | undefined) => (record ? (field.read ? field.read(record) : record[field.source]) : undefined);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A record's form: a new one (`record` undefined: every field the API takes, nulls left out) or a
+ * change of one (only the fields that changed are sent: a JSON Merge Patch, an emptied field
+ * clears it). With `reason`, the reason the audit log keeps goes in the body. What was typed stays
+ * when the API refuses it, and its problem text shows under the form.
+ */
+export function RecordForm({
+  label,
+  fields,
+  record,
+  reason,
+  submitLabel,
+  submit,
+  notice,
+  done,
+}: {
+  label: string;
+  fields: readonly Field[];
+  record?: Record<string, unknown>;
+  reason?: 'required' | 'none';
+  submitLabel: string;
+  submit: (body: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown }>;
+  /** The notice of a success. */
+  notice: string;
+  /** After a success, with what the API answered (e.g. to open the new record). */
+  done?: (data: unknown) => void;
+}) {
+  const shown = fields.filter((f) => f.only !== (record ? 'create' : 'edit'));
+  const initial = () => Object.fromEntries(shown.map((f) => [f.source, toInput(f, readValue(f, record))]));
+  const [values, setValues] = useState<Record<string, Input>>(initial);
+  const [why, setWhy] = useState('');
+  const { busy, problem, setProblem, run } = useApiAction();
+  const set = (source: string) => (value: Input) => setValues((v) => ({ ...v, [source]: value }));
+
+  function body(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const f of shown) {
+      const value = fromInput(f, values[f.source] ?? '');
+      if (record ? !same(value, fromInput(f, toInput(f, readValue(f, record)))) : value !== null && !(Array.isArray(value) && value.length === 0)) put(out, f.source, value);
+    }
+    return out;
+  }
+
+  async function save() {
+    const changes = body();
+    if (record && Object.keys(changes).length === 0) return setProblem('Nothing changed.');
+    let answer: unknown;
+    const ok = await run(async () => {
+      const result = await submit(reason === 'required' ? { ...changes, reason: why } : changes);
+      answer = result.data;
+      return result;
+    }, notice);
+    if (!ok) return;
+    setWhy('');
+    if (!record) setValues(initial());
+    done?.(answer);
+  }
+
+  const missing = !record && shown.some((f) => f.required && (values[f.source] ?? '').length === 0);
+  return (
+    <Box component="form" aria-label={label} onSubmit={(e) => (e.preventDefault(), void save())}>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start' }}>
+        {shown.map((f) => (
+          <FieldInput key={f.source} field={f} value={values[f.source] ?? ''} onChange={set(f.source)} required={!record && f.required === true} />
+        ))}
+      </Stack>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 1.5 }}>
+        {reason === 'required' ? <TextField fullWidth={false} size="small" label="Reason" value={why} onChange={(e) => setWhy(e.target.value)} sx={{ minWidth: 320 }} required /> : null}
+        <Button type="submit" variant="contained" disabled={busy || missing || (reason === 'required' && why.trim() === '')}>
+          {submitLabel}
+        </Button>
+      </Stack>
+      <Problem text={problem} sx={{ mt: 1 }} />
+    </Box>
+  );
+}
+
+function FieldInput({ field, value, onChange, required }: { field: Field; value: Input; onChange: (value: Input) => void; required: boolean }) {
+  const common = { size: 'small' as const, fullWidth: false, label: field.label, required };
+  switch (field.kind) {
+    case 'multi':
+      return (
+        <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
+          <FormLabel component="legend" required={required}>
+            {field.label}
+          </FormLabel>
+          <FormGroup row>
+            {(field.choices ?? []).map((choice) => (
+              <FormControlLabel
+                key={choice}
+                label={choice}
+                control={<Checkbox checked={value.includes(choice)} onChange={(e) => onChange(e.target.checked ? [...(value as string[]), choice] : (value as string[]).filter((c) => c !== choice))} />}
+              />
+            ))}
+          </FormGroup>
+        </Box>
+      );
+    case 'select':
+    case 'yesno': {
+      const choices = field.kind === 'yesno' ? ['yes', 'no'] : (field.choices ?? []);
+      return (
+        <TextField {...common} select value={value} onChange={(e) => onChange(e.target.value)} sx={{ minWidth: 180 }}>
+          {required ? null : (
+            <MenuItem value="">
+              <em>none</em>
+            </MenuItem>
+          )}
+          {choices.map((choice) => (
+            <MenuItem key={choice} value={choice}>
+              {choice}
+            </MenuItem>
+          ))}
+        </TextField>
+      );
+    }
+    case 'pick':
+      return <PickInput field={field} value={value as string} onChange={onChange} required={required} />;
+    default:
+      return (
+        <TextField
+          {...common}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          multiline={field.kind === 'long'}
+          minRows={field.kind === 'long' ? 2 : undefined}
+          type={field.kind === 'date' ? 'date' : undefined}
+          slotProps={field.kind === 'number' ? { htmlInput: { inputMode: 'decimal' } } : field.kind === 'date' ? { inputLabel: { shrink: true } } : undefined}
+          helperText={field.kind === 'list' ? 'Separated by commas' : undefined}
+          sx={{ minWidth: field.kind === 'long' ? 420 : field.kind === 'number' ? 140 : 220 }}
+        />
+      );
+  }
+}
+
+/** A record chosen by typing part of its name (e.g. a brand): the API searches, the id is sent. */
+function PickInput({ field, value, onChange, required }: { field: Field; value: string; onChange: (value: Input) => void; required: boolean }) {
+  const [text, setText] = useState('');
+  const [options, setOptions] = useState<Option[]>([]);
+  useEffect(() => {
+    let gone = false;
+    const timer = setTimeout(() => void field.search?.(text).then((found) => !gone && setOptions(found), () => undefined), 200);
+    return () => {
+      gone = true;
+      clearTimeout(timer);
+    };
+  }, [field, text]);
+  const selected = options.find((o) => o.id === value) ?? (value ? { id: value, label: value } : null);
+  return (
+    <Autocomplete
+      options={options}
+      value={selected}
+      filterOptions={(all) => all}
+      isOptionEqualToValue={(a, b) => a.id === b.id}
+      onChange={(_, option) => onChange(option?.id ?? '')}
+      onInputChange={(_, typed) => setText(typed)}
+      sx={{ width: 320 }}
+      renderInput={(params) => <TextField {...params} size="small" label={field.label} required={required} />}
+    />
+  );
+}
+
+/** A record's facts as a definition list: label, then the value ('—' when empty). */
+export function Facts({ label, facts }: { label: string; facts: ReadonlyArray<readonly [string, ReactNode]> }) {
+  return (
+    <Box component="dl" aria-label={label} sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
+      {facts.map(([term, value]) => (
+        <Box key={term} sx={{ display: 'contents' }}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {term}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+            {value === null || value === undefined || value === '' ? '—' : value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createUser, grant, type TestUser } from '../../../test/factories.js';
+import { projectRoot } from '../../../src/paths.js';
+
+/**
+ * The staff console in a real browser, for the browser test files: Playwright (playwright-core)
+ * driving Debian's Chromium against a test app listening on 127.0.0.1, which serves the built
+ * console at /console. Without Chromium a file is skipped with the reason printed; with CI=true a
+ * missing Chromium fails. Screenshots go to .tmp/console-screenshots/ (not committed).
+ */
+export const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH ?? '/usr/bin/chromium';
+export const screenshots = path.join(projectRoot, '.tmp', 'console-screenshots');
+
+/** Whether Chromium is there; prints why `file` is skipped when it is not (and fails under CI=true). */
+export function haveChromium(file: string): boolean {
+  if (existsSync(executablePath)) return true;
+  if (process.env.CI === 'true') throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium package (apt-get install chromium)`);
+  process.stdout.write(`SKIPPED ${file}: no Chromium at ${executablePath} (apt-get install chromium, or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH)\n`);
+  return false;
+}
+
+export interface ConsoleSession {
+  t: TestApp;
+  base: string;
+  browser: Browser;
+  /** A page of its own context (its own sessionStorage), 1280 × 800, reduced motion, 25 s a step. */
+  newPage(): Promise<Page>;
+  /** A new page, signed in as `user` (at `at`, the console's start by default). */
+  signIn(user: TestUser, at?: string): Promise<Page>;
+  /** A screenshot of the page under `screen`, and axe: no serious or critical violation. */
+  expectAccessible(page: Page, screen: string): Promise<void>;
+  /** A new staff member (`role`) given or denied `permissions` by `owner`, signed in, once the menu shows `waitFor`. */
+  signInStaff(owner: TestUser, staff: { username: string; role: 'Moderator' | 'Admin'; permissions: Record<string, boolean>; waitFor: string }): Promise<Page>;
+}
+
+/** In a describe block: builds the console (skipped when unchanged), starts a test app and Chromium; stops them after. */
+export function useConsoleInBrowser(): ConsoleSession {
+  let dataDir: string;
+  const session = {
+    // axe needs a page of a context made with browser.newContext(); each page gets its own (its own sessionStorage).
+    // Reduced motion: the console then draws no transitions, and axe never measures a notice halfway through fading in.
+    // Each step waits at most 25 s (a loaded 2-core machine runs the suite beside it): a step that fails names its locator before the test's own timeout.
+    async newPage() {
+      const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+      context.setDefaultTimeout(25_000);
+      return context.newPage();
+    },
+    async signIn(user: TestUser, at = '/console/') {
+      const page = await session.newPage();
+      await page.goto(`${session.base}${at}`);
+      await page.getByLabel('Username').fill(user.username);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      return page;
+    },
+    async expectAccessible(page: Page, screen: string) {
+      await page.screenshot({ path: path.join(screenshots, `${screen}.png`), fullPage: true });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), screen).toEqual([]);
+    },
+    async signInStaff(owner: TestUser, staff: { username: string; role: 'Moderator' | 'Admin'; permissions: Record<string, boolean>; waitFor: string }) {
+      const user = await createUser(session.t, { role: staff.role, username: staff.username });
+      for (const [permission, granted] of Object.entries(staff.permissions)) await grant(session.t, owner, user, permission, granted);
+      const page = await session.signIn(user);
+      await page.getByRole('menuitem', { name: staff.waitFor, exact: true }).waitFor();
+      return page;
+    },
+  } as ConsoleSession;
+
+  beforeAll(async () => {
+    // The build skips itself when its inputs are unchanged: the browser always tests the console as the sources are.
+    execFileSync(process.execPath, ['packages/console/scripts/build.mjs'], { cwd: projectRoot, stdio: 'inherit' });
+    mkdirSync(screenshots, { recursive: true });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'fishlog-console-test-'));
+    session.t = await createTestApp({ env: { FISHLOG_DATA_DIR: dataDir } });
+    await session.t.app.listen({ host: '127.0.0.1', port: 0 });
+    session.base = `http://127.0.0.1:${(session.t.app.server.address() as AddressInfo).port}`;
+    session.browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.t?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return session;
+}
