@@ -25,6 +25,8 @@ import { projectRoot, version } from './paths.js';
 import { consoleDistDir, registerConsole } from './core/http/console.js';
 import type { AppDeps } from './core/app-deps.js';
 import { Registries } from './core/registries.js';
+import { listenWhileServing } from './core/db/listen.js';
+import { hiddenOwnersOf } from './core/access/visibility.js';
 import { userDirectory } from './modules/users/users.service.js';
 
 export type { AppDeps } from './core/app-deps.js';
@@ -102,6 +104,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const authenticator = new Authenticator(idp, database.db, userDirectory, app.log, options.now);
   await authenticator.listen(database.pool);
   const registries = options.registries ?? new Registries();
+  // Whose content nobody else sees (deactivated accounts): kept while the server listens for changes of users.
+  listenWhileServing(app, database.pool, hiddenOwnersOf({ registries }).listen);
   setAuditKey(registries, loadAuditKey(config));
   const metrics = createMetrics(database.pool);
   app.decorate('metrics', metrics);
@@ -191,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     request.principal = principal;
     await limits.limitByUser(request, reply);
     authenticator.refuseBanned(principal, request.routeOptions.config.allowBanned);
+    authenticator.refusePendingDeletion(principal, request.routeOptions.config.allowPendingDeletion);
     if (level !== 'authenticated') request.grantRestrictions = await enforceAccess(database.db, principal, level);
   };
   addRouteHook(app, 'onRequest', authenticate);

@@ -4,10 +4,11 @@ import { IDEMPOTENCY_PURGE } from './modules/payments/payments.jobs.js';
 import { TOURNAMENT_STATUSES } from './modules/tournaments/tournaments.jobs.js';
 import { NOTIFICATION_EMAIL, NOTIFICATIONS_DISPATCH, WEBHOOK_DELIVERY } from './modules/notifications/notifications.jobs.js';
 import { MEDIA_SWEEP } from './modules/photos/photos.jobs.js';
+import { ACCOUNTS_ERASE } from './modules/accounts/accounts.jobs.js';
 
 /**
  * Composition root of the job queues (core/jobs): the migrations install one queue per spec;
  * each module works its own from its routes plugin. Ban expiry and announcement windows need no
  * job: both are compared with the clock when read.
  */
-export const jobSpecs: readonly JobSpec[] = [CHARTERS_SWEEP, TOURNAMENT_STATUSES, IDEMPOTENCY_PURGE, NOTIFICATIONS_DISPATCH, NOTIFICATION_EMAIL, WEBHOOK_DELIVERY, MEDIA_SWEEP];
+export const jobSpecs: readonly JobSpec[] = [CHARTERS_SWEEP, TOURNAMENT_STATUSES, IDEMPOTENCY_PURGE, NOTIFICATIONS_DISPATCH, NOTIFICATION_EMAIL, WEBHOOK_DELIVERY, MEDIA_SWEEP, ACCOUNTS_ERASE];

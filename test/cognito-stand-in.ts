@@ -102,7 +102,9 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
   const failures = new Map<string, StandInFailure>();
   const calls: string[] = [];
 
-  const findUser = (username: unknown) => (typeof username === 'string' ? users.get(username.toLowerCase()) : undefined);
+  // Admin operations name the user by username or, as Cognito allows, by sub.
+  const findUser = (username: unknown) =>
+    typeof username === 'string' ? (users.get(username.toLowerCase()) ?? [...users.values()].find((user) => user.sub === username)) : undefined;
 
   async function signToken(payload: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
     const protectedHeader = { alg: 'RS256', kid, typ: 'JWT', ...header };
@@ -245,11 +247,37 @@ export async function startCognitoStandIn(options: StandInOptions = {}): Promise
     };
   }
 
+  /** Deletes the user (AdminDeleteUser) and ends their refresh and access tokens. */
+  function adminDeleteUser(body: Body, request: IncomingMessage) {
+    if (!request.headers.authorization) throw new CognitoError('MissingAuthenticationTokenException', 'Missing Authentication Token');
+    if (body.UserPoolId !== poolId) throw new CognitoError('ResourceNotFoundException', `User pool ${String(body.UserPoolId)} does not exist.`);
+    const user = findUser(body.Username);
+    if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+    const owner = user.username.toLowerCase();
+    users.delete(owner);
+    for (const [token, other] of refreshTokens) if (other === owner) refreshTokens.delete(token);
+    for (const [token, issued] of accessTokens) if (issued.owner === owner) accessTokens.delete(token);
+    return {};
+  }
+
+  /** Ends every refresh and access token of the user (AdminUserGlobalSignOut). */
+  function adminUserGlobalSignOut(body: Body, request: IncomingMessage) {
+    if (!request.headers.authorization) throw new CognitoError('MissingAuthenticationTokenException', 'Missing Authentication Token');
+    const user = findUser(body.Username);
+    if (!user) throw new CognitoError('UserNotFoundException', 'User does not exist.');
+    const owner = user.username.toLowerCase();
+    for (const [token, other] of refreshTokens) if (other === owner) refreshTokens.delete(token);
+    for (const [token, issued] of accessTokens) if (issued.owner === owner) accessTokens.delete(token);
+    return {};
+  }
+
   async function dispatch(operation: string, body: Body, request: IncomingMessage): Promise<unknown> {
     const failure = failures.get(operation);
     if (failure) throw new CognitoError(failure.type, failure.message ?? failure.type, failure.status ?? 400);
     if (operation === 'InitiateAuth') return initiateAuth(body);
     if (operation === 'AdminGetUser') return adminGetUser(body, request);
+    if (operation === 'AdminDeleteUser') return adminDeleteUser(body, request);
+    if (operation === 'AdminUserGlobalSignOut') return adminUserGlobalSignOut(body, request);
     if (operation === 'RevokeToken') return revokeToken(body);
     if (operation === 'GlobalSignOut') return globalSignOut(body);
     throw new CognitoError('UnknownOperationException', `Operation ${operation} is not supported by the stand-in`);

@@ -1657,7 +1657,13 @@ export interface paths {
          */
         put: operations["replaceMyProfile"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete your account (after a grace period); the same as POST /api/account/deletion
+         * @description Proof that it is you: your password again (`password`), or a sign-in (POST /api/auth/login) under 5 minutes old; else 403 `accounts.reauthentication_required` (or `accounts.password_incorrect`). At once: every sign-in of yours ends, the account is deactivated and your content (entries, catches, posts, comments, spots, reports, profile, photos) leaves every other person’s view. You may still sign in to read (GET /api/account/deletion, `pendingDeletion` of GET /api/userprofile/me) or cancel the deletion (DELETE /api/account/deletion) until `eraseAfter` (system setting AccountDeletionGraceDays, default 30 days); every other route answers 403 `auth.deletion_pending` meanwhile. Then the account is erased: what is deleted, and what is kept detached from you (tournament results, charter bookings and payments, published Master Angler awards, bans) and why: docs/guide/accounts-and-access.md. 202 when scheduled; 200 with the same deletion when one is pending already (asking twice schedules one). The Owner’s account cannot be deleted (409).
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        delete: operations["deleteMyAccount"];
         options?: never;
         head?: never;
         /**
@@ -1751,6 +1757,106 @@ export interface paths {
          *     Access: Public: no token needed.
          */
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your pending account deletion
+         * @description When your account will be erased (`eraseAfter`); 404 `accounts.no_pending_deletion` when none is pending.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getAccountDeletion"];
+        put?: never;
+        /**
+         * Delete your account (after a grace period)
+         * @description Proof that it is you: your password again (`password`), or a sign-in (POST /api/auth/login) under 5 minutes old; else 403 `accounts.reauthentication_required` (or `accounts.password_incorrect`). At once: every sign-in of yours ends, the account is deactivated and your content (entries, catches, posts, comments, spots, reports, profile, photos) leaves every other person’s view. You may still sign in to read (GET /api/account/deletion, `pendingDeletion` of GET /api/userprofile/me) or cancel the deletion (DELETE /api/account/deletion) until `eraseAfter` (system setting AccountDeletionGraceDays, default 30 days); every other route answers 403 `auth.deletion_pending` meanwhile. Then the account is erased: what is deleted, and what is kept detached from you (tournament results, charter bookings and payments, published Master Angler awards, bans) and why: docs/guide/accounts-and-access.md. 202 when scheduled; 200 with the same deletion when one is pending already (asking twice schedules one). The Owner’s account cannot be deleted (409).
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["requestAccountDeletion"];
+        /**
+         * Cancel your pending account deletion
+         * @description Until `eraseAfter`: the account is active again and your content shows again to whom it is shared with, at once. Sign in again first if your tokens have ended (asking for the deletion signed you out everywhere). 404 `accounts.no_pending_deletion` when none is pending.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        delete: operations["cancelAccountDeletion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/account-deletions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account deletions, newest request first
+         * @description Filters: `status` (default `Pending`), `legalHold`, `dueBefore` (erasure due by then).
+         *
+         *     Access: Permission-required: Users.View (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        get: operations["listAccountDeletions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/account-deletions/{userId}/legal-hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a pending account deletion on legal hold
+         * @description Owner only (`Users.LegalHold`, also spelt `users.legalhold`). Erasure waits until the hold is lifted, even past `eraseAfter`; the person may still cancel. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Users.LegalHold (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["placeLegalHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/account-deletions/{userId}/legal-hold/lift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the legal hold of a pending account deletion
+         * @description Owner only (`Users.LegalHold`). The erasure job erases the account at its next run when `eraseAfter` has passed. Audit-logged with the reason.
+         *
+         *     Access: Permission-required: Users.LegalHold (Owner always; Admin unless explicitly denied; Moderator only when granted).
+         */
+        post: operations["liftLegalHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8152,6 +8258,99 @@ export interface components {
             };
             /** @description Last change of the profile; null while it has its defaults */
             updatedAt: string | null;
+            /** @description Your account deletion while one is pending (POST /api/account/deletion), else null */
+            pendingDeletion?: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time
+                 * @example 2026-06-01T05:30:00.000Z
+                 */
+                requestedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When the account is erased; cancel before with DELETE /api/account/deletion
+                 */
+                eraseAfter: string;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "status": "Pending",
+         *       "requestedAt": "2026-06-01T05:30:00.000Z",
+         *       "eraseAfter": "2026-07-01T05:30:00.000Z",
+         *       "cancelledAt": null
+         *     }
+         */
+        AccountDeletion: {
+            /** @description Pending: erased at `eraseAfter` unless cancelled; Cancelled: the account is active again */
+            status: "Pending" | "Cancelled" | "Erased";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description When the account is erased (the grace period, system setting AccountDeletionGraceDays, default 30 days); cancel before it with DELETE /api/account/deletion
+             */
+            eraseAfter: string;
+            cancelledAt: string | null;
+        };
+        /**
+         * @example {
+         *       "userId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
+         *       "username": "jo",
+         *       "email": "jo@example.com",
+         *       "status": "Pending",
+         *       "requestedAt": "2026-06-01T05:30:00.000Z",
+         *       "eraseAfter": "2026-07-01T05:30:00.000Z",
+         *       "cancelledAt": null,
+         *       "erasedAt": null,
+         *       "legalHold": {
+         *         "since": "2026-06-02T09:00:00.000Z",
+         *         "by": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+         *         "reason": "Preservation letter from the county attorney, case 26-118"
+         *       }
+         *     }
+         */
+        AdminAccountDeletion: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            userId: string;
+            /** @description "former angler" once erased */
+            username: string;
+            email: string | null;
+            status: "Pending" | "Cancelled" | "Erased";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            eraseAfter: string;
+            cancelledAt: string | null;
+            erasedAt: string | null;
+            /** @description While set, erasure waits (the grace period may end meanwhile) */
+            legalHold: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time
+                 * @example 2026-06-01T05:30:00.000Z
+                 */
+                since: string;
+                /** @description The Owner who placed it */
+                by: string | null;
+                reason: string;
+            } | null;
         };
         PermissionGrant: {
             /**
@@ -13770,7 +13969,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+        /** @description The caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
         CallerRefused: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13910,7 +14109,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -14017,7 +14216,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -14105,7 +14304,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -14188,7 +14387,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -14300,7 +14499,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -14375,7 +14574,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -14489,7 +14688,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -14571,7 +14770,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -14644,7 +14843,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -14703,7 +14902,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -14752,7 +14951,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -14840,7 +15039,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -14908,7 +15107,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -14996,7 +15195,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15126,7 +15325,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15235,7 +15434,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15344,7 +15543,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15456,7 +15655,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -15505,7 +15704,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15580,7 +15779,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -15638,7 +15837,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -15726,7 +15925,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15832,7 +16031,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -15941,7 +16140,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16050,7 +16249,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16178,7 +16377,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -16227,7 +16426,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16316,7 +16515,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -16365,7 +16564,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16452,7 +16651,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -16501,7 +16700,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16590,7 +16789,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -16639,7 +16838,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16727,7 +16926,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -16776,7 +16975,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -16867,7 +17066,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -16945,7 +17144,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -17033,7 +17232,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -17181,7 +17380,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -17290,7 +17489,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -17399,7 +17598,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -17529,7 +17728,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -17599,7 +17798,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -17687,7 +17886,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -17819,7 +18018,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -17928,7 +18127,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -18037,7 +18236,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -18165,7 +18364,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -18233,7 +18432,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -18321,7 +18520,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -18449,7 +18648,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -18558,7 +18757,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -18667,7 +18866,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -18797,7 +18996,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -18867,7 +19066,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -18955,7 +19154,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19087,7 +19286,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19196,7 +19395,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19305,7 +19504,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19434,7 +19633,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -19502,7 +19701,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -19590,7 +19789,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19718,7 +19917,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19827,7 +20026,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -19936,7 +20135,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20042,7 +20241,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -20177,7 +20376,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20257,7 +20456,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20343,7 +20542,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20475,7 +20674,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20568,7 +20767,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -20700,7 +20899,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20777,7 +20976,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20863,7 +21062,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -20989,7 +21188,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -21077,7 +21276,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -21120,7 +21319,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -21183,7 +21382,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -21262,7 +21461,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -21350,7 +21549,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -21460,7 +21659,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -21561,7 +21760,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -21675,7 +21874,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -21939,7 +22138,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -22057,7 +22256,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -22106,7 +22305,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -22180,7 +22379,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -22287,7 +22486,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -22351,7 +22550,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -22468,7 +22667,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -22498,7 +22697,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -22587,6 +22786,110 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out, or `{}`, after a sign-in under 5 minutes old */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your password, entered again. Leave it out only when your sign-in (POST /api/auth/login) is under 5 minutes old. */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A deletion was pending already: it, unchanged */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Scheduled: erased at `eraseAfter` unless cancelled */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Not proven to be you: `accounts.reauthentication_required` (no password and the sign-in is over 5 minutes old), `accounts.password_incorrect`, `accounts.password_not_accepted`; or the account is deactivated by the administrators (`auth.account_deactivated`). Also: the caller's account is deactivated by the administrators (`auth.account_deactivated`); a ban does not refuse this operation */
+            403: components["responses"]["AccountDeactivated"];
+            /** @description The Owner’s account (`accounts.owner_cannot_be_deleted`): give the Owner role to another account first */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many wrong passwords (`auth.login_throttled`, Retry-After), counted with the sign-ins. Also: too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -22736,7 +23039,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -23091,6 +23394,520 @@ export interface operations {
             };
         };
     };
+    getAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AccountDeletion */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is deactivated by the administrators (`auth.account_deactivated`); a ban does not refuse this operation */
+            403: components["responses"]["AccountDeactivated"];
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out, or `{}`, after a sign-in under 5 minutes old */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your password, entered again. Leave it out only when your sign-in (POST /api/auth/login) is under 5 minutes old. */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A deletion was pending already: it, unchanged */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Scheduled: erased at `eraseAfter` unless cancelled */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Not proven to be you: `accounts.reauthentication_required` (no password and the sign-in is over 5 minutes old), `accounts.password_incorrect`, `accounts.password_not_accepted`; or the account is deactivated by the administrators (`auth.account_deactivated`). Also: the caller's account is deactivated by the administrators (`auth.account_deactivated`); a ban does not refuse this operation */
+            403: components["responses"]["AccountDeactivated"];
+            /** @description The Owner’s account (`accounts.owner_cannot_be_deleted`): give the Owner role to another account first */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many wrong passwords (`auth.login_throttled`, Retry-After), counted with the sign-ins. Also: too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion, now Cancelled */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Bad request: this operation takes no request body (any body, `{}` too, is refused: `request.validation_failed` naming the body), or a bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountDeactivated"];
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAccountDeletions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 10000; narrow the filters to reach further) */
+                page?: number;
+                /** @description Items per page (1-100) */
+                pageSize?: number;
+                /** @description Default Pending */
+                status?: "Pending" | "Cancelled" | "Erased";
+                /** @description true: on legal hold only; false: not on hold only */
+                legalHold?: boolean;
+                /** @description Erasure due at or before this time */
+                dueBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of AdminAccountDeletion items; X-Total-Count and Link tell the total and the other pages */
+            200: {
+                headers: {
+                    /** @description Total number of items across all pages (a lower bound when X-Total-Count-Exact is false) */
+                    "x-total-count"?: number;
+                    /** @description false when the total was capped (very large lists); the last link is then left out */
+                    "x-total-count-exact"?: boolean;
+                    /** @description RFC 8288 links: first, prev, next, last */
+                    link?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccountDeletion"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    placeLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Preservation letter from the county attorney, case 26-118"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The AdminAccountDeletion */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccountDeletion"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            /** @description No pending deletion of this user (`accounts.deletion_not_found`) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description On hold already (`accounts.already_on_legal_hold`), or not on hold (`accounts.not_on_legal_hold`) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    liftLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Preservation letter from the county attorney, case 26-118"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The AdminAccountDeletion */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccountDeletion"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            /** @description No pending deletion of this user (`accounts.deletion_not_found`) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description On hold already (`accounts.already_on_legal_hold`), or not on hold (`accounts.not_on_legal_hold`) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEmployees: {
         parameters: {
             query?: {
@@ -23139,7 +23956,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -23195,7 +24012,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -23318,7 +24135,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -23443,7 +24260,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -23486,7 +24303,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -23573,7 +24390,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -23749,7 +24566,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -23871,7 +24688,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -23957,7 +24774,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24161,7 +24978,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24260,7 +25077,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24365,7 +25182,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24458,7 +25275,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24568,7 +25385,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24659,7 +25476,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24834,7 +25651,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -24937,7 +25754,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -25089,7 +25906,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -25186,7 +26003,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -25272,7 +26089,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -25440,7 +26257,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -25509,7 +26326,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -25638,7 +26455,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -25726,7 +26543,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -25784,7 +26601,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -25842,7 +26659,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -25990,7 +26807,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -26078,7 +26895,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -26194,7 +27011,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -26256,7 +27073,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -26325,7 +27142,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -26564,7 +27381,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -26813,7 +27630,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -26873,7 +27690,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -27005,7 +27822,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27083,7 +27900,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27169,7 +27986,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27285,7 +28102,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27373,7 +28190,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27474,7 +28291,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27573,7 +28390,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27642,7 +28459,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27750,7 +28567,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27836,7 +28653,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -27933,7 +28750,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28043,7 +28860,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28153,7 +28970,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28267,7 +29084,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -28325,7 +29142,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28433,7 +29250,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -28489,7 +29306,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28597,7 +29414,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28705,7 +29522,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28813,7 +29630,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -28895,7 +29712,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -28969,7 +29786,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -29054,7 +29871,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -29114,7 +29931,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -29189,7 +30006,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -29270,7 +30087,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -29371,7 +30188,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -29485,7 +30302,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -29595,7 +30412,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -29657,7 +30474,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -29731,7 +30548,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -29844,7 +30661,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -30023,7 +30840,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -30197,7 +31014,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -30371,7 +31188,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -30545,7 +31362,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -30719,7 +31536,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -30887,7 +31704,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31078,7 +31895,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31138,7 +31955,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31241,7 +32058,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31329,7 +32146,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31433,7 +32250,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -31588,7 +32405,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -31637,7 +32454,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31699,7 +32516,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31798,7 +32615,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -31904,7 +32721,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32008,7 +32825,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32126,7 +32943,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32240,7 +33057,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32354,7 +33171,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32475,7 +33292,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32576,7 +33393,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32702,7 +33519,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -32866,7 +33683,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -32928,7 +33745,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33029,7 +33846,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33137,7 +33954,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -33186,7 +34003,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33299,7 +34116,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33420,7 +34237,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33508,7 +34325,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33731,7 +34548,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -33780,7 +34597,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33859,7 +34676,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -33960,7 +34777,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34072,7 +34889,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34186,7 +35003,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34300,7 +35117,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34429,7 +35246,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34550,7 +35367,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34804,7 +35621,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -34853,7 +35670,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -34915,7 +35732,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -35016,7 +35833,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -35124,7 +35941,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -35185,7 +36002,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -35298,7 +36115,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -35488,7 +36305,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -35574,7 +36391,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -35746,7 +36563,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -35821,7 +36638,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36008,7 +36825,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36109,7 +36926,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36245,7 +37062,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36363,7 +37180,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36430,7 +37247,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36497,7 +37314,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36615,7 +37432,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36726,7 +37543,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36850,7 +37667,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -36951,7 +37768,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37102,7 +37919,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37203,7 +38020,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37281,7 +38098,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37382,7 +38199,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37466,7 +38283,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37567,7 +38384,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37629,7 +38446,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37709,7 +38526,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -37758,7 +38575,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37835,7 +38652,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -37951,7 +38768,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38067,7 +38884,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38183,7 +39000,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38293,7 +39110,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -38342,7 +39159,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38422,7 +39239,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38538,7 +39355,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38654,7 +39471,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38770,7 +39587,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -38956,7 +39773,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -39040,7 +39857,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -39178,7 +39995,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -39253,7 +40070,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -39410,7 +40227,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -39626,7 +40443,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -39725,7 +40542,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -39837,7 +40654,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -39954,7 +40771,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40043,7 +40860,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40179,7 +40996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40306,7 +41123,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -40355,7 +41172,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40417,7 +41234,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40529,7 +41346,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40641,7 +41458,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40753,7 +41570,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40860,7 +41677,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -40909,7 +41726,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -40982,7 +41799,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -41094,7 +41911,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -41257,7 +42074,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -41356,7 +42173,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -41432,7 +42249,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -41481,7 +42298,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -41567,7 +42384,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -41787,7 +42604,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -41849,7 +42666,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -42139,7 +42956,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -42243,7 +43060,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -42372,7 +43189,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -42474,7 +43291,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -42621,7 +43438,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -42705,7 +43522,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -42792,7 +43609,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -42946,7 +43763,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -43060,7 +43877,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -43200,7 +44017,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -43310,7 +44127,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -43433,7 +44250,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -43556,7 +44373,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -43679,7 +44496,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -43802,7 +44619,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -43925,7 +44742,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44048,7 +44865,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44171,7 +44988,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44279,7 +45096,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -44352,7 +45169,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44466,7 +45283,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44543,7 +45360,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44640,7 +45457,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -44689,7 +45506,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -44765,7 +45582,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -44890,7 +45707,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Conflict with the current state of the record */
             409: {
@@ -45098,7 +45915,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -45210,7 +46027,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -45294,7 +46111,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -45417,7 +46234,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -45529,7 +46346,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -45589,7 +46406,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -45701,7 +46518,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -45817,7 +46634,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -46577,7 +47394,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -46685,7 +47502,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -46760,7 +47577,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -46851,7 +47668,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -46913,7 +47730,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47027,7 +47844,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47141,7 +47958,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47223,7 +48040,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -47381,7 +48198,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -47480,7 +48297,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description Request body larger than the limit */
             413: {
@@ -47555,7 +48372,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47674,7 +48491,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47773,7 +48590,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47848,7 +48665,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -47962,7 +48779,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -48248,7 +49065,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -48363,7 +49180,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -48519,7 +49336,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -48741,7 +49558,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -48790,7 +49607,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -48866,7 +49683,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -48978,7 +49795,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
@@ -49081,7 +49898,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -49137,7 +49954,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -49202,7 +50019,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -49279,7 +50096,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`) */
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
             403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

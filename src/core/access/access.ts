@@ -16,6 +16,11 @@ declare module 'fastify' {
     access?: AccessLevel;
     /** A banned user may call this route (reading one's ban, appealing it); every other authenticated route refuses them. */
     allowBanned?: boolean;
+    /**
+     * A user whose account deletion is pending (deactivated meanwhile) may call this route (reading
+     * and cancelling the deletion, their own profile); every other authenticated route refuses them.
+     */
+    allowPendingDeletion?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; null only on public routes. */

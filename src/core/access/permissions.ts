@@ -13,6 +13,7 @@ export const PERMISSIONS = [
   'Users.Unban',
   'Users.Delete',
   'Users.ChangeRole',
+  'Users.LegalHold',
   'Content.Moderate',
   'Content.Delete',
   'Content.Approve',
@@ -49,7 +50,7 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Only the Owner holds these; they can never be granted to anyone else. */
-export const OWNER_ONLY_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>(['Settings.Delete', 'Permissions.Manage', 'Employees.Manage']);
+export const OWNER_ONLY_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>(['Settings.Delete', 'Permissions.Manage', 'Employees.Manage', 'Users.LegalHold']);
 
 /** An Admin holds every permission by default except these, which need an explicit grant. */
 export const ADMIN_NEEDS_GRANT: ReadonlySet<Permission> = new Set<Permission>(['Settings.Modify']);

@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { PRINCIPAL_CHANNEL } from '../auth/notify.js';
 import type { DbOrTx } from '../db/client.js';
+import { channelCache } from '../db/listen.js';
 import { registryKey, type Registries } from '../registries.js';
 import type { ServiceDeps } from '../service-deps.js';
 import type { Visibility } from './visibility-levels.js';
@@ -13,6 +15,12 @@ import type { Visibility } from './visibility-levels.js';
  * Who is whose friend is the social module's knowledge: it registers a `RelationshipProvider` at
  * start-up with the app's registries (`registerRelationships`); the core never reads its tables.
  * Services hand it to the queries that filter by visibility (`relationshipsOf(deps)`).
+ *
+ * - Nobody else sees the records of a deactivated account (`hiddenOwners`): an account whose
+ *   person asked for its deletion (during the grace period, until they cancel), an erased one, one
+ *   the administrators deactivated. The rule is part of every branch below and of `canSee`, so
+ *   every query that filters by visibility applies it; lists of records without a visibility of
+ *   their own (comments, spots, reports) add `ownerShown` to their condition.
  *
  * Lists use `visibilityBranchParts`: one branch per way of seeing a record, each written so an
  * index on (owner, time) or (visibility, time) serves it; the caller runs them as a UNION ALL
@@ -56,13 +64,47 @@ export interface VisibilityBranch {
   owners?: SQL;
 }
 
+/**
+ * SQL subquery: the users whose records nobody else sees (deactivated accounts: see above). Few
+ * rows (partial index users_inactive_idx), read once per statement as a hashed subplan.
+ */
+export const hiddenOwners: SQL = sql`SELECT id FROM users WHERE NOT is_active`;
+
+/** SQL: the record of `owner` may be shown to others (its owner's account is not deactivated); a null owner (reference data) is shown. */
+export function ownerShown(owner: AnyPgColumn | SQL): SQL {
+  return sql`(${owner} IS NULL OR ${owner} NOT IN (${hiddenOwners}))`;
+}
+
+/**
+ * The ids of `hiddenOwners`, kept in memory by each app while it listens on the principal channel
+ * (every change to a user's standing is notified there: core/auth/notify.ts); read anew without a
+ * listener. A change this process commits is forgotten by its service at once (`forgetHiddenOwners`).
+ */
+const hiddenOwnersKey = registryKey('access.hidden_owners', () =>
+  channelCache<ReadonlySet<string>>(PRINCIPAL_CHANNEL, async (db) => {
+    const result = await db.execute<{ id: string }>(hiddenOwners);
+    return new Set(result.rows.map((row) => row.id));
+  }),
+);
+
+/** The app's cache of hidden owners: `listen` keeps it while the server listens (src/app.ts). */
+export const hiddenOwnersOf = (deps: { registries: Registries }) => deps.registries.of(hiddenOwnersKey);
+
+/** After a commit that deactivated or reactivated an account: this process reads the hidden owners again. */
+export const forgetHiddenOwners = (deps: { registries: Registries }) => hiddenOwnersOf(deps).forget();
+
+/** Whether the records of `ownerId` may be shown to others. */
+export async function isOwnerShown(deps: ServiceDeps<DbOrTx>, ownerId: string): Promise<boolean> {
+  return !(await hiddenOwnersOf(deps).get(deps.db)).has(ownerId);
+}
+
 /** The disjoint ways `viewerId` sees a row (OR-ing them is the full rule): own, Public, Friends (owners: friends), Circle (owners: whose circle holds the viewer). */
 export function visibilityBranchParts(r: RelationshipProvider, viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
   return [
     { condition: sql`${owner} = ${viewerId}` },
-    { condition: sql`${visibility} = 'Public' AND ${owner} <> ${viewerId}` },
-    { condition: sql`${visibility} = 'Friends' AND ${owner} <> ${viewerId}`, owners: r.friendsOf(viewerId) },
-    { condition: sql`${visibility} = 'Circle' AND ${owner} <> ${viewerId}`, owners: r.circleOwnersOf(viewerId) },
+    { condition: sql`${visibility} = 'Public' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})` },
+    { condition: sql`${visibility} = 'Friends' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})`, owners: r.friendsOf(viewerId) },
+    { condition: sql`${visibility} = 'Circle' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})`, owners: r.circleOwnersOf(viewerId) },
   ];
 }
 
@@ -82,6 +124,7 @@ export function visibleTo(relationships: RelationshipProvider, viewerId: string,
 /** Whether `viewerId` may see one record of `ownerId` with `visibility`. */
 export async function canSee(deps: ServiceDeps<DbOrTx>, viewerId: string, record: { ownerId: string; visibility: Visibility | string }): Promise<boolean> {
   if (record.ownerId === viewerId) return true;
+  if (!['Public', 'Friends', 'Circle'].includes(record.visibility) || !(await isOwnerShown(deps, record.ownerId))) return false;
   switch (record.visibility) {
     case 'Public':
       return true;

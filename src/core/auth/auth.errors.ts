@@ -34,6 +34,13 @@ export const AuthErrors = {
         `Read your ban with GET /api/bans/me; you may appeal it once with POST /api/bans/${ban.id}/appeal.`,
     ),
   accountDeactivated: () => new AppError(403, 'auth.account_deactivated', 'This account has been deactivated by the administrators.'),
+  deletionPending: () =>
+    new AppError(
+      403,
+      'auth.deletion_pending',
+      'This account is scheduled for deletion and deactivated until then. Read when it will be erased with GET /api/account/deletion; ' +
+        'cancel the deletion with DELETE /api/account/deletion to use the account again.',
+    ),
   loginThrottled: (retryAfterSeconds: number) =>
     new AppError(429, 'auth.login_throttled', `Too many failed logins; wait ${retryAfterSeconds} s before trying again.`, {
       headers: { 'retry-after': String(retryAfterSeconds) },

@@ -16,6 +16,8 @@ export interface Principal {
   role: number;
   /** The user's latest unlifted ban (maybe ended already: see Authenticator.banInForce). */
   ban: DirectoryBan | null;
+  /** True while the account's deletion is pending (the account is deactivated meanwhile). */
+  pendingDeletion?: boolean;
 }
 
 /** The compact JWT of an `Authorization: Bearer <jwt>` header; 401 when absent or not one. */
@@ -108,6 +110,14 @@ export class Authenticator {
   }
 
   /**
+   * A user whose account deletion is pending gets 403 \`auth.deletion_pending\` on every
+   * authenticated route except those that declare \`config: { allowPendingDeletion: true }\`.
+   */
+  refusePendingDeletion(principal: Principal, allowPendingDeletion: boolean | undefined): void {
+    if (principal.pendingDeletion && !allowPendingDeletion) throw AuthErrors.deletionPending();
+  }
+
+  /**
    * Drops what is cached about a user (after a change to them: role, disabled, banned), named by
    * its user id or its identity-provider `sub`. Other processes learn it from NOTIFY
    * (`notifyPrincipalChanged`), which calls this in each of them.
@@ -142,8 +152,9 @@ export class Authenticator {
     const validAfterSeconds = status.validAfter ? Math.floor(status.validAfter / 1000) : 0;
     if (issuedBefore(claims, validAfterSeconds)) throw AuthErrors.tokenBeforePasswordChange();
     const user = await this.users.upsertFromClaims(this.db, claims);
-    if (!user.isActive) throw AuthErrors.accountDeactivated();
-    const principal: Principal = { userId: user.id, sub: user.sub, username: user.username, email: user.email, role: user.role, ban: user.ban };
+    const pendingDeletion = !user.isActive && Boolean(user.deletionRequestedAt);
+    if (!user.isActive && !pendingDeletion) throw AuthErrors.accountDeactivated();
+    const principal: Principal = { userId: user.id, sub: user.sub, username: user.username, email: user.email, role: user.role, ban: user.ban, ...(pendingDeletion ? { pendingDeletion } : {}) };
     this.principals.set(claims.sub, { principal, until: checkedAt + PRINCIPAL_TTL_MS, validAfterSeconds });
     this.subOfUser.set(user.id, claims.sub);
     return principal;

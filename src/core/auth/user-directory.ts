@@ -13,6 +13,8 @@ export interface DirectoryUser {
   email: string | null;
   role: number;
   isActive: boolean;
+  /** Set while the person's deletion of their account is pending: deactivated, yet they may sign in to read or cancel it. */
+  deletionRequestedAt?: Date | null;
   /**
    * The user's unlifted ban that ends last (null: none), whether or not it has ended yet: the
    * Authenticator compares `endsAt` with its clock on every request, so a ban expires by itself.

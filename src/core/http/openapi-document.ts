@@ -144,7 +144,8 @@ export const SHARED_RESPONSES = {
     status: 403,
     description:
       "The caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) " +
-      'or deactivated by the administrators (`auth.account_deactivated`)',
+      'or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with ' +
+      'GET /api/account/deletion, cancel it with DELETE /api/account/deletion)',
   },
   AccountDeactivated: {
     status: 403,

@@ -1,7 +1,11 @@
 import { defineModule } from '../../core/module.js';
+import { registerPersonalData } from '../../core/personal-data.js';
+import { accountsPersonalData } from './accounts.personal-data.js';
 import { authRoutes } from './accounts.routes.js';
+import { deletionRoutes } from './deletion.routes.js';
 
-/** Sign-up and sign-in with the embedded identity provider. */
+/** Sign-up and sign-in with the embedded identity provider; deleting one's account (erasure: core/personal-data.ts). */
 export const accountsModule = defineModule('accounts', {
-  routes: [authRoutes],
+  providers: (deps) => registerPersonalData(deps, accountsPersonalData),
+  routes: [authRoutes, deletionRoutes],
 });

@@ -60,7 +60,7 @@ describe('GET /api/admin/me', () => {
     const body = (await me(owner)).json();
     expect(body).toMatchObject({ role: 'Owner', staff: true, admin: true, owner: true });
     expect(body.permissions).toContain('Permissions.Manage');
-    expect(body.permissions).toHaveLength(37);
+    expect(body.permissions).toHaveLength(38);
   });
 
   it('tells a Standard user they are not staff and hold nothing', async () => {

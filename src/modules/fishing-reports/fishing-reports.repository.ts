@@ -1,4 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { distanceFrom, withinRadius, type Near } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -24,7 +25,7 @@ export async function findReport(db: DbOrTx, id: string, options: { lock?: boole
 
 /** Published reports within the radius of their shown location, newest first. */
 export async function reportsNear(db: DbOrTx, near: Near, filter: { speciesId?: string | undefined }, page: Page) {
-  const conditions: SQL[] = [eq(fishingReports.status, 'Published'), withinRadius(fishingReports.publicLat, fishingReports.publicLon, near)];
+  const conditions: SQL[] = [eq(fishingReports.status, 'Published'), ownerShown(fishingReports.authorId), withinRadius(fishingReports.publicLat, fishingReports.publicLon, near)];
   if (filter.speciesId) conditions.push(sql`${fishingReports.species} @> ${JSON.stringify([{ speciesId: filter.speciesId }])}::jsonb`);
   const where = and(...conditions);
   const [rows, [count]] = await Promise.all([

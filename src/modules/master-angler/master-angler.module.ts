@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.js';
+import { registerPersonalData } from '../../core/personal-data.js';
+import { masterAnglerPersonalData } from './master-angler.personal-data.js';
 import { registerMasterAnglerDetection } from '../fishing-log/index.js';
 import { homeStateOf } from '../profiles/profiles.service.js';
 import { registerJurisdictionUsage } from '../regulations/index.js';
@@ -10,6 +12,8 @@ import { masterAnglerAdminRoutes } from './master-angler.admin.routes.js';
 /** Master Angler programs, eligibility of logged catches, submissions and their review. */
 export const masterAnglerModule = defineModule('master-angler', {
   providers: (deps) => {
+    // What it keeps about a person and what erasing their account does to it.
+    registerPersonalData(deps, masterAnglerPersonalData);
     // The fishing log learns of the programs through its port (it cannot import this module).
     registerMasterAnglerDetection(deps, async (services, ownerId, catches) => {
       let home: Promise<string | null> | undefined;

@@ -1,3 +1,4 @@
+import { registerPersonalData } from '../../core/personal-data.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import { MEDIA_SWEEP } from './photos.jobs.js';
 import multipart from '@fastify/multipart';
@@ -96,6 +97,12 @@ function nextFile(request: FastifyRequest) {
 /** Photos: uploads to each kind of record, reading (as the record is seen), ordering, the cover, deletion; the media sweep. */
 export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const storage = await createStorage(deps.config.media, deps.config.dataDir);
+  // Photos of a person (rows, and files on disk or S3 after the commit, by the media sweep) go with their account.
+  registerPersonalData(deps, {
+    module: 'photos',
+    columns: [{ table: 'photos', column: 'owner_id', action: 'delete', reason: 'Every photo the person uploaded (avatar included); their files are deleted from the storage (disk or S3) after the commit.' }],
+    afterErase: async () => void (await service.sweepMedia({ db: deps.database.db, storage })),
+  });
   const photoDeps: service.PhotoDeps = { ...serviceDeps(deps), storage, settings: deps.settings, log: app.log, records: deps.registries.of(service.photoRecords), uploadDir: service.uploadDirOf(deps.config.dataDir) };
   await app.register(multipart, { throwFileSizeLimit: true });
 

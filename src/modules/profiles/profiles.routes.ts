@@ -20,6 +20,8 @@ export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
   app.get(
     '/api/userprofile/me',
     {
+      // Also while the account's deletion is pending: `pendingDeletion` says when it will be erased.
+      config: { allowPendingDeletion: true },
       schema: {
         tags,
         operationId: 'getMyProfile',

@@ -68,6 +68,18 @@ export const OwnProfile = Type.Object(
       { additionalProperties: false, description: 'The same consent the fishing log applies to DNR research; givenAt is null until you choose' },
     ),
     updatedAt: Type.Union([Timestamp, Type.Null()], { description: 'Last change of the profile; null while it has its defaults' }),
+    pendingDeletion: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            { requestedAt: Timestamp, eraseAfter: Type.String({ format: 'date-time', description: 'When the account is erased; cancel before with DELETE /api/account/deletion' }) },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'Your account deletion while one is pending (POST /api/account/deletion), else null' },
+      ),
+    ),
   },
   { additionalProperties: false, $id: 'OwnProfile', description: 'Your own profile' },
 );

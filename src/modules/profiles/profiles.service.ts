@@ -11,6 +11,7 @@ import { getResearchConsent, setResearchConsent, type ResearchConsent } from './
 import { avatarOf, type Avatar } from './avatars.service.js';
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { ProfileErrors } from './profiles.errors.js';
+import { pendingDeletionOf } from '../accounts/deletion.service.js';
 import * as repo from './profiles.repository.js';
 import { ReplaceProfileBody, UnitsEnum, type ReplaceProfileInput } from './profiles.schemas.js';
 
@@ -138,7 +139,7 @@ export const forgetOwnProfile = (deps: { registries: Registries }, userId: strin
  * authentication established: a kept view that names them otherwise (a role changed since it was
  * read) is read again.
  */
-export async function getMyProfile(deps: ServiceDeps, principal: Principal): Promise<OwnProfileView> {
+export async function getMyProfile(deps: ServiceDeps, principal: Principal): Promise<OwnProfileView & { pendingDeletion: { requestedAt: string; eraseAfter: string } | null }> {
   const ownProfiles = ownProfilesOf(deps);
   let view = await ownProfiles.get(deps, principal.userId);
   if (view && !(view.username === principal.username && view.email === principal.email && view.role === roleName(principal.role))) {
@@ -146,7 +147,8 @@ export async function getMyProfile(deps: ServiceDeps, principal: Principal): Pro
     view = await ownProfiles.get(deps, principal.userId);
   }
   if (!view) throw ProfileErrors.userNotFound(principal.userId);
-  return view;
+  // The account's deletion, while one is pending (its person signed in during the grace period).
+  return { ...view, pendingDeletion: principal.pendingDeletion ? await pendingDeletionOf(deps, principal.userId) : null };
 }
 
 const trimmed = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : value.trim());
@@ -192,7 +194,8 @@ export async function updateOwnProfile(deps: ServiceDeps, userId: string, change
   });
   // Committed: this process's next read of the owner's view reads it anew (the others hear NOTIFY).
   forgetOwnProfile(deps, userId);
-  return updated;
+  // Only an active account changes its profile: no deletion is pending.
+  return { ...updated, pendingDeletion: null };
 }
 
 /**

@@ -62,6 +62,7 @@ describe('GET /api/userprofile/me', () => {
       researchConsent: { level: 'None', givenAt: null },
       memberSince: expect.any(String),
       updatedAt: null,
+      pendingDeletion: null,
     });
     const rows = await t.database.pool.query('SELECT 1 FROM user_profiles WHERE user_id = $1', [user.userId]);
     expect(rows.rowCount).toBe(0);

@@ -1,3 +1,5 @@
+import { registerPersonalData } from '../../core/personal-data.js';
+import { settingsPersonalData } from './settings.personal-data.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -135,6 +137,8 @@ const STAFF: ReadonlySet<number> = new Set([Role.Owner, Role.Admin, Role.Moderat
  * (`AppDeps.settings`: e.g. `MaxFileUploadSize` and `PhotoStorageQuota` in the photos module). Registered on the root instance (the maintenance hook applies to every route).
  */
 export async function registerSystemSettings(app: FastifyInstance, deps: Omit<AppDeps, 'settings'>): Promise<SettingsRuntime> {
+  // The settings module is started before the modules list: its personal data registers here.
+  registerPersonalData(deps, settingsPersonalData);
   const runtime = new SettingsRuntime(deps.database.pool, app.log);
   await runtime.start();
   app.addHook('onClose', async () => runtime.close());

@@ -78,6 +78,14 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
     constraints: { maxLength: 500 },
   },
   {
+    name: 'AccountDeletionGraceDays',
+    type: 'Int',
+    category: 'General',
+    value: 30,
+    description: 'Days between an angler asking to delete their account and its erasure; they may cancel meanwhile',
+    constraints: { minimum: 0, maximum: 365 },
+  },
+  {
     name: 'FeatureFlags',
     type: 'Json',
     category: 'Features',
@@ -89,7 +97,7 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
 
 export const settingsSeed: Seed = {
   name: 'settings.defaults',
-  version: 3,
+  version: 4,
   description: 'Built-in system settings with their defaults',
   async run({ tx }) {
     await tx.insert(systemSettings).values(DEFAULT_SETTINGS).onConflictDoNothing({ target: systemSettings.name });

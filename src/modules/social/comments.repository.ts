@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { ContentStatus } from '../moderation/index.js';
 import { users } from '../users/index.js';
@@ -41,7 +42,8 @@ export async function commentsByIds(db: DbOrTx, ids: string[]): Promise<CommentW
 
 /** A post's comments that `viewerId` sees (published ones and their own), oldest first. */
 export async function listComments(db: DbOrTx, postId: string, viewerId: string, page: { limit: number; offset: number }): Promise<{ items: CommentWithAuthor[]; total: number }> {
-  const where = and(eq(postComments.postId, postId), or(eq(postComments.status, 'Published'), eq(postComments.authorId, viewerId)));
+  // Others' comments only while their author's account is not deactivated (core/access/visibility.ts).
+  const where = and(eq(postComments.postId, postId), or(and(eq(postComments.status, 'Published'), ownerShown(postComments.authorId)), eq(postComments.authorId, viewerId)));
   const [items, [count]] = await Promise.all([
     db
       .select(columns)

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.js';
+import { registerPersonalData } from '../../core/personal-data.js';
+import { socialPersonalData } from './social.personal-data.js';
 import { registerRelationships } from '../../core/access/visibility.js';
 import { registerModeratedContent } from '../moderation/moderated-content.service.js';
 import { registerPhotoRecord } from '../photos/photos.service.js';
@@ -15,6 +17,8 @@ import { adminReportsRoutes } from './content-reports.admin.routes.js';
 /** Friends, user search, posts, comments and content reports (with their moderation). */
 export const socialModule = defineModule('social', {
   providers: (deps) => {
+    // What it keeps about a person and what erasing their account does to it.
+    registerPersonalData(deps, socialPersonalData);
     // Who is whose friend, for every visibility check (core/access).
     registerRelationships(deps, relationships);
     // The review queue's content types: moderators' decisions read and change them through this module.

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { distanceFrom, withinRadius, type Near } from '../../core/db/geo.js';
 import type { Page } from '../../core/http/pagination.js';
@@ -25,7 +26,8 @@ export async function findSpot(db: DbOrTx, id: string, options: { lock?: boolean
 }
 
 function nearbyWhere(near: Near, filter: { kind?: SpotKind | undefined }): SQL | undefined {
-  const conditions: SQL[] = [eq(spots.isActive, true), withinRadius(spots.publicLat, spots.publicLon, near)];
+  // Not the spots of a deactivated account (core/access/visibility.ts); reference spots have no owner and are shown.
+  const conditions: SQL[] = [eq(spots.isActive, true), ownerShown(spots.ownerId), withinRadius(spots.publicLat, spots.publicLon, near)];
   if (filter.kind) conditions.push(eq(spots.kind, filter.kind));
   return and(...conditions);
 }

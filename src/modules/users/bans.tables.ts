@@ -22,6 +22,13 @@ export const userBans = pgTable(
     liftedAt: timestamp({ withTimezone: true }),
     liftedBy: uuid().references(() => users.id),
     liftReason: text(),
+    /**
+     * Written when the banned account is erased: keyed hashes of its identity-provider subject and
+     * e-mail (users.bans-identity.ts), so a new account of the same identity is recognised and banned
+     * again; nothing else of the person is kept.
+     */
+    subjectHash: text(),
+    emailHash: text(),
     ...timestamps(),
   },
   (t) => [
@@ -29,6 +36,8 @@ export const userBans = pgTable(
     index('user_bans_banned_by_idx').on(t.bannedBy, t.startsAt.desc()),
     index('user_bans_unlifted_idx').on(t.endsAt).where(sql`${t.liftedAt} IS NULL`),
     index('user_bans_starts_idx').on(t.startsAt.desc()),
+    index('user_bans_subject_hash_idx').on(t.subjectHash).where(sql`${t.subjectHash} IS NOT NULL`),
+    index('user_bans_email_hash_idx').on(t.emailHash).where(sql`${t.emailHash} IS NOT NULL`),
   ],
 );
 

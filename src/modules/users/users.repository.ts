@@ -1,9 +1,15 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { userSignIns, users, type UserRow } from './users.tables.js';
 
 export async function upsertFromClaims(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }): Promise<UserRow> {
+  const { inserted: _inserted, ...row } = await upsertUserFromClaims(db, claims);
+  return row;
+}
+
+/** The same, saying whether the user was created by this statement (first sight of the identity). */
+export async function upsertUserFromClaims(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }): Promise<UserRow & { inserted: boolean }> {
   // One statement: concurrent first requests of one identity cannot create two users.
   const [row] = await db
     .insert(users)
@@ -12,7 +18,7 @@ export async function upsertFromClaims(db: DbOrTx, claims: { sub: string; userna
       target: users.sub,
       set: { username: claims.username, email: claims.email ?? null, updatedAt: sql`CASE WHEN ${users.username} IS DISTINCT FROM excluded.username OR ${users.email} IS DISTINCT FROM excluded.email THEN now() ELSE ${users.updatedAt} END` },
     })
-    .returning();
+    .returning({ ...getTableColumns(users), inserted: sql<boolean>`(xmax = 0)` });
   return row!;
 }
 
@@ -86,3 +92,28 @@ export function usernamePrefixQuery(db: DbOrTx, prefix: string, limit: number) {
 export async function insertSignIn(db: DbOrTx, values: { userId: string; ipAddress: string | null; userAgent: string | null }): Promise<void> {
   await db.insert(userSignIns).values({ id: uuidv7(), ...values });
 }
+
+/** Deactivates the account while its person's deletion of it is pending (they may still sign in to read or cancel it). */
+export async function markDeletionRequested(db: DbOrTx, id: string, at: Date): Promise<UserRow | undefined> {
+  const [row] = await db.update(users).set({ isActive: false, deactivatedAt: at, deactivatedBy: id, deletionRequestedAt: at, updatedAt: at }).where(eq(users.id, id)).returning();
+  return row;
+}
+
+/** Reactivates the account whose pending deletion was cancelled. */
+export async function clearDeletionRequested(db: DbOrTx, id: string, at: Date): Promise<void> {
+  await db.update(users).set({ isActive: true, deactivatedAt: null, deactivatedBy: null, deletionRequestedAt: null, updatedAt: at }).where(eq(users.id, id));
+}
+
+/**
+ * The erased account as it stays for the records kept ("a former angler"): its id, no name,
+ * e-mail or identity-provider subject (a placeholder that no token carries), deactivated.
+ */
+export async function eraseIdentity(db: DbOrTx, id: string, at: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ sub: `erased:${id}`, username: FORMER_ANGLER, email: null, isActive: false, deletionRequestedAt: null, erasedAt: at, updatedAt: at })
+    .where(eq(users.id, id));
+}
+
+/** The name an erased account shows where a kept record names it. */
+export const FORMER_ANGLER = 'former angler';

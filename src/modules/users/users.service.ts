@@ -8,6 +8,7 @@ import type { DbOrTx } from '../../core/db/client.js';
 import { UserErrors } from './users.errors.js';
 import * as repo from './users.repository.js';
 import { latestUnliftedBan } from './bans.repository.js';
+import { banRecognisedIdentity, rememberBannedIdentity } from './bans-identity.js';
 import type { UserRow } from './users.tables.js';
 
 /** The API's view of a user's identity (no internal fields). */
@@ -69,7 +70,7 @@ export async function findByUsernamePrefix(deps: ServiceDeps<DbOrTx>, prefix: st
 /** The users module's implementation of the core's user directory (authentication resolves users through it). */
 export const userDirectory: UserDirectory = {
   async upsertFromClaims(db, claims) {
-    const user = await repo.upsertFromClaims(db, claims);
+    const user = await userFromClaims(db, claims);
     const ban = await latestUnliftedBan(db, user.id);
     return { ...user, ban: ban ?? null };
   },
@@ -81,7 +82,7 @@ export const userDirectory: UserDirectory = {
  */
 export async function recordSignIn(deps: ServiceDeps<DbOrTx>, claims: { sub: string; username: string; email: string | undefined }, meta: { ip: string | null; userAgent: string | null }) {
   const { db } = deps;
-  const user = await repo.upsertFromClaims(db, claims);
+  const user = await userFromClaims(db, claims);
   await repo.insertSignIn(db, { userId: user.id, ipAddress: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null });
 }
 
@@ -89,4 +90,40 @@ export async function recordSignIn(deps: ServiceDeps<DbOrTx>, claims: { sub: str
 export function findUserById(deps: ServiceDeps<DbOrTx>, id: string): Promise<UserRow | undefined> {
   const { db } = deps;
   return repo.findById(db, id);
+}
+
+/** The user of `claims`, created on first sight; a new user whose identity is that of an erased, banned account is banned too (bans-identity.ts). */
+async function userFromClaims(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }): Promise<UserRow> {
+  const { inserted, ...user } = await repo.upsertUserFromClaims(db, claims);
+  if (inserted) await banRecognisedIdentity(db, user.id, { sub: user.sub, email: user.email }, new Date());
+  return user;
+}
+
+/**
+ * For the accounts module: deactivates the account whose person asked for its deletion (their
+ * content leaves every other person's view: core/access/visibility.ts), or reactivates it when
+ * the deletion is cancelled. Cached principals are dropped in every process at the commit.
+ */
+export async function setDeletionPending(deps: ServiceDeps<DbOrTx>, userId: string, pending: boolean, at: Date): Promise<void> {
+  const { db } = deps;
+  const user = await repo.findById(db, userId);
+  if (!user) throw UserErrors.notFound(userId);
+  if (pending) await repo.markDeletionRequested(db, userId, at);
+  else await repo.clearDeletionRequested(db, userId, at);
+  await notifyPrincipalChanged(db, user.sub);
+}
+
+/**
+ * For the accounts module's erasure, inside its transaction: the bans of the account learn the
+ * hashes of its identity, then the row keeps only its id ("a former angler"). Answers the
+ * identity-provider subject, for deleting the provider's user after the commit.
+ */
+export async function eraseUserIdentity(deps: ServiceDeps<DbOrTx>, userId: string, at: Date): Promise<{ sub: string }> {
+  const { db } = deps;
+  const user = await repo.findByIdForUpdate(db, userId);
+  if (!user) throw UserErrors.notFound(userId);
+  await rememberBannedIdentity(db, userId, { sub: user.sub, email: user.email });
+  await repo.eraseIdentity(db, userId, at);
+  await notifyPrincipalChanged(db, user.sub);
+  return { sub: user.sub };
 }

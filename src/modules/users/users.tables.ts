@@ -18,6 +18,13 @@ export const users = pgTable(
     isActive: boolean().notNull().default(true),
     deactivatedAt: timestamp({ withTimezone: true }),
     deactivatedBy: uuid(),
+    /**
+     * Set while the person's own deletion of their account is pending (the accounts module): the
+     * account is deactivated meanwhile, but its person may still sign in, read and cancel it.
+     */
+    deletionRequestedAt: timestamp({ withTimezone: true }),
+    /** When the account was erased: the row stays as "a former angler" (no name, e-mail or sign-in) for the records kept. */
+    erasedAt: timestamp({ withTimezone: true }),
     ...timestamps(),
   },
   (t) => [
@@ -29,6 +36,8 @@ export const users = pgTable(
     // Admin user list: e-mail prefix search and the created range.
     index('users_email_lower_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
     index('users_created_idx').on(t.createdAt),
+    // The owners whose content nobody else sees (core/access/visibility.ts: hiddenOwners): few rows.
+    index('users_inactive_idx').on(t.id).where(sql`NOT ${t.isActive}`),
   ],
 );
 

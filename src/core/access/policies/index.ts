@@ -1,4 +1,5 @@
 /** Every record policy of the API, one file per resource type (policies.test.ts: each action is asked somewhere). */
+export * from './accounts.js';
 export * from './bans.js';
 export * from './boats.js';
 export * from './catches.js';

@@ -16,6 +16,8 @@ export interface IdentityClaims {
   exp: number;
   /** Issue time (seconds), when the token says. */
   iat?: number;
+  /** When the person entered their password (seconds; `auth_time`: refreshed tokens keep it), when the token says. */
+  authTime?: number;
 }
 
 export interface IdpUserStatus {
@@ -51,6 +53,16 @@ export interface IdentityProvider {
   verifyIdToken(token: string): Promise<IdentityClaims>;
   /** Whether the user still exists and is enabled. */
   userStatus(claims: { sub: string; username: string }): Promise<IdpUserStatus>;
+  /**
+   * Ends every sign-in of the user of `sub` without a token of theirs (an account deactivated for
+   * deletion): every refresh token is refused from then on, in every process.
+   */
+  signOutUser(sub: string): Promise<void>;
+  /**
+   * Deletes the provider's user of `sub` (an erased account): they can no longer sign in, and
+   * their refresh tokens end. A user the provider does not know is deleted already: no error.
+   */
+  deleteUser(sub: string): Promise<void>;
   /** Looks a user up by username (for `fishlog users set-role`). */
   findUser(username: string): Promise<{ sub: string; username: string; email: string | undefined } | undefined>;
   close(): Promise<void>;

@@ -229,7 +229,7 @@ describe('CognitoIdentityProvider against the loopback stand-in', () => {
     it('accepts an id token and returns its identity', async () => {
       const tokens = await idp.login('angler', 'correct horse battery');
       const id = decodeJwt(tokens.id_token);
-      await expect(idp.verifyIdToken(tokens.id_token)).resolves.toEqual({ sub: id.sub, username: 'angler', email: 'angler@example.test', exp: id.exp, iat: id.iat });
+      await expect(idp.verifyIdToken(tokens.id_token)).resolves.toEqual({ sub: id.sub, username: 'angler', email: 'angler@example.test', exp: id.exp, iat: id.iat, authTime: id.auth_time });
     });
 
     it('downloads the JWKS from the configured endpoint when none is pinned', async () => {

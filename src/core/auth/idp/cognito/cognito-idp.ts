@@ -1,5 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import {
+  AdminDeleteUserCommand,
+  AdminUserGlobalSignOutCommand,
   AdminGetUserCommand,
   CognitoIdentityProviderClient,
   GlobalSignOutCommand,
@@ -183,6 +185,21 @@ export class CognitoIdentityProvider implements IdentityProvider {
     const sub = user && attribute(user, 'sub');
     if (!user || !sub) return undefined;
     return { sub, username: user.Username ?? username, email: attribute(user, 'email') };
+  }
+
+  /** AdminUserGlobalSignOut (needs `cognito-idp:AdminUserGlobalSignOut` on the pool): every refresh token of the user ends. */
+  async signOutUser(sub: string): Promise<void> {
+    await this.call(() => this.client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: this.config.userPoolId, Username: sub })), (error) =>
+      errorName(error) === 'UserNotFoundException' ? undefined : AuthErrors.providerUnavailable(),
+    );
+  }
+
+  /** AdminDeleteUser (needs `cognito-idp:AdminDeleteUser` on the pool); the pool accepts the `sub` as the username. */
+  async deleteUser(sub: string): Promise<void> {
+    await this.call(() => this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.config.userPoolId, Username: sub })), (error) =>
+      errorName(error) === 'UserNotFoundException' ? undefined : AuthErrors.providerUnavailable(),
+    );
+    this.statuses.delete(sub);
   }
 
   async close(): Promise<void> {

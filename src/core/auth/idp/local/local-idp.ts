@@ -8,6 +8,7 @@ import { AuthErrors } from '../../auth.errors.js';
 import { mapJoseError } from '../jwt-errors.js';
 import { REFRESH_LIFETIME_SECONDS, type IdentityClaims, type IdentityProvider, type IdpUserStatus, type TokenSet } from '../types.js';
 import { KeyStore } from './keys.js';
+import { notifyPrincipalChanged } from '../../notify.js';
 import { idpUsers, refreshTokens } from './local.tables.js';
 import { needsRehash, PasswordHashing } from './passwords.js';
 
@@ -222,6 +223,20 @@ export class LocalIdentityProvider implements IdentityProvider {
     return user;
   }
 
+  /** Revokes every refresh token of the user, as signing out everywhere does. */
+  async signOutUser(sub: string): Promise<void> {
+    if (!isUuid(sub)) return;
+    await this.db.transaction((tx) => revokeRefreshTokens(tx, eq(refreshTokens.sub, sub)));
+  }
+
+  async deleteUser(sub: string): Promise<void> {
+    if (!isUuid(sub)) return;
+    await this.db.transaction(async (tx) => {
+      await tx.delete(idpUsers).where(eq(idpUsers.sub, sub)); // refresh tokens cascade
+      await notifyPrincipalChanged(tx, sub);
+    });
+  }
+
   async close(): Promise<void> {}
 
   private async storeRefreshToken(db: Db, sub: string, familyId: string, authTime: Date): Promise<string> {
@@ -300,5 +315,6 @@ export function checkIdTokenClaims(payload: Record<string, unknown>, clientId: s
     email: typeof payload.email === 'string' ? payload.email : undefined,
     exp: payload.exp,
     ...(typeof payload.iat === 'number' ? { iat: payload.iat } : {}),
+    ...(typeof payload.auth_time === 'number' ? { authTime: payload.auth_time } : {}),
   };
 }
