@@ -18,7 +18,8 @@ const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
 const PhotoReview = lazy(() => import('./screens/PhotoReview'));
 const Rules = lazy(() => import('./screens/Rules'));
-const Announcements = lazy(() => import('./screens/Announcements'));
+const AnnouncementsList = lazy(() => import('./screens/Announcements').then((m) => ({ default: m.AnnouncementsList })));
+const AnnouncementShow = lazy(() => import('./screens/Announcements').then((m) => ({ default: m.AnnouncementShow })));
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
 const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
@@ -51,6 +52,16 @@ const REGULATIONS_SCREENS = [
   ['emergency-orders', 'Emergency orders', { create: true }],
   ['programs', 'Angler programs', { show: true }],
 ] as const;
+// One chunk for the community queues (events, tournaments, organizers, captains, fishing reports).
+const community = (screen: 'Events' | 'Tournaments' | 'Organizers' | 'Captains' | 'FishingReports') => lazy(() => import('./screens/Community').then((m) => ({ default: m[screen] })));
+/** The community screens: resource, menu label, its component, and what lets the caller in. */
+const COMMUNITY_SCREENS = [
+  ['events', 'Events', community('Events'), SCREENS.events],
+  ['tournaments', 'Tournaments', community('Tournaments'), SCREENS.tournaments],
+  ['organizers', 'Organizers', community('Organizers'), SCREENS.organizers],
+  ['captains', 'Charter captains', community('Captains'), SCREENS.captains],
+  ['fishing-reports', 'Fishing reports', community('FishingReports'), SCREENS.fishingReports],
+] as const;
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));
 
@@ -81,6 +92,9 @@ function ConsoleMenu() {
       {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
       {SCREENS.announcements(access) ? <Menu.ResourceItem name="announcements" /> : null}
       {CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => (
+        <Menu.ResourceItem key={name} name={name} />
+      ))}
+      {COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name]) => (
         <Menu.ResourceItem key={name} name={name} />
       ))}
       {SCREENS.regulations(access) ? [...REGULATIONS_SCREENS.map(([name]) => name), 'submissions'].map((name) => <Menu.ResourceItem key={name} name={name} />) : null}
@@ -172,11 +186,14 @@ export function App() {
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),
-        ...(access?.staff && SCREENS.announcements(access) ? [<Resource key="announcements" name="announcements" list={Announcements} options={{ label: 'Announcements' }} />] : []),
+        ...(access?.staff && SCREENS.announcements(access) ? [<Resource key="announcements" name="announcements" list={AnnouncementsList} show={AnnouncementShow} options={{ label: 'Announcements' }} />] : []),
         ...(access?.staff
           ? CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name, label]) => (
               <Resource key={name} name={name} list={CatalogList} show={CatalogShow} create={CatalogCreate} options={{ label }} />
             ))
+          : []),
+        ...(access?.staff
+          ? COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name, label, screen]) => <Resource key={name} name={name} list={screen} options={{ label }} />)
           : []),
         ...(access?.staff && SCREENS.regulations(access)
           ? [

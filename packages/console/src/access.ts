@@ -37,6 +37,11 @@ export const SCREENS = {
   species: (a: MyAccess) => may(a, 'Species.Manage'),
   brands: (a: MyAccess) => may(a, 'Brands.Manage'),
   lookups: (a: MyAccess) => may(a, 'Lookups.Manage'),
+  events: (a: MyAccess) => may(a, 'Events.View'),
+  tournaments: (a: MyAccess) => may(a, 'Tournaments.View'),
+  organizers: (a: MyAccess) => may(a, 'Organizers.View'),
+  captains: (a: MyAccess) => a.admin,
+  fishingReports: (a: MyAccess) => may(a, 'Content.Approve'),
   regulations: (a: MyAccess) => may(a, 'Regulations.View') || may(a, 'Regulations.Edit'),
   announcements: (a: MyAccess) => ['Announcements.Create', 'Announcements.Edit', 'Announcements.Delete'].some((p) => may(a, p)),
 } as const;

@@ -30,18 +30,24 @@ const LISTS: Record<string, string> = {
   'emergency-orders': '/api/admin/regulations/emergency-orders',
   programs: '/api/admin/regulations/programs',
   submissions: '/api/admin/regulations/master-angler/submissions',
+  events: '/api/admin/events',
+  tournaments: '/api/admin/tournaments',
+  organizers: '/api/admin/organizers',
+  captains: '/api/admin/charter/captains',
+  'fishing-reports': '/api/admin/fishing-reports',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',
   payments: '/api/admin/payments/{id}',
   settings: '/api/admin/system-settings/{name}',
+  announcements: '/api/admin/announcements/{id}',
   // The catalog's and the regulations' records, under their lists (some only changed or deactivated there, never read one by one).
   ...Object.fromEntries(
     ['species', 'brands', 'rods', 'reels', 'lines', 'lures', 'apparel', 'lookups', 'jurisdictions', 'zones', 'rule-sets', 'emergency-orders', 'programs'].map((resource) => [resource, `${LISTS[resource]}/{id}`]),
   ),
 };
 /** Records whose API path names them by another field than `id` (react-admin's id, in the console's URLs). */
-const KEYS: Record<string, string> = { settings: 'name' };
+const KEYS: Record<string, string> = { settings: 'name', captains: 'userId' };
 const keyed = (resource: string, record: Record<string, unknown>) => (KEYS[resource] ? { ...record, id: record[KEYS[resource]] } : record);
 
 /** The error react-admin shows: the problem's title, detail and request id; `status` for checkError. */

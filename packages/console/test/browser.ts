@@ -29,10 +29,14 @@ export function haveChromium(file: string): boolean {
 
 export interface ConsoleSession {
   t: TestApp;
+  /** The Owner made for the file (`useConsoleInBrowser({ owner })`). */
+  owner: TestUser;
   base: string;
   browser: Browser;
   /** A page of its own context (its own sessionStorage), 1280 × 800, reduced motion, 25 s a step. */
   newPage(): Promise<Page>;
+  /** GET `url` through the API as `user` (the file's Owner by default): the parsed body. */
+  get(url: string, user?: TestUser): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read what they assert
   /** A new page, signed in as `user` (at `at`, the console's start by default). */
   signIn(user: TestUser, at?: string): Promise<Page>;
   /** A screenshot of the page under `screen`, and axe: no serious or critical violation. */
@@ -41,8 +45,8 @@ export interface ConsoleSession {
   signInStaff(owner: TestUser, staff: { username: string; role: 'Moderator' | 'Admin'; permissions: Record<string, boolean>; waitFor: string }): Promise<Page>;
 }
 
-/** In a describe block: builds the console (skipped when unchanged), starts a test app and Chromium; stops them after. */
-export function useConsoleInBrowser(): ConsoleSession {
+/** In a describe block: builds the console (skipped when unchanged), starts a test app and Chromium (and makes an Owner named `owner`); stops them after. */
+export function useConsoleInBrowser(options: { owner?: string } = {}): ConsoleSession {
   let dataDir: string;
   const session = {
     // axe needs a page of a context made with browser.newContext(); each page gets its own (its own sessionStorage).
@@ -52,6 +56,9 @@ export function useConsoleInBrowser(): ConsoleSession {
       const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
       context.setDefaultTimeout(25_000);
       return context.newPage();
+    },
+    async get(url: string, user?: TestUser) {
+      return (await session.t.app.inject({ method: 'GET', url, headers: (user ?? session.owner).headers })).json();
     },
     async signIn(user: TestUser, at = '/console/') {
       const page = await session.newPage();
@@ -84,6 +91,7 @@ export function useConsoleInBrowser(): ConsoleSession {
     session.t = await createTestApp({ env: { FISHLOG_DATA_DIR: dataDir } });
     await session.t.app.listen({ host: '127.0.0.1', port: 0 });
     session.base = `http://127.0.0.1:${(session.t.app.server.address() as AddressInfo).port}`;
+    if (options.owner) session.owner = await createUser(session.t, { role: 'Owner', username: options.owner });
     session.browser = await chromium.launch({
       executablePath,
       headless: true,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createEntryWithCatch, createUser, type TestUser } from '../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import { createEntryWithCatch, createUser } from '../../../test/factories.js';
 import { haveChromium, useConsoleInBrowser } from './browser.js';
 
 /**
@@ -9,15 +9,9 @@ import { haveChromium, useConsoleInBrowser } from './browser.js';
  * through the page, each checked through the API after; and shown only to staff who may manage them.
  */
 describe.skipIf(!haveChromium('packages/console/test/catalog.browser.test.ts'))('the console\'s catalog screens in Chromium', { timeout: 60_000 }, () => {
-  const session = useConsoleInBrowser();
+  const session = useConsoleInBrowser({ owner: 'catalog_owner' });
   const { signIn, expectAccessible } = session;
-  let owner: TestUser;
-
-  beforeAll(async () => {
-    owner = await createUser(session.t, { role: 'Owner', username: 'catalog_owner' });
-  });
-
-  const api = async (url: string) => (await session.t.app.inject({ method: 'GET', url, headers: owner.headers })).json();
+  const api = session.get;
   /** Opens a screen from the menu. */
   const open = async (page: Page, screen: string) => {
     await page.getByRole('menuitem', { name: screen, exact: true }).click();
@@ -27,7 +21,7 @@ describe.skipIf(!haveChromium('packages/console/test/catalog.browser.test.ts'))(
   it('the Owner finds Walleye with its usage, adds a species, renames it with a reason and deactivates it with a reason', async () => {
     const angler = await createUser(session.t, { username: 'catalog_angler' });
     await createEntryWithCatch(session.t, angler); // a walleye
-    const page = await signIn(owner);
+    const page = await signIn(session.owner);
     await open(page, 'Species');
     await page.getByRole('textbox', { name: 'Name contains' }).fill('Walleye');
     const walleye = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Walleye', exact: true }) });
@@ -68,7 +62,7 @@ describe.skipIf(!haveChromium('packages/console/test/catalog.browser.test.ts'))(
   });
 
   it('the Owner adds a brand and a rod of that brand (picked by typing its name), and a lookup value with its reason; a duplicate code shows the API\'s problem and keeps what was typed', async () => {
-    const page = await signIn(owner);
+    const page = await signIn(session.owner);
     await open(page, 'Brands');
     await page.getByRole('link', { name: 'New brand' }).click();
     const brandForm = page.getByRole('form', { name: 'New brand' });
@@ -131,11 +125,11 @@ describe.skipIf(!haveChromium('packages/console/test/catalog.browser.test.ts'))(
   });
 
   it('a Moderator granted Lookups.Manage sees only Lookup values; an Admin denied Species.Manage sees no Species screen', async () => {
-    const page = await session.signInStaff(owner, { username: 'catalog_curator', role: 'Moderator', permissions: { 'Lookups.Manage': true }, waitFor: 'Lookup values' });
+    const page = await session.signInStaff(session.owner, { username: 'catalog_curator', role: 'Moderator', permissions: { 'Lookups.Manage': true }, waitFor: 'Lookup values' });
     expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Lookup values']);
     await page.context().close();
 
-    const adminPage = await session.signInStaff(owner, { username: 'catalog_admin', role: 'Admin', permissions: { 'Species.Manage': false }, waitFor: 'Brands' });
+    const adminPage = await session.signInStaff(session.owner, { username: 'catalog_admin', role: 'Admin', permissions: { 'Species.Manage': false }, waitFor: 'Brands' });
     await expect(adminPage.getByRole('menuitem', { name: 'Species' }).count()).resolves.toBe(0);
     await adminPage.context().close();
   });

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/harness.js';
-import { banUser, createEntryWithCatch, createPost, createTestPayment, createUser, grant, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
+import { banUser, createAnnouncement, createEntryWithCatch, createPost, createTestPayment, createUser, grant, setPhotoVerdict, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { haveChromium, useConsoleInBrowser } from './browser.js';
 
 /**
@@ -69,7 +69,8 @@ describe.skipIf(!haveChromium('packages/console/test/console.browser.test.ts'))(
     const card = page.getByRole('article', { name: 'Post by console_author' });
     await card.waitFor();
     const menu = await page.getByRole('menuitem').allTextContents();
-    expect(menu.map((m) => m.trim())).toEqual(['Moderation', 'Photo review']);
+    // Held fishing reports are moderated with the same permission as posts.
+    expect(menu.map((m) => m.trim())).toEqual(['Moderation', 'Photo review', 'Fishing reports']);
     await expect(card.getByText('Walleye at dawn').isVisible()).resolves.toBe(true);
     // The photo, read through the review endpoint with the moderator's token, drawn at its thumbnail size.
     const thumbnail = card.getByRole('img', { name: 'Photo 1 of 1 (Published)' });
@@ -401,6 +402,36 @@ describe.skipIf(!haveChromium('packages/console/test/console.browser.test.ts'))(
     const mine = await t.app.inject({ method: 'GET', url: '/api/announcements', headers: standard.headers });
     expect(mine.json().map((a: { title: string }) => a.title)).not.toContain('Queue review training Friday');
     await page.context().close();
+  });
+  it('the Owner changes an announcement from its page with a reason (the earlier version is listed with it) and deactivates it; a Moderator who may only create sees neither form', async () => {
+    const created = await createAnnouncement(t, owner, { title: 'Ramp closed Saturday', body: 'The north ramp is closed for repairs.' });
+    const page = await signIn(owner);
+    await page.getByRole('menuitem', { name: 'Announcements' }).click();
+    await page.getByRole('link', { name: 'Ramp closed Saturday' }).click();
+    const form = page.getByRole('form', { name: 'Change Ramp closed Saturday' });
+    await form.getByLabel('Title').fill('Ramp closed Saturday and Sunday');
+    await form.getByLabel('Priority').click();
+    await page.getByRole('option', { name: 'High' }).click();
+    await form.getByLabel('Reason').fill('The repairs take two days');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('"Ramp closed Saturday and Sunday" changed').waitFor();
+    await page.getByRole('region', { name: 'Earlier versions' }).getByRole('cell', { name: 'The repairs take two days' }).waitFor();
+    await expectAccessible(page, 'announcement-page');
+    const deactivate = page.getByRole('form', { name: 'Deactivate "Ramp closed Saturday and Sunday"' });
+    await deactivate.getByLabel('Reason to deactivate').fill('Repairs finished early');
+    await deactivate.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('form', { name: 'Reactivate "Ramp closed Saturday and Sunday"' }).waitFor();
+    const stored = await t.app.inject({ method: 'GET', url: `/api/admin/announcements/${created.id}`, headers: owner.headers });
+    expect(stored.json()).toMatchObject({ title: 'Ramp closed Saturday and Sunday', priority: 'High', version: 2, isActive: false, status: 'Inactive', deactivationReason: 'Repairs finished early' });
+    await page.context().close();
+
+    const writer = await session.signInStaff(owner, { username: 'console_writer', role: 'Moderator', permissions: { 'Announcements.Create': true }, waitFor: 'Announcements' });
+    await writer.getByRole('menuitem', { name: 'Announcements' }).click();
+    await writer.getByRole('combobox', { name: 'Status' }).waitFor();
+    await writer.goto(`${base}/console/#/announcements/${created.id}/show`);
+    await writer.getByRole('heading', { name: 'Ramp closed Saturday and Sunday' }).waitFor();
+    await expect(writer.getByRole('form').count()).resolves.toBe(0);
+    await writer.context().close();
   });
   it('the Owner publishes a photo moderation held, from the photo review queue, with a reason; its post\'s readers then see it', async () => {
     const post = await createPost(t, author, { text: 'Crappie limit before noon', visibility: 'Public' });

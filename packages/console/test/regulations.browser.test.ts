@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createLoggedCatch, createUser, FISH_OHIO, inches, MN, PLACES, SPECIES, type TestUser } from '../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import { createLoggedCatch, createUser, FISH_OHIO, inches, MN, PLACES, SPECIES } from '../../../test/factories.js';
 import { projectRoot } from '../../../src/paths.js';
 import { haveChromium, useConsoleInBrowser } from './browser.js';
 
@@ -11,15 +11,9 @@ import { haveChromium, useConsoleInBrowser } from './browser.js';
  * through the API after; read-only for Regulations.View, absent without it.
  */
 describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts'))('the console\'s regulations screens in Chromium', { timeout: 60_000 }, () => {
-  const session = useConsoleInBrowser();
+  const session = useConsoleInBrowser({ owner: 'regs_owner' });
   const { signIn, expectAccessible } = session;
-  let owner: TestUser;
-
-  beforeAll(async () => {
-    owner = await createUser(session.t, { role: 'Owner', username: 'regs_owner' });
-  });
-
-  const api = async (url: string, user = owner) => (await session.t.app.inject({ method: 'GET', url, headers: user.headers })).json();
+  const api = session.get;
   const open = async (page: Page, screen: string) => {
     await page.getByRole('menuitem', { name: screen, exact: true }).click();
     await page.getByRole('heading', { name: screen }).first().waitFor();
@@ -31,7 +25,7 @@ describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts
   };
 
   it('the Owner adds a jurisdiction, changes and deactivates it from its row with reasons, checks a license-year file (the API\'s refusal shown) and adds a rule-set version', async () => {
-    const page = await signIn(owner);
+    const page = await signIn(session.owner);
     await open(page, 'Jurisdictions');
     const minnesota = page.getByRole('row').filter({ hasText: 'US-MN Minnesota' });
     await minnesota.waitFor();
@@ -93,7 +87,7 @@ describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts
     const submitted = await session.t.app.inject({ method: 'POST', url: '/api/regulations/master-angler/submissions', headers: angler.headers, payload: { programId: FISH_OHIO, catchId, witness: 'Jo' } });
     expect(submitted.statusCode).toBe(201);
 
-    const page = await signIn(owner);
+    const page = await signIn(session.owner);
     await open(page, 'Angler submissions');
     const card = page.getByRole('article', { name: 'Muskellunge for Fish Ohio' });
     await card.getByText('Witness').waitFor();
@@ -108,7 +102,7 @@ describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts
   });
 
   it('a Moderator granted Regulations.View reads the regulations without change forms; one without it has no regulations screen', async () => {
-    const page = await session.signInStaff(owner, { username: 'regs_reader', role: 'Moderator', permissions: { 'Regulations.View': true }, waitFor: 'Jurisdictions' });
+    const page = await session.signInStaff(session.owner, { username: 'regs_reader', role: 'Moderator', permissions: { 'Regulations.View': true }, waitFor: 'Jurisdictions' });
     await open(page, 'Jurisdictions');
     await expect(page.getByRole('link', { name: 'New jurisdiction' }).count()).resolves.toBe(0);
     await expect(page.getByRole('region', { name: 'Load a license year' }).count()).resolves.toBe(0);
@@ -119,7 +113,7 @@ describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts
     await expect(page.getByRole('form', { name: /Change jurisdiction|Deactivate/ }).count()).resolves.toBe(0);
     await page.context().close();
 
-    const otherPage = await session.signInStaff(owner, { username: 'regs_other', role: 'Moderator', permissions: { 'Users.View': true }, waitFor: 'Users' });
+    const otherPage = await session.signInStaff(session.owner, { username: 'regs_other', role: 'Moderator', permissions: { 'Users.View': true }, waitFor: 'Users' });
     await expect(otherPage.getByRole('menuitem', { name: 'Jurisdictions' }).count()).resolves.toBe(0);
     await otherPage.context().close();
   });

@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Datagrid, DateField, FunctionField, List, SelectInput, TextField as RaTextField, TopToolbar, usePermissions } from 'react-admin';
-import { Alert, AlertTitle, Box, Button, Checkbox, FormControlLabel, FormGroup, FormLabel, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Datagrid, DateField, FunctionField, List, SelectInput, Show, TextField as RaTextField, TopToolbar, usePermissions, useRecordContext } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { Alert, AlertTitle, Box, Button, Checkbox, FormControlLabel, FormGroup, FormLabel, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '@fishlog/client';
 import { fishlog } from '../api';
-import { Problem, useApiAction } from '../action';
+import { ActiveForm, Problem, TableSection, useApiAction, useApiRead } from '../action';
+import { Facts } from '../RecordForm';
 import { may, type MyAccess } from '../access';
 
 type AdminAnnouncement = components['schemas']['AdminAnnouncement'];
@@ -21,15 +23,22 @@ const filters = [
   <SelectInput key="type" source="type" label="Type" choices={TYPES.map((t) => ({ id: t, name: t }))} alwaysOn />,
 ];
 
-/** GET /api/admin/announcements: filtered by status and type, in the URL; with Announcements.Create, a new one with its preview. */
-export default function Announcements() {
+/** GET /api/admin/announcements: filtered by status and type, in the URL; with Announcements.Create, a new one with its preview; a title opens its page. */
+export function AnnouncementsList() {
   const { permissions: access } = usePermissions<MyAccess>();
   return (
     <>
-      {may(access, 'Announcements.Create') ? <NewAnnouncement /> : null}
+      {may(access, 'Announcements.Create') ? <AnnouncementForm /> : null}
       <List title="Announcements" filters={filters} perPage={25} exporter={false} actions={<TopToolbar />} empty={<Typography sx={{ p: 3 }}>No announcement yet.</Typography>}>
-        <Datagrid bulkActionButtons={false} rowClick={false}>
-          <RaTextField source="title" sortable={false} />
+        <Datagrid bulkActionButtons={false} rowClick="show">
+          <FunctionField
+            label="Title"
+            render={(a: AdminAnnouncement) => (
+              <Link component={RouterLink} to={`/announcements/${a.id}/show`} onClick={(e) => e.stopPropagation()}>
+                {a.title}
+              </Link>
+            )}
+          />
           <RaTextField source="status" sortable={false} />
           <RaTextField source="type" sortable={false} />
           <RaTextField source="priority" sortable={false} />
@@ -45,23 +54,31 @@ export default function Announcements() {
 
 /** A `datetime-local` value (the browser's time zone) as an instant, or undefined when empty. */
 const instant = (local: string) => (local === '' ? undefined : new Date(local).toISOString());
+/** An instant as a `datetime-local` value in the browser's time zone ('' for none). */
+const local = (iso: string | null) => {
+  if (iso === null) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
 
 /**
- * POST /api/admin/announcements: title, text, type, priority, audience (everyone or chosen roles),
- * when it starts (now or scheduled) and ends, whether users may dismiss it, and the reason. The
- * preview is the banner as the apps show it: plain text in the type's colours.
+ * A new announcement (POST /api/admin/announcements) or, given one, its change (PUT
+ * /api/admin/announcements/{id}, every field sent): title, text, type, priority, audience (everyone
+ * or chosen roles), when it starts (now or scheduled) and ends, whether users may dismiss it, and
+ * the reason. The preview is the banner as the apps show it: plain text in the type's colours.
  */
-function NewAnnouncement() {
+function AnnouncementForm({ announcement }: { announcement?: AdminAnnouncement }) {
   const { busy, problem, run } = useApiAction();
-  const [title, setTitle] = useState('');
-  const [body, setBody] = useState('');
-  const [type, setType] = useState<Kind>('Info');
-  const [priority, setPriority] = useState<Priority>('Normal');
-  const [roles, setRoles] = useState<string[]>([]);
-  const [startsAt, setStartsAt] = useState('');
-  const [endsAt, setEndsAt] = useState('');
-  const [dismissal, setDismissal] = useState<Dismissal>('Dismissible');
+  const [title, setTitle] = useState(announcement?.title ?? '');
+  const [body, setBody] = useState(announcement?.body ?? '');
+  const [type, setType] = useState<Kind>(announcement?.type ?? 'Info');
+  const [priority, setPriority] = useState<Priority>(announcement?.priority ?? 'Normal');
+  const [roles, setRoles] = useState<string[]>(announcement && announcement.audience !== 'All' ? announcement.audience : []);
+  const [startsAt, setStartsAt] = useState(local(announcement?.startsAt ?? null));
+  const [endsAt, setEndsAt] = useState(local(announcement?.endsAt ?? null));
+  const [dismissal, setDismissal] = useState<Dismissal>(announcement?.dismissal ?? 'Dismissible');
   const [reason, setReason] = useState('');
+  const label = announcement ? `Change ${announcement.title}` : 'New announcement';
 
   async function publish() {
     const request = {
@@ -78,15 +95,26 @@ function NewAnnouncement() {
       },
     };
     // Everything typed stays when the API refuses it (e.g. an end before the start).
+    if (announcement) {
+      // A time left as it was keeps its seconds (the field shows minutes).
+      const unchanged = (typed: string, iso: string | null) => (typed === local(iso) ? iso : null);
+      const change = {
+        ...request.body,
+        startsAt: unchanged(startsAt, announcement.startsAt) ?? instant(startsAt) ?? new Date().toISOString(),
+        endsAt: unchanged(endsAt, announcement.endsAt) ?? instant(endsAt) ?? null,
+      };
+      if (await run(() => fishlog.PUT('/api/admin/announcements/{id}', { params: { path: { id: announcement.id } }, body: change }), `"${title}" changed`)) setReason('');
+      return;
+    }
     if (!(await run(() => fishlog.POST('/api/admin/announcements', request), startsAt ? `"${title}" scheduled` : `"${title}" is shown now`))) return;
     for (const clear of [setTitle, setBody, setReason, setStartsAt, setEndsAt]) clear('');
     setRoles([]);
   }
 
   return (
-    <Box component="form" aria-label="New announcement" sx={{ p: 2 }} onSubmit={(e) => (e.preventDefault(), void publish())}>
+    <Box component="form" aria-label={label} sx={{ p: announcement ? 0 : 2 }} onSubmit={(e) => (e.preventDefault(), void publish())}>
       <Typography component="h2" variant="h6">
-        New announcement
+        {announcement ? 'Change' : 'New announcement'}
       </Typography>
       <Stack spacing={1} sx={{ mt: 1, maxWidth: 900 }}>
         <TextField size="small" label="Title" value={title} onChange={(e) => setTitle(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} required />
@@ -106,7 +134,7 @@ function NewAnnouncement() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField fullWidth={false} size="small" type="datetime-local" label="Starts (empty: now)" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField fullWidth={false} size="small" type="datetime-local" label={announcement ? 'Starts' : 'Starts (empty: now)'} value={startsAt} onChange={(e) => setStartsAt(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
           <TextField fullWidth={false} size="small" type="datetime-local" label="Ends (empty: open-ended)" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
           <FormControlLabel control={<Checkbox checked={dismissal === 'Dismissible'} onChange={(e) => setDismissal(e.target.checked ? 'Dismissible' : 'Persistent')} />} label="Users may dismiss it" />
         </Stack>
@@ -134,11 +162,69 @@ function NewAnnouncement() {
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
           <TextField fullWidth={false} size="small" label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} required />
           <Button type="submit" variant="contained" disabled={busy || title.trim() === '' || body.trim() === '' || reason.trim() === ''}>
-            {startsAt ? 'Schedule' : 'Publish'}
+            {announcement ? 'Save' : startsAt ? 'Schedule' : 'Publish'}
           </Button>
         </Stack>
         <Problem text={problem} />
       </Stack>
     </Box>
+  );
+}
+
+/** One announcement (GET /api/admin/announcements/{id}): its banner, a change (Announcements.Edit), deactivation or reactivation (Announcements.Delete), and the versions its changes replaced. */
+export function AnnouncementShow() {
+  return (
+    <Show title="Announcement" actions={false}>
+      <AnnouncementPage />
+    </Show>
+  );
+}
+
+function AnnouncementPage() {
+  const announcement = useRecordContext<AdminAnnouncement>();
+  const { permissions: access } = usePermissions<MyAccess>();
+  if (!announcement) return null;
+  const a = announcement;
+  return (
+    <Stack spacing={3} sx={{ p: 2 }}>
+      <Box>
+        <Typography component="h1" variant="h5">
+          {a.title}
+        </Typography>
+        <Facts
+          label={`About ${a.title}`}
+          facts={[
+            ['Status', `${a.status} (version ${a.version})${a.isActive ? '' : `: deactivated, ${a.deactivationReason ?? ''}`}`],
+            ['Shown', `${new Date(a.startsAt).toLocaleString()} – ${a.endsAt ? new Date(a.endsAt).toLocaleString() : 'open-ended'}`],
+            ['Audience', a.audience === 'All' ? 'everyone' : a.audience.join(', ')],
+            ['Dismissed by', a.dismissedCount],
+          ]}
+        />
+      </Box>
+      {may(access, 'Announcements.Edit') ? <AnnouncementForm key={a.version} announcement={a} /> : null}
+      {may(access, 'Announcements.Delete') ? (
+        <ActiveForm
+          name={`"${a.title}"`}
+          active={a.isActive}
+          submit={(reason) => fishlog.POST(a.isActive ? '/api/admin/announcements/{id}/deactivate' : '/api/admin/announcements/{id}/reactivate', { params: { path: { id: a.id } }, body: { reason } })}
+        />
+      ) : null}
+      <Versions announcement={a} />
+    </Stack>
+  );
+}
+
+/** GET /api/admin/announcements/{id}/versions: what each change replaced, when and why (newest first, 20). */
+function Versions({ announcement }: { announcement: AdminAnnouncement }) {
+  const { data, problem } = useApiRead(() => fishlog.GET('/api/admin/announcements/{id}/versions', { params: { path: { id: announcement.id }, query: { pageSize: 20 } } }), [announcement.id, announcement.version]);
+  return (
+    <>
+      <Problem text={problem} />
+      <TableSection
+        label="Earlier versions"
+        columns={['Version', 'Title', 'Text', 'Replaced', 'Why']}
+        rows={(data ?? []).map((v) => ({ key: String(v.version), cells: [v.version, v.title, v.body, new Date(v.replacedAt).toLocaleString(), v.reason] }))}
+      />
+    </>
   );
 }

@@ -1,12 +1,12 @@
-import { useState, type ReactNode } from 'react';
-import { List, SelectInput, TextInput, TopToolbar, usePermissions } from 'react-admin';
-import { Box, Button, Card, CardContent, CardHeader, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { SelectInput, TextInput, usePermissions } from 'react-admin';
+import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import type { components, operations } from '@fishlog/client';
 import { fishlog } from '../api';
 import { Problem, TableSection, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
-import { CardList } from '../CardList';
-import { Facts, type Field, type Option } from '../RecordForm';
+import { queueScreen } from '../Decisions';
+import type { Field, Option } from '../RecordForm';
 import { active, choices, column, usageColumn, list, recordScreens, search, when, type RecordScreen, type Row } from '../RecordScreens';
 
 type Jurisdiction = components['schemas']['AdminRegulationJurisdiction'];
@@ -312,71 +312,30 @@ function ImportDifferences({ result }: { result: ImportResult }) {
   );
 }
 
-const STATUSES = ['Submitted', 'UnderReview', 'Approved', 'Rejected'] as const;
+const open = (s: Submission) => s.status === 'Submitted' || s.status === 'UnderReview';
+const decide = (to: 'start-review' | 'approve' | 'reject') => (s: Submission, reason: string | undefined) =>
+  fishlog.POST(`/api/admin/regulations/master-angler/submissions/{id}/${to}`, { params: { path: { id: s.id } }, body: reason === undefined ? {} : { reason } });
 
-/** GET /api/admin/regulations/master-angler/submissions: Submitted first (the filter in the URL); start a review, approve or reject with a reason. */
-export function Submissions() {
-  return (
-    <List
-      title="Master Angler submissions"
-      filters={[<SelectInput key="status" source="status" label="Status" choices={choices(STATUSES)} alwaysOn />]}
-      filterDefaultValues={{ status: 'Submitted' }}
-      perPage={10}
-      exporter={false}
-      actions={<TopToolbar />}
-      empty={<Typography sx={{ p: 3 }}>No submission waits.</Typography>}
-    >
-      <CardList<Submission> label="Master Angler submissions" card={(s) => <SubmissionCard submission={s} />} />
-    </List>
-  );
-}
-
-function SubmissionCard({ submission: s }: { submission: Submission }) {
-  const { permissions: access } = usePermissions<MyAccess>();
-  const { busy, problem, run } = useApiAction();
-  const [reason, setReason] = useState('');
-  const name = `${s.species.commonName} for ${s.programName}`;
-  const decide = (to: 'start-review' | 'approve' | 'reject', done: string) => {
-    const path = `/api/admin/regulations/master-angler/submissions/{id}/${to}` as const;
-    return run(() => fishlog.POST(path, { params: { path: { id: s.id } }, body: reason.trim() ? { reason } : {} }), `${name}: ${done}`);
-  };
-  const open = s.status === 'Submitted' || s.status === 'UnderReview';
-  const measured: ReactNode = [s.lengthCm !== null && `${s.lengthCm} cm`, s.weightKg !== null && `${s.weightKg} kg`].filter(Boolean).join(', ');
-  return (
-    <Card component="article" aria-label={name} variant="outlined">
-      <CardHeader title={name} titleTypographyProps={{ component: 'h2', variant: 'h6' }} subheader={`${s.status} · attempt ${s.attempt} · submitted ${when(s.createdAt)}`} />
-      <CardContent>
-        <Facts
-          label={`About ${name}`}
-          facts={[
-            ['Category', s.category],
-            ['Measured', measured],
-            ['Caught', `${when(s.caughtAt)}${s.waterBody ? `, ${s.waterBody}` : ''}${s.stateCode ? ` (${s.stateCode})` : ''}`],
-            ['Witness', s.witness],
-            ['Photo', s.photoUrl],
-            ['History', list(s.history.map((h) => `${h.status} ${when(h.at)}${h.reason ? `: ${h.reason}` : ''}`))],
-          ]}
-        />
-        {open && may(access, 'Regulations.Edit') ? (
-          <Box component="form" aria-label={`Decide ${name}`} sx={{ mt: 2 }} onSubmit={(e) => e.preventDefault()}>
-            <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-              <TextField fullWidth={false} size="small" label="Reason the angler reads" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ minWidth: 320 }} />
-              {s.status === 'Submitted' ? (
-                <Button variant="outlined" disabled={busy} onClick={() => void decide('start-review', 'under review')}>
-                  Start review
-                </Button>
-              ) : null}
-              <Button variant="contained" disabled={busy || reason.trim() === ''} onClick={() => void decide('approve', 'approved')} aria-label={`Approve ${name}`}>
-                Approve
-              </Button>
-              <Button variant="outlined" color="error" disabled={busy || reason.trim() === ''} onClick={() => void decide('reject', 'rejected')} aria-label={`Reject ${name}`}>
-                Reject
-              </Button>
-            </Stack>
-            <Problem text={problem} sx={{ mt: 1 }} />
-          </Box>
-        ) : null}
-      </CardContent>
-    </Card>
-  );
-}
+/** GET /api/admin/regulations/master-angler/submissions: Submitted first (the filter in the URL); start a review, approve or reject with the reason the angler reads. */
+export const Submissions = queueScreen<Submission>({
+  title: 'Master Angler submissions',
+  statuses: ['Submitted', 'UnderReview', 'Approved', 'Rejected'],
+  defaultStatus: 'Submitted',
+  name: (s) => `${s.species.commonName} for ${s.programName}`,
+  subheader: (s) => `${s.status} · attempt ${s.attempt} · submitted ${when(s.createdAt)}`,
+  facts: (s) => [
+    ['Category', s.category],
+    ['Measured', [s.lengthCm !== null && `${s.lengthCm} cm`, s.weightKg !== null && `${s.weightKg} kg`].filter(Boolean).join(', ')],
+    ['Caught', `${when(s.caughtAt)}${s.waterBody ? `, ${s.waterBody}` : ''}${s.stateCode ? ` (${s.stateCode})` : ''}`],
+    ['Witness', s.witness],
+    ['Photo', s.photoUrl],
+    ['History', list(s.history.map((h) => `${h.status} ${when(h.at)}${h.reason ? `: ${h.reason}` : ''}`))],
+  ],
+  reasonLabel: 'Reason the angler reads',
+  decisions: [
+    { label: 'Start review', done: 'under review', when: (s) => s.status === 'Submitted', permission: 'Regulations.Edit', reason: 'optional', send: decide('start-review') },
+    { label: 'Approve', done: 'approved', when: open, permission: 'Regulations.Edit', reason: 'required', send: decide('approve') },
+    { label: 'Reject', done: 'rejected', when: open, permission: 'Regulations.Edit', reason: 'required', danger: true, send: decide('reject') },
+  ],
+  empty: 'No submission waits.',
+});
