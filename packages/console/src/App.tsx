@@ -47,7 +47,7 @@ const Submissions = lazy(() => import('./screens/Regulations').then((m) => ({ de
 /** The regulations screens (Regulations.View reads, Regulations.Edit changes): resource, menu label, whether records have a page and can be added. */
 const REGULATIONS_SCREENS = [
   ['jurisdictions', 'Jurisdictions', { create: true }],
-  ['zones', 'Zones and waters', {}],
+  ['zones', 'Zones and waters', { create: true }],
   ['rule-sets', 'Rule sets', { create: true }],
   ['emergency-orders', 'Emergency orders', { create: true }],
   ['programs', 'Angler programs', { show: true }],

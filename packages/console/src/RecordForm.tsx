@@ -4,13 +4,13 @@ import { Problem, useApiAction } from './action';
 
 /**
  * One field of a record's form, as the API's body names it. `kind` says how it is typed and sent:
- * text (empty: null), long text, number, a day (YYYY-MM-DD), one of `choices`, several of `choices`, a list typed with
+ * text (empty: null), long text, JSON (e.g. a GeoJSON geometry), number, a day (YYYY-MM-DD), one of `choices`, several of `choices`, a list typed with
  * commas, yes/no/unknown, or a record picked by searching (`search`).
  */
 export interface Field {
   source: string;
   label: string;
-  kind?: 'text' | 'long' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick';
+  kind?: 'text' | 'long' | 'json' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick';
   choices?: readonly string[];
   /** Required when the record is made (the API's required fields). */
   required?: boolean;
@@ -34,6 +34,7 @@ function toInput(field: Field, value: unknown): Input {
   if (value === null || value === undefined) return '';
   if (field.kind === 'list' && Array.isArray(value)) return value.join(', ');
   if (field.kind === 'yesno') return value ? 'yes' : 'no';
+  if (field.kind === 'json') return JSON.stringify(value, null, 2);
   return String(value);
 }
 
@@ -45,6 +46,13 @@ function fromInput(field: Field, input: Input): unknown {
   if (text === '') return null;
   if (field.kind === 'number') return Number(text);
   if (field.kind === 'yesno') return text === 'yes';
+  if (field.kind === 'json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new SyntaxError(`${field.label}: not valid JSON.`);
+    }
+  }
   return text;
 }
 
@@ -102,7 +110,12 @@ export function RecordForm({
   }
 
   async function save() {
-    const changes = body();
+    let changes: Record<string, unknown>;
+    try {
+      changes = body();
+    } catch (error) {
+      return setProblem((error as Error).message);
+    }
     if (record && Object.keys(changes).length === 0) return setProblem('Nothing changed.');
     let answer: unknown;
     const ok = await run(async () => {
@@ -181,12 +194,12 @@ function FieldInput({ field, value, onChange, required }: { field: Field; value:
           {...common}
           value={value}
           onChange={(e) => onChange(e.target.value)}
-          multiline={field.kind === 'long'}
-          minRows={field.kind === 'long' ? 2 : undefined}
+          multiline={field.kind === 'long' || field.kind === 'json'}
+          minRows={field.kind === 'long' ? 2 : field.kind === 'json' ? 4 : undefined}
           type={field.kind === 'date' ? 'date' : undefined}
           slotProps={field.kind === 'number' ? { htmlInput: { inputMode: 'decimal' } } : field.kind === 'date' ? { inputLabel: { shrink: true } } : undefined}
           helperText={field.kind === 'list' ? 'Separated by commas' : undefined}
-          sx={{ minWidth: field.kind === 'long' ? 420 : field.kind === 'number' ? 140 : 220 }}
+          sx={{ minWidth: field.kind === 'long' ? 420 : field.kind === 'json' ? 640 : field.kind === 'number' ? 140 : 220 }}
         />
       );
   }

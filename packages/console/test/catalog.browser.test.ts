@@ -75,8 +75,12 @@ describe.skipIf(!haveChromium('packages/console/test/catalog.browser.test.ts'))(
     await open(page, 'Gear: rods');
     await page.getByRole('link', { name: 'New rod' }).click();
     const rodForm = page.getByRole('form', { name: 'New rod' });
+    // The brand is picked from the keyboard: type part of its name, arrow down to it, Enter.
     await rodForm.getByLabel('Brand').fill('Lakeside');
-    await page.getByRole('option', { name: 'Lakeside Test Rods' }).click();
+    await page.getByRole('option', { name: 'Lakeside Test Rods' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(rodForm.getByLabel('Brand').inputValue()).resolves.toBe('Lakeside Test Rods');
     await rodForm.getByLabel('Name').fill('Walleye Special 6\'6"');
     await rodForm.getByLabel('Rod type').click();
     await page.getByRole('option', { name: 'Spinning' }).click();

@@ -81,13 +81,30 @@ describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts
     await page.context().close();
   });
 
-  it('the Owner approves a Master Angler submission with the reason the angler reads', async () => {
+  it('the Owner adds a special water with its GeoJSON boundary (JSON that does not parse is refused in the page), and approves a Master Angler submission with the reason the angler reads', async () => {
     const angler = await createUser(session.t, { username: 'regs_angler' });
     const { catchId } = await createLoggedCatch(session.t, angler.userId, { ...PLACES.columbus, stateCode: 'US-OH', speciesId: SPECIES.muskie, lengthCm: inches(44) });
     const submitted = await session.t.app.inject({ method: 'POST', url: '/api/regulations/master-angler/submissions', headers: angler.headers, payload: { programId: FISH_OHIO, catchId, witness: 'Jo' } });
     expect(submitted.statusCode).toBe(201);
 
     const page = await signIn(session.owner);
+    await open(page, 'Zones and waters');
+    await page.getByRole('link', { name: 'New zone' }).click();
+    const zone = page.getByRole('form', { name: 'New zone' });
+    await pick(page, zone, 'Jurisdiction', 'Minn', 'US-MN Minnesota');
+    await zone.getByLabel('Kind').click();
+    await page.getByRole('option', { name: 'WaterBody' }).click();
+    await zone.getByRole('textbox', { name: 'Name', exact: true }).fill('Test Bay');
+    const boundary = zone.getByLabel('Boundary (GeoJSON Polygon or MultiPolygon, WGS 84)');
+    await boundary.fill('{"type": "Polygon", "coordinates": [[[-93.7, 46.2]');
+    await zone.getByLabel('Reason').fill('Special walleye rules on the bay');
+    await zone.getByRole('button', { name: 'Add' }).click();
+    await zone.getByRole('alert').filter({ hasText: 'not valid JSON' }).waitFor();
+    await boundary.fill(JSON.stringify({ type: 'Polygon', coordinates: [[[-93.7, 46.2], [-93.6, 46.2], [-93.6, 46.3], [-93.7, 46.3], [-93.7, 46.2]]] }));
+    await zone.getByRole('button', { name: 'Add' }).click();
+    await page.getByText('Zone added').waitFor();
+    expect(await api('/api/admin/regulations/zones?q=Test%20Bay')).toMatchObject([{ name: 'Test Bay', kind: 'WaterBody', jurisdictionCode: 'US-MN', pointCount: 5, isActive: true }]);
+
     await open(page, 'Angler submissions');
     const card = page.getByRole('article', { name: 'Muskellunge for Fish Ohio' });
     await card.getByText('Witness').waitFor();

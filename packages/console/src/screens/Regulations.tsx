@@ -96,7 +96,15 @@ const zones: RecordScreen = {
     usageColumn('Emergency orders', 'emergencyOrders'),
     active,
   ],
-  fields: [],
+  fields: [
+    { source: 'jurisdictionId', label: 'Jurisdiction', kind: 'pick', required: true, search: jurisdictionsMatching },
+    { source: 'kind', label: 'Kind', kind: 'select', choices: ['Zone', 'WaterBody', 'State'], required: true },
+    { source: 'name', label: 'Name', required: true },
+    { source: 'sourceUrl', label: 'Source' },
+    { source: 'description', label: 'Description', kind: 'long' },
+    { source: 'boundary', label: 'Boundary (GeoJSON Polygon or MultiPolygon, WGS 84)', kind: 'json', required: true },
+  ],
+  reasonOnCreate: true,
   facts: (r) => {
     const z = r as unknown as Zone;
     return [['Description', z.description], ['Source', z.sourceUrl], ['Boundary', `${z.pointCount} points`], ...inactiveReason(r)];
