@@ -14,6 +14,21 @@ export const DEFAULT_SCRYPT_COST = 13;
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+export interface BackupSettings {
+  /** WAL archiving and the scheduled base backup (FISHLOG_BACKUPS, default true). */
+  enabled: boolean;
+  /** FISHLOG_BACKUP_DIR, default `<data folder>/backups`: put it on another disk. */
+  dir: string;
+  /** A WAL segment is archived at the latest this many seconds after a write (FISHLOG_WAL_ARCHIVE_TIMEOUT_S, default 60). */
+  archiveTimeoutSeconds: number;
+  /** Hours between scheduled base backups (FISHLOG_BACKUP_EVERY_HOURS, default 24). */
+  everyHours: number;
+  /** Retention: the newest base backup of each of this many days (FISHLOG_BACKUP_KEEP_DAILY, default 7)… */
+  keepDaily: number;
+  /** …and of this many ISO weeks before them (FISHLOG_BACKUP_KEEP_WEEKLY, default 4). */
+  keepWeekly: number;
+}
+
 export interface Config {
   nodeEnv: string;
   port: number;
@@ -25,6 +40,8 @@ export interface Config {
    * Unset: the owner's connection with the fishlog_app role set at connection start.
    */
   databaseAppUrl: string | undefined;
+  /** Backups of the embedded PostgreSQL (src/core/db/backup.ts); unused with DATABASE_URL. */
+  backups: BackupSettings;
   logLevel: LogLevel;
   publicDocs: boolean;
   bodyLimitBytes: number;
@@ -310,6 +327,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir: path.resolve(cwd, read(env, 'FISHLOG_DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     databaseAppUrl: databaseUrl(env, 'DATABASE_APP_URL'),
+    backups: {
+      enabled: boolean(env, 'FISHLOG_BACKUPS', true),
+      dir: path.resolve(cwd, read(env, 'FISHLOG_BACKUP_DIR') ?? path.join(read(env, 'FISHLOG_DATA_DIR') ?? './data', 'backups')),
+      archiveTimeoutSeconds: integer(env, 'FISHLOG_WAL_ARCHIVE_TIMEOUT_S', 60, 1, 86_400),
+      everyHours: integer(env, 'FISHLOG_BACKUP_EVERY_HOURS', 24, 1, 24 * 31),
+      keepDaily: integer(env, 'FISHLOG_BACKUP_KEEP_DAILY', 7, 1, 366),
+      keepWeekly: integer(env, 'FISHLOG_BACKUP_KEEP_WEEKLY', 4, 0, 520),
+    },
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     publicDocs: boolean(env, 'FISHLOG_PUBLIC_DOCS', nodeEnv !== 'production'),
     bodyLimitBytes: integer(env, 'FISHLOG_BODY_LIMIT', 1_048_576, 1024, 104_857_600),

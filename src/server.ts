@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, withEnvFile, type Config } from './config.js';
 import type { Database } from './core/db/client.js';
 import { acquireEmbeddedCluster } from './core/db/embedded.js';
+import { walArchiving } from './core/db/backup.js';
 import { limitHeapGrowth } from './core/observability/heap.js';
 import type { AppDeps } from './app.js';
 
@@ -34,7 +35,10 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
   let metricsServer: Server | undefined;
   try {
     // The embedded server starts while the service's modules load (each takes a moment).
-    const cluster = config.databaseUrl ? undefined : acquireEmbeddedCluster({ dataDir: config.dataDir, log: say, processName: PROCESS_NAME });
+    // Its WAL is archived into the backup folder (src/core/db/backup.ts) unless FISHLOG_BACKUPS=false.
+    const cluster = config.databaseUrl
+      ? undefined
+      : walArchiving(config).then((archiving) => acquireEmbeddedCluster({ dataDir: config.dataDir, log: say, processName: PROCESS_NAME, archiving }));
     const modules = Promise.all([import('./core/db/client.js'), import('./core/db/prepare.js'), import('./app.js'), import('./core/observability/metrics.js')]);
     // (Both are awaited below; a failure of either is reported there.)
     cluster?.catch(() => undefined);

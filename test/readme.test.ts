@@ -37,6 +37,7 @@ const documents = [
   'docs/guide/administration.md',
   'docs/configuration.md',
   'docs/deployment.md',
+  'docs/backups.md',
   'docs/cli.md',
   'docs/development.md',
   'docs/console.md',

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../paths.js';
 import { registerAudit } from './commands/audit.js';
+import { registerBackup } from './commands/backup.js';
 import { registerIdp } from './commands/idp.js';
 import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
@@ -30,6 +31,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   registerIdp(program, io);
   registerUsers(program, io);
   registerAudit(program, io);
+  registerBackup(program, io);
   registerRegulations(program, io);
   registerMail(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });

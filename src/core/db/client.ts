@@ -2,6 +2,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { CASING } from './casing.js';
+import { walArchiving } from './backup.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
 
 /**
@@ -59,7 +60,7 @@ export interface OpenOptions {
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in the data folder. */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseAppUrl'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseAppUrl' | 'backups'>>,
   options: OpenOptions = {},
 ): Promise<Database> {
   const processName = options.processName ?? 'fishlog';
@@ -70,7 +71,14 @@ export async function openDatabase(
     const parsed = new URL(url);
     description = `PostgreSQL at ${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
   } else {
-    embedded = await (options.cluster ?? acquireEmbeddedCluster({ dataDir: config.dataDir, ...(options.log ? { log: options.log } : {}), processName }));
+    embedded = await (options.cluster ??
+      acquireEmbeddedCluster({
+        dataDir: config.dataDir,
+        ...(options.log ? { log: options.log } : {}),
+        processName,
+        // A command that starts the cluster (no server runs) starts it archiving, as a server would.
+        archiving: config.backups ? await walArchiving({ ...config, backups: config.backups }) : undefined,
+      }));
     url = embedded.url();
     description = `embedded PostgreSQL in ${config.dataDir} (127.0.0.1:${embedded.port})`;
   }

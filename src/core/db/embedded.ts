@@ -39,19 +39,19 @@ export interface EmbeddedCluster {
   release(): Promise<{ stopped: boolean }>;
 }
 
-interface Credentials {
+export interface Credentials {
   user: string;
   password: string;
   host: string;
 }
 
-interface OsUser {
+export interface OsUser {
   name: string;
   uid: number;
   gid: number;
 }
 
-type Log = (message: string) => void;
+export type Log = (message: string) => void;
 
 export class EmbeddedPostgresError extends Error {
   override name = 'EmbeddedPostgresError';
@@ -70,7 +70,7 @@ async function loadBinaries(): Promise<{ initdb: string; pg_ctl: string; postgre
 }
 
 /** PostgreSQL refuses to run as root: when we are root, run it as `postgres` or `nobody`. */
-function serverOsUser(): OsUser | undefined {
+export function serverOsUser(): OsUser | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
   for (const name of ['postgres', 'nobody']) {
     try {
@@ -132,7 +132,7 @@ function isAlive(pid: number): boolean {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A lock file between processes of the project, with stale-lock recovery. */
-async function withFileLock<T>(file: string, log: Log, fn: () => Promise<T>): Promise<T> {
+export async function withFileLock<T>(file: string, log: Log, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + LOCK_STALE_MS;
   let told = false;
   for (;;) {
@@ -183,7 +183,7 @@ interface PostmasterInfo {
   port: number;
 }
 
-async function readPostmaster(pgDir: string): Promise<PostmasterInfo | undefined> {
+export async function readPostmaster(pgDir: string): Promise<PostmasterInfo | undefined> {
   const text = await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
   if (!text) return undefined;
   const lines = text.split('\n');
@@ -197,7 +197,7 @@ async function readPostmaster(pgDir: string): Promise<PostmasterInfo | undefined
  * A postmaster killed a moment ago may not be reaped yet, and PostgreSQL refuses to start while
  * the pid in postmaster.pid exists at all: wait for it to be gone.
  */
-async function waitForDeadPostmaster(pgDir: string, log: Log): Promise<void> {
+export async function waitForDeadPostmaster(pgDir: string, log: Log): Promise<void> {
   const text = await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
   const pid = Number(text?.split('\n')[0]);
   if (!text || !Number.isInteger(pid) || pid <= 0) return;
@@ -215,7 +215,7 @@ async function waitForDeadPostmaster(pgDir: string, log: Log): Promise<void> {
   while (exists() && Date.now() < deadline) await sleep(100);
 }
 
-function connectionString(credentials: Credentials, port: number, database: string): string {
+export function connectionString(credentials: Credentials, port: number, database: string): string {
   const user = encodeURIComponent(credentials.user);
   const password = encodeURIComponent(credentials.password);
   return `postgres://${user}:${password}@${credentials.host}:${port}/${encodeURIComponent(database)}`;
@@ -245,7 +245,7 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
-async function waitUntilReachable(url: string, pid: number, timeoutMs: number): Promise<boolean> {
+export async function waitUntilReachable(url: string, pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await canConnect(url)) return true;
@@ -293,7 +293,44 @@ async function initialise(pgDir: string, credentials: Credentials, user: OsUser 
 /** What a commit waits for: the disk (`durable`, every server the project runs) or nothing (a throw-away test cluster). */
 export type Durability = 'durable' | 'throwaway';
 
-async function startServer(pgDir: string, user: OsUser | undefined, log: Log, durability: Durability, preferredPort?: number): Promise<number> {
+/**
+ * Continuous archiving of the write-ahead log (src/core/db/backup.ts prepares it): PostgreSQL runs
+ * `command` for each finished WAL segment, and finishes a segment after `timeoutSeconds` of writes at
+ * the latest, so that a lost disk loses at most that much.
+ */
+export interface WalArchiving {
+  command: string;
+  timeoutSeconds: number;
+}
+
+/** How a server is started: durability, WAL archiving, and (a restore) the recovery settings. */
+export interface ServerSettings {
+  durability: Durability;
+  archiving?: WalArchiving | undefined;
+  /** Further `name=value` settings for this start only (a restore's `restore_command`, its target). */
+  extra?: Record<string, string>;
+}
+
+/** A `-c name=value` option for `pg_ctl -o` (which passes it through a shell): the value double-quoted. */
+function setting(name: string, value: string): string {
+  if (/["\\$`]/.test(value)) throw new EmbeddedPostgresError(`the PostgreSQL setting ${name} may not contain " \\ $ or \` (${value})`);
+  return `-c "${name}=${value}"`;
+}
+
+function settingOptions(settings: ServerSettings): string[] {
+  const options =
+    // A throw-away cluster (the test run's, deleted with its temp folder) skips the flushes to disk:
+    // the same server and SQL, without waiting for a disk that nobody will read after a crash.
+    settings.durability === 'durable' ? ['-c fsync=on', '-c synchronous_commit=on'] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
+  if (settings.archiving) {
+    options.push('-c archive_mode=on', setting('archive_command', settings.archiving.command), `-c archive_timeout=${settings.archiving.timeoutSeconds}`);
+  }
+  for (const [name, value] of Object.entries(settings.extra ?? {})) options.push(setting(name, value));
+  return options;
+}
+
+/** Starts the cluster in `pgDir` on a free port (the preferred one first); returns the port. */
+export async function startServer(pgDir: string, user: OsUser | undefined, log: Log, settings: ServerSettings, preferredPort?: number): Promise<number> {
   const { pg_ctl } = await loadBinaries();
   for (let attempt = 1; ; attempt++) {
     // After a crash, the old port first: connection strings handed out keep working.
@@ -303,9 +340,7 @@ async function startServer(pgDir: string, user: OsUser | undefined, log: Log, du
       "-c listen_addresses='127.0.0.1'",
       "-c unix_socket_directories=''",
       '-c max_connections=200',
-      // A throw-away cluster (the test run's, deleted with its temp folder) skips the flushes to disk:
-      // the same server and SQL, without waiting for a disk that nobody will read after a crash.
-      ...(durability === 'durable' ? ['-c fsync=on', '-c synchronous_commit=on'] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+      ...settingOptions(settings),
     ].join(' ');
     // detached: a Ctrl-C in the terminal reaches our process, which then stops PostgreSQL cleanly.
     const result = await run(
@@ -326,7 +361,7 @@ async function startServer(pgDir: string, user: OsUser | undefined, log: Log, du
   }
 }
 
-async function stopServer(pgDir: string, user: OsUser | undefined): Promise<void> {
+export async function stopServer(pgDir: string, user: OsUser | undefined): Promise<void> {
   const { pg_ctl } = await loadBinaries();
   const result = await run(pg_ctl, ['stop', '-D', pgDir, '-m', 'fast', '-w', '-t', '60'], user);
   if (result.code !== 0 && (await readPostmaster(pgDir))) {
@@ -334,7 +369,7 @@ async function stopServer(pgDir: string, user: OsUser | undefined): Promise<void
   }
 }
 
-async function loadCredentials(file: string): Promise<Credentials | undefined> {
+export async function loadCredentials(file: string): Promise<Credentials | undefined> {
   const text = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (!text) return undefined;
   const parsed = JSON.parse(text) as Partial<Credentials>;
@@ -364,6 +399,8 @@ export interface AcquireOptions {
   processName?: string;
   /** `durable` (the default) unless the cluster is thrown away after use (the test run's). */
   durability?: Durability;
+  /** WAL archiving when this process starts the cluster (src/core/db/backup.ts `walArchiving`); off without it. */
+  archiving?: WalArchiving | undefined;
 }
 
 /**
@@ -381,6 +418,7 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
     throw new EmbeddedPostgresError(`the data folder ${dataDir} is not writable; set FISHLOG_DATA_DIR to a writable folder`);
   });
   const user = serverOsUser();
+  const settings: ServerSettings = { durability: options.durability ?? 'durable', archiving: options.archiving };
   if (user) {
     // PostgreSQL runs as another OS user: it must be able to pass through the data folder
     // (not list it: the credentials next to the cluster stay readable by us only).
@@ -416,7 +454,7 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
     }
     if (!running) {
       await waitForDeadPostmaster(pgDir, log);
-      const port = await startServer(pgDir, user, log, options.durability ?? 'durable');
+      const port = await startServer(pgDir, user, log, settings);
       running = { pid: 0, port };
       startedHere = true;
     } else {
@@ -474,7 +512,7 @@ export async function acquireEmbeddedCluster(options: AcquireOptions): Promise<E
             if (alive && isAlive(alive.pid)) throw new EmbeddedPostgresError(`PostgreSQL process ${alive.pid} does not answer yet`);
             log(`embedded PostgreSQL exited unexpectedly; restarting it (attempt ${attempt})`);
             await waitForDeadPostmaster(pgDir, log);
-            port = await startServer(pgDir, user, log, options.durability ?? 'durable', port);
+            port = await startServer(pgDir, user, log, settings, port);
           });
           if (released) break;
           const next = await connectPresence();

@@ -106,7 +106,9 @@ describe('job queue', () => {
   it('keeps the scheduled sweeps in the database, one schedule per queue', async () => {
     const { rows } = await sender.database.owner.pool.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(rows).toEqual([
+      { name: 'accounts.erase', cron: '*/15 * * * *' },
       { name: 'charters.sweep', cron: '* * * * *' },
+      { name: 'health.base-backup', cron: '17 * * * *' },
       { name: 'notifications.dispatch', cron: '* * * * *' },
       { name: 'payments.idempotency-purge', cron: '17 * * * *' },
       { name: 'photos.media-sweep', cron: '* * * * *' },

@@ -2,7 +2,9 @@ import { serviceDeps } from '../../core/service-deps.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { Health, Liveness, Readiness } from './health.schemas.js';
-import { checkHealth, checkReadiness } from './health.service.js';
+import { Gauge } from 'prom-client';
+import { BASE_BACKUP } from './health.jobs.js';
+import { backupReadiness, checkHealth, checkReadiness, scheduledBaseBackup, type BackupReadiness } from './health.service.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
@@ -22,6 +24,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       return reply.code(health.status === 'ok' ? 200 : 503).send(health);
     },
   );
+
+  deps.jobs.work(BASE_BACKUP, () => scheduledBaseBackup(deps.database.pool, deps.config, app.log, new Date(deps.now())));
+  observeBackups(deps);
 
   let shuttingDown = false;
   app.addHook('preClose', async () => {
@@ -52,14 +57,53 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         operationId: 'getReadiness',
         summary: 'Readiness probe',
         description: 'Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. ' +
-          '`details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready.',
+          '`details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready. ' +
+          '`details.backups` shows the embedded database\'s WAL archiving and newest base backup: a failing archive is a warning too.',
         response: { 200: Readiness, 503: Readiness },
       },
     },
     async (_request, reply) => {
-      const readiness = await checkReadiness(deps.database.pool, serviceDeps(deps), shuttingDown, new Date(deps.now()));
+      const readiness = await checkReadiness(deps.database.pool, serviceDeps(deps), deps.config, shuttingDown, new Date(deps.now()));
       if (readiness.status !== 'ready') reply.header('retry-after', '5');
       return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness);
     },
   );
 };
+
+/** The backups in `/metrics`: read once per scrape (the three gauges share it). */
+function observeBackups(deps: AppDeps): void {
+  let scrape: { at: number; state: Promise<BackupReadiness> } | undefined;
+  const state = () => {
+    if (!scrape || Date.now() - scrape.at > 1000) scrape = { at: Date.now(), state: backupReadiness(deps.database.pool, deps.config) };
+    return scrape.state;
+  };
+  const seconds = (iso: string | null) => (iso ? Date.parse(iso) / 1000 : 0);
+  const registers = [deps.metrics.registry];
+  new Gauge({
+    name: 'fishlog_wal_archive_failing',
+    help: 'The embedded PostgreSQL cannot archive its WAL (1), or can (0); absent with DATABASE_URL or backups off',
+    registers,
+    async collect() {
+      const { walArchive } = await state();
+      if (walArchive === 'ok' || walArchive === 'failing') this.set(walArchive === 'failing' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'fishlog_wal_archive_last_success_timestamp_seconds',
+    help: 'When the embedded PostgreSQL last archived a WAL segment (Unix time; 0: never)',
+    registers,
+    async collect() {
+      const { walArchive, lastArchivedAt } = await state();
+      if (walArchive === 'ok' || walArchive === 'failing') this.set(seconds(lastArchivedAt));
+    },
+  });
+  new Gauge({
+    name: 'fishlog_base_backup_last_success_timestamp_seconds',
+    help: 'When the newest base backup of the embedded PostgreSQL ended (Unix time; 0: none yet)',
+    registers,
+    async collect() {
+      const { walArchive, newestBaseBackupAt } = await state();
+      if (walArchive !== 'external') this.set(seconds(newestBaseBackupAt));
+    },
+  });
+}

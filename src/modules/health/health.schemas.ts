@@ -17,6 +17,24 @@ export const Liveness = Type.Object(
   { additionalProperties: false, $id: 'Liveness' },
 );
 
+export const BackupReadiness = Type.Object(
+  {
+    walArchive: Type.Union([Type.Literal('ok'), Type.Literal('failing'), Type.Literal('off'), Type.Literal('external'), Type.Literal('unknown')], {
+      description:
+        'The embedded PostgreSQL\'s WAL archiving (docs/backups.md): `failing` when its last attempt failed (a warning that never makes the service not ready), ' +
+        '`off` with FISHLOG_BACKUPS=false, `external` with DATABASE_URL (that server\'s operator backs it up), `unknown` while the database cannot be reached',
+    }),
+    lastArchivedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    lastFailedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    failedWal: Type.Union([Type.String({ description: 'The WAL segment that fails to archive, while it does' }), Type.Null()]),
+    newestBaseBackupAt: Type.Union([Type.String({ format: 'date-time', description: 'When the newest base backup ended' }), Type.Null()]),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ walArchive: 'ok', lastArchivedAt: '2026-11-28T14:05:12.000Z', lastFailedAt: null, failedWal: null, newestBaseBackupAt: '2026-11-28T03:17:40.000Z' }],
+  },
+);
+
 export const Readiness = Type.Object(
   {
     status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
@@ -25,6 +43,7 @@ export const Readiness = Type.Object(
     shuttingDown: Type.Boolean(),
     details: Type.Object(
       {
+        backups: BackupReadiness,
         regulationData: Type.Array(RegulationDataWarning, {
           description: `Jurisdictions whose regulation data ends within ${DATA_WARNING_DAYS} days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached)`,
         }),

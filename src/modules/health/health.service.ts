@@ -6,6 +6,7 @@ import type { Static } from 'typebox';
 import type { HealthBody, Readiness as ReadinessSchema } from './health.schemas.js';
 import { migrationsFolder } from '../../paths.js';
 import { regulationDataWarnings } from '../regulations/index.js';
+import { archiveHealth, listBaseBackups, takeBaseBackup, type BackupConfig } from '../../core/db/backup.js';
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -47,12 +48,24 @@ async function appliedMigrations(pool: pg.Pool): Promise<number> {
 }
 
 export type Readiness = Static<typeof ReadinessSchema>;
+export type BackupReadiness = Readiness['details']['backups'];
+
+/** The embedded database's backups as readiness shows them (never a reason to be not ready). */
+export async function backupReadiness(pool: pg.Pool, config: BackupConfig, databaseAnswers = true): Promise<BackupReadiness> {
+  const none = { lastArchivedAt: null, lastFailedAt: null, failedWal: null, newestBaseBackupAt: null };
+  if (config.databaseUrl) return { walArchive: 'external', ...none };
+  const newestBaseBackupAt = (await listBaseBackups(config.backups.dir)).at(-1)?.finishedAt ?? null;
+  if (!config.backups.enabled) return { walArchive: 'off', ...none, newestBaseBackupAt };
+  const archive = databaseAnswers ? await archiveHealth(pool).catch(() => undefined) : undefined;
+  if (!archive) return { walArchive: 'unknown', ...none, newestBaseBackupAt };
+  return { walArchive: archive.status, lastArchivedAt: archive.lastArchivedAt, lastFailedAt: archive.lastFailedAt, failedWal: archive.failedWal, newestBaseBackupAt };
+}
 
 /**
  * Ready: the database answers, every shipped migration is applied, and no shutdown has begun.
- * The details carry data warnings (regulations about to run out), which never make it not ready.
+ * The details carry warnings (regulations about to run out, a failing WAL archive), which never make it not ready.
  */
-export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, shuttingDown: boolean, now: Date): Promise<Readiness> {
+export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, config: BackupConfig, shuttingDown: boolean, now: Date): Promise<Readiness> {
   const database = (await databaseAnswers(pool)) ? 'ok' : 'unavailable';
   let migrations: Readiness['migrations'] = 'unknown';
   if (database === 'ok') {
@@ -63,5 +76,40 @@ export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, shuttingD
   }
   const ready = database === 'ok' && migrations === 'applied' && !shuttingDown;
   const regulationData = migrations === 'applied' ? await regulationDataWarnings(deps, now).catch(() => []) : [];
-  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown, details: { regulationData } };
+  const backups = await backupReadiness(pool, config, database === 'ok');
+  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown, details: { backups, regulationData } };
+}
+
+/** Half an hour of slack: an hourly tick takes the backup that falls due before the next one. */
+const SLACK_MS = 30 * 60_000;
+
+/**
+ * The hourly job (`health.base-backup`): a base backup when the newest is `everyHours` old, a warning
+ * when the archive fails or a backup is overdue (and the job fails then, to be retried and shown in
+ * the jobs view).
+ */
+export async function scheduledBaseBackup(
+  pool: pg.Pool,
+  config: BackupConfig & { backups: { everyHours: number } },
+  log: { info(obj: object, message: string): void; warn(obj: object, message: string): void },
+  now: Date,
+): Promise<{ taken: string | null; skipped?: string }> {
+  if (config.databaseUrl) return { taken: null, skipped: 'DATABASE_URL: backups belong to that server' };
+  if (!config.backups.enabled) return { taken: null, skipped: 'FISHLOG_BACKUPS=false' };
+  const archive = await archiveHealth(pool).catch(() => undefined);
+  if (archive?.status === 'failing') {
+    log.warn({ failedWal: archive.failedWal, lastFailedAt: archive.lastFailedAt, lastArchivedAt: archive.lastArchivedAt }, 'the WAL archive is failing: PostgreSQL cannot write into FISHLOG_BACKUP_DIR/wal (see its server.log); writes since the last archived segment are not backed up');
+  }
+  const newest = (await listBaseBackups(config.backups.dir)).at(-1);
+  const age = newest ? now.getTime() - Date.parse(newest.finishedAt) : Infinity;
+  if (age < config.backups.everyHours * 3_600_000 - SLACK_MS) return { taken: null };
+  try {
+    const manifest = await takeBaseBackup(config, (message) => log.info({}, message), () => new Date());
+    return { taken: manifest.id };
+  } catch (error) {
+    if (age > config.backups.everyHours * 3_600_000 + SLACK_MS) {
+      log.warn({ err: error, newestBaseBackupAt: newest?.finishedAt ?? null }, `the newest base backup is older than FISHLOG_BACKUP_EVERY_HOURS (${config.backups.everyHours} h) allows, and taking one failed`);
+    }
+    throw error;
+  }
 }
