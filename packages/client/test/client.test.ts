@@ -146,6 +146,23 @@ describe('signing in', () => {
   });
 });
 
+describe('deleting the account', () => {
+  it('asks with the password, reads the pending deletion and cancels it, typed', async () => {
+    const kim = await createUser(t);
+    const fishlog = createFishlogClient({ baseUrl: base });
+    await ok(fishlog.auth.login(kim.username, kim.password));
+    const { data: deletion, response } = await fishlog.POST('/api/account/deletion', { body: { password: kim.password } });
+    expect(response.status).toBe(202);
+    expect(deletion).toMatchObject({ status: 'Pending', cancelledAt: null });
+    const pending = await ok(fishlog.GET('/api/account/deletion'));
+    expect(pending.eraseAfter).toBe(deletion!.eraseAfter);
+    expect((await ok(fishlog.GET('/api/userprofile/me'))).pendingDeletion).toEqual({ requestedAt: deletion!.requestedAt, eraseAfter: deletion!.eraseAfter });
+    const elsewhere = await fishlog.GET('/api/fishinglog/entries', { params: { query: { mine: true } } });
+    expect(elsewhere.error).toMatchObject({ status: 403, code: 'auth.deletion_pending' });
+    expect(await ok(fishlog.DELETE('/api/account/deletion'))).toMatchObject({ status: 'Cancelled' });
+  });
+});
+
 describe('pages', () => {
   it('walks a feed to its end by the cursors of its next links, each entry once, newest first', async () => {
     const walker = await createUser(t);

@@ -3,7 +3,7 @@ import { LocalIdentityProvider } from '../../core/auth/idp/local/local-idp.js';
 import { createIdpUser } from '../../core/auth/idp/local/local-users.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, banUser, befriend, createComment, createPost, createUser, grant, login, type TestUser } from '../../../test/factories.js';
+import { auditEntries, banUser, befriend, createComment, createFishingReport, createPost, createSpot, createUser, grant, login, type TestUser } from '../../../test/factories.js';
 import { eraseDueAccounts, type DeletionDeps } from './deletion.service.js';
 
 /** Deleting one's account: who may, the grace period (deactivated, signed out, content hidden), cancelling, the administration and legal holds. */
@@ -108,6 +108,15 @@ describe('the grace period', () => {
     const friendsPost = await createPost(t, jo, { text: 'Secret spot', visibility: 'Friends' });
     const othersPost = await createPost(t, friend, { text: 'My pike', visibility: 'Public' });
     await createComment(t, jo, othersPost.id, 'Nice pike!');
+    const spot = await createSpot(t, jo, { name: 'Jo’s weed edge', privacy: 'Public' });
+    const report = await createFishingReport(t, jo);
+    const shown = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: friend.headers })).statusCode;
+    const nearby = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: friend.headers })).json().map((x: { id: string }) => x.id);
+    const spotsNear = '/api/spots/nearby?lat=46.2333&lon=-93.65&radiusKm=10&pageSize=100';
+    const reportsNear = '/api/reports/by-location?lat=46.2345&lon=-93.6543&radiusKm=10&pageSize=100';
+    expect([await shown(`/api/spots/${spot.id}`), await shown(`/api/reports/${report.id}`)]).toEqual([200, 200]);
+    expect(await nearby(spotsNear)).toContain(spot.id);
+    expect(await nearby(reportsNear)).toContain(report.id);
     const feedIds = async () => (await t.app.inject({ method: 'GET', url: '/api/social/posts', headers: friend.headers })).json().map((p: { id: string }) => p.id);
     const comments = async () => (await t.app.inject({ method: 'GET', url: `/api/social/posts/${othersPost.id}/comments`, headers: friend.headers })).json();
     expect(await feedIds()).toEqual(expect.arrayContaining([post.id, friendsPost.id]));
@@ -118,6 +127,10 @@ describe('the grace period', () => {
     expect(await feedIds()).not.toContain(friendsPost.id);
     expect((await t.app.inject({ method: 'GET', url: `/api/social/posts/${post.id}`, headers: friend.headers })).statusCode).toBe(403);
     expect(await comments()).toHaveLength(0);
+    expect(await shown(`/api/spots/${spot.id}`)).toBe(403);
+    expect(await shown(`/api/reports/${report.id}`)).toBe(403);
+    expect(await nearby(spotsNear)).not.toContain(spot.id);
+    expect(await nearby(reportsNear)).not.toContain(report.id);
     expect((await t.app.inject({ method: 'GET', url: `/api/userprofile/${jo.userId}`, headers: friend.headers })).statusCode).toBe(404);
     const search = await t.app.inject({ method: 'GET', url: `/api/social/users?username=${jo.username}`, headers: friend.headers });
     expect(search.json()).toEqual([]);
@@ -133,6 +146,9 @@ describe('the grace period', () => {
     expect((await me(again)).json()).toMatchObject({ pendingDeletion: null });
     expect(await feedIds()).toEqual(expect.arrayContaining([post.id, friendsPost.id]));
     expect(await comments()).toHaveLength(1);
+    expect([await shown(`/api/spots/${spot.id}`), await shown(`/api/reports/${report.id}`)]).toEqual([200, 200]);
+    expect(await nearby(spotsNear)).toContain(spot.id);
+    expect(await nearby(reportsNear)).toContain(report.id);
     expect((await t.app.inject({ method: 'GET', url: '/api/social/posts', headers: again.headers })).statusCode).toBe(200);
     const second = await cancel(again);
     expect(second.statusCode).toBe(404);

@@ -1,4 +1,5 @@
 import { conflict, definePolicy, isOwner, type Rule } from '../policy.js';
+import { ownerShownTo } from './common.js';
 
 /**
  * Fishing reports. Published reports are seen by every signed-in user; a report held for review
@@ -12,10 +13,13 @@ export interface FishingReportRecord {
   readonly exactLocation: boolean;
 }
 
-const view: Rule<FishingReportRecord> = (viewer, report) =>
-  report.status === 'Published' || isOwner(viewer, report)
+const view: Rule<FishingReportRecord> = async (viewer, report, context) => {
+  if (report.status !== 'Published' && !isOwner(viewer, report))
+    return { code: 'reports.not_published', detail: 'This fishing report is not published (held for review or rejected); only its author can see it.' };
+  return (await ownerShownTo(viewer, report.ownerId, context))
     ? true
-    : { code: 'reports.not_published', detail: 'This fishing report is not published (held for review or rejected); only its author can see it.' };
+    : { code: 'reports.not_visible', detail: 'The account of this report’s author is deactivated: the report is not shown meanwhile.' };
+};
 
 export const fishingReportPolicy = definePolicy<FishingReportRecord, 'view' | 'seeExact' | 'markHelpful'>('fishing-reports', {
   view,

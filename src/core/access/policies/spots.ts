@@ -1,8 +1,10 @@
 import { conflict, definePolicy, isAdmin, isOwner, type Viewer } from '../policy.js';
+import { ownerShownTo } from './common.js';
 
 /**
  * Spots (fishing spots, boat ramps, piers, shore access).
- * - view: anyone while active; a deactivated spot only its owner and administrators.
+ * - view: anyone while active; a deactivated spot only its owner and administrators; a spot of a
+ *   deactivated account (its deletion pending) only its owner and administrators.
  * - seeExact: the exact point is shown to the owner, and to everyone for a public spot or a
  *   public facility (boat ramp, pier); others see a spot from a private log snapped to ~1 km.
  * - rate: any signed-in user, while the spot is active.
@@ -26,9 +28,14 @@ const ownsSpot = (viewer: Viewer, spot: SpotRecord) => spot.ownerId !== null && 
 
 const deactivated = { code: 'spots.deactivated', detail: 'This spot was deactivated by an administrator; it can no longer be seen or rated.' };
 const deactivatedConflict = conflict(deactivated.code, deactivated.detail);
+const hidden = { code: 'spots.not_visible', detail: 'The account of the angler who added this spot is deactivated: the spot is not shown meanwhile.' };
 
 export const spotPolicy = definePolicy<SpotRecord, 'view' | 'seeExact' | 'rate' | 'confirm'>('spots', {
-  view: (viewer, spot) => (spot.isActive || ownsSpot(viewer, spot) || isAdmin(viewer) ? true : deactivated),
+  view: async (viewer, spot, context) => {
+    if (isAdmin(viewer)) return true;
+    if (!spot.isActive && !ownsSpot(viewer, spot)) return deactivated;
+    return (await ownerShownTo(viewer, spot.ownerId, context)) ? true : hidden;
+  },
   seeExact: (viewer, spot) =>
     ownsSpot(viewer, spot) || spot.privacy === 'Public' || FACILITIES.has(spot.kind)
       ? true
