@@ -107,7 +107,6 @@ describe('job queue', () => {
     const { rows } = await sender.database.owner.pool.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(rows).toEqual([
       { name: 'accounts.erase', cron: '*/15 * * * *' },
-      { name: 'accounts.erase', cron: '*/15 * * * *' },
       { name: 'charters.sweep', cron: '* * * * *' },
       { name: 'health.base-backup', cron: '17 * * * *' },
       { name: 'notifications.dispatch', cron: '* * * * *' },
