@@ -6728,7 +6728,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. `details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready.
+         * @description Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. `details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready. `details.backups` shows the embedded database's WAL archiving and newest base backup: a failing archive is a warning too.
          *
          *     Access: Public: no token needed.
          */
@@ -50219,6 +50219,23 @@ export interface operations {
                         migrations: "applied" | "pending" | "unknown";
                         shuttingDown: boolean;
                         details: {
+                            /**
+                             * @example {
+                             *       "walArchive": "ok",
+                             *       "lastArchivedAt": "2026-11-28T14:05:12.000Z",
+                             *       "lastFailedAt": null,
+                             *       "failedWal": null,
+                             *       "newestBaseBackupAt": "2026-11-28T03:17:40.000Z"
+                             *     }
+                             */
+                            backups: {
+                                /** @description The embedded PostgreSQL's WAL archiving (docs/backups.md): `failing` when its last attempt failed (a warning that never makes the service not ready), `off` with FISHLOG_BACKUPS=false, `external` with DATABASE_URL (that server's operator backs it up), `unknown` while the database cannot be reached */
+                                walArchive: "ok" | "failing" | "off" | "external" | "unknown";
+                                lastArchivedAt: string | null;
+                                lastFailedAt: string | null;
+                                failedWal: string | null;
+                                newestBaseBackupAt: string | null;
+                            };
                             /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
                             regulationData: {
                                 /** @example US-MN */
@@ -50271,6 +50288,23 @@ export interface operations {
                         migrations: "applied" | "pending" | "unknown";
                         shuttingDown: boolean;
                         details: {
+                            /**
+                             * @example {
+                             *       "walArchive": "ok",
+                             *       "lastArchivedAt": "2026-11-28T14:05:12.000Z",
+                             *       "lastFailedAt": null,
+                             *       "failedWal": null,
+                             *       "newestBaseBackupAt": "2026-11-28T03:17:40.000Z"
+                             *     }
+                             */
+                            backups: {
+                                /** @description The embedded PostgreSQL's WAL archiving (docs/backups.md): `failing` when its last attempt failed (a warning that never makes the service not ready), `off` with FISHLOG_BACKUPS=false, `external` with DATABASE_URL (that server's operator backs it up), `unknown` while the database cannot be reached */
+                                walArchive: "ok" | "failing" | "off" | "external" | "unknown";
+                                lastArchivedAt: string | null;
+                                lastFailedAt: string | null;
+                                failedWal: string | null;
+                                newestBaseBackupAt: string | null;
+                            };
                             /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
                             regulationData: {
                                 /** @example US-MN */
