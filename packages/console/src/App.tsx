@@ -41,16 +41,15 @@ const CATALOG_SCREENS = [
 ] as const;
 // One chunk for the regulations screens.
 const RegulationsList = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.RegulationsList })));
-const RegulationsShow = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.RegulationsShow })));
 const RegulationsCreate = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.RegulationsCreate })));
 const Submissions = lazy(() => import('./screens/Regulations').then((m) => ({ default: m.Submissions })));
-/** The regulations screens (Regulations.View reads, Regulations.Edit changes): resource, menu label, whether records have a page and can be added. */
+/** The regulations screens (Regulations.View reads, Regulations.Edit changes): resource, menu label, whether records can be added (none has a page: the API reads none by id, they open under their row). */
 const REGULATIONS_SCREENS = [
   ['jurisdictions', 'Jurisdictions', { create: true }],
   ['zones', 'Zones and waters', { create: true }],
   ['rule-sets', 'Rule sets', { create: true }],
   ['emergency-orders', 'Emergency orders', { create: true }],
-  ['programs', 'Angler programs', { show: true }],
+  ['programs', 'Angler programs', {}],
 ] as const;
 // One chunk for the community queues (events, tournaments, organizers, captains, fishing reports).
 const community = (screen: 'Events' | 'Tournaments' | 'Organizers' | 'Captains' | 'FishingReports') => lazy(() => import('./screens/Community').then((m) => ({ default: m[screen] })));
@@ -202,7 +201,6 @@ export function App() {
                   key={name}
                   name={name}
                   list={RegulationsList}
-                  show={'show' in has ? RegulationsShow : undefined}
                   create={'create' in has && may(access, 'Regulations.Edit') ? RegulationsCreate : undefined}
                   options={{ label }}
                 />

@@ -5,12 +5,12 @@ import { Problem, useApiAction } from './action';
 /**
  * One field of a record's form, as the API's body names it. `kind` says how it is typed and sent:
  * text (empty: null), long text, JSON (e.g. a GeoJSON geometry), number, a day (YYYY-MM-DD), one of `choices`, several of `choices`, a list typed with
- * commas, yes/no/unknown, or a record picked by searching (`search`).
+ * commas, yes/no/unknown, or one record or several picked by searching (`search`; the ids are sent).
  */
 export interface Field {
   source: string;
   label: string;
-  kind?: 'text' | 'long' | 'json' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick';
+  kind?: 'text' | 'long' | 'json' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick' | 'picks';
   choices?: readonly string[];
   /** Required when the record is made (the API's required fields). */
   required?: boolean;
@@ -18,8 +18,10 @@ export interface Field {
   only?: 'create' | 'edit';
   /** The record's value for the form (default: `record[source]`). A dotted source (`overrides.closed`) is sent as a field of an object. */
   read?: (record: Record<string, unknown>) => unknown;
-  /** For `pick`: the records matching what was typed, as options. */
+  /** For `pick` and `picks`: the records matching what was typed, as options. */
   search?: (text: string) => Promise<Option[]>;
+  /** For `picks`: the names of the record's picked ids (`read` gives the ids). */
+  labels?: (record: Record<string, unknown>) => Option[];
 }
 
 export interface Option {
@@ -30,7 +32,7 @@ export interface Option {
 type Input = string | string[];
 
 function toInput(field: Field, value: unknown): Input {
-  if (field.kind === 'multi') return Array.isArray(value) ? value.map(String) : [];
+  if (field.kind === 'multi' || field.kind === 'picks') return Array.isArray(value) ? value.map(String) : [];
   if (value === null || value === undefined) return '';
   if (field.kind === 'list' && Array.isArray(value)) return value.join(', ');
   if (field.kind === 'yesno') return value ? 'yes' : 'no';
@@ -134,7 +136,7 @@ export function RecordForm({
     <Box component="form" aria-label={label} onSubmit={(e) => (e.preventDefault(), void save())}>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start' }}>
         {shown.map((f) => (
-          <FieldInput key={f.source} field={f} value={values[f.source] ?? ''} onChange={set(f.source)} required={!record && f.required === true} />
+          <FieldInput key={f.source} field={f} value={values[f.source] ?? ''} onChange={set(f.source)} required={!record && f.required === true} known={record ? f.labels?.(record) : undefined} />
         ))}
       </Stack>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 1.5 }}>
@@ -148,7 +150,7 @@ export function RecordForm({
   );
 }
 
-function FieldInput({ field, value, onChange, required }: { field: Field; value: Input; onChange: (value: Input) => void; required: boolean }) {
+function FieldInput({ field, value, onChange, required, known }: { field: Field; value: Input; onChange: (value: Input) => void; required: boolean; known: Option[] | undefined }) {
   const common = { size: 'small' as const, fullWidth: false, label: field.label, required };
   switch (field.kind) {
     case 'multi':
@@ -188,6 +190,8 @@ function FieldInput({ field, value, onChange, required }: { field: Field; value:
     }
     case 'pick':
       return <PickInput field={field} value={value as string} onChange={onChange} required={required} />;
+    case 'picks':
+      return <PicksInput field={field} value={value as string[]} onChange={onChange} known={known} />;
     default:
       return (
         <TextField
@@ -205,9 +209,8 @@ function FieldInput({ field, value, onChange, required }: { field: Field; value:
   }
 }
 
-/** A record chosen by typing part of its name (e.g. a brand): the API searches, the id is sent. */
-function PickInput({ field, value, onChange, required }: { field: Field; value: string; onChange: (value: Input) => void; required: boolean }) {
-  const [text, setText] = useState('');
+/** The records matching what was typed in a pick field (asked of the API 200 ms after the last key). */
+function useMatches(field: Field, text: string): Option[] {
   const [options, setOptions] = useState<Option[]>([]);
   useEffect(() => {
     let gone = false;
@@ -217,6 +220,13 @@ function PickInput({ field, value, onChange, required }: { field: Field; value: 
       clearTimeout(timer);
     };
   }, [field, text]);
+  return options;
+}
+
+/** A record chosen by typing part of its name (e.g. a brand): the API searches, the id is sent. */
+function PickInput({ field, value, onChange, required }: { field: Field; value: string; onChange: (value: Input) => void; required: boolean }) {
+  const [text, setText] = useState('');
+  const options = useMatches(field, text);
   const selected = options.find((o) => o.id === value) ?? (value ? { id: value, label: value } : null);
   return (
     <Autocomplete
@@ -228,6 +238,29 @@ function PickInput({ field, value, onChange, required }: { field: Field; value: 
       onInputChange={(_, typed) => setText(typed)}
       sx={{ width: 320 }}
       renderInput={(params) => <TextField {...params} size="small" label={field.label} required={required} />}
+    />
+  );
+}
+
+/** Several records chosen by typing part of their names (e.g. a lure's target species): their ids are sent. */
+function PicksInput({ field, value, onChange, known }: { field: Field; value: string[]; onChange: (value: Input) => void; known: Option[] | undefined }) {
+  const [text, setText] = useState('');
+  const [names, setNames] = useState<Record<string, string>>(() => Object.fromEntries((known ?? []).map((o) => [o.id, o.label])));
+  const options = useMatches(field, text);
+  return (
+    <Autocomplete
+      multiple
+      options={options}
+      value={value.map((id) => ({ id, label: names[id] ?? id }))}
+      filterOptions={(all) => all}
+      isOptionEqualToValue={(a, b) => a.id === b.id}
+      onChange={(_, chosen) => {
+        setNames((n) => ({ ...n, ...Object.fromEntries(chosen.map((o) => [o.id, o.label])) }));
+        onChange(chosen.map((o) => o.id));
+      }}
+      onInputChange={(_, typed, reason) => reason === 'input' && setText(typed)}
+      sx={{ width: 420 }}
+      renderInput={(params) => <TextField {...params} size="small" label={field.label} />}
     />
   );
 }

@@ -5,7 +5,8 @@ import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { ActiveForm } from './action';
 import { may, type MyAccess } from './access';
 import { changes } from './dataProvider';
-import { Facts, RecordForm, type Field } from './RecordForm';
+import { fishlog } from './api';
+import { Facts, RecordForm, type Field, type Option } from './RecordForm';
 
 /** A record as the screens read it: the API's admin view, with its id and whether it is active. */
 export type Row = Record<string, unknown> & { id: string; isActive: boolean };
@@ -56,6 +57,12 @@ export const active = <BooleanField key="isActive" source="isActive" label="Acti
 export const when = (iso: unknown) => (typeof iso === 'string' ? new Date(iso).toLocaleString() : 'never');
 export const list = (values: unknown) => (Array.isArray(values) && values.length > 0 ? values.join(', ') : '—');
 export const deactivated = (record: Row) => (record.isActive ? [] : [['Deactivated', when(record.deactivatedAt)] as const]);
+
+/** Active species found by what was typed (GET /api/admin/species), for a species field. */
+export const speciesMatching = async (q: string): Promise<Option[]> => {
+  const { data } = await fishlog.GET('/api/admin/species', { params: { query: { status: 'Active', pageSize: 20, ...(q ? { q } : {}) } } });
+  return (data ?? []).map((s) => ({ id: s.id, label: s.commonName }));
+};
 
 const capital = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 

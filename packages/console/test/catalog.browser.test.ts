@@ -128,6 +128,33 @@ describe.skipIf(!haveChromium('packages/console/test/catalog.browser.test.ts'))(
     await page.context().close();
   });
 
+  it('the Owner opens every catalog list (axe on each) and adds a lure with the species it is made for', async () => {
+    const page = await signIn(session.owner);
+    for (const screen of ['Brands', 'Gear: reels', 'Gear: lines', 'Gear: apparel', 'Lookup values', 'Gear: lures']) {
+      await open(page, screen);
+      await page.getByRole('columnheader', { name: 'Name' }).or(page.getByText(/^No .* yet/)).first().waitFor();
+      await expectAccessible(page, `catalog-${screen.replace(/\W+/g, '-').toLowerCase()}`);
+    }
+    const [maker] = await api('/api/admin/brands?kind=Lure&status=Active&pageSize=1');
+    await page.getByRole('link', { name: 'New lure' }).click();
+    const form = page.getByRole('form', { name: 'New lure' });
+    await form.getByLabel('Brand').fill(maker.name);
+    await page.getByRole('option', { name: maker.name, exact: true }).click();
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Test Shad 7');
+    await form.getByLabel('Lure type').click();
+    await page.getByRole('option', { name: 'Crankbait', exact: true }).click();
+    await form.getByLabel('Colour').fill('Firetiger');
+    await form.getByLabel('Weight (g; not soft plastics)').fill('11');
+    await form.getByLabel('Target species').fill('Walleye');
+    await page.getByRole('option', { name: 'Walleye', exact: true }).click();
+    await form.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('heading', { name: `${maker.name} Test Shad 7`, exact: true }).waitFor();
+    await page.getByRole('definition').filter({ hasText: /^Walleye$/ }).waitFor();
+    const [lure] = await api('/api/admin/gear/lures?q=Test%20Shad');
+    expect(lure).toMatchObject({ name: 'Test Shad 7', lureType: 'Crankbait', colour: 'Firetiger', weightG: 11, targetSpecies: [{ commonName: 'Walleye' }] });
+    await page.context().close();
+  });
+
   it('a Moderator granted Lookups.Manage sees only Lookup values; an Admin denied Species.Manage sees no Species screen', async () => {
     const page = await session.signInStaff(session.owner, { username: 'catalog_curator', role: 'Moderator', permissions: { 'Lookups.Manage': true }, waitFor: 'Lookup values' });
     expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Lookup values']);

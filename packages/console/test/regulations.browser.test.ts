@@ -118,6 +118,39 @@ describe.skipIf(!haveChromium('packages/console/test/regulations.browser.test.ts
     await page.context().close();
   });
 
+  it('the Owner issues an emergency order closing walleye statewide for a week, and reads every regulations list (axe on each) and a program\'s page', async () => {
+    const page = await signIn(session.owner);
+    await open(page, 'Emergency orders');
+    await page.getByRole('link', { name: 'New emergency order' }).click();
+    const order = page.getByRole('form', { name: 'New emergency order' });
+    await pick(page, order, 'Jurisdiction', 'Minn', 'US-MN Minnesota');
+    await pick(page, order, 'Species (empty: all)', 'Walleye', 'Walleye');
+    await order.getByLabel('Starts on').fill('2026-05-01');
+    await order.getByLabel('Ends on').fill('2026-05-07');
+    await order.getByLabel('Closed').click();
+    await page.getByRole('option', { name: 'yes' }).click();
+    await order.getByLabel('Reason').fill('Spawning run came late: season opener delayed');
+    await expectAccessible(page, 'regulations-emergency-order-new');
+    await order.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('cell', { name: 'Spawning run came late: season opener delayed' }).waitFor();
+    expect(await api(`/api/admin/regulations/emergency-orders?jurisdictionId=${MN}&speciesId=${SPECIES.walleye}`)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ startsOn: '2026-05-01', endsOn: '2026-05-07', overrides: { closed: true }, reason: 'Spawning run came late: season opener delayed' })]),
+    );
+    await expectAccessible(page, 'regulations-emergency-orders');
+
+    for (const screen of ['Zones and waters', 'Rule sets', 'Angler programs']) {
+      await open(page, screen);
+      await page.getByRole('columnheader', { name: 'Name' }).waitFor();
+      await expectAccessible(page, `regulations-${screen.replace(/\W+/g, '-').toLowerCase()}`);
+    }
+    await page.getByRole('button', { name: 'US-OH Fish Ohio' }).click();
+    const program = page.getByRole('region', { name: 'US-OH Fish Ohio' });
+    await program.getByText('Species minimums').waitFor();
+    await program.getByRole('form', { name: 'Change Master Angler program US-OH Fish Ohio' }).waitFor();
+    await expectAccessible(page, 'regulations-program');
+    await page.context().close();
+  });
+
   it('a Moderator granted Regulations.View reads the regulations without change forms; one without it has no regulations screen', async () => {
     const page = await session.signInStaff(session.owner, { username: 'regs_reader', role: 'Moderator', permissions: { 'Regulations.View': true }, waitFor: 'Jurisdictions' });
     await open(page, 'Jurisdictions');

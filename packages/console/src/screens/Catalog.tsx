@@ -6,7 +6,7 @@ import type { components } from '@fishlog/client';
 import { fishlog } from '../api';
 import { Problem, TableSection, useApiRead } from '../action';
 import type { Field, Option } from '../RecordForm';
-import { active, choices, column, usageColumn, deactivated, list, recordScreens, search, statusFilter, when, type RecordScreen, type Row } from '../RecordScreens';
+import { active, choices, column, usageColumn, deactivated, list, recordScreens, search, speciesMatching, statusFilter, when, type RecordScreen, type Row } from '../RecordScreens';
 
 type Species = components['schemas']['AdminFishSpecies'];
 type Brand = components['schemas']['AdminBrand'];
@@ -155,14 +155,29 @@ const rods = gear(
     num('pieces', 'Pieces', true),
     { source: 'material', label: 'Material', kind: 'select', choices: ['Graphite', 'Fiberglass', 'Composite'] },
     num('flyLineWeight', 'Fly line weight (fly rods)'),
+    num('lineMinLb', 'Line from (lb)'),
+    num('lineMaxLb', 'Line to (lb)'),
+    num('lureMinG', 'Lure from (g)'),
+    num('lureMaxG', 'Lure to (g)'),
   ],
-  show(['lengthLabel', 'Length'], ['power', 'Power'], ['action', 'Action'], ['pieces', 'Pieces'], ['material', 'Material'], ['flyLineWeight', 'Fly line weight']),
+  show(
+    ['lengthLabel', 'Length'],
+    ['power', 'Power'],
+    ['action', 'Action'],
+    ['pieces', 'Pieces'],
+    ['material', 'Material'],
+    ['flyLineWeight', 'Fly line weight'],
+    ['lineMinLb', 'Line from (lb)'],
+    ['lineMaxLb', 'Line to (lb)'],
+    ['lureMinG', 'Lure from (g)'],
+    ['lureMaxG', 'Lure to (g)'],
+  ),
 );
 const reels = gear(
   'Reel',
   { source: 'reelType', label: 'Reel type', choices: ['Spinning', 'Baitcasting', 'Spincast', 'Conventional', 'Fly'] },
-  [{ source: 'size', label: 'Size' }, num('gearRatio', 'Gear ratio', true), num('weightG', 'Weight (g)', true), num('maxDragKg', 'Max drag (kg)', true), { source: 'bearings', label: 'Bearings' }],
-  show(['size', 'Size'], ['gearRatio', 'Gear ratio'], ['weightG', 'Weight (g)'], ['maxDragKg', 'Max drag (kg)'], ['bearings', 'Bearings']),
+  [{ source: 'size', label: 'Size' }, num('gearRatio', 'Gear ratio', true), num('weightG', 'Weight (g)', true), num('maxDragKg', 'Max drag (kg)', true), { source: 'bearings', label: 'Bearings' }, num('retrieveCm', 'Retrieve per turn (cm)')],
+  show(['size', 'Size'], ['gearRatio', 'Gear ratio'], ['weightG', 'Weight (g)'], ['maxDragKg', 'Max drag (kg)'], ['bearings', 'Bearings'], ['retrieveCm', 'Retrieve per turn (cm)']),
 );
 const lines = gear(
   'Line',
@@ -170,6 +185,7 @@ const lines = gear(
   [num('testLb', 'Test (lb)', true), num('diameterMm', 'Diameter (mm)', true), num('spoolLengthM', 'Spool length (m)'), { source: 'colour', label: 'Colour' }],
   show(['testLb', 'Test (lb)'], ['diameterMm', 'Diameter (mm)'], ['spoolLengthM', 'Spool length (m)'], ['colour', 'Colour']),
 );
+const targets = (r: Row) => (r.targetSpecies ?? []) as Array<{ id: string; commonName: string }>;
 const lures = gear(
   'Lure',
   {
@@ -177,8 +193,25 @@ const lures = gear(
     label: 'Lure type',
     choices: ['Crankbait', 'Lipless crankbait', 'Jerkbait', 'Minnow', 'Topwater', 'Spinnerbait', 'Bladed jig', 'Buzzbait', 'Jig', 'Soft plastic', 'Swimbait', 'Spoon', 'Inline spinner', 'Blade bait'],
   },
-  [{ source: 'colour', label: 'Colour', required: true }, num('weightG', 'Weight (g; not soft plastics)'), num('lengthCm', 'Length (cm)')],
-  show(['colour', 'Colour'], ['weightG', 'Weight (g)'], ['lengthCm', 'Length (cm)']),
+  [
+    { source: 'colour', label: 'Colour', required: true },
+    num('weightG', 'Weight (g; not soft plastics)'),
+    num('lengthCm', 'Length (cm)'),
+    num('divingDepthMinM', 'Dives from (m)'),
+    num('divingDepthMaxM', 'Dives to (m)'),
+    {
+      source: 'targetSpeciesIds',
+      label: 'Target species',
+      kind: 'picks',
+      search: speciesMatching,
+      read: (r) => targets(r as Row).map((s) => s.id),
+      labels: (r) => targets(r as Row).map((s) => ({ id: s.id, label: s.commonName })),
+    },
+  ],
+  (r) => [
+    ...show(['colour', 'Colour'], ['weightG', 'Weight (g)'], ['lengthCm', 'Length (cm)'], ['divingDepthMinM', 'Dives from (m)'], ['divingDepthMaxM', 'Dives to (m)'])(r),
+    ['Target species', list(targets(r).map((s) => s.commonName))],
+  ],
 );
 const apparel = gear(
   'Apparel',

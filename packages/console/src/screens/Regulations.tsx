@@ -7,7 +7,7 @@ import { Problem, TableSection, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
 import { queueScreen } from '../Decisions';
 import type { Field, Option } from '../RecordForm';
-import { active, choices, column, usageColumn, list, recordScreens, search, when, type RecordScreen, type Row } from '../RecordScreens';
+import { active, choices, column, usageColumn, list, recordScreens, search, speciesMatching, when, type RecordScreen, type Row } from '../RecordScreens';
 
 type Jurisdiction = components['schemas']['AdminRegulationJurisdiction'];
 type Zone = components['schemas']['AdminRegulationZone'];
@@ -29,10 +29,6 @@ const inches = (length: { in: number; cm: number } | null) => (length ? `${lengt
 const jurisdictionsMatching = async (q: string): Promise<Option[]> => {
   const { data } = await fishlog.GET('/api/admin/regulations/jurisdictions', { params: { query: { active: true, pageSize: 20, ...(q ? { q } : {}) } } });
   return (data ?? []).map((j) => ({ id: j.id, label: `${j.code} ${j.name}` }));
-};
-const speciesMatching = async (q: string): Promise<Option[]> => {
-  const { data } = await fishlog.GET('/api/admin/species', { params: { query: { status: 'Active', pageSize: 20, ...(q ? { q } : {}) } } });
-  return (data ?? []).map((s) => ({ id: s.id, label: s.commonName }));
 };
 const zonesMatching = async (q: string): Promise<Option[]> => {
   const { data } = await fishlog.GET('/api/admin/regulations/zones', { params: { query: { active: true, pageSize: 20, ...(q ? { q } : {}) } } });
@@ -197,6 +193,7 @@ function overrides(o: Order): string {
 const programs: RecordScreen = {
   noun: 'Master Angler program',
   manage: 'Regulations.Edit',
+  page: 'expand',
   name: (r) => `${String(r.state)} ${String(r.name)}`,
   filters: [search('Name contains'), activeFilter],
   defaultFilter: { active: 'true' },
@@ -229,7 +226,7 @@ const programs: RecordScreen = {
   },
 };
 
-export const { RecordList: RegulationsList, RecordShow: RegulationsShow, RecordCreate: RegulationsCreate } = recordScreens({
+export const { RecordList: RegulationsList, RecordCreate: RegulationsCreate } = recordScreens({
   jurisdictions,
   zones,
   'rule-sets': ruleSets,
