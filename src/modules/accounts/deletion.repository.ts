@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { ErasureAction } from '../../core/personal-data.js';
@@ -48,12 +48,22 @@ export async function setLegalHold(db: DbOrTx, userId: string, hold: { at: Date;
   return row!;
 }
 
-/** The next pending deletion due at `now` and not on legal hold, locked (SKIP LOCKED: processes erasing at once share the work). */
-export async function lockNextDue(db: DbOrTx, now: Date): Promise<AccountDeletionRow | undefined> {
+/**
+ * The next pending deletion due at `now` and not on legal hold, locked (SKIP LOCKED: processes
+ * erasing at once share the work); none of `skip` (those that failed in this run).
+ */
+export async function lockNextDue(db: DbOrTx, now: Date, skip: readonly string[] = []): Promise<AccountDeletionRow | undefined> {
   const [row] = await db
     .select()
     .from(accountDeletions)
-    .where(and(eq(accountDeletions.status, 'Pending'), lte(accountDeletions.eraseAfter, now), isNull(accountDeletions.legalHoldAt)))
+    .where(
+      and(
+        eq(accountDeletions.status, 'Pending'),
+        lte(accountDeletions.eraseAfter, now),
+        isNull(accountDeletions.legalHoldAt),
+        skip.length > 0 ? notInArray(accountDeletions.userId, [...skip]) : undefined,
+      ),
+    )
     .orderBy(asc(accountDeletions.eraseAfter))
     .limit(1)
     .for('update', { skipLocked: true });

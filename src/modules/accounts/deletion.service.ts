@@ -157,11 +157,15 @@ export async function cancelDeletion(deps: ServiceDeps, context: AuditContext, p
  */
 export async function eraseDueAccounts(deps: DeletionDeps, now: Date): Promise<string[]> {
   const erased: string[] = [];
+  // An account whose erasure fails (rolled back whole) waits for the next run; the others go on.
+  const failed: string[] = [];
   const context: AuditContext = { actor: { type: 'system' }, userAgent: 'fishlog accounts.erase job' };
   for (;;) {
+    let attempted: string | undefined;
     const userId = await transaction(deps.db, async (tx) => {
-      const due = await repo.lockNextDue(tx, now);
+      const due = await repo.lockNextDue(tx, now, failed);
       if (!due) return undefined;
+      attempted = due.userId;
       for (const registration of personalDataOf(deps)) {
         await registration.erase?.(tx, due.userId);
         for (const column of registration.columns) await repo.applyErasure(tx, column.table, column.column, column.action, due.userId);
@@ -176,9 +180,14 @@ export async function eraseDueAccounts(deps: DeletionDeps, now: Date): Promise<s
         after: { status: 'Erased' },
       });
       return due.userId;
+    }).catch((error: unknown) => {
+      if (attempted === undefined) throw error;
+      deps.log.warn({ err: error, userId: attempted }, 'erasing an account failed (nothing of it was changed); the next run retries');
+      failed.push(attempted);
+      return null;
     });
-    if (!userId) break;
-    erased.push(userId);
+    if (userId === undefined) break;
+    if (userId) erased.push(userId);
   }
   if (erased.length > 0) {
     for (const registration of personalDataOf(deps)) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalIdentityProvider } from '../../core/auth/idp/local/local-idp.js';
 import { createIdpUser } from '../../core/auth/idp/local/local-users.js';
+import { registerPersonalData } from '../../core/personal-data.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { auditEntries, banUser, befriend, createComment, createFishingReport, createPost, createSpot, createUser, grant, login, type TestUser } from '../../../test/factories.js';
@@ -224,5 +225,34 @@ describe('a banned angler cannot delete their way around the ban', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/social/posts', headers: { authorization: `Bearer ${tokens.id_token}` } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'auth.banned', detail: expect.stringContaining('Harassment') });
+  });
+});
+
+describe('an erasure that fails', () => {
+  it('changes nothing of that account (one transaction), erases the others, and is retried by the next run', async () => {
+    const victim = await createUser(t);
+    const other = await createUser(t);
+    const post = await createPost(t, victim, { text: 'Still here', visibility: 'Public' });
+    let failing = true;
+    // Registered last: every module's erasure of the victim ran before it in the same transaction.
+    registerPersonalData(t, {
+      module: 'test-failing',
+      columns: [],
+      erase: async (_tx, userId) => {
+        if (failing && userId === victim.userId) throw new Error('disk on fire');
+      },
+    });
+    expect((await requestDeletion(victim)).statusCode).toBe(202);
+    expect((await requestDeletion(other)).statusCode).toBe(202);
+
+    expect(await eraseDueAccounts(deletionDeps(), new Date(Date.now() + 31 * DAY))).toEqual([other.userId]);
+    const { rows } = await t.database.pool.query('SELECT u.username, d.status, (SELECT count(*)::int FROM posts WHERE id = $2) AS posts FROM users u JOIN account_deletions d ON d.user_id = u.id WHERE u.id = $1', [
+      victim.userId,
+      post.id,
+    ]);
+    expect(rows).toEqual([{ username: victim.username, status: 'Pending', posts: 1 }]);
+
+    failing = false;
+    expect(await eraseDueAccounts(deletionDeps(), new Date(Date.now() + 31 * DAY))).toEqual([victim.userId]);
   });
 });
