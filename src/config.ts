@@ -27,6 +27,8 @@ export interface BackupSettings {
   keepDaily: number;
   /** …and of this many ISO weeks before them (FISHLOG_BACKUP_KEEP_WEEKLY, default 4). */
   keepWeekly: number;
+  /** FISHLOG_BACKUP_TARGET=s3: a copy in the media storage's bucket under FISHLOG_BACKUP_S3_PREFIX (default `backups/`). */
+  s3: { bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean; prefix: string } | undefined;
 }
 
 export interface Config {
@@ -334,6 +336,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       everyHours: integer(env, 'FISHLOG_BACKUP_EVERY_HOURS', 24, 1, 24 * 31),
       keepDaily: integer(env, 'FISHLOG_BACKUP_KEEP_DAILY', 7, 1, 366),
       keepWeekly: integer(env, 'FISHLOG_BACKUP_KEEP_WEEKLY', 4, 0, 520),
+      s3: backupBucket(env),
     },
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     publicDocs: boolean(env, 'FISHLOG_PUBLIC_DOCS', nodeEnv !== 'production'),
@@ -364,6 +367,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       maintenanceSeconds: integer(env, 'FISHLOG_JOBS_MAINTENANCE_SECONDS', 60, 1, 3600),
     },
   };
+}
+
+/** FISHLOG_BACKUP_TARGET=s3: the media storage's bucket (FISHLOG_MEDIA_STORAGE=s3 and its S3_* variables), under a prefix. */
+function backupBucket(env: Env): BackupSettings['s3'] {
+  const target = oneOf(env, 'FISHLOG_BACKUP_TARGET', 'local', ['local', 's3'] as const);
+  if (target === 'local') return undefined;
+  const { s3 } = mediaConfig(env);
+  if (!s3) throw new ConfigError('FISHLOG_BACKUP_TARGET', target, 'local, or s3 together with FISHLOG_MEDIA_STORAGE=s3 and its S3_* variables (the backups go to that bucket)');
+  const prefix = pattern(env, 'FISHLOG_BACKUP_S3_PREFIX', 'backups/', /^[A-Za-z0-9!_.*'()/-]{1,200}\/$/, 'an S3 key prefix ending in / (letters, digits and !_.*\'()/-)')!;
+  return { bucket: s3.bucket, region: s3.region, endpoint: s3.endpoint, forcePathStyle: s3.forcePathStyle, prefix };
 }
 
 function mediaConfig(env: Env): MediaConfig {

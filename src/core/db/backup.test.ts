@@ -5,9 +5,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/index.js';
-import { applyRetention, archiveHealth, listBaseBackups, verifyBackup, walArchiving, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
+import { applyRetention, archiveHealth, listBaseBackups, restoreBackup, uploadToBucket, verifyBackup, walArchiving, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
 import { migrateDatabase } from './migrate.js';
+import { s3BackupRemote } from './backup-s3.js';
+import { startTestS3 } from '../../../test/s3-server.js';
 import { backupReadiness, scheduledBaseBackup } from '../../modules/health/health.service.js';
 
 /**
@@ -164,8 +166,14 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
   });
 
   it('verify restores the newest backup into a temporary folder and checks it; a byte flipped in the backup fails it', async () => {
+    const archive = async () => (await fs.readdir(path.join(config.backups.dir, 'wal'))).sort();
+    const before = await archive();
     const verified = await verifyBackup(config);
     expect(verified.migrations.expected).toBeGreaterThan(40);
+    expect(verified.migrations.applied).toBe(verified.migrations.expected);
+    expect(verified.rows).toMatchObject({ users: expect.any(Number), audit_log: expect.any(Number) });
+    // The trial restore archived nothing: its timeline is not one a real restore could follow.
+    expect(await archive()).toEqual(before);
     const [backup] = await listBaseBackups(config.backups.dir);
     const file = path.join(config.backups.dir, 'base', backup!.id, 'data.tar.gz');
     const bytes = await fs.readFile(file);
@@ -231,6 +239,41 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
     } finally {
       await pool.end();
       await close(db);
+    }
+  });
+
+  it('with FISHLOG_BACKUP_TARGET=s3 the bucket holds a copy, and a restore onto a new disk (no data, no backup folder) brings it back from there', async () => {
+    const s3 = await startTestS3('fishlog-backups');
+    try {
+      const bucket = { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, prefix: 'backups/' };
+      const withS3: BackupConfig = { ...config, backups: { ...config.backups, s3: bucket } };
+      const db = await open();
+      await db.client.query("INSERT INTO notes VALUES (400, 'before the disk was lost')");
+      const before = await count(db.client);
+      await archived(db.client);
+      await close(db);
+      const { uploaded } = await uploadToBucket(withS3);
+      expect(uploaded).toBeGreaterThan(5);
+      expect(await uploadToBucket(withS3)).toEqual({ uploaded: 0 }); // nothing twice
+      const keys = await s3BackupRemote(bucket).list();
+      for (const backup of (await listBaseBackups(config.backups.dir)).filter((b) => !b.id.startsWith('fake'))) {
+        for (const file of ['data.tar.gz', 'backup_label', 'postgres.json', 'manifest.json']) expect(keys).toContain(`base/${backup.id}/${file}`);
+      }
+      expect([...keys].filter((key) => key.startsWith('wal/')).length).toBe((await fs.readdir(path.join(config.backups.dir, 'wal'))).filter((n) => n.endsWith('.gz')).length);
+
+      await fs.rm(config.dataDir, { recursive: true, force: true });
+      await fs.rm(config.backups.dir, { recursive: true, force: true });
+      const restored = await restoreBackup(withS3, {});
+      expect(restored.backup).toMatch(/^\d{8}T\d{6}Z$/);
+      const after = await open();
+      try {
+        expect(await count(after.client)).toBe(before);
+        expect((await after.client.query('SELECT text FROM notes WHERE id = 400')).rows).toEqual([{ text: 'before the disk was lost' }]);
+      } finally {
+        await close(after);
+      }
+    } finally {
+      await s3.close();
     }
   });
 

@@ -24,6 +24,7 @@ import {
   type OsUser,
   type WalArchiving,
 } from './embedded.js';
+import { downloadBackups, s3BackupRemote, uploadBackups, type BackupBucket, type BackupRemote } from './backup-s3.js';
 
 /**
  * Backups of the embedded PostgreSQL, with PostgreSQL's own continuous archiving and point-in-time
@@ -37,7 +38,18 @@ import {
 export interface BackupConfig {
   dataDir: string;
   databaseUrl?: string | undefined;
-  backups: { enabled: boolean; dir: string; archiveTimeoutSeconds: number; keepDaily: number; keepWeekly: number };
+  backups: { enabled: boolean; dir: string; archiveTimeoutSeconds: number; keepDaily: number; keepWeekly: number; s3?: BackupBucket | undefined };
+}
+
+/** The bucket copy of the backup folder (FISHLOG_BACKUP_TARGET=s3), or undefined. */
+function remoteOf(config: BackupConfig): BackupRemote | undefined {
+  return config.backups.s3 ? s3BackupRemote(config.backups.s3) : undefined;
+}
+
+/** Copies the backup folder's new files into the bucket (FISHLOG_BACKUP_TARGET=s3); nothing without one. */
+export async function uploadToBucket(config: BackupConfig): Promise<{ uploaded: number }> {
+  const remote = remoteOf(config);
+  return remote ? uploadBackups(config.backups.dir, remote) : { uploaded: 0 };
 }
 
 export class BackupError extends Error {
@@ -285,6 +297,8 @@ export async function takeBaseBackup(config: BackupConfig, log: Log = () => unde
         await fs.rename(partial, target);
         log(`base backup ${id}: ${files} files, ${(manifest.archive.bytes / 1_048_576).toFixed(1)} MiB compressed, in ${target}`);
         await applyRetention(config, log);
+        const remote = remoteOf(config);
+        if (remote) log(`backups copied to the bucket: ${(await uploadBackups(config.backups.dir, remote)).uploaded} file(s)`);
         return manifest;
       } catch (error) {
         await client.query('SELECT pg_backup_stop(false)').catch(() => undefined);
@@ -392,6 +406,17 @@ export async function applyRetention(config: BackupConfig, log: Log = () => unde
       }
     }
   }
+  const remote = remoteOf(config);
+  if (remote && oldest) {
+    // The same in the bucket: the base backups deleted here, and the WAL before the oldest kept.
+    const floor = segmentPosition(oldest.startWalFile);
+    const gone = [...(await remote.list())].filter((key) => {
+      const [kind, name] = key.split('/');
+      if (kind === 'base') return deletedBackups.includes(name!);
+      return kind === 'wal' && !!name && !name.includes('.history') && /^[0-9A-F]{24}/.test(name) && segmentPosition(name) < floor;
+    });
+    await remote.delete(gone);
+  }
   if (deletedBackups.length > 0 || deletedWalFiles > 0) log(`backup retention: deleted ${deletedBackups.length} base backup(s) and ${deletedWalFiles} WAL file(s)`);
   return { deletedBackups, deletedWalFiles };
 }
@@ -489,6 +514,16 @@ export async function restoreBackup(config: BackupConfig, options: RestoreOption
   const log = options.log ?? (() => undefined);
   const dataDir = path.resolve(options.dataDir ?? config.dataDir);
   const pgDir = path.join(dataDir, 'postgres');
+  const remote = remoteOf(config);
+  if (remote) {
+    // After a lost disk the folder is empty: what the bucket holds comes back first.
+    await fs.mkdir(config.backups.dir, { recursive: true, mode: 0o700 });
+    const { downloaded } = await downloadBackups(config.backups.dir, remote);
+    if (downloaded > 0) log(`${downloaded} backup file(s) brought back from the bucket`);
+    const user = serverOsUser();
+    // PostgreSQL (another OS user when we are root) reads the WAL during the replay.
+    if (user) for (const name of await fs.readdir(layout(config.backups.dir).wal)) await fs.chown(path.join(layout(config.backups.dir).wal, name), user.uid, user.gid);
+  }
   const backup = chooseBackup(await listBaseBackups(config.backups.dir), options);
   await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const user = serverOsUser();
@@ -526,7 +561,9 @@ export async function restoreBackup(config: BackupConfig, options: RestoreOption
       throw error;
     }
     const credentials = (await loadCredentials(path.join(dataDir, 'postgres.json'))) ?? (await restoreCredentials(config.backups.dir, backup, dataDir));
-    const archiving = await walArchiving(config);
+    // The restored database archives its new timeline; a trial restore elsewhere (`verify`) must not:
+    // its timeline would be one a later restore of the real database could follow.
+    const archiving = options.dataDir ? undefined : await walArchiving(config);
     const extra: Record<string, string> = { restore_command: `/bin/sh '${layout(config.backups.dir).restoreScript}' %f %p`, recovery_target_action: 'promote' };
     // PostgreSQL's timestamp syntax (it refuses the ISO 8601 'T' and 'Z').
     if (options.to) extra.recovery_target_time = options.to.toISOString().replace('T', ' ').replace('Z', '+00');

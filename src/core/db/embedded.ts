@@ -354,7 +354,10 @@ export async function startServer(pgDir: string, user: OsUser | undefined, log: 
       return port;
     }
     const serverLog = await fs.readFile(path.join(pgDir, 'server.log'), 'utf8').catch(() => '');
-    const lastLines = serverLog.trim().split('\n').slice(-4).join(' | ');
+    // The reason (a FATAL or PANIC line) comes before the shutdown lines that end the log.
+    const lines = serverLog.trim().split('\n');
+    const reasons = lines.filter((line) => /\b(FATAL|PANIC):/.test(line)).slice(-2);
+    const lastLines = [...reasons, ...lines.slice(-4).filter((line) => !reasons.includes(line))].join(' | ');
     if (attempt >= 3 || !/could not (bind|create listen)|already in use/i.test(serverLog)) {
       throw new EmbeddedPostgresError(`could not start the embedded PostgreSQL: ${result.output.trim()} ${lastLines}`.trim());
     }

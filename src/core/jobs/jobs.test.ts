@@ -108,6 +108,7 @@ describe('job queue', () => {
     expect(rows).toEqual([
       { name: 'accounts.erase', cron: '*/15 * * * *' },
       { name: 'charters.sweep', cron: '* * * * *' },
+      { name: 'health.backup-upload', cron: '* * * * *' },
       { name: 'health.base-backup', cron: '17 * * * *' },
       { name: 'notifications.dispatch', cron: '* * * * *' },
       { name: 'payments.idempotency-purge', cron: '17 * * * *' },

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { Health, Liveness, Readiness } from './health.schemas.js';
 import { Gauge } from 'prom-client';
-import { BASE_BACKUP } from './health.jobs.js';
+import { uploadToBucket } from '../../core/db/backup.js';
+import { BACKUP_UPLOAD, BASE_BACKUP } from './health.jobs.js';
 import { backupReadiness, checkHealth, checkReadiness, scheduledBaseBackup, type BackupReadiness } from './health.service.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -26,6 +27,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   );
 
   deps.jobs.work(BASE_BACKUP, () => scheduledBaseBackup(deps.database.pool, deps.config, app.log, new Date(deps.now())));
+  deps.jobs.work(BACKUP_UPLOAD, () => (deps.config.databaseUrl || !deps.config.backups.enabled ? Promise.resolve({ uploaded: 0 }) : uploadToBucket(deps.config)));
   observeBackups(deps);
 
   let shuttingDown = false;
