@@ -172,6 +172,11 @@ describe('an angler with data in every module deletes their account', () => {
     const files = await mediaFiles(t);
     expect(files.some((file) => file.includes(photo.id))).toBe(true);
 
+    const eventsAbout = async () => (await t.database.pool.query('SELECT count(*)::int AS n FROM notification_events WHERE strpos(payload::text, $1) > 0', [jo.userId])).rows[0].n;
+    // An event whose view names them: the Owner made them a Moderator (staff delete their accounts too).
+    await send(owner, 'PUT', `/api/admin/employees/${jo.userId}/role`, { role: 'Moderator', reason: 'Helps with reports' });
+    expect(await eventsAbout()).toBeGreaterThan(0);
+
     await requestDeletion(t, jo);
     expect(await eraseDueAccounts(deletionDeps(t), later())).toEqual([jo.userId]);
 
@@ -197,6 +202,8 @@ describe('an angler with data in every module deletes their account', () => {
     const friendsView = await t.app.inject({ method: 'GET', url: `/api/social/posts/${friendsPost.id}/comments`, headers: friend.headers });
     expect(friendsView.json()).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: `/api/social/posts/${post.id}`, headers: friend.headers })).statusCode).toBe(404);
+    // No notification event keeps a view that names them.
+    expect(await eventsAbout()).toBe(0);
     // Photo files gone from disk.
     expect((await mediaFiles(t)).filter((file) => file.includes(photo.id))).toEqual([]);
     // The identity provider's user is gone: no sign-in.
