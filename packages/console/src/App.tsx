@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { Admin, CustomRoutes, Layout, Menu, Resource, defaultTheme, memoryStore, usePermissions, type LayoutProps } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
-import { Alert, Box, Typography } from '@mui/material';
+import { Alert, Box, Divider, Typography } from '@mui/material';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { LoginPage } from './LoginPage';
@@ -78,27 +78,24 @@ function ConsoleMenu() {
   const { permissions: access } = usePermissions<MyAccess>();
   // No menu at all for a caller who is not staff (react-admin's default menu would offer its Dashboard entry).
   if (!access?.staff) return null;
+  const when = (allowed: boolean, ...names: string[]) => (allowed ? names : []);
+  // The screens in groups (people and access; moderation; money, audit and notices; catalog; community; regulations;
+  // the Owner's settings), a divider between two groups (a separator: the arrow keys pass over it).
+  const groups = [
+    [...when(SCREENS.dashboard(access), 'dashboard'), ...when(SCREENS.users(access), 'users', 'appeals')],
+    [...when(SCREENS.moderation(access), 'moderation', 'photos'), ...when(SCREENS.reports(access), 'reports'), ...when(SCREENS.rules(access), 'rules')],
+    [...when(SCREENS.payments(access), 'payments'), ...when(SCREENS.audit(access), 'audit'), ...when(SCREENS.announcements(access), 'announcements')],
+    CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => name),
+    COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name]) => name),
+    when(SCREENS.regulations(access), ...REGULATIONS_SCREENS.map(([name]) => name), 'submissions'),
+    [...when(SCREENS.settings(access), 'settings'), ...when(SCREENS.employees(access), 'employees')],
+  ].filter((group) => group.length > 0);
   return (
     <Menu>
-      {SCREENS.dashboard(access) ? <Menu.ResourceItem name="dashboard" /> : null}
-      {SCREENS.users(access) ? <Menu.ResourceItem name="users" /> : null}
-      {SCREENS.users(access) ? <Menu.ResourceItem name="appeals" /> : null}
-      {SCREENS.moderation(access) ? <Menu.ResourceItem name="moderation" /> : null}
-      {SCREENS.moderation(access) ? <Menu.ResourceItem name="photos" /> : null}
-      {SCREENS.reports(access) ? <Menu.ResourceItem name="reports" /> : null}
-      {SCREENS.rules(access) ? <Menu.ResourceItem name="rules" /> : null}
-      {SCREENS.payments(access) ? <Menu.ResourceItem name="payments" /> : null}
-      {SCREENS.audit(access) ? <Menu.ResourceItem name="audit" /> : null}
-      {SCREENS.announcements(access) ? <Menu.ResourceItem name="announcements" /> : null}
-      {CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => (
-        <Menu.ResourceItem key={name} name={name} />
-      ))}
-      {COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name]) => (
-        <Menu.ResourceItem key={name} name={name} />
-      ))}
-      {SCREENS.regulations(access) ? [...REGULATIONS_SCREENS.map(([name]) => name), 'submissions'].map((name) => <Menu.ResourceItem key={name} name={name} />) : null}
-      {SCREENS.settings(access) ? <Menu.ResourceItem name="settings" /> : null}
-      {SCREENS.employees(access) ? <Menu.ResourceItem name="employees" /> : null}
+      {groups.flatMap((group, i) => [
+        ...(i > 0 ? [<Divider key={`divider-${i}`} component="li" sx={{ my: 0.5 }} />] : []),
+        ...group.map((name) => <Menu.ResourceItem key={name} name={name} />),
+      ])}
     </Menu>
   );
 }

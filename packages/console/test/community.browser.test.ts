@@ -8,7 +8,7 @@ import { haveChromium, useConsoleInBrowser } from './browser.js';
  * charter captains and fishing reports decided with a reason through the page, each checked
  * through the API after; each decision shown only to whoever holds its permission.
  */
-describe.skipIf(!haveChromium('packages/console/test/community.browser.test.ts'))('the console\'s community screens in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(!haveChromium('packages/console/test/community.browser.test.ts'))('the console\'s community screens in Chromium', { timeout: 90_000 }, () => {
   const session = useConsoleInBrowser({ owner: 'community_owner' });
   const { signIn, expectAccessible } = session;
   const api = session.get;
