@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../s3-client.js';
 
 /**
  * A copy of the backup folder in an S3 bucket (FISHLOG_BACKUP_TARGET=s3: the bucket the media
@@ -30,13 +31,7 @@ export interface BackupRemote {
 }
 
 export function s3BackupRemote(options: BackupBucket): BackupRemote {
-  const client = new S3Client({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    forcePathStyle: options.forcePathStyle,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const client = createS3Client(options);
   const Bucket = options.bucket;
   const prefix = options.prefix;
   return {

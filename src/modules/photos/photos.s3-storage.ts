@@ -1,20 +1,13 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { MediaConfig } from '../../config.js';
+import { createS3Client } from '../../core/s3-client.js';
 import { checkKey, type MediaStorage } from './photos.media.js';
 
 /** An S3 bucket (or an S3-compatible service at `endpoint`); credentials from the AWS environment. */
 export function s3Storage(options: NonNullable<MediaConfig['s3']>): MediaStorage {
-  const client = new S3Client({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    forcePathStyle: options.forcePathStyle,
-    // Checksums only where S3 requires them: S3-compatible services do not all read the
-    // streaming-trailer checksums the SDK sends by default.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const client = createS3Client(options);
   const Bucket = options.bucket;
   const storage: MediaStorage = {
     kind: 's3',
