@@ -22,6 +22,7 @@ const AnnouncementsList = lazy(() => import('./screens/Announcements').then((m) 
 const AnnouncementShow = lazy(() => import('./screens/Announcements').then((m) => ({ default: m.AnnouncementShow })));
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
+const Jobs = lazy(() => import('./screens/Jobs'));
 const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
 const PaymentShow = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentShow })));
 // One chunk for the catalog and reference data screens (species, brands, gear, lookups): they share their code.
@@ -80,7 +81,7 @@ function ConsoleMenu() {
   if (!access?.staff) return null;
   const when = (allowed: boolean, ...names: string[]) => (allowed ? names : []);
   // The screens in groups (people and access; moderation; money, audit and notices; catalog; community; regulations;
-  // the Owner's settings), a divider between two groups (a separator: the arrow keys pass over it).
+  // settings, jobs and the Owner's employees), a divider between two groups (a separator: the arrow keys pass over it).
   const groups = [
     [...when(SCREENS.dashboard(access), 'dashboard'), ...when(SCREENS.users(access), 'users', 'appeals')],
     [...when(SCREENS.moderation(access), 'moderation', 'photos'), ...when(SCREENS.reports(access), 'reports'), ...when(SCREENS.rules(access), 'rules')],
@@ -88,7 +89,7 @@ function ConsoleMenu() {
     CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => name),
     COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name]) => name),
     when(SCREENS.regulations(access), ...REGULATIONS_SCREENS.map(([name]) => name), 'submissions'),
-    [...when(SCREENS.settings(access), 'settings'), ...when(SCREENS.employees(access), 'employees')],
+    [...when(SCREENS.settings(access), 'settings'), ...when(SCREENS.jobs(access), 'jobs'), ...when(SCREENS.employees(access), 'employees')],
   ].filter((group) => group.length > 0);
   return (
     <Menu>
@@ -206,6 +207,7 @@ export function App() {
             ]
           : []),
         ...(access?.staff && SCREENS.settings(access) ? [<Resource key="settings" name="settings" list={SettingsList} show={SettingShow} options={{ label: 'System settings' }} />] : []),
+        ...(access?.staff && SCREENS.jobs(access) ? [<Resource key="jobs" name="jobs" list={Jobs} options={{ label: 'Jobs and backups' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}
     </Admin>

@@ -34,6 +34,7 @@ export const SCREENS = {
   payments: (a: MyAccess) => a.admin,
   rules: (a: MyAccess) => a.admin,
   settings: (a: MyAccess) => may(a, 'Settings.View'),
+  jobs: (a: MyAccess) => may(a, 'Settings.View'),
   species: (a: MyAccess) => may(a, 'Species.Manage'),
   brands: (a: MyAccess) => may(a, 'Brands.Manage'),
   lookups: (a: MyAccess) => may(a, 'Lookups.Manage'),

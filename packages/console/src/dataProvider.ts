@@ -15,6 +15,7 @@ const LISTS: Record<string, string> = {
   rules: '/api/admin/moderation-rules',
   payments: '/api/admin/payments',
   settings: '/api/admin/system-settings',
+  jobs: '/api/admin/jobs',
   announcements: '/api/admin/announcements',
   species: '/api/admin/species',
   brands: '/api/admin/brands',
