@@ -1863,6 +1863,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your latest copy of your data
+         * @description Its status (Pending, Ready, Expired, Failed), when you asked, when it was ready, when it expires and its size. 404 `accounts.no_export` when you never asked.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["getAccountExport"];
+        put?: never;
+        /**
+         * Ask for a copy of your data
+         * @description Starts a job that writes an archive (tar.gz) of everything fishlog keeps that names you: your account, and one NDJSON file per table (entries, catches, sessions, posts, comments, likes, friends, clubs, events, spots, reports, bookings, payments, notifications…), with a README that says what each file holds. When it is ready you get a notification (`accounts.export_ready`); download it with GET /api/account/export/download for 7 days, then it is deleted. One at a time (409 `accounts.export_in_progress` while one is being written) and one a day, counted from your last request that did not fail (429 `accounts.export_too_soon`, Retry-After in seconds). Allowed while your account’s deletion is pending.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["requestAccountExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/export/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your copy of your data
+         * @description The archive of your latest Ready export (tar.gz), streamed; only with your own token. 404 `accounts.export_not_available` when none is ready (never asked, still being written, failed, or expired after 7 days).
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["downloadAccountExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/employees": {
         parameters: {
             query?: never;
@@ -8352,6 +8402,37 @@ export interface components {
                 reason: string;
             } | null;
         };
+        /**
+         * @example {
+         *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d31",
+         *       "status": "Ready",
+         *       "createdAt": "2026-06-01T05:30:00.000Z",
+         *       "readyAt": "2026-06-01T05:31:12.000Z",
+         *       "expiresAt": "2026-06-08T05:31:12.000Z",
+         *       "size": 482133
+         *     }
+         */
+        AccountExport: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            /** @description Pending: being written (you are notified when it is ready); Ready: download it until `expiresAt`; Expired: deleted after 7 days, ask again; Failed: ask again */
+            status: "Pending" | "Ready" | "Expired" | "Failed";
+            /**
+             * Format: date-time
+             * @description When you asked for it
+             */
+            createdAt: string;
+            /** @description When the archive was written */
+            readyAt: string | null;
+            /** @description When the archive is deleted (7 days after `readyAt`) */
+            expiresAt: string | null;
+            /** @description Null until ready, and once expired */
+            size: number | null;
+        };
         PermissionGrant: {
             /**
              * Format: uuid
@@ -13478,7 +13559,7 @@ export interface components {
              */
             id: string;
             /** @description What happened */
-            type: "charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new";
+            type: "charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new" | "accounts.export_ready";
             title: string;
             body: string;
             /** @description API path of the record the notification is about */
@@ -13493,7 +13574,7 @@ export interface components {
         };
         NotificationPreference: {
             /** @description What happened */
-            type: "charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new";
+            type: "charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new" | "accounts.export_ready";
             description: string;
             /** @description A security notice: always shown in-app */
             security: boolean;
@@ -23892,6 +23973,176 @@ export interface operations {
             };
             /** @description Unsupported content type: send application/json */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AccountExport */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is deactivated by the administrators (`auth.account_deactivated`); a ban does not refuse this operation */
+            403: components["responses"]["AccountDeactivated"];
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Asked for: Pending until the job has written it */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description Bad request: this operation takes no request body (any body, `{}` too, is refused: `request.validation_failed` naming the body), or a bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountDeactivated"];
+            /** @description A copy is being written already (`accounts.export_in_progress`): follow it with GET /api/account/export */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description One copy a day (`accounts.export_too_soon`): ask again after Retry-After seconds (the detail says when). Also: too many requests from this client: wait for Retry-After seconds (per-IP limit, see RateLimit-Limit) */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (tar.gz): README.md, users.ndjson and one `<table>.ndjson` per table that keeps rows about you */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="fishlog-data-<date>.tar.gz"` */
+                    "Content-Disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is deactivated by the administrators (`auth.account_deactivated`); a ban does not refuse this operation */
+            403: components["responses"]["AccountDeactivated"];
+            /** @description The addressed record does not exist */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -46954,7 +47205,7 @@ export interface operations {
                 "application/json": {
                     preferences: {
                         /** @description What happened */
-                        type: "charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new";
+                        type: "charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new" | "accounts.export_ready";
                         /** @description Show it in-app (always true for security notices) */
                         inApp?: boolean;
                         /** @description Mail it */
@@ -47423,7 +47674,7 @@ export interface operations {
                 "application/json": {
                     /** @description https:// URL of the receiver (no private, loopback or link-local address) */
                     url: string;
-                    eventTypes: ("charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new")[];
+                    eventTypes: ("charters.booking_requested" | "charters.booking_accepted" | "charters.booking_declined" | "charters.booking_auto_declined" | "charters.booking_canceled" | "charters.booking_weather_canceled" | "payments.refund_issued" | "charters.captain_verified" | "charters.captain_rejected" | "tournaments.organizer_verified" | "tournaments.organizer_suspended" | "tournaments.approved" | "tournaments.rejected" | "tournaments.suspended" | "tournaments.registration_confirmed" | "tournaments.results_published" | "masterangler.submission_decided" | "bans.issued" | "bans.lifted" | "bans.appeal_decided" | "employees.role_changed" | "employees.permission_changed" | "moderation.post_rejected" | "moderation.photo_rejected" | "reports.resolved" | "clubs.join_requested" | "clubs.join_decided" | "events.approved" | "events.registration_confirmed" | "personalbests.new" | "accounts.export_ready")[];
                     description?: string;
                     /** @description Why (kept in the audit log) */
                     reason: string;

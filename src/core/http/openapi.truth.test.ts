@@ -90,12 +90,13 @@ describe('/metrics', () => {
 });
 
 describe('non-JSON answers', () => {
-  it('declare their real media types: photos, CSV and NDJSON exports, metrics', () => {
+  it('declare their real media types: photos, CSV and NDJSON exports, data archives, metrics', () => {
     const types = operations().flatMap(({ where, op }) =>
       Object.entries(op.responses as Record<string, Json>).flatMap(([status, response]) => Object.keys(response.content ?? {}).filter((type) => !/^application\/(problem\+)?json$/.test(type)).map((type) => `${where} ${status} ${type}`)),
     );
     expect(types.sort()).toEqual(
       [
+        'GET /api/account/export/download 200 application/gzip',
         'GET /api/admin/audit-logs/export 200 application/x-ndjson',
         'GET /api/admin/audit-logs/export 200 text/csv',
         'GET /api/admin/photos/{id}/{size} 200 image/jpeg',

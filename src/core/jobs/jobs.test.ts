@@ -107,6 +107,7 @@ describe('job queue', () => {
     const { rows } = await sender.database.owner.pool.query<{ name: string; cron: string }>('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(rows).toEqual([
       { name: 'accounts.erase', cron: '*/15 * * * *' },
+      { name: 'accounts.export-expiry', cron: '17 * * * *' },
       { name: 'charters.sweep', cron: '* * * * *' },
       { name: 'health.backup-upload', cron: '* * * * *' },
       { name: 'health.base-backup', cron: '17 * * * *' },

@@ -38,6 +38,7 @@ export const NOTIFICATION_TYPES = {
   'events.approved': { description: 'Your event was approved (creator)' },
   'events.registration_confirmed': { description: 'Your event registration is confirmed' },
   'personalbests.new': { description: 'You set a new personal best', inAppOnly: true },
+  'accounts.export_ready': { description: 'The copy of your data you asked for is ready to download (for 7 days)' },
 } as const satisfies Record<string, { description: string; security?: boolean; inAppOnly?: boolean }>;
 
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

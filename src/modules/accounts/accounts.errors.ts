@@ -22,4 +22,13 @@ export const AccountErrors = {
   deletionNotFound: (userId: string) => new AppError(404, 'accounts.deletion_not_found', `No pending deletion of user ${userId}; see GET /api/admin/account-deletions.`),
   alreadyOnHold: (userId: string) => new AppError(409, 'accounts.already_on_legal_hold', `The deletion of user ${userId} is on legal hold already; lift it with DELETE /api/admin/account-deletions/${userId}/legal-hold.`),
   notOnHold: (userId: string) => new AppError(409, 'accounts.not_on_legal_hold', `The deletion of user ${userId} is not on legal hold.`),
+  exportInProgress: () =>
+    new AppError(409, 'accounts.export_in_progress', 'A copy of your data is being prepared already; follow it with GET /api/account/export (you are notified when it is ready).'),
+  exportTooSoon: (retryAt: Date, retryAfterSeconds: number) =>
+    new AppError(429, 'accounts.export_too_soon', `One copy of your data a day: ask again after ${retryAt.toISOString()}; the last one is at GET /api/account/export until it expires.`, {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    }),
+  noExport: () => new AppError(404, 'accounts.no_export', 'You have not asked for a copy of your data; ask with POST /api/account/export.'),
+  exportNotReady: () =>
+    new AppError(404, 'accounts.export_not_available', 'No copy of your data is ready to download (none asked for, still being prepared, failed or expired): see GET /api/account/export.'),
 };

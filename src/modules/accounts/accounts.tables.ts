@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../core/db/columns.js';
 import { idOf } from '../../core/db/references.js';
 
@@ -39,3 +39,36 @@ export const accountDeletions = pgTable(
 );
 
 export type AccountDeletionRow = typeof accountDeletions.$inferSelect;
+
+export const EXPORT_STATUSES = ['Pending', 'Ready', 'Expired', 'Failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/**
+ * A person's copies of their data (POST /api/account/export): `Pending` while the job writes the
+ * archive (FISHLOG_DATA_DIR/exports/<id>.tar.gz), `Ready` from `readyAt` until `expiresAt` (7 days),
+ * then `Expired` (the sweep deletes the file); `Failed` when the job gave up. At most one `Pending`
+ * per user (the partial unique index); the once-a-day rule is checked under a per-user lock.
+ */
+export const accountExports = pgTable(
+  'account_exports',
+  {
+    id: uuid().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => idOf('users')),
+    status: text({ enum: EXPORT_STATUSES }).notNull(),
+    requestedAt: timestamp({ withTimezone: true }).notNull(),
+    readyAt: timestamp({ withTimezone: true }),
+    expiresAt: timestamp({ withTimezone: true }),
+    size: bigint({ mode: 'number' }),
+    ...timestamps(),
+  },
+  (t) => [
+    index('account_exports_user_idx').on(t.userId, t.requestedAt.desc()),
+    uniqueIndex('account_exports_one_pending_idx').on(t.userId).where(sql`${t.status} = 'Pending'`),
+    index('account_exports_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'Ready'`),
+    check('account_exports_status_check', sql`${t.status} IN ('Pending', 'Ready', 'Expired', 'Failed')`),
+  ],
+);
+
+export type AccountExportRow = typeof accountExports.$inferSelect;

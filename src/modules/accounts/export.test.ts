@@ -1,0 +1,199 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import tar from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { personalDataOf } from '../../core/personal-data.js';
+import { serviceDeps } from '../../core/service-deps.js';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { befriend, createBoat, createCatch, createComment, createEntry, createPost, createSession, createSetup, createSpot, createUser, login, type TestUser } from '../../../test/factories.js';
+import { exportsDir, runExport, sweepExports, type ExportDeps } from './export.service.js';
+
+/** Taking one's data: who may, what the archive holds (every row of theirs, none of anyone else's), one at a time and once a day. */
+
+const DAY = 86_400_000;
+let t: TestApp;
+let dataDir: string;
+let clock = Date.now();
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'fishlog-export-test-'));
+  t = await createTestApp({ env: { FISHLOG_DATA_DIR: dataDir }, now: () => clock });
+});
+afterAll(async () => {
+  await t?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function exportDeps(): ExportDeps {
+  return { ...serviceDeps(t), jobs: undefined as never, dataDir };
+}
+
+const call = (method: 'GET' | 'POST', url: string, user?: TestUser) => t.app.inject({ method, url, ...(user ? { headers: user.headers } : {}) });
+
+/** Asks for an export and runs its job (as the queue would); `before` runs between the two. Answers the export's id. */
+async function exportNow(user: TestUser, before?: () => Promise<void>): Promise<string> {
+  const res = await call('POST', '/api/account/export', user);
+  expect(res.statusCode, res.body).toBe(202);
+  const { id } = res.json() as { id: string };
+  await before?.();
+  expect(await runExport(exportDeps(), id, () => new Date(clock))).toMatchObject({ status: 'Ready' });
+  return id;
+}
+
+/** The archive's files, name → text. */
+async function untar(body: Buffer): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+    stream.on('end', () => {
+      files.set(header.name, Buffer.concat(chunks).toString('utf8'));
+      next();
+    });
+  });
+  await pipeline(Readable.from([body]), createGunzip(), extract);
+  return files;
+}
+
+const ndjson = (text: string | undefined): Array<Record<string, unknown>> =>
+  (text ?? '')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('who may ask for, follow and download an export', () => {
+  it('needs a token (401), and one person never sees or downloads another’s', async () => {
+    for (const [method, url] of [
+      ['POST', '/api/account/export'],
+      ['GET', '/api/account/export'],
+      ['GET', '/api/account/export/download'],
+    ] as const) {
+      expect((await call(method, url)).statusCode, `${method} ${url}`).toBe(401);
+    }
+    const ann = await createUser(t);
+    const bo = await createUser(t);
+    expect((await call('GET', '/api/account/export', ann)).json()).toMatchObject({ status: 404, code: 'accounts.no_export' });
+    await exportNow(ann);
+
+    const own = await call('GET', '/api/account/export', ann);
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ status: 'Ready', size: expect.any(Number), readyAt: expect.any(String), expiresAt: expect.any(String) });
+    const download = await call('GET', '/api/account/export/download', ann);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/gzip');
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="fishlog-data-\d{4}-\d{2}-\d{2}\.tar\.gz"$/);
+    expect(download.rawPayload.length).toBe((own.json() as { size: number }).size);
+
+    // Bo has none: their token reaches only their own.
+    expect((await call('GET', '/api/account/export', bo)).statusCode).toBe(404);
+    expect((await call('GET', '/api/account/export/download', bo)).json()).toMatchObject({ status: 404, code: 'accounts.export_not_available' });
+
+    // The person is told in-app.
+    const inbox = (await call('GET', '/api/notifications', ann)).json() as Array<{ type: string; path: string }>;
+    expect(inbox.find((n) => n.type === 'accounts.export_ready')).toMatchObject({ path: '/api/account/export' });
+  });
+
+  it('lets a person whose deletion is pending take their data first', async () => {
+    const cy = await createUser(t);
+    expect((await t.app.inject({ method: 'POST', url: '/api/account/deletion', headers: cy.headers, payload: { password: cy.password } })).statusCode).toBe(202);
+    // Asking for the deletion signed them out everywhere: they sign in again (allowed during the grace period).
+    const headers = { authorization: `Bearer ${(await login(t, cy.username, cy.password)).id_token}` };
+    const res = await t.app.inject({ method: 'POST', url: '/api/account/export', headers });
+    expect(res.statusCode, res.body).toBe(202);
+  });
+});
+
+describe('the archive', () => {
+  it('holds every row of the person in every registered table and none of another person’s', async () => {
+    const jo = await createUser(t);
+    const friend = await createUser(t);
+    for (const user of [jo, friend]) {
+      const entry = await createEntry(t, user, { visibility: 'Public' });
+      await createCatch(t, user, entry);
+      await createSession(t, user);
+      await createBoat(t, user);
+      await createSetup(t, user);
+      await createSpot(t, user, { name: `${user.username} edge` });
+    }
+    await befriend(t, jo, friend);
+    const post = await createPost(t, jo, { text: 'Dusk bite', visibility: 'Public' });
+    const friendsPost = await createPost(t, friend, { text: 'My pike', visibility: 'Public' });
+    await createComment(t, friend, post.id, 'Great one');
+    await createComment(t, jo, friendsPost.id, 'Nice pike');
+
+    // Table by table, what the database holds naming Jo when the job runs (its "ready" notification comes after).
+    const tables = new Map<string, string[]>();
+    for (const registration of personalDataOf(t)) for (const column of registration.columns) tables.set(column.table, [...(tables.get(column.table) ?? []), column.column]);
+    const expected = new Map<string, Array<Record<string, unknown>>>();
+    await exportNow(jo, async () => {
+      for (const [table, columns] of tables) {
+        const where = columns.map((column) => `"${column}" = $1`).join(' OR ');
+        const { rows } = await t.database.owner.pool.query(`SELECT to_jsonb(t) AS row FROM "${table}" t WHERE ${where}`, [jo.userId]);
+        expected.set(table, rows.map((row: { row: Record<string, unknown> }) => row.row));
+      }
+    });
+    const files = await untar((await call('GET', '/api/account/export/download', jo)).rawPayload);
+    expect(files.get('README.md')).toContain('| users.ndjson | 1 |');
+    expect(ndjson(files.get('users.ndjson'))).toEqual([expect.objectContaining({ id: jo.userId, username: jo.username })]);
+
+    const filled: string[] = [];
+    for (const [table, columns] of tables) {
+      const rows = expected.get(table)!;
+      const exported = ndjson(files.get(`${table}.ndjson`));
+      expect(files.has(`${table}.ndjson`), table).toBe(true);
+      expect(exported, table).toHaveLength(rows.length);
+      // Every row of Jo's is there, and each row there names Jo.
+      if (rows.length > 0 && 'id' in rows[0]!) expect(exported.map((row) => row.id).sort(), table).toEqual(rows.map((row) => row.id).sort());
+      for (const row of exported) expect(columns.some((column) => row[column] === jo.userId), `${table}: ${JSON.stringify(row)}`).toBe(true);
+      if (rows.length > 0) filled.push(table);
+      expect(files.get('README.md'), table).toContain(`| ${table}.ndjson | ${rows.length} |`);
+    }
+    expect(filled).toEqual(expect.arrayContaining(['fishing_log_entries', 'catches', 'fishing_sessions', 'boats', 'gear_setups', 'spots', 'posts', 'post_comments', 'friend_links']));
+    // The friend's own rows are not there: their entry, boat and post.
+    const ids = (table: string) => ndjson(files.get(`${table}.ndjson`)).map((row) => row.id);
+    const { rows: theirs } = await t.database.owner.pool.query('SELECT id FROM posts WHERE author_id = $1', [friend.userId]);
+    for (const { id } of theirs) expect(ids('posts')).not.toContain(id);
+    const { rows: theirBoats } = await t.database.owner.pool.query('SELECT id FROM boats WHERE owner_id = $1', [friend.userId]);
+    expect(theirBoats.length).toBeGreaterThan(0);
+    for (const { id } of theirBoats) expect(ids('boats')).not.toContain(id);
+  });
+});
+
+describe('one at a time, once a day, 7 days', () => {
+  it('answers one of parallel requests with 202 and the others 409; a second the same day 429 with Retry-After; expires after 7 days', async () => {
+    const dee = await createUser(t);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/api/account/export', dee)));
+    const codes = answers.map((res) => res.statusCode).sort();
+    expect(codes).toEqual([202, 409, 409, 409, 409, 409]);
+    expect(answers.find((res) => res.statusCode === 409)!.json()).toMatchObject({ code: 'accounts.export_in_progress' });
+    expect((await call('GET', '/api/account/export', dee)).json()).toMatchObject({ status: 'Pending', readyAt: null, size: null });
+    expect((await call('GET', '/api/account/export/download', dee)).statusCode).toBe(404);
+
+    const { id } = answers.find((res) => res.statusCode === 202)!.json() as { id: string };
+    await runExport(exportDeps(), id, () => new Date(clock));
+    const again = await Promise.all(Array.from({ length: 3 }, () => call('POST', '/api/account/export', dee)));
+    for (const res of again) {
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toMatchObject({ code: 'accounts.export_too_soon' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(DAY / 1000 - 120);
+    }
+
+    // 8 days on: expired at once (checked on read), the sweep deletes the file, a new one may be asked for.
+    clock += 8 * DAY;
+    try {
+      expect((await call('GET', '/api/account/export', dee)).json()).toMatchObject({ id, status: 'Expired', size: null });
+      expect((await call('GET', '/api/account/export/download', dee)).statusCode).toBe(404);
+      expect(await readdir(exportsDir(dataDir))).toContain(`${id}.tar.gz`);
+      await sweepExports(exportDeps(), new Date(clock));
+      expect(await readdir(exportsDir(dataDir))).not.toContain(`${id}.tar.gz`);
+      expect((await call('POST', '/api/account/export', dee)).statusCode).toBe(202);
+    } finally {
+      clock -= 8 * DAY;
+    }
+  });
+});
