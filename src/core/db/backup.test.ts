@@ -8,6 +8,11 @@ import { main } from '../../cli/index.js';
 import { applyRetention, archiveHealth, listBaseBackups, restoreBackup, uploadToBucket, verifyBackup, walArchiving, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
 import { migrateDatabase } from './migrate.js';
+import { openDatabase } from './client.js';
+import { prepareDatabase } from './prepare.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import type { Metrics } from '../observability/metrics.js';
 import { s3BackupRemote } from './backup-s3.js';
 import { startTestS3 } from '../../../test/s3-server.js';
 import { backupReadiness, scheduledBaseBackup } from '../../modules/health/health.service.js';
@@ -46,7 +51,7 @@ async function close({ cluster, client }: { cluster: EmbeddedCluster; client: pg
  * at most the archive timeout after a write; the test finishes it at once (`pg_switch_wal()`), so
  * that it knows which segment to wait for.
  */
-async function archived(client: pg.Client): Promise<void> {
+async function archived(client: pg.ClientBase): Promise<void> {
   const { rows } = await client.query<{ file: string }>('SELECT pg_walfile_name(pg_switch_wal() - 1) AS file');
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -239,6 +244,32 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
     } finally {
       await pool.end();
       await close(db);
+    }
+  });
+
+  it('the app shows them: /metrics gauges and readiness', async () => {
+    const keys = Object.fromEntries((['FISHLOG_AUDIT_KEY', 'FISHLOG_SETTINGS_KEY'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+    const appConfig = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_JOBS: 'false', ...env, ...keys });
+    const database = await openDatabase(appConfig, { processName: 'fishlog-test', poolSize: 5 });
+    await prepareDatabase(database.owner.pool, () => undefined);
+    await database.useApplicationRole();
+    const app = await buildApp({ config: appConfig, database, logger: false });
+    try {
+      await app.ready();
+      const owner = await database.owner.pool.connect();
+      await owner.query("INSERT INTO notes VALUES (500, 'seen in the metrics')");
+      await archived(owner).finally(() => owner.release());
+      const text = await (app as unknown as { metrics: Metrics }).metrics.registry.metrics();
+      expect(text).toMatch(/^fishlog_wal_archive_failing 0$/m);
+      const archivedAt = Number(/^fishlog_wal_archive_last_success_timestamp_seconds (\S+)$/m.exec(text)![1]);
+      expect(Math.abs(archivedAt * 1000 - Date.now())).toBeLessThan(3_600_000);
+      const newest = (await listBaseBackups(config.backups.dir)).at(-1)!;
+      expect(text).toContain(`fishlog_base_backup_last_success_timestamp_seconds ${Date.parse(newest.finishedAt) / 1000}`);
+      const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+      expect(ready.json()).toMatchObject({ status: 'ready', details: { backups: { walArchive: 'ok', failedWal: null, newestBaseBackupAt: newest.finishedAt } } });
+    } finally {
+      await app.close();
+      await database.close();
     }
   });
 

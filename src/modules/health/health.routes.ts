@@ -83,7 +83,7 @@ function observeBackups(deps: AppDeps): void {
   const registers = [deps.metrics.registry];
   new Gauge({
     name: 'fishlog_wal_archive_failing',
-    help: 'The embedded PostgreSQL cannot archive its WAL (1), or can (0); absent with DATABASE_URL or backups off',
+    help: '1 while the embedded PostgreSQL fails to archive its WAL, else 0 (also 0 with DATABASE_URL or FISHLOG_BACKUPS=false: /health/ready says which)',
     registers,
     async collect() {
       const { walArchive } = await state();
@@ -92,7 +92,7 @@ function observeBackups(deps: AppDeps): void {
   });
   new Gauge({
     name: 'fishlog_wal_archive_last_success_timestamp_seconds',
-    help: 'When the embedded PostgreSQL last archived a WAL segment (Unix time; 0: never)',
+    help: 'When the embedded PostgreSQL last archived a WAL segment (Unix time; 0: never, or no archiving here)',
     registers,
     async collect() {
       const { walArchive, lastArchivedAt } = await state();
