@@ -6275,6 +6275,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed delivery again
+         * @description A Failed delivery (its retries used up, e.g. while the receiver was down) goes back to Pending and is queued with a fresh round of retries: the same body and event id (a receiver that deduplicates by id is safe), signed anew. Answers it Pending; its outcome shows in the delivery log. 409 `webhooks.delivery_not_failed` for a Pending or Succeeded one, 409 for a deactivated endpoint. Audit-logged with the reason.
+         *
+         *     Access: Admin-only: Admin and Owner.
+         */
+        post: operations["adminRetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhooks/{id}/deactivate": {
         parameters: {
             query?: never;
@@ -47968,6 +47990,125 @@ export interface operations {
                 };
             };
             /** @description Bad request: this operation takes no request body (any body, `{}` too, is refused: `request.validation_failed` naming the body), or a bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminRetryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                id: string;
+                /**
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Why it is sent again: required, kept in the audit log */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The club site was down for maintenance until this morning"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why (kept in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The WebhookDelivery */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -4,6 +4,10 @@ export const NotificationErrors = {
   webhookNotFound: (id: string) => new AppError(404, 'webhooks.not_found', `No webhook endpoint has id ${id}; list them with GET /api/admin/webhooks.`),
   webhookActive: (id: string) => new AppError(409, 'webhooks.already_active', `Webhook endpoint ${id} is active already.`),
   webhookInactive: (id: string) => new AppError(409, 'webhooks.already_inactive', `Webhook endpoint ${id} is deactivated already; reactivate it first to send to it.`),
+  deliveryNotFound: (webhookId: string, id: string) =>
+    new AppError(404, 'webhooks.delivery_not_found', `Webhook endpoint ${webhookId} has no delivery ${id}; list them with GET /api/admin/webhooks/${webhookId}/deliveries.`),
+  deliveryNotFailed: (id: string, status: string) =>
+    new AppError(409, 'webhooks.delivery_not_failed', `Delivery ${id} is ${status}: only a Failed delivery (its retries used up) can be sent again; a Pending one is still being retried.`),
   webhookUrlRefused: (why: string) =>
     new AppError(400, 'webhooks.url_refused', `The webhook URL ${why}. Use a public https:// address (FISHLOG_WEBHOOKS_ALLOW_LOCAL allows others, for local testing only).`, {
       errors: [{ pointer: '/url', in: 'body', detail: why }],

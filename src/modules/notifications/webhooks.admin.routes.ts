@@ -6,7 +6,7 @@ import { auditContextOf, lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { settingsKey } from '../settings/settings.service.js';
-import { CreatedWebhook, CreateWebhookBody, DeliveriesQuery, DELIVERY_EXAMPLE, Webhook, WEBHOOK_EXAMPLE, WebhookDelivery, WebhooksQuery } from './webhooks.schemas.js';
+import { CreatedWebhook, CreateWebhookBody, DeliveriesQuery, DeliveryParams, RetryDeliveryBody, DELIVERY_EXAMPLE, Webhook, WEBHOOK_EXAMPLE, WebhookDelivery, WebhooksQuery } from './webhooks.schemas.js';
 import * as service from './webhooks.service.js';
 
 /**
@@ -93,6 +93,26 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> =
       },
     },
     async (request, reply) => reply.code(202).send(await service.ping(webhooks, auditContextOf(request), request.params.id)),
+  );
+
+  app.post(
+    `${base}/:id/deliveries/:deliveryId/retry`,
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminRetryWebhookDelivery',
+        summary: 'Send a failed delivery again',
+        description:
+          'A Failed delivery (its retries used up, e.g. while the receiver was down) goes back to Pending and is queued with a fresh round of retries: the same body and ' +
+          'event id (a receiver that deduplicates by id is safe), signed anew. Answers it Pending; its outcome shows in the delivery log. 409 `webhooks.delivery_not_failed` ' +
+          'for a Pending or Succeeded one, 409 for a deactivated endpoint. Audit-logged with the reason.',
+        params: DeliveryParams,
+        body: RetryDeliveryBody,
+        response: { 202: Type.Ref('WebhookDelivery'), ...errorResponses(400, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await service.retryDelivery(webhooks, auditContextOf(request), request.params.id, request.params.deliveryId, request.body.reason)),
   );
 
   lifecycleRoutes(app, {

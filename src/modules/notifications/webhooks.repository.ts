@@ -52,6 +52,16 @@ export async function recordAttempt(db: DbOrTx, id: string, values: Pick<Deliver
     .where(eq(webhookDeliveries.id, id));
 }
 
+/** Puts a Failed delivery of `endpointId` back to Pending (its attempts kept); false when it is not one (missing, another endpoint's, or not Failed). */
+export async function requeueFailedDelivery(db: DbOrTx, endpointId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: 'Pending' })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'Failed')))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length === 1;
+}
+
 export async function listDeliveries(db: DbOrTx, endpointId: string, filter: { status?: DeliveryRow['status'] | undefined }, page: Page) {
   const where = and(eq(webhookDeliveries.endpointId, endpointId), filter.status ? eq(webhookDeliveries.status, filter.status) : undefined);
   const [items, [total]] = await Promise.all([

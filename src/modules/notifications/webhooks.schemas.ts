@@ -59,6 +59,14 @@ export const DeliveriesQuery = listQuery({
   status: Type.Optional(literals(WEBHOOK_DELIVERY_STATUSES, 'Pending (being retried), Succeeded or Failed (retries used up)')),
 });
 
+export const RetryDeliveryBody = Type.Object(RequiredReasonBody.properties, {
+  additionalProperties: false,
+  description: 'Why it is sent again: required, kept in the audit log',
+  examples: [{ reason: 'The club site was down for maintenance until this morning' }],
+});
+
+export const DeliveryParams = Type.Object({ id: Uuid, deliveryId: Uuid }, { additionalProperties: false });
+
 export const DELIVERY_EXAMPLE = {
   id: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22',
   eventId: '0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23',

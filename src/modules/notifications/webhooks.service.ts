@@ -123,3 +123,24 @@ export async function ping(deps: WebhooksDeps, context: AuditContext, id: string
   deps.jobs.wake(WEBHOOK_DELIVERY);
   return deliveryView((await repo.findDelivery(deps.db, deliveryId))!);
 }
+
+/**
+ * Sends a Failed delivery again (its retries used up, e.g. while the receiver was down): back to
+ * Pending and queued as a new job with a fresh round of retries; the same body and event id, so
+ * a receiver that deduplicates by id is safe. Audit-logged with the reason.
+ */
+export async function retryDelivery(deps: WebhooksDeps, context: AuditContext, id: string, deliveryId: string, reason: string) {
+  const endpoint = await found(deps, id);
+  if (!endpoint.isActive) throw NotificationErrors.webhookInactive(id);
+  await deps.db.transaction(async (tx) => {
+    if (!(await repo.requeueFailedDelivery(tx, id, deliveryId))) {
+      const delivery = await repo.findDelivery(tx, deliveryId);
+      if (!delivery || delivery.endpointId !== id) throw NotificationErrors.deliveryNotFound(id, deliveryId);
+      throw NotificationErrors.deliveryNotFailed(deliveryId, delivery.status);
+    }
+    await recordAudit(inTx(deps, tx), context, { action: 'webhooks.delivery_retried', targetType: 'webhook_endpoint', targetId: id, reason, after: { deliveryId } });
+    await deps.jobs.sendMany(tx, WEBHOOK_DELIVERY, [{ data: { deliveryId } }]);
+  });
+  deps.jobs.wake(WEBHOOK_DELIVERY);
+  return deliveryView((await repo.findDelivery(deps.db, deliveryId))!);
+}

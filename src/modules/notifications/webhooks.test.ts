@@ -134,6 +134,42 @@ describe('webhook deliveries', () => {
     expect(audit.rows.map((r) => r.action)).toEqual(['webhooks.created', 'webhooks.pinged', 'webhooks.deactivated']);
   });
 
+  it('sends a Failed delivery again on an Admin\'s retry, with a reason; nothing else can be retried, and only by Admin or Owner', async () => {
+    failuresLeft.set('/down', 1);
+    const hook = await register('/down', ['charters.booking_accepted']);
+    const ping = (await call('POST', `/api/admin/webhooks/${hook.id}/ping`, staff.admin)).json() as { id: string };
+    await until('the failed attempt', async () => (await deliveriesOf(hook.id)).find((d) => d.attempts === 1));
+    const retry = (deliveryId: string, user: TestUser | null, payload: object = { reason: 'Receiver back up' }) =>
+      call('POST', `/api/admin/webhooks/${hook.id}/deliveries/${deliveryId}/retry`, user, payload);
+    // Still being retried by the queue: not Failed yet.
+    expect((await retry(ping.id, staff.admin)).json()).toMatchObject({ status: 409, code: 'webhooks.delivery_not_failed' });
+    // Its retries used up (as after 24 hours of failures): the queue's job is over, the delivery Failed.
+    await t.database.owner.pool.query("UPDATE pgboss.job SET state = 'failed', completed_on = now() WHERE name = 'notifications.webhook' AND id = $1", [ping.id]);
+    await t.database.owner.pool.query("UPDATE webhook_deliveries SET status = 'Failed' WHERE id = $1", [ping.id]);
+
+    const moderator = await createUser(t, { role: 'Moderator' });
+    expect((await retry(ping.id, moderator)).json()).toMatchObject({ status: 403 });
+    expect((await retry(ping.id, customer)).json()).toMatchObject({ status: 403 });
+    expect((await retry(ping.id, null)).statusCode).toBe(401);
+    expect((await retry(ping.id, staff.admin, {})).json()).toMatchObject({ status: 400 });
+    expect((await retry(MISSING_ID, staff.admin)).json()).toMatchObject({ status: 404, code: 'webhooks.delivery_not_found' });
+    const other = await register('/other', ['charters.booking_accepted']);
+    expect((await call('POST', `/api/admin/webhooks/${other.id}/deliveries/${ping.id}/retry`, staff.admin, { reason: 'x' })).json()).toMatchObject({ status: 404, code: 'webhooks.delivery_not_found' });
+
+    const again = await retry(ping.id, staff.admin);
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toMatchObject({ id: ping.id, type: 'ping', status: 'Pending', attempts: 1, responseStatus: 503 });
+    const done = await until('the retried delivery', async () => (await deliveriesOf(hook.id)).find((d) => d.id === ping.id && d.status === 'Succeeded'));
+    expect(done).toMatchObject({ attempts: 2, responseStatus: 200, error: null });
+    const sent = hits.filter((h) => h.path === '/down');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.body).toBe(sent[0]!.body); // the same delivery, signed anew
+    verify(sent[1]!, hook.secret);
+    expect((await retry(ping.id, staff.admin)).json()).toMatchObject({ status: 409, code: 'webhooks.delivery_not_failed' });
+    const audit = await t.database.pool.query("SELECT action, reason FROM audit_log WHERE target_id = $1 AND action = 'webhooks.delivery_retried'", [hook.id]);
+    expect(audit.rows).toEqual([{ action: 'webhooks.delivery_retried', reason: 'Receiver back up' }]);
+  });
+
   it('is for Admin and Owner only; the secret is shown once; lists are paginated and filtered', async () => {
     const moderator = await createUser(t, { role: 'Moderator' });
     for (const user of [customer, moderator]) {
@@ -149,7 +185,7 @@ describe('webhook deliveries', () => {
     expect(JSON.stringify((await call('GET', '/api/admin/webhooks?status=All&pageSize=100', staff.admin)).json())).not.toContain(created.json().secret);
     const page = await call('GET', '/api/admin/webhooks?pageSize=1', staff.admin);
     expect(page.json()).toHaveLength(1);
-    expect(page.headers['x-total-count']).toBe('3'); // the active ones (one of the four was deactivated)
+    expect(page.headers['x-total-count']).toBe('5'); // the active ones (one of the six was deactivated)
     expect(((await call('GET', '/api/admin/webhooks?status=Inactive', staff.admin)).json() as unknown[]).length).toBe(1);
     expect((await call('GET', `/api/admin/webhooks/${MISSING_ID}`, staff.admin)).json()).toMatchObject({ status: 404, code: 'webhooks.not_found' });
     expect((await call('POST', '/api/admin/webhooks', staff.admin, { url: `${base}/x`, eventTypes: ['no.such'], reason: 'x' })).statusCode).toBe(400);
