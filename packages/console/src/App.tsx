@@ -23,6 +23,9 @@ const AnnouncementShow = lazy(() => import('./screens/Announcements').then((m) =
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
 const SettingShow = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingShow })));
 const Jobs = lazy(() => import('./screens/Jobs'));
+const WebhooksList = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhooksList })));
+const WebhookShow = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhookShow })));
+const WebhookCreate = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhookCreate })));
 const PaymentsList = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentsList })));
 const PaymentShow = lazy(() => import('./screens/Payments').then((m) => ({ default: m.PaymentShow })));
 // One chunk for the catalog and reference data screens (species, brands, gear, lookups): they share their code.
@@ -89,7 +92,7 @@ function ConsoleMenu() {
     CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => name),
     COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name]) => name),
     when(SCREENS.regulations(access), ...REGULATIONS_SCREENS.map(([name]) => name), 'submissions'),
-    [...when(SCREENS.settings(access), 'settings'), ...when(SCREENS.jobs(access), 'jobs'), ...when(SCREENS.employees(access), 'employees')],
+    [...when(SCREENS.settings(access), 'settings'), ...when(SCREENS.jobs(access), 'jobs'), ...when(SCREENS.webhooks(access), 'webhooks'), ...when(SCREENS.employees(access), 'employees')],
   ].filter((group) => group.length > 0);
   return (
     <Menu>
@@ -208,6 +211,7 @@ export function App() {
           : []),
         ...(access?.staff && SCREENS.settings(access) ? [<Resource key="settings" name="settings" list={SettingsList} show={SettingShow} options={{ label: 'System settings' }} />] : []),
         ...(access?.staff && SCREENS.jobs(access) ? [<Resource key="jobs" name="jobs" list={Jobs} options={{ label: 'Jobs and backups' }} />] : []),
+        ...(access?.staff && SCREENS.webhooks(access) ? [<Resource key="webhooks" name="webhooks" list={WebhooksList} show={WebhookShow} create={WebhookCreate} options={{ label: 'Webhooks' }} />] : []),
         ...(access?.staff && SCREENS.employees(access) ? [<Resource key="employees" name="employees" list={Employees} options={{ label: 'Employees' }} />] : []),
       ]}
     </Admin>

@@ -35,6 +35,7 @@ export const SCREENS = {
   rules: (a: MyAccess) => a.admin,
   settings: (a: MyAccess) => may(a, 'Settings.View'),
   jobs: (a: MyAccess) => may(a, 'Settings.View'),
+  webhooks: (a: MyAccess) => a.admin,
   species: (a: MyAccess) => may(a, 'Species.Manage'),
   brands: (a: MyAccess) => may(a, 'Brands.Manage'),
   lookups: (a: MyAccess) => may(a, 'Lookups.Manage'),

@@ -36,12 +36,17 @@ const LISTS: Record<string, string> = {
   organizers: '/api/admin/organizers',
   captains: '/api/admin/charter/captains',
   'fishing-reports': '/api/admin/fishing-reports',
+  webhooks: '/api/admin/webhooks',
+  // Lists under a record: the record's id comes in the list's permanent filter, named as in the path.
+  'webhook-deliveries': '/api/admin/webhooks/{webhookId}/deliveries',
+  'user-activity': '/api/admin/users/{userId}/activity-timeline',
 };
 const RECORDS: Record<string, string> = {
   users: '/api/admin/users/{id}',
   payments: '/api/admin/payments/{id}',
   settings: '/api/admin/system-settings/{name}',
   announcements: '/api/admin/announcements/{id}',
+  webhooks: '/api/admin/webhooks/{id}',
   // The catalog's and the regulations' records, under their lists (some only changed or deactivated there, never read one by one).
   ...Object.fromEntries(
     ['species', 'brands', 'rods', 'reels', 'lines', 'lures', 'apparel', 'lookups', 'jurisdictions', 'zones', 'rule-sets', 'emergency-orders', 'programs'].map((resource) => [resource, `${LISTS[resource]}/{id}`]),
@@ -103,7 +108,10 @@ export const dataProvider: DataProvider = {
     if (resource === 'users' && params.sort?.field && ['createdAt', 'username'].includes(params.sort.field)) {
       query.sort = `${params.sort.order === 'DESC' ? '-' : ''}${params.sort.field}`;
     }
-    const { data, error, response } = await get(path, { params: { query } });
+    // A list under a record (`…/{webhookId}/deliveries`) takes the record's id from the filter, not the query.
+    const inPath = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, query[name!]]));
+    for (const name of Object.keys(inPath)) delete query[name];
+    const { data, error, response } = await get(path, { params: { query, path: inPath } });
     if (error) throw new ConsoleError(error);
     const items = (data as Record<string, unknown>[]).map((record) => keyed(resource, record));
     const total = Number(response.headers.get('x-total-count') ?? items.length);
