@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Tx } from './db/client.js';
 import { registryKey, type Registries } from './registries.js';
 
@@ -14,7 +15,9 @@ import { registryKey, type Registries } from './registries.js';
  * per-user rows (gear and settings sit below the accounts module, users beside it): the core is
  * the one place they may all register with. The accounts module is its reader.
  *
- * A later `export` (a person's copy of their data) goes beside `erase` in the same registration.
+ * The same registrations make a person's copy of their data (the accounts module's export): every
+ * registered table's rows that name them, and the files a module keeps for them outside the
+ * database (`files`: the photos module's display sizes).
  */
 
 /**
@@ -37,6 +40,16 @@ export interface PersonalDataColumn {
   reason: string;
 }
 
+/** A file kept for a person outside the database (a photo's display size), for their copy of their data. */
+export interface PersonalFile {
+  /** Its path in the archive (`photos/<id>.jpg`). */
+  name: string;
+  /** What it is, one line of the archive's README. */
+  about: string;
+  /** Its bytes and their count, read when the archive is written; undefined when it is gone (deleted since it was listed). */
+  open(): Promise<{ body: Readable; size: number } | undefined>;
+}
+
 export interface PersonalData {
   /** The registering module (its folder name). */
   module: string;
@@ -49,6 +62,8 @@ export interface PersonalData {
   erase?: (tx: Tx, userId: string) => Promise<void>;
   /** After the erasure committed: files and other stores outside the database (retried by the next run when it fails). */
   afterErase?: () => Promise<void>;
+  /** The person's files outside the database, for their copy of their data: listed (no file opened) in the order they go in the archive. */
+  files?: (userId: string) => AsyncIterable<PersonalFile>;
 }
 
 const personalDataKey = registryKey('personal-data', (): PersonalData[] => []);

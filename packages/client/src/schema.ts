@@ -1880,7 +1880,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a copy of your data
-         * @description Starts a job that writes an archive (tar.gz) of everything fishlog keeps that names you: your account, and one NDJSON file per table (entries, catches, sessions, posts, comments, likes, friends, clubs, events, spots, reports, bookings, payments, notifications…), with a README that says what each file holds. When it is ready you get a notification (`accounts.export_ready`); download it with GET /api/account/export/download for 7 days, then it is deleted. One at a time (409 `accounts.export_in_progress` while one is being written) and one a day, counted from your last request that did not fail (429 `accounts.export_too_soon`, Retry-After in seconds). Allowed while your account’s deletion is pending.
+         * @description Starts a job that writes an archive (tar.gz) of everything fishlog keeps that names you: your account, and one NDJSON file per table (entries, catches, sessions, posts, comments, likes, friends, clubs, events, spots, reports, bookings, payments, notifications…), the display size of each of your photos (`photos/<id>.jpg`, as GET /api/photos/{id}/display serves it), and a README that says what each file holds. When it is ready you get a notification (`accounts.export_ready`); download it with GET /api/account/export/download for 7 days, then it is deleted. One at a time (409 `accounts.export_in_progress` while one is being written) and one a day, counted from your last request that did not fail (429 `accounts.export_too_soon`, Retry-After in seconds). Allowed while your account’s deletion is pending.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -24145,7 +24145,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The archive (tar.gz): README.md, users.ndjson and one `<table>.ndjson` per table that keeps rows about you */
+            /** @description The archive (tar.gz): README.md, users.ndjson, one `<table>.ndjson` per table that keeps rows about you, and `photos/<id>.jpg`: the display size of each of your photos */
             200: {
                 headers: {
                     /** @description `attachment; filename="fishlog-data-<date>.tar.gz"` */

@@ -32,7 +32,7 @@ export const AccountExport = Type.Object(
 
 /** The archive (GET /api/account/export/download). */
 export const ExportBytes = {
-  description: 'The archive (tar.gz): README.md, users.ndjson and one `<table>.ndjson` per table that keeps rows about you',
+  description: 'The archive (tar.gz): README.md, users.ndjson, one `<table>.ndjson` per table that keeps rows about you, and `photos/<id>.jpg`: the display size of each of your photos',
   headers: { 'Content-Disposition': { type: 'string', description: '`attachment; filename="fishlog-data-<date>.tar.gz"`' } },
   content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
 };

@@ -10,7 +10,7 @@ import { clientOf } from '../../core/db/prepared.js';
 import { transaction } from '../../core/db/pipeline.js';
 import type { Jobs } from '../../core/jobs/jobs.js';
 import { notify } from '../../core/notifications/outbox.js';
-import { personalDataOf, type PersonalData } from '../../core/personal-data.js';
+import { personalDataOf, type PersonalData, type PersonalFile } from '../../core/personal-data.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { AccountErrors } from './accounts.errors.js';
 import { ACCOUNTS_EXPORT } from './accounts.jobs.js';
@@ -23,8 +23,10 @@ import * as repo from './export.repository.js';
  * FISHLOG_DATA_DIR/exports, they are notified when it is ready and download it with their token
  * for 7 days; then the expiry sweep deletes it. What goes in is read from the personal-data
  * registry (core/personal-data.ts): for every registered table, every row whose registered user
- * column names the person (`<table>.ndjson`), with their account row (`users.ndjson`) and a
- * README. No module writes anything for it: a table registered for erasure is exported too.
+ * column names the person (`<table>.ndjson`), with their account row (`users.ndjson`), the files
+ * modules keep for them outside the database (`files` of a registration: their photos' display
+ * sizes, `photos/<id>.jpg`) and a README listing all of it. No module writes anything for it: a
+ * table registered for erasure is exported too.
  *
  * Rules: one export at a time per person (a second request while one is pending: 409
  * `accounts.export_in_progress`), at most one a day counted from the last request that did not
@@ -159,7 +161,8 @@ async function writeQuery(client: ReturnType<typeof clientOf>, query: string, fi
   return rows;
 }
 
-function readme(userId: string, createdAt: Date, files: Array<{ name: string; rows: number; about: string }>): string {
+function readme(userId: string, createdAt: Date, files: Array<{ name: string; rows: number; about: string }>, stored: readonly PersonalFile[]): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
   const lines = [
     '# Your fishlog data',
     '',
@@ -168,12 +171,18 @@ function readme(userId: string, createdAt: Date, files: Array<{ name: string; ro
     'Each `.ndjson` file is one database table: one JSON object a line, one line a row, with the table’s columns as they are stored',
     '(times in UTC, ISO 8601; ids are UUIDs; binary values in base64). A row is in a file when one of the columns named below holds',
     'your account’s id: your own records, and others’ records that name you (a friend link, a rating of your spot…).',
-    'Photos are not in this archive: download them from the records that show them.',
     '',
     '| File | Rows | What it holds |',
     '| --- | --- | --- |',
-    ...files.map((file) => `| ${file.name} | ${file.rows} | ${file.about.replaceAll('|', '\\|').replaceAll('\n', ' ')} |`),
+    ...files.map((file) => `| ${file.name} | ${file.rows} | ${cell(file.about)} |`),
     '',
+    '## Files',
+    '',
+    stored.length === 0
+      ? 'You had no photos when this archive was written.'
+      : `Your photos, ${stored.length}, each at its display size (JPEG, as the app shows it; metadata removed when it was uploaded), named by the photo’s id (its row in photos.ndjson). A photo you deleted while this archive was written may be missing.`,
+    '',
+    ...(stored.length === 0 ? [] : ['| File | What it is |', '| --- | --- |', ...stored.map((file) => `| ${file.name} | ${cell(file.about)} |`), '']),
   ];
   return lines.join('\n');
 }
@@ -184,11 +193,20 @@ async function addFile(pack: tar.Pack, name: string, full: string): Promise<void
   await pipeline(createReadStream(full), entry);
 }
 
+/** Streams a module's file (a photo on disk or S3) into the archive; a file gone since it was listed is left out. */
+async function addStored(pack: tar.Pack, file: PersonalFile): Promise<void> {
+  const opened = await file.open();
+  if (!opened) return;
+  const entry = pack.entry({ name: file.name, size: opened.size, mode: 0o600, type: 'file' });
+  await pipeline(opened.body, entry);
+}
+
 /**
  * Writes the archive of a Pending export and marks it Ready (notifying its person), or does
  * nothing when it is no longer pending. The rows are read in one read-only snapshot through a
  * cursor, 500 at a time, into one NDJSON file a table, then packed and gzipped into
- * `<id>.tar.gz.part`, renamed when whole: never more than a batch of rows in memory.
+ * `<id>.tar.gz.part` with the modules' files streamed from their storage one at a time, renamed
+ * when whole: never more than a batch of rows, or a stream's buffers of one file, in memory.
  */
 export async function runExport(deps: ExportDeps, exportId: string, now: () => Date): Promise<AccountExportRow | undefined> {
   const row = await repo.find(deps.db, exportId);
@@ -214,13 +232,17 @@ export async function runExport(deps: ExportDeps, exportId: string, now: () => D
         files.push({ name, rows: count, about: `Module ${table.module}. ${table.reasons.join(' ')}` });
       }
     });
-    await fs.writeFile(path.join(work, 'README.md'), readme(row.userId, row.requestedAt, files), { mode: 0o600 });
+    // The modules' files (photos), listed now and streamed into the archive one at a time below.
+    const stored: PersonalFile[] = [];
+    for (const registration of personalDataOf(deps)) if (registration.files) for await (const file of registration.files(row.userId)) stored.push(file);
+    await fs.writeFile(path.join(work, 'README.md'), readme(row.userId, row.requestedAt, files, stored), { mode: 0o600 });
 
     const partial = `${archive}.part`;
     const pack = tar.pack();
     const written = pipeline(pack, createGzip({ level: 6 }), createWriteStream(partial, { mode: 0o600 }));
     await addFile(pack, 'README.md', path.join(work, 'README.md'));
     for (const file of files) await addFile(pack, file.name, path.join(work, file.name));
+    for (const file of stored) await addStored(pack, file);
     pack.finalize();
     await written;
     await fs.rename(partial, archive);

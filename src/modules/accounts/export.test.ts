@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personalDataOf } from '../../core/personal-data.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { befriend, createBoat, createCatch, createComment, createEntry, createPost, createSession, createSetup, createSpot, createUser, login, type TestUser } from '../../../test/factories.js';
+import { befriend, catchPhotosUrl, createBoat, createCatch, createComment, createEntry, createPost, createSession, createSetup, createSpot, createUser, jpegWithGps, login, smallPng, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { exportsDir, runExport, sweepExports, type ExportDeps } from './export.service.js';
 
 /** Taking one's data: who may, what the archive holds (every row of theirs, none of anyone else's), one at a time and once a day. */
@@ -44,15 +44,19 @@ async function exportNow(user: TestUser, before?: () => Promise<void>): Promise<
   return id;
 }
 
-/** The archive's files, name → text. */
+/** The archive's files, name → text (`untarBytes`: name → bytes). */
 async function untar(body: Buffer): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
+  return new Map([...(await untarBytes(body))].map(([name, bytes]) => [name, bytes.toString('utf8')]));
+}
+
+async function untarBytes(body: Buffer): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
   const extract = tar.extract();
   extract.on('entry', (header, stream, next) => {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
     stream.on('end', () => {
-      files.set(header.name, Buffer.concat(chunks).toString('utf8'));
+      files.set(header.name, Buffer.concat(chunks));
       next();
     });
   });
@@ -161,6 +165,48 @@ describe('the archive', () => {
     const { rows: theirBoats } = await t.database.owner.pool.query('SELECT id FROM boats WHERE owner_id = $1', [friend.userId]);
     expect(theirBoats.length).toBeGreaterThan(0);
     for (const { id } of theirBoats) expect(ids('boats')).not.toContain(id);
+  });
+});
+
+describe('the archive’s photos', () => {
+  it('holds the display size of each of the person’s photos, byte for byte as GET /api/photos/{id}/display serves it, listed in the README; none of another person’s', async () => {
+    const kim = await createUser(t);
+    const lee = await createUser(t);
+    const mine: string[] = [];
+    for (const [i, user] of [kim, lee].entries()) {
+      const entry = await createEntry(t, user, { visibility: 'Public' });
+      const caught = await createCatch(t, user, entry);
+      const photo = await uploadPhoto(t, user, catchPhotosUrl(entry.id, caught.id), await jpegWithGps({ width: 900 + i * 10, height: 600 }));
+      const avatar = await uploadPhoto(t, user, '/api/userprofile/me/avatar', await smallPng(), { method: 'PUT' });
+      if (user === kim) mine.push(photo.id, avatar.id);
+    }
+    const { rows: theirs } = await t.database.pool.query<{ id: string }>('SELECT id FROM photos WHERE owner_id = $1', [lee.userId]);
+    expect(theirs).toHaveLength(2);
+
+    await exportNow(kim);
+    const files = await untarBytes((await call('GET', '/api/account/export/download', kim)).rawPayload);
+    const photoFiles = [...files.keys()].filter((name) => name.startsWith('photos/')).sort();
+    expect(photoFiles).toEqual(mine.map((id) => `photos/${id}.jpg`).sort());
+    for (const id of mine) {
+      const served = await call('GET', `/api/photos/${id}/display`, kim);
+      expect(served.statusCode).toBe(200);
+      expect(files.get(`photos/${id}.jpg`)!.equals(served.rawPayload), id).toBe(true);
+    }
+    for (const { id } of theirs) expect(files.has(`photos/${id}.jpg`)).toBe(false);
+    const readme = files.get('README.md')!.toString('utf8');
+    expect(readme).toContain('Your photos, 2, each at its display size');
+    for (const id of mine) expect(readme).toMatch(new RegExp(`\\| photos/${id}\\.jpg \\| (Catch|Avatar) photo of `));
+    for (const { id } of theirs) expect(readme).not.toContain(id);
+    // The photos' rows are in photos.ndjson too, and only Kim's.
+    expect(ndjson(files.get('photos.ndjson')!.toString('utf8')).map((row) => row.id).sort()).toEqual([...mine].sort());
+  });
+
+  it('says so in the README when the person has no photos', async () => {
+    const mo = await createUser(t);
+    await exportNow(mo);
+    const files = await untar((await call('GET', '/api/account/export/download', mo)).rawPayload);
+    expect(files.get('README.md')).toContain('You had no photos when this archive was written.');
+    expect([...files.keys()].filter((name) => name.startsWith('photos/'))).toEqual([]);
   });
 });
 

@@ -10,6 +10,8 @@ export interface MediaStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** The file as a stream, or undefined when there is none. */
   get(key: string): Promise<Readable | undefined>;
+  /** The file as a stream with its length in bytes (for an archive entry), or undefined when there is none. */
+  open(key: string): Promise<{ body: Readable; size: number } | undefined>;
   /** Deletes the files; a missing one is no error. */
   delete(keys: string[]): Promise<void>;
   /** A short-lived URL that reads the file directly (S3 only, when redirects are configured). */

@@ -78,6 +78,16 @@ export async function photosOfTrees(db: DbOrTx, recordIds: readonly string[]): P
   return photosOfTreesStatement.rows(db, { ids: [...recordIds] });
 }
 
+/** The owner's photos after `afterId` (by id: upload order), at most `limit`: a person's photos read a page at a time. */
+export async function photosOfOwner(db: DbOrTx, ownerId: string, afterId: string | null, limit: number): Promise<PhotoRow[]> {
+  return db
+    .select()
+    .from(photos)
+    .where(afterId ? and(eq(photos.ownerId, ownerId), sql`${photos.id} > ${afterId}`) : eq(photos.ownerId, ownerId))
+    .orderBy(asc(photos.id))
+    .limit(limit);
+}
+
 /** Deletes the photo and closes the gap in its record's order (the trigger queues its files). */
 export async function deletePhoto(tx: DbOrTx, photo: Pick<PhotoRow, 'id' | 'recordId' | 'position'>): Promise<void> {
   await tx.delete(photos).where(eq(photos.id, photo.id));

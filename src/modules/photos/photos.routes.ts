@@ -102,6 +102,12 @@ export const photosRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     module: 'photos',
     columns: [{ table: 'photos', column: 'owner_id', action: 'delete', reason: 'Every photo the person uploaded (avatar included); their files are deleted from the storage (disk or S3) after the commit.' }],
     afterErase: async () => void (await service.sweepMedia({ db: deps.database.db, storage })),
+    // The person's copy of their data holds the display size of each of their photos, as GET /api/photos/{id}/display serves it.
+    files: async function* (userId) {
+      for await (const file of service.ownPhotoFiles({ db: deps.database.db, storage }, userId)) {
+        yield { name: file.name, about: `${file.photo.kind} photo of ${file.photo.kind === 'Avatar' ? 'your profile' : `record ${file.photo.recordId}`} (display size, ${file.photo.width}×${file.photo.height}; row ${file.photo.id} in photos.ndjson)`, open: file.open };
+      }
+    },
   });
   const photoDeps: service.PhotoDeps = { ...serviceDeps(deps), storage, settings: deps.settings, log: app.log, records: deps.registries.of(service.photoRecords), uploadDir: service.uploadDirOf(deps.config.dataDir) };
   await app.register(multipart, { throwFileSizeLimit: true });

@@ -15,9 +15,12 @@ export function s3Storage(options: NonNullable<MediaConfig['s3']>): MediaStorage
       await client.send(new PutObjectCommand({ Bucket, Key: checkKey(key), Body: body, ContentType: contentType, ContentLength: body.length }));
     },
     async get(key) {
+      return (await storage.open(key))?.body;
+    },
+    async open(key) {
       try {
         const answer = await client.send(new GetObjectCommand({ Bucket, Key: checkKey(key) }));
-        return answer.Body as Readable;
+        return { body: answer.Body as Readable, size: answer.ContentLength ?? 0 };
       } catch (error) {
         if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
         throw error;

@@ -374,6 +374,33 @@ export async function deleteRecordPhotos(deps: PhotoDeps, viewer: Viewer, kind: 
   await sweepMedia(deps).catch((error: unknown) => deps.log.warn({ err: error }, 'media sweep failed; the next one retries'));
 }
 
+/** A person's photo file, for their copy of their data (the accounts module's export, through core/personal-data.ts). */
+export interface OwnPhotoFile {
+  photo: PhotoRow;
+  /** Its name in an archive: `photos/<photo id>.jpg`. */
+  name: string;
+  /** The display size's bytes and their count; undefined when the file is gone (the photo deleted since it was listed). */
+  open(): Promise<{ body: Readable; size: number } | undefined>;
+}
+
+const OWN_PHOTOS_PAGE = 500;
+
+/**
+ * Every photo the person uploaded (avatar included, whatever its moderation status: they are its
+ * owner), oldest first, with a way to read its display size from the storage (disk or S3) as a
+ * stream: what the person gets at GET /api/photos/{id}/display. Read 500 rows at a time; no file
+ * is opened until asked.
+ */
+export async function* ownPhotoFiles(deps: Pick<PhotoDeps, 'db' | 'storage'>, ownerId: string): AsyncGenerator<OwnPhotoFile> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await repo.photosOfOwner(deps.db, ownerId, after, OWN_PHOTOS_PAGE);
+    for (const photo of rows) yield { photo, name: `photos/${photo.id}.jpg`, open: () => deps.storage.open(storageKey(photo.id, 'display')) };
+    if (rows.length < OWN_PHOTOS_PAGE) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
 const SWEEP_BATCH = 100;
 
 /**

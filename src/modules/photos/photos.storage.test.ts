@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { personalDataOf } from '../../core/personal-data.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { catchPhotosUrl, createCatch, createEntry, createUser, jpegWithGps, uploadPhoto } from '../../../test/factories.js';
@@ -56,6 +57,16 @@ describe.each(adapters)('media storage: %s', (_name, make) => {
     expect(await storage.get('photos/0002/thumbnail.jpg')).toBeUndefined();
   });
 
+  it('opens a file with its size (what an archive entry needs); a missing file is undefined', async () => {
+    const storage = make();
+    const body = Buffer.from('display bytes '.repeat(700));
+    await storage.put('photos/0003/display.jpg', body, 'image/jpeg');
+    const opened = await storage.open('photos/0003/display.jpg');
+    expect(opened?.size).toBe(body.length);
+    expect(await bytesOf(opened?.body)).toEqual(body);
+    expect(await storage.open('photos/0003/thumbnail.jpg')).toBeUndefined();
+  });
+
   it('refuses keys that leave its root', async () => {
     const storage = make();
     await expect(storage.put('../outside.jpg', Buffer.from('x'), 'image/jpeg')).rejects.toThrow(/invalid media key/);
@@ -92,6 +103,15 @@ describe('the app on S3 storage', () => {
     const s3Direct = s3Storage({ bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, redirectSeconds: 0 });
     const stored = await bytesOf(await s3Direct.get(`photos/${photo.id}/display.jpg`));
     expect(await sharp(stored!).metadata()).toMatchObject({ format: 'jpeg', width: 1000, height: 750 });
+
+    // The person's copy of their data reads the display size from the bucket, as GET /api/photos/{id}/display serves it.
+    const files = [];
+    for await (const file of personalDataOf(t).find((r) => r.module === 'photos')!.files!(owner.userId)) files.push(file);
+    expect(files.map((file) => file.name)).toEqual([`photos/${photo.id}.jpg`]);
+    const opened = await files[0]!.open();
+    const served = await t.app.inject({ method: 'GET', url: photo.displayUrl, headers: owner.headers });
+    expect(opened?.size).toBe(served.rawPayload.length);
+    expect((await bytesOf(opened?.body))!.equals(served.rawPayload)).toBe(true);
 
     const res = await t.app.inject({ method: 'GET', url: photo.thumbnailUrl, headers: owner.headers });
     expect(res.statusCode).toBe(200);

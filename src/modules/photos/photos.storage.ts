@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +32,20 @@ export function localStorage(root: string): MediaStorage {
         stream.once('open', () => resolve(stream));
         stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(undefined) : reject(error)));
       });
+    },
+    async open(key) {
+      const handle = await open(path.join(root, checkKey(key)), 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (!handle) return undefined;
+      try {
+        const { size } = await handle.stat();
+        return { body: handle.createReadStream(), size };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
     },
     async delete(keys) {
       for (const key of keys) {
