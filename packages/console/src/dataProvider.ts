@@ -54,7 +54,13 @@ const RECORDS: Record<string, string> = {
 };
 /** Records whose API path names them by another field than `id` (react-admin's id, in the console's URLs). */
 const KEYS: Record<string, string> = { settings: 'name', captains: 'userId' };
-const keyed = (resource: string, record: Record<string, unknown>) => (KEYS[resource] ? { ...record, id: record[KEYS[resource]] } : record);
+const keyed = (resource: string, record: Record<string, unknown>) =>
+  KEYS[resource]
+    ? { ...record, id: record[KEYS[resource]] }
+    : // A timeline names a ban and its lift by the ban's id: its rows are told apart by kind too.
+      resource === 'user-activity'
+      ? { ...record, id: `${String(record.kind)}:${String(record.id)}` }
+      : record;
 
 /** The error react-admin shows: the problem's title, detail and request id; `status` for checkError. */
 export class ConsoleError extends Error {

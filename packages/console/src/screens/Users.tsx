@@ -18,10 +18,12 @@ import type { components } from '@fishlog/client';
 import { fishlog } from '../api';
 import { Problem, useApiAction } from '../action';
 import { may, type MyAccess } from '../access';
+import { label } from '../format';
 
 type AdminUser = components['schemas']['AdminUser'];
 type UserDetails = components['schemas']['AdminUserDetails'];
 type Ban = components['schemas']['Ban'];
+type TimelineItem = components['schemas']['TimelineItem'];
 
 const ROLES = ['Standard', 'DNR', 'Researcher', 'Moderator', 'Admin', 'Owner'].map((r) => ({ id: r, name: r }));
 const STATUSES = ['Active', 'Banned', 'Disabled'].map((s) => ({ id: s, name: s }));
@@ -103,10 +105,42 @@ function UserPage() {
           ))}
         </Box>
       </Box>
+      <Timeline user={user} />
       {may(access, 'Users.ChangeRole') && user.role !== 'Owner' ? <RoleForm user={user} /> : null}
       {may(access, 'Users.Ban') && user.status !== 'Banned' ? <BanForm user={user} cap={maxBanDays(access)} /> : null}
       <Bans bans={user.bans} mayLift={may(access, 'Users.Unban')} />
     </Stack>
+  );
+}
+
+/**
+ * GET /api/admin/users/{id}/activity-timeline: what the user did, newest first (entries, catches,
+ * posts, comments, reports filed, sign-ins, bans and lifts, role changes), the page in the URL.
+ * Titles, statuses and reasons only: the API answers no text of posts or comments.
+ */
+function Timeline({ user }: { user: UserDetails }) {
+  return (
+    <Box component="section" aria-labelledby="timeline-heading">
+      <Typography component="h2" variant="h6" id="timeline-heading">
+        Activity timeline
+      </Typography>
+      <List
+        resource="user-activity"
+        title={' '}
+        filter={{ userId: user.id }}
+        perPage={10}
+        exporter={false}
+        actions={false}
+        empty={<Typography sx={{ py: 1 }}>Nothing yet.</Typography>}
+      >
+        <Datagrid bulkActionButtons={false} rowClick={false} aria-label={`What ${user.username} did, newest first`}>
+          <FunctionField label="When" render={(i: TimelineItem) => new Date(i.at).toLocaleString()} />
+          <FunctionField label="What" render={(i: TimelineItem) => label(i.kind)} />
+          <FunctionField label="Title or reason" render={(i: TimelineItem) => i.title ?? '—'} />
+          <FunctionField label="Details" render={(i: TimelineItem) => i.detail ?? '—'} />
+        </Datagrid>
+      </List>
+    </Box>
   );
 }
 
