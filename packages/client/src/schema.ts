@@ -1880,7 +1880,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a copy of your data
-         * @description Starts a job that writes an archive (tar.gz) of everything fishlog keeps that names you: your account, and one NDJSON file per table (entries, catches, sessions, posts, comments, likes, friends, clubs, events, spots, reports, bookings, payments, notifications…), the display size of each of your photos (`photos/<id>.jpg`, as GET /api/photos/{id}/display serves it), and a README that says what each file holds. When it is ready you get a notification (`accounts.export_ready`); download it with GET /api/account/export/download for 7 days, then it is deleted. One at a time (409 `accounts.export_in_progress` while one is being written) and one a day, counted from your last request that did not fail (429 `accounts.export_too_soon`, Retry-After in seconds). Allowed while your account’s deletion is pending.
+         * @description Starts a job that writes an archive (tar.gz) of everything fishlog keeps that names you: your account, and one NDJSON file per table (entries, catches, sessions, posts, comments, likes, friends, clubs, events, spots, reports, bookings, payments, notifications…), the display size of each of your photos (`photos/<id>.jpg`, as GET /api/photos/{id}/display serves it), and a README that says what each file holds. When it is ready you get a notification (`accounts.export_ready`) and, unless you turned its mails off, a mail whose link is GET /api/account/export/download: it works only with your own token (no signed URL: a forwarded mail gives nothing). Download it for 7 days, then it is deleted. One at a time (409 `accounts.export_in_progress` while one is being written) and one a day, counted from your last request that did not fail (429 `accounts.export_too_soon`, Retry-After in seconds). Allowed while your account’s deletion is pending.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1900,7 +1900,7 @@ export interface paths {
         };
         /**
          * Download your copy of your data
-         * @description The archive of your latest Ready export (tar.gz), streamed; only with your own token. 404 `accounts.export_not_available` when none is ready (never asked, still being written, failed, or expired after 7 days).
+         * @description The archive of your latest Ready export (tar.gz), streamed; only with your own token (the link of the `accounts.export_ready` mail is this path: another person's token reaches only their own). 404 `accounts.export_not_available` when none is ready (never asked, still being written, failed, or expired after 7 days).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */

@@ -20,8 +20,10 @@ import * as repo from './export.repository.js';
 /**
  * A person's copy of their data, as Google Takeout, Strava and Garmin Connect make it: they ask
  * (POST /api/account/export), a job on the queue writes a tar.gz archive under
- * FISHLOG_DATA_DIR/exports, they are notified when it is ready and download it with their token
- * for 7 days; then the expiry sweep deletes it. What goes in is read from the personal-data
+ * FISHLOG_DATA_DIR/exports, they are notified when it is ready (in the app, and by mail as their
+ * notification preferences say: the mail's link is the download path, which needs their own token;
+ * no signed URL that would work for whoever holds the mail) and download it for 7 days; then the
+ * expiry sweep deletes it. What goes in is read from the personal-data
  * registry (core/personal-data.ts): for every registered table, every row whose registered user
  * column names the person (`<table>.ndjson`), with their account row (`users.ndjson`), the files
  * modules keep for them outside the database (`files` of a registration: their photos' display
@@ -45,6 +47,9 @@ export const EXPORT_KEEP_DAYS = 7;
 const STALE_PENDING_MS = DAY_MS;
 /** Rows fetched from the cursor at a time. */
 const FETCH_ROWS = 500;
+
+/** Where the person downloads their archive, with their own token: the link of the "ready" notification and its mail. */
+export const DOWNLOAD_PATH = '/api/account/export/download';
 
 export function exportsDir(dataDir: string): string {
   return path.join(dataDir, 'exports');
@@ -255,13 +260,14 @@ export async function runExport(deps: ExportDeps, exportId: string, now: () => D
       if (!marked) return undefined;
       await notify(tx, {
         type: 'accounts.export_ready',
-        path: '/api/account/export',
+        // The mail's link (core/notifications: base URL + path): it needs the person's own sign-in, so a forwarded or leaked mail gives nothing.
+        path: DOWNLOAD_PATH,
         payload: exportView(marked, readyAt),
         recipients: [
           {
             userId: row.userId,
             title: 'Your data is ready to download',
-            body: `The copy of your data you asked for is ready: download it in the app (GET /api/account/export/download) before ${expiresAt.toISOString()}, when it is deleted.`,
+            body: `The copy of your data you asked for is ready. Download it before ${expiresAt.toISOString()}, when it is deleted: the link works only when you are signed in to your account.`,
           },
         ],
       });

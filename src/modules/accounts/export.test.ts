@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personalDataOf } from '../../core/personal-data.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { until } from '../../../test/until.js';
 import { befriend, catchPhotosUrl, createBoat, createCatch, createComment, createEntry, createPost, createSession, createSetup, createSpot, createUser, jpegWithGps, login, smallPng, uploadPhoto, type TestUser } from '../../../test/factories.js';
 import { exportsDir, runExport, sweepExports, type ExportDeps } from './export.service.js';
 
@@ -99,7 +100,7 @@ describe('who may ask for, follow and download an export', () => {
 
     // The person is told in-app.
     const inbox = (await call('GET', '/api/notifications', ann)).json() as Array<{ type: string; path: string }>;
-    expect(inbox.find((n) => n.type === 'accounts.export_ready')).toMatchObject({ path: '/api/account/export' });
+    expect(inbox.find((n) => n.type === 'accounts.export_ready')).toMatchObject({ path: '/api/account/export/download' });
   });
 
   it('lets a person whose deletion is pending take their data first', async () => {
@@ -207,6 +208,50 @@ describe('the archive’s photos', () => {
     const files = await untar((await call('GET', '/api/account/export/download', mo)).rawPayload);
     expect(files.get('README.md')).toContain('You had no photos when this archive was written.');
     expect([...files.keys()].filter((name) => name.startsWith('photos/'))).toEqual([]);
+  });
+});
+
+describe('the mail that the archive is ready', () => {
+  it('arrives (through the job queue, in the local mailbox) with a download link that works with the person’s token only, and not after 7 days', async () => {
+    // An app of the same database with job workers: the export job, the notification's dispatch and its mail, as in production.
+    const worker = await createTestApp({ sameDatabaseAs: t, env: { FISHLOG_DATA_DIR: dataDir, FISHLOG_JOBS: 'true', FISHLOG_JOBS_POLL_SECONDS: '1' } });
+    try {
+      const pat = await createUser(t);
+      const other = await createUser(t);
+      const asked = await worker.app.inject({ method: 'POST', url: '/api/account/export', headers: pat.headers });
+      expect(asked.statusCode, asked.body).toBe(202);
+      const mail = await until('the mail of the ready export', async () => {
+        const { rows } = await t.database.pool.query<{ to: string; subject: string; text: string; html: string }>('SELECT "to", subject, text, html FROM mailbox_messages WHERE "to" = $1', [pat.email]);
+        return rows[0];
+      });
+      expect(mail).toMatchObject({ to: pat.email, subject: 'Fishlog: Your data is ready to download' });
+      expect(mail.text).toContain('the link works only when you are signed in to your account');
+      const { expiresAt } = (await call('GET', '/api/account/export', pat)).json() as { expiresAt: string };
+      expect(mail.text).toContain(`Download it before ${expiresAt}`);
+      const link = new URL(/^(http\S+\/api\/account\/export\/download)$/m.exec(mail.text)![1]!);
+      expect(link.pathname).toBe('/api/account/export/download');
+      expect(mail.html).toContain(`href="${link.href}"`);
+      // Nothing of another person's in it.
+      for (const secret of [other.username, other.email, other.userId]) expect(mail.text).not.toContain(secret);
+
+      const url = `${link.pathname}${link.search}`;
+      // With Pat's token: the archive. Without a token: 401. With another person's: theirs (none: 404), never Pat's.
+      const own = await call('GET', url, pat);
+      expect(own.statusCode).toBe(200);
+      expect(own.headers['content-type']).toBe('application/gzip');
+      expect((await untar(own.rawPayload)).get('users.ndjson')).toContain(pat.userId);
+      expect((await call('GET', url)).json()).toMatchObject({ status: 401 });
+      expect((await call('GET', url, other)).json()).toMatchObject({ status: 404, code: 'accounts.export_not_available' });
+      // 7 days on, the link answers 404.
+      clock += 8 * DAY;
+      try {
+        expect((await call('GET', url, pat)).json()).toMatchObject({ status: 404, code: 'accounts.export_not_available' });
+      } finally {
+        clock -= 8 * DAY;
+      }
+    } finally {
+      await worker.close();
+    }
   });
 });
 
