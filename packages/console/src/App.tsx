@@ -18,6 +18,7 @@ const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
 const PhotoReview = lazy(() => import('./screens/PhotoReview'));
 const Rules = lazy(() => import('./screens/Rules'));
+const ModerationSettings = lazy(() => import('./screens/ModerationSettings'));
 const AnnouncementsList = lazy(() => import('./screens/Announcements').then((m) => ({ default: m.AnnouncementsList })));
 const AnnouncementShow = lazy(() => import('./screens/Announcements').then((m) => ({ default: m.AnnouncementShow })));
 const SettingsList = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsList })));
@@ -87,7 +88,7 @@ function ConsoleMenu() {
   // settings, jobs and the Owner's employees), a divider between two groups (a separator: the arrow keys pass over it).
   const groups = [
     [...when(SCREENS.dashboard(access), 'dashboard'), ...when(SCREENS.users(access), 'users', 'appeals')],
-    [...when(SCREENS.moderation(access), 'moderation', 'photos'), ...when(SCREENS.reports(access), 'reports'), ...when(SCREENS.rules(access), 'rules')],
+    [...when(SCREENS.moderation(access), 'moderation', 'photos'), ...when(SCREENS.reports(access), 'reports'), ...when(SCREENS.rules(access), 'rules'), ...when(SCREENS.moderationSettings(access), 'moderation-settings')],
     [...when(SCREENS.payments(access), 'payments'), ...when(SCREENS.audit(access), 'audit'), ...when(SCREENS.announcements(access), 'announcements')],
     CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => name),
     COMMUNITY_SCREENS.filter(([, , , allowed]) => allowed(access)).map(([name]) => name),
@@ -183,6 +184,7 @@ export function App() {
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="photos" name="photos" list={PhotoReview} options={{ label: 'Photo review' }} />] : []),
         ...(access?.staff && SCREENS.rules(access) ? [<Resource key="rules" name="rules" list={Rules} options={{ label: 'Moderation rules' }} />] : []),
+        ...(access?.staff && SCREENS.moderationSettings(access) ? [<Resource key="moderation-settings" name="moderation-settings" list={ModerationSettings} options={{ label: 'Moderation settings' }} />] : []),
         ...(access?.staff && SCREENS.reports(access) ? [<Resource key="reports" name="reports" list={Reports} options={{ label: 'Reports' }} />] : []),
         ...(access?.staff && SCREENS.payments(access) ? [<Resource key="payments" name="payments" list={PaymentsList} show={PaymentShow} options={{ label: 'Payments' }} />] : []),
         ...(access?.staff && SCREENS.audit(access) ? [<Resource key="audit" name="audit" list={AuditLog} options={{ label: 'Audit log' }} />] : []),

@@ -33,6 +33,7 @@ export const SCREENS = {
   employees: (a: MyAccess) => a.owner,
   payments: (a: MyAccess) => a.admin,
   rules: (a: MyAccess) => a.admin,
+  moderationSettings: (a: MyAccess) => a.admin,
   settings: (a: MyAccess) => may(a, 'Settings.View'),
   jobs: (a: MyAccess) => may(a, 'Settings.View'),
   webhooks: (a: MyAccess) => a.admin,
