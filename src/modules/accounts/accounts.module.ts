@@ -7,6 +7,6 @@ import { exportRoutes } from './export.routes.js';
 
 /** Sign-up and sign-in with the embedded identity provider; deleting one's account (erasure: core/personal-data.ts); a copy of one's data (export.service.ts). */
 export const accountsModule = defineModule('accounts', {
-  providers: (deps) => registerPersonalData(deps, accountsPersonalData),
+  providers: (deps) => registerPersonalData(deps, accountsPersonalData({ db: deps.database.db, dataDir: deps.config.dataDir })),
   routes: [authRoutes, deletionRoutes, exportRoutes],
 });

@@ -296,12 +296,20 @@ export async function exportJob(deps: ExportDeps, data: { exportId: string }, re
 
 /**
  * The expiry sweep: Ready exports past `expiresAt` become Expired; Pending ones whose job was lost
- * become Failed; every file in the exports folder that belongs to no Pending or Ready export
- * (expired, failed, or its account erased: the rows were deleted) is deleted.
+ * become Failed; then their files go (`removeDeadArchives`).
  */
 export async function sweepExports(deps: ExportDeps, now: Date): Promise<{ expired: number; removedFiles: number }> {
   const expired = await repo.expireDue(deps.db, now);
   await repo.failStale(deps.db, new Date(now.getTime() - STALE_PENDING_MS), now);
+  return { expired: expired.length, removedFiles: await removeDeadArchives(deps) };
+}
+
+/**
+ * Deletes every file in the exports folder that belongs to no Pending or Ready export: expired,
+ * failed, or its account erased (the erasure deleted the rows, then calls this at once). Answers
+ * how many it deleted.
+ */
+export async function removeDeadArchives(deps: Pick<ExportDeps, 'db' | 'dataDir'>): Promise<number> {
   const dir = exportsDir(deps.dataDir);
   const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
@@ -309,12 +317,12 @@ export async function sweepExports(deps: ExportDeps, now: Date): Promise<{ expir
   });
   const idOf = (name: string) => /^([0-9a-f-]{36})\./i.exec(name)?.[1];
   const live = await repo.liveIds(deps.db, [...new Set(names.map(idOf).filter((id): id is string => id !== undefined))]);
-  let removedFiles = 0;
+  let removed = 0;
   for (const name of names) {
     const id = idOf(name);
     if (id && live.has(id)) continue;
     await fs.rm(path.join(dir, name), { recursive: true, force: true });
-    removedFiles += 1;
+    removed += 1;
   }
-  return { expired: expired.length, removedFiles };
+  return removed;
 }

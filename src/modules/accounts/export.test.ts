@@ -11,6 +11,8 @@ import { serviceDeps } from '../../core/service-deps.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { until } from '../../../test/until.js';
 import { befriend, catchPhotosUrl, createBoat, createCatch, createComment, createEntry, createPost, createSession, createSetup, createSpot, createUser, jpegWithGps, login, smallPng, uploadPhoto, type TestUser } from '../../../test/factories.js';
+import { LocalIdentityProvider } from '../../core/auth/idp/local/local-idp.js';
+import { eraseDueAccounts, type DeletionDeps } from './deletion.service.js';
 import { exportsDir, runExport, sweepExports, type ExportDeps } from './export.service.js';
 
 /** Taking one's data: who may, what the archive holds (every row of theirs, none of anyone else's), one at a time and once a day. */
@@ -252,6 +254,29 @@ describe('the mail that the archive is ready', () => {
     } finally {
       await worker.close();
     }
+  });
+});
+
+describe('erasure', () => {
+  it('deletes the person’s archive file as soon as their account is erased (and nobody else’s)', async () => {
+    const ned = await createUser(t);
+    const ola = await createUser(t);
+    const nedsExport = await exportNow(ned);
+    const olasExport = await exportNow(ola);
+    expect(await readdir(exportsDir(dataDir))).toEqual(expect.arrayContaining([`${nedsExport}.tar.gz`, `${olasExport}.tar.gz`]));
+    const asked = await t.app.inject({ method: 'POST', url: '/api/account/deletion', headers: ned.headers, payload: { password: ned.password } });
+    expect(asked.statusCode, asked.body).toBe(202);
+    // During the grace period the archive stays (the person may still download it).
+    expect(await readdir(exportsDir(dataDir))).toContain(`${nedsExport}.tar.gz`);
+
+    const deps: DeletionDeps = { ...serviceDeps(t), idp: new LocalIdentityProvider(t.database.db, t.config.idp as never), settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined } };
+    expect(await eraseDueAccounts(deps, new Date(Date.now() + 31 * DAY))).toContain(ned.userId);
+    const left = await readdir(exportsDir(dataDir));
+    expect(left).not.toContain(`${nedsExport}.tar.gz`);
+    expect(left).toContain(`${olasExport}.tar.gz`);
+    const { rows } = await t.database.pool.query('SELECT id FROM account_exports WHERE user_id = $1', [ned.userId]);
+    expect(rows).toEqual([]);
+    expect((await call('GET', '/api/account/export/download', ola)).statusCode).toBe(200);
   });
 });
 
