@@ -54,7 +54,7 @@ const REGULATIONS_SCREENS = [
   ['zones', 'Zones and waters', { create: true }],
   ['rule-sets', 'Rule sets', { create: true }],
   ['emergency-orders', 'Emergency orders', { create: true }],
-  ['programs', 'Angler programs', {}],
+  ['programs', 'Angler programs', { create: true }],
 ] as const;
 // One chunk for the community queues (events, tournaments, organizers, captains, fishing reports).
 const community = (screen: 'Events' | 'Tournaments' | 'Organizers' | 'Captains' | 'FishingReports') => lazy(() => import('./screens/Community').then((m) => ({ default: m[screen] })));

@@ -10,7 +10,7 @@ import { Problem, useApiAction } from './action';
 export interface Field {
   source: string;
   label: string;
-  kind?: 'text' | 'long' | 'json' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick' | 'picks';
+  kind?: 'text' | 'long' | 'json' | 'number' | 'date' | 'select' | 'multi' | 'list' | 'yesno' | 'pick' | 'picks' | 'rows';
   choices?: readonly string[];
   /** Required when the record is made (the API's required fields). */
   required?: boolean;
@@ -22,6 +22,15 @@ export interface Field {
   search?: (text: string) => Promise<Option[]>;
   /** For `picks`: the names of the record's picked ids (`read` gives the ids). */
   labels?: (record: Record<string, unknown>) => Option[];
+  /**
+   * For `rows`: a list of objects typed as rows of these fields (e.g. a program's species and their
+   * minimums), sent whole; `read` gives the objects, a pick's name under `<source>:label`. `row`
+   * names one row ("Species minimum"), `add` its button.
+   */
+  columns?: readonly Field[];
+  row?: string;
+  /** For `rows`: fields of each object the form does not show but sends back as they were (a replaced list keeps them). */
+  keep?: readonly string[];
 }
 
 export interface Option {
@@ -31,7 +40,21 @@ export interface Option {
 
 type Input = string | string[];
 
+/** A row of a `rows` field as typed: each column's text, and a pick's name under `<source>:label`. */
+type RowInput = Record<string, string>;
+
 function toInput(field: Field, value: unknown): Input {
+  if (field.kind === 'rows') {
+    const rows = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
+    return JSON.stringify(
+      rows.map((row) =>
+        Object.fromEntries([
+          ...(field.columns ?? []).flatMap((c) => [[c.source, toInput(c, row[c.source]) as string], ...(c.kind === 'pick' ? [[`${c.source}:label`, String(row[`${c.source}:label`] ?? '')]] : [])]),
+          ...(field.keep ?? []).map((k) => [`keep:${k}`, JSON.stringify(row[k] ?? null)]),
+        ]),
+      ),
+    );
+  }
   if (field.kind === 'multi' || field.kind === 'picks') return Array.isArray(value) ? value.map(String) : [];
   if (value === null || value === undefined) return '';
   if (field.kind === 'list' && Array.isArray(value)) return value.join(', ');
@@ -43,6 +66,22 @@ function toInput(field: Field, value: unknown): Input {
 /** The value the API takes for what was typed: '' is null (cleared, or left out of a new record). */
 function fromInput(field: Field, input: Input): unknown {
   if (Array.isArray(input)) return input;
+  if (field.kind === 'rows') {
+    // Each row's columns as the API takes them (empty ones left out); an empty row is dropped.
+    const rows = (JSON.parse(input || '[]') as RowInput[]).map((row) =>
+      Object.fromEntries([
+        ...(field.columns ?? []).flatMap((c) => {
+          const value = fromInput(c, row[c.source] ?? '');
+          return value === null ? [] : [[c.source, value]];
+        }),
+        ...(field.keep ?? []).flatMap((k) => {
+          const kept = JSON.parse(row[`keep:${k}`] ?? 'null') as unknown;
+          return kept === null ? [] : [[k, kept]];
+        }),
+      ]),
+    );
+    return rows.filter((row) => Object.keys(row).length > 0);
+  }
   const text = input.trim();
   if (field.kind === 'list') return text === '' ? [] : text.split(',').map((part) => part.trim()).filter(Boolean);
   if (text === '') return null;
@@ -106,7 +145,8 @@ export function RecordForm({
     const out: Record<string, unknown> = {};
     for (const f of shown) {
       const value = fromInput(f, values[f.source] ?? '');
-      if (record ? !same(value, fromInput(f, toInput(f, readValue(f, record)))) : value !== null && !(Array.isArray(value) && value.length === 0)) put(out, f.source, value);
+      // A new record's rows are sent even when none (the API requires the list).
+      if (record ? !same(value, fromInput(f, toInput(f, readValue(f, record)))) : value !== null && !(Array.isArray(value) && value.length === 0 && f.kind !== 'rows')) put(out, f.source, value);
     }
     return out;
   }
@@ -190,6 +230,8 @@ function FieldInput({ field, value, onChange, required, known }: { field: Field;
     }
     case 'pick':
       return <PickInput field={field} value={value as string} onChange={onChange} required={required} />;
+    case 'rows':
+      return <RowsInput field={field} value={value as string} onChange={onChange} />;
     case 'picks':
       return <PicksInput field={field} value={value as string[]} onChange={onChange} known={known} />;
     default:
@@ -223,18 +265,75 @@ function useMatches(field: Field, text: string): Option[] {
   return options;
 }
 
-/** A record chosen by typing part of its name (e.g. a brand): the API searches, the id is sent. */
-function PickInput({ field, value, onChange, required }: { field: Field; value: string; onChange: (value: Input) => void; required: boolean }) {
+/**
+ * A `rows` field: a group per row (its columns' inputs and "Remove"), and a button that adds one.
+ * What was typed is kept as the JSON text of the rows (the form's value of the field).
+ */
+function RowsInput({ field, value, onChange }: { field: Field; value: string; onChange: (value: Input) => void }) {
+  const rows = JSON.parse(value || '[]') as RowInput[];
+  const save = (next: RowInput[]) => onChange(JSON.stringify(next));
+  const change = (i: number, patch: RowInput) => save(rows.map((row, j) => (j === i ? { ...row, ...patch } : row)));
+  const noun = field.row ?? 'Row';
+  return (
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, width: '100%' }}>
+      <FormLabel component="legend">{field.label}</FormLabel>
+      <Stack spacing={1} sx={{ mt: 1 }}>
+        {rows.map((row, i) => (
+          <Stack key={i} component="fieldset" aria-label={`${noun} ${i + 1}`} direction="row" sx={{ border: 0, p: 0, m: 0, flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+            {(field.columns ?? []).map((c) =>
+              c.kind === 'pick' ? (
+                <PickInput
+                  key={c.source}
+                  field={c}
+                  value={row[c.source] ?? ''}
+                  known={row[`${c.source}:label`]}
+                  onChange={(id) => change(i, { [c.source]: id as string })}
+                  onPicked={(option) => change(i, { [c.source]: option?.id ?? '', [`${c.source}:label`]: option?.label ?? '' })}
+                  required={c.required === true}
+                />
+              ) : (
+                <FieldInput key={c.source} field={c} value={row[c.source] ?? ''} onChange={(v) => change(i, { [c.source]: v as string })} required={c.required === true} known={undefined} />
+              ),
+            )}
+            <Button size="small" color="error" onClick={() => save(rows.filter((_, j) => j !== i))} aria-label={`Remove ${noun.toLowerCase()} ${i + 1}`}>
+              Remove
+            </Button>
+          </Stack>
+        ))}
+      </Stack>
+      <Button size="small" sx={{ mt: 1 }} onClick={() => save([...rows, {}])}>
+        Add {noun.toLowerCase()}
+      </Button>
+    </Box>
+  );
+}
+
+/** A record chosen by typing part of its name (e.g. a brand): the API searches, the id is sent (with its name, to `onPicked`). */
+function PickInput({
+  field,
+  value,
+  onChange,
+  required,
+  known,
+  onPicked,
+}: {
+  field: Field;
+  value: string;
+  onChange: (value: Input) => void;
+  required: boolean;
+  known?: string | undefined;
+  onPicked?: (option: Option | null) => void;
+}) {
   const [text, setText] = useState('');
   const options = useMatches(field, text);
-  const selected = options.find((o) => o.id === value) ?? (value ? { id: value, label: value } : null);
+  const selected = options.find((o) => o.id === value) ?? (value ? { id: value, label: known || value } : null);
   return (
     <Autocomplete
       options={options}
       value={selected}
       filterOptions={(all) => all}
       isOptionEqualToValue={(a, b) => a.id === b.id}
-      onChange={(_, option) => onChange(option?.id ?? '')}
+      onChange={(_, option) => (onPicked ? onPicked(option) : onChange(option?.id ?? ''))}
       onInputChange={(_, typed) => setText(typed)}
       sx={{ width: 320 }}
       renderInput={(params) => <TextField {...params} size="small" label={field.label} required={required} />}

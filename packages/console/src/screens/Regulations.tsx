@@ -205,13 +205,39 @@ const programs: RecordScreen = {
     active,
   ],
   fields: [
+    { source: 'jurisdictionId', label: 'Jurisdiction', kind: 'pick', required: true, search: jurisdictionsMatching, only: 'create' },
     { source: 'name', label: 'Name', required: true },
     { source: 'url', label: 'Program page', required: true },
     { source: 'sourceYear', label: 'Source year', kind: 'number', required: true },
     { source: 'measurement', label: 'Measured by', kind: 'select', choices: ['Length', 'Weight', 'Either'], required: true },
     { source: 'lengthIncrementIn', label: 'Length increment (in)', kind: 'number' },
     { source: 'rules', label: 'Rules', kind: 'long' },
+    {
+      source: 'awardLevels',
+      label: 'Award levels',
+      kind: 'rows',
+      row: 'Award level',
+      columns: [
+        { source: 'name', label: 'Award', required: true },
+        { source: 'speciesCount', label: 'Species needed', kind: 'number', required: true },
+      ],
+      keep: ['description'],
+    },
+    {
+      source: 'species',
+      label: 'Species minimums (the whole list: a species left out is deactivated, kept for history)',
+      kind: 'rows',
+      row: 'Species minimum',
+      columns: [
+        { source: 'speciesId', label: 'Species', kind: 'pick', required: true, search: speciesMatching },
+        { source: 'minLengthIn', label: 'Minimum length (in)', kind: 'number' },
+        { source: 'minWeightLb', label: 'Minimum weight (lb)', kind: 'number' },
+      ],
+      keep: ['category', 'notes', 'dataYear', 'sourceUrl'],
+      read: (r) => (r as unknown as Program).species.map((s) => ({ ...s, 'speciesId:label': s.commonName })),
+    },
   ],
+  reasonOnCreate: true,
   facts: (r) => {
     const p = r as unknown as Program;
     return [
