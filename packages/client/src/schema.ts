@@ -3410,7 +3410,7 @@ export interface paths {
         };
         /**
          * One club
-         * @description `members` is null for a private club you are not an active member of. Club admins also see pending requests. A deactivated club is a 403 (except for its owner and administrators).
+         * @description `members` is null for a private club you are not an active member of. Club admins also see pending requests. A deactivated club is a 403 (except for its owner and administrators); so is a club whose owner's account deletion is pending (403 `clubs.not_visible`), except for its active members, until the owner cancels.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -3634,7 +3634,7 @@ export interface paths {
         };
         /**
          * One event
-         * @description An event pending approval or rejected is a 403 for everyone but its creator (who sees the rejection reason) and administrators.
+         * @description An event pending approval or rejected is a 403 for everyone but its creator (who sees the rejection reason) and administrators; so is an event whose creator's account deletion is pending (403 `events.not_visible`) until they cancel.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4222,7 +4222,7 @@ export interface paths {
         };
         /**
          * One tournament
-         * @description With its divisions and registration state. 403 (tournaments.not_visible) when it exists but is not published and you neither organize nor entered it; 404 when it does not exist.
+         * @description With its divisions and registration state. 403 (tournaments.not_visible) when it exists but is not published, or its organizer's account deletion is pending, and you neither organize, judge nor entered it; 404 when it does not exist.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -4858,7 +4858,7 @@ export interface paths {
         };
         /**
          * One charter listing
-         * @description A deactivated listing only for its captain and admins (403 for others). `bookable` is false with a `notice` while the captain's licence has expired.
+         * @description A deactivated listing only for its captain and admins (403 for others); likewise a listing whose captain's account deletion is pending (403 `charters.listing_not_visible`) until they cancel. `bookable` is false with a `notice` while the captain's licence has expired.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */

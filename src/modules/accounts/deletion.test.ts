@@ -4,7 +4,27 @@ import { createIdpUser } from '../../core/auth/idp/local/local-users.js';
 import { registerPersonalData } from '../../core/personal-data.js';
 import { serviceDeps } from '../../core/service-deps.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { auditEntries, banUser, befriend, createComment, createFishingReport, createPost, createSpot, createUser, grant, login, type TestUser } from '../../../test/factories.js';
+import {
+  auditEntries,
+  banUser,
+  befriend,
+  createCaptain,
+  createClub,
+  createComment,
+  createEvent,
+  createFishingReport,
+  createListing,
+  createOrganizer,
+  createPost,
+  createSpot,
+  createStaff,
+  createTournament,
+  createUser,
+  grant,
+  login,
+  register,
+  type TestUser,
+} from '../../../test/factories.js';
 import { eraseDueAccounts, type DeletionDeps } from './deletion.service.js';
 
 /** Deleting one's account: who may, the grace period (deactivated, signed out, content hidden), cancelling, the administration and legal holds. */
@@ -157,6 +177,67 @@ describe('the grace period', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/account/deletion', headers: again.headers })).json()).toMatchObject({ status: 404, code: 'accounts.no_pending_deletion' });
     // Asking again schedules a new deletion.
     expect((await requestDeletion(again)).statusCode).toBe(202);
+  });
+});
+
+describe('the grace period: what the person runs for others', () => {
+  it('hides the clubs they own, events they created, tournaments they organize and listings they captain from others (by id and in lists); members, registrants and admins keep theirs; cancelling restores them', async () => {
+    const staff = await createStaff(t, 'users.view');
+    const ann = await createUser(t);
+    const organizer = await createOrganizer(t);
+    const captain = await createCaptain(t, staff.admin);
+    const member = await createUser(t);
+    const registrant = await createUser(t);
+    const other = await createUser(t);
+    const tag = ann.username;
+    const club = await createClub(t, ann, { name: `Club ${tag}` });
+    expect((await t.app.inject({ method: 'POST', url: `/api/clubs/${club.id}/join`, headers: member.headers })).statusCode).toBeLessThan(300);
+    const event = await createEvent(t, ann, { title: `Seminar ${tag}` }, staff.owner);
+    const tournament = await createTournament(t, organizer);
+    await register(t, registrant, tournament.id, tournament.body.divisions[0]!.id, 'Reg Istrant');
+    const listing = await createListing(t, captain, { title: `Trip ${tag}` });
+
+    const get = (user: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: user.headers });
+    const ids = async (user: TestUser, url: string) => {
+      const body = (await get(user, url)).json() as Array<{ id: string }> | { items: Array<{ id: string }> };
+      return (Array.isArray(body) ? body : body.items).map((item) => item.id);
+    };
+    const lists = {
+      club: () => ids(other, `/api/clubs?q=${encodeURIComponent(tag)}&pageSize=100`),
+      event: () => ids(other, '/api/events?pageSize=100'),
+      tournament: () => ids(other, '/api/tournament?pageSize=100'),
+      listing: () => ids(other, `/api/charter/listings?q=${encodeURIComponent(tag)}&pageSize=100`),
+    };
+    const pages = { club: `/api/clubs/${club.id}`, event: `/api/events/${event.id}`, tournament: `/api/tournament/${tournament.id}`, listing: `/api/charter/listings/${listing.id}` };
+    const shownToOther = async () => ({
+      club: (await get(other, pages.club)).statusCode,
+      event: (await get(other, pages.event)).statusCode,
+      tournament: (await get(other, pages.tournament)).statusCode,
+      listing: (await get(other, pages.listing)).statusCode,
+      lists: { club: (await lists.club()).includes(club.id), event: (await lists.event()).includes(event.id), tournament: (await lists.tournament()).includes(tournament.id), listing: (await lists.listing()).includes(listing.id) },
+    });
+    const everything = { club: 200, event: 200, tournament: 200, listing: 200, lists: { club: true, event: true, tournament: true, listing: true } };
+    expect(await shownToOther()).toEqual(everything);
+
+    for (const user of [ann, organizer, captain]) expect((await requestDeletion(user)).statusCode).toBe(202);
+    expect(await shownToOther()).toEqual({ club: 403, event: 403, tournament: 403, listing: 403, lists: { club: false, event: false, tournament: false, listing: false } });
+    expect((await get(other, pages.club)).json()).toMatchObject({ status: 403, code: 'clubs.not_visible' });
+    expect((await get(other, pages.event)).json()).toMatchObject({ status: 403, code: 'events.not_visible' });
+    expect((await get(other, pages.tournament)).json()).toMatchObject({ status: 403, code: 'tournaments.not_visible', detail: expect.stringContaining('organizer is deactivated') });
+    expect((await get(other, pages.listing)).json()).toMatchObject({ status: 403, code: 'charters.listing_not_visible' });
+    // Nobody joins, registers or books meanwhile: the same refusal.
+    expect((await t.app.inject({ method: 'POST', url: `/api/clubs/${club.id}/join`, headers: other.headers })).json()).toMatchObject({ code: 'clubs.not_visible' });
+    expect((await t.app.inject({ method: 'POST', url: `/api/events/${event.id}/register`, headers: other.headers })).json()).toMatchObject({ code: 'events.not_visible' });
+    // Those who belong keep it: the club's member, the tournament's registrant; administrators see everything.
+    expect((await get(member, pages.club)).statusCode).toBe(200);
+    expect((await get(registrant, pages.tournament)).statusCode).toBe(200);
+    for (const url of [pages.club, pages.event, pages.listing]) expect((await get(staff.admin, url)).statusCode, url).toBe(200);
+
+    for (const user of [ann, organizer, captain]) {
+      const again = { ...user, headers: { authorization: `Bearer ${(await login(t, user.username, user.password)).id_token}` } };
+      expect((await cancel(again)).statusCode).toBe(200);
+    }
+    expect(await shownToOther()).toEqual(everything);
   });
 });
 

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { users } from '../users/index.js';
@@ -81,7 +82,7 @@ const holding = sql.raw(HOLDING_STATES.map((s) => `'${s}'`).join(', '));
 
 /** Active listings by filter; `near` uses the earthdistance GiST index (charter_listings_earth_idx). */
 export async function searchListings(db: DbOrTx, filter: ListingsFilter, page: Page, now: Date) {
-  const where: SQL[] = [sql`${charterListings.isActive}`];
+  const where: SQL[] = [sql`${charterListings.isActive}`, ownerShown(charterListings.captainId)];
   const near = filter.lat !== undefined && filter.lon !== undefined ? { lat: filter.lat, lon: filter.lon, meters: (filter.radiusKm ?? 50) * 1000 } : undefined;
   const point = near ? sql`ll_to_earth(${near.lat}::float8, ${near.lon}::float8)` : undefined;
   const here = sql`ll_to_earth(${charterListings.latitude}, ${charterListings.longitude})`;

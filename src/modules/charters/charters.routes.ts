@@ -84,7 +84,7 @@ export const chartersRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         tags,
         operationId: 'getCharterListing',
         summary: 'One charter listing',
-        description: 'A deactivated listing only for its captain and admins (403 for others). `bookable` is false with a `notice` while the captain\'s licence has expired.',
+        description: 'A deactivated listing only for its captain and admins (403 for others); likewise a listing whose captain\'s account deletion is pending (403 `charters.listing_not_visible`) until they cancel. `bookable` is false with a `notice` while the captain\'s licence has expired.',
         params: IdParams,
         response: { 200: listingRef, ...errorResponses(403, 404) },
       },

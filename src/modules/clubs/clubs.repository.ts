@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { featuredAt } from '../../core/db/featured.js';
 import { distanceFrom, withinRadius, type Near } from '../../core/db/geo.js';
@@ -29,7 +30,7 @@ export async function updateClub(db: DbOrTx, id: string, values: Partial<typeof 
 
 export async function listClubs(db: DbOrTx, filter: { q?: string | undefined; state?: string | undefined; near?: Near | undefined }, now: Date, page: Page) {
   const featured = featuredAt(clubs.featuredFrom, clubs.featuredUntil, now);
-  const conditions: SQL[] = [eq(clubs.isActive, true)];
+  const conditions: SQL[] = [eq(clubs.isActive, true), ownerShown(clubs.ownerId)];
   if (filter.state) conditions.push(eq(clubs.stateCode, filter.state));
   if (filter.near) conditions.push(withinRadius(clubs.lat, clubs.lon, filter.near));
   if (filter.q) {

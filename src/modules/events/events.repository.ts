@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { featuredAt } from '../../core/db/featured.js';
 import { distanceFrom, withinRadius, type Near } from '../../core/db/geo.js';
@@ -33,7 +34,7 @@ export interface EventFilter {
 /** Approved, active events; featured now first, then by start. */
 export async function listPublicEvents(db: DbOrTx, filter: EventFilter, now: Date, page: Page) {
   const featured = featuredAt(events.featuredFrom, events.featuredUntil, now);
-  const conditions: SQL[] = [eq(events.status, 'Approved'), eq(events.isActive, true), gte(events.endsAt, filter.from)];
+  const conditions: SQL[] = [eq(events.status, 'Approved'), eq(events.isActive, true), ownerShown(events.creatorId), gte(events.endsAt, filter.from)];
   if (filter.to) conditions.push(lt(events.startsAt, filter.to));
   if (filter.type) conditions.push(eq(events.type, filter.type));
   if (filter.state) conditions.push(eq(events.stateCode, filter.state));

@@ -56,7 +56,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         tags,
         operationId: 'getEvent',
         summary: 'One event',
-        description: 'An event pending approval or rejected is a 403 for everyone but its creator (who sees the rejection reason) and administrators.',
+        description: 'An event pending approval or rejected is a 403 for everyone but its creator (who sees the rejection reason) and administrators; so is an event whose creator\'s account deletion is pending (403 `events.not_visible`) until they cancel.',
         params: IdParams,
         response: { 200: Type.Ref('Event'), ...errorResponses(400, 401, 403, 404) },
       },

@@ -1,4 +1,5 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
 import { tournamentDivisions, tournamentJudges, tournamentOrganizers, tournamentRegistrations, tournaments, type DivisionRow, type OrganizerStatus, type TournamentRow, type TournamentStatus } from './tournaments.tables.js';
@@ -97,7 +98,7 @@ function filterConditions(filter: TournamentFilter): SQL[] {
 export async function listVisible(db: DbOrTx, viewerId: string, filter: TournamentFilter & { mine?: boolean | undefined }, published: readonly string[], page: Page) {
   const own = eq(tournaments.ownerId, viewerId);
   const registered = sql`${tournaments.id} IN (SELECT tournament_id FROM ${tournamentRegistrations} WHERE user_id = ${viewerId})`;
-  const listed = and(inArray(tournaments.status, [...published] as TournamentStatus[]), eq(tournaments.visibility, 'Public'));
+  const listed = and(inArray(tournaments.status, [...published] as TournamentStatus[]), eq(tournaments.visibility, 'Public'), ownerShown(tournaments.ownerId));
   const where = and(filter.mine ? or(own, registered) : or(listed, own, registered), ...filterConditions(filter));
   const [items, [total]] = await Promise.all([
     tournamentsFrom(db).where(where).orderBy(asc(tournaments.startsAt), asc(tournaments.id)).limit(page.limit).offset(page.offset),

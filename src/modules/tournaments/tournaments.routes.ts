@@ -58,7 +58,7 @@ export const tournamentsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = a
         tags,
         operationId: 'getTournament',
         summary: 'One tournament',
-        description: 'With its divisions and registration state. 403 (tournaments.not_visible) when it exists but is not published and you neither organize nor entered it; 404 when it does not exist.',
+        description: 'With its divisions and registration state. 403 (tournaments.not_visible) when it exists but is not published, or its organizer\'s account deletion is pending, and you neither organize, judge nor entered it; 404 when it does not exist.',
         params: IdParams,
         response: { 200: ref('Tournament'), ...errorResponses(403, 404) },
       },

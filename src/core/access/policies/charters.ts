@@ -1,8 +1,10 @@
 import { conflict, definePolicy, isAdmin, type Rule, type Viewer } from '../policy.js';
+import { ownerShownTo } from './common.js';
 
 /**
  * Record-level rules of charter listings and bookings (structural records: no module imports).
- * - A listing: anyone signed in sees an active one; an inactive one only its captain and admins.
+ * - A listing: anyone signed in sees an active one; an inactive one, or one whose captain's account
+ *   is deactivated (its deletion pending: core/access/visibility.ts), only its captain and admins.
  *   Only its captain changes it, adds slots or (de)activates it. Booking one's own listing or an
  *   inactive one (seen by admins) is a state conflict (409).
  * - A booking: its customer and the listing's captain see it. The captain accepts, declines and
@@ -23,10 +25,13 @@ const isCaptainOf = (viewer: Viewer, record: { captainId: string }) => record.ca
 
 const notCaptain = { code: 'charters.not_listing_captain', detail: 'Only the captain of this listing can do this.' };
 
-const view: Rule<ListingRecord> = (viewer, listing) =>
-  listing.isActive || isCaptainOf(viewer, listing) || isAdmin(viewer)
+const view: Rule<ListingRecord> = async (viewer, listing, context) => {
+  if (isCaptainOf(viewer, listing) || isAdmin(viewer)) return true;
+  if (!listing.isActive) return { code: 'charters.listing_inactive', detail: 'This listing is deactivated; only its captain and admins can see it. Search active listings at GET /api/charter/listings.' };
+  return (await ownerShownTo(viewer, listing.captainId, context))
     ? true
-    : { code: 'charters.listing_inactive', detail: 'This listing is deactivated; only its captain and admins can see it. Search active listings at GET /api/charter/listings.' };
+    : { code: 'charters.listing_not_visible', detail: 'The account of this listing’s captain is deactivated: the listing is not shown meanwhile.' };
+};
 
 export const listingPolicy = definePolicy<ListingRecord, 'view' | 'edit' | 'book'>('charter_listings', {
   view,

@@ -1,4 +1,5 @@
 import { conflict, definePolicy, isAdmin, isOwner, type Rule } from '../policy.js';
+import { ownerShownTo } from './common.js';
 
 /**
  * Clubs. `membership` is the viewer's own membership of the club (or null), supplied by the
@@ -6,7 +7,9 @@ import { conflict, definePolicy, isAdmin, isOwner, type Rule } from '../policy.j
  * private club only by its active members and administrators. Club admins (and the owner)
  * approve requests and remove members; only the owner changes roles; the owner cannot leave.
  * Joining twice, leaving a club one is not in, the owner leaving and joining a deactivated club
- * (seen by its owner and administrators) are state conflicts (409).
+ * (seen by its owner and administrators) are state conflicts (409). A club whose owner's account is
+ * deactivated (its deletion pending: core/access/visibility.ts) is seen only by its owner, its
+ * active members and administrators until the owner cancels.
  */
 export interface ClubRecord {
   readonly ownerId: string;
@@ -19,7 +22,13 @@ const activeMember = (club: ClubRecord) => club.membership?.status === 'Active';
 const clubAdmin = (club: ClubRecord) => activeMember(club) && (club.membership?.role === 'admin' || club.membership?.role === 'owner');
 const inactive = { code: 'clubs.deactivated', detail: 'This club was deactivated by an administrator.' };
 
-const view: Rule<ClubRecord> = (viewer, club) => (club.isActive || isOwner(viewer, club) || isAdmin(viewer) ? true : inactive);
+const hidden = { code: 'clubs.not_visible', detail: 'The account of this club’s owner is deactivated: the club is shown only to its members meanwhile.' };
+
+const view: Rule<ClubRecord> = async (viewer, club, context) => {
+  if (isOwner(viewer, club) || isAdmin(viewer)) return true;
+  if (!club.isActive) return inactive;
+  return activeMember(club) || (await ownerShownTo(viewer, club.ownerId, context)) ? true : hidden;
+};
 
 export const clubPolicy = definePolicy<ClubRecord, 'view' | 'seeMembers' | 'join' | 'leave' | 'manageMembers' | 'changeRoles'>('clubs', {
   view,

@@ -1,4 +1,5 @@
-import { conflict, definePolicy, isOwner, type Decision, type Refusal, type Viewer } from '../policy.js';
+import { conflict, definePolicy, isOwner, type Decision, type PolicyContext, type Refusal, type Viewer } from '../policy.js';
+import { ownerShownTo } from './common.js';
 
 /**
  * Tournaments. The organizer (the record's owner) sees and manages their tournament in every
@@ -7,7 +8,9 @@ import { conflict, definePolicy, isOwner, type Decision, type Refusal, type View
  * registered in whatever happens to it, and so does a judge the organizer named. Judges and the
  * organizer judge catches; only the organizer manages. Anything else that exists is a 403, except
  * registering where the caller organizes or judges, or while registration is not open: state
- * conflicts (409).
+ * conflicts (409). A tournament whose organizer's account is deactivated (its deletion pending:
+ * core/access/visibility.ts) is seen only by its organizer, its registrants and judges until the
+ * organizer cancels.
  */
 
 /** What the rules read of a tournament (structural: no import from the module). */
@@ -34,10 +37,17 @@ const notVisible: Refusal = {
 };
 const organizerOnly: Refusal = { code: 'tournaments.organizer_only', detail: 'Only the organizer of this tournament may do this.' };
 
-async function view(viewer: Viewer, record: TournamentAccessRecord): Promise<Decision> {
+const organizerHidden: Refusal = {
+  code: 'tournaments.not_visible',
+  detail: 'The account of this tournament’s organizer is deactivated: only its registered anglers and judges can see it meanwhile.',
+};
+
+async function view(viewer: Viewer, record: TournamentAccessRecord, context: PolicyContext): Promise<Decision> {
   if (isOwner(viewer, record)) return true;
-  if (PUBLISHED_STATUSES.includes(record.status)) return true;
-  return (await record.isRegistered(viewer.userId)) || (await record.isJudge(viewer.userId)) ? true : notVisible;
+  const published = PUBLISHED_STATUSES.includes(record.status);
+  if (published && (await ownerShownTo(viewer, record.ownerId, context))) return true;
+  if ((await record.isRegistered(viewer.userId)) || (await record.isJudge(viewer.userId))) return true;
+  return published ? organizerHidden : notVisible;
 }
 
 const manage = (viewer: Viewer, record: TournamentAccessRecord): Decision => (isOwner(viewer, record) ? true : organizerOnly);
@@ -49,10 +59,10 @@ export const tournamentPolicy = definePolicy<TournamentAccessRecord, 'view' | 'm
     if (isOwner(viewer, record) || (await record.isJudge(viewer.userId))) return true;
     return { code: 'tournaments.judges_only', detail: 'Only the organizer and the judges they named can judge catches of this tournament.' };
   },
-  async register(viewer, record) {
+  async register(viewer, record, context) {
     if (isOwner(viewer, record)) return conflict('tournaments.organizer_cannot_register', 'Organizers judge their own tournament and cannot enter it.');
     if (await record.isJudge(viewer.userId)) return conflict('tournaments.judge_cannot_register', 'Judges of a tournament cannot enter it.');
-    const seen = await view(viewer, record);
+    const seen = await view(viewer, record, context);
     if (seen !== true) return seen;
     if (record.status !== 'Approved') {
       return conflict('tournaments.not_open', `Registration is open only while the tournament is Approved and not started; it is ${record.status}.`);
