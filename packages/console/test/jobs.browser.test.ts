@@ -47,4 +47,13 @@ describe.skipIf(!haveChromium('packages/console/test/jobs.browser.test.ts'))('th
     await expect(other.getByRole('menuitem', { name: 'Jobs and backups' }).count()).resolves.toBe(0);
     await other.context().close();
   });
+
+  it('the accessibility check fails on a serious violation: text without contrast and a button without a name', async () => {
+    const page = await session.newPage();
+    await page.setContent('<!doctype html><html lang="en"><title>t</title><main><p style="color:#888;background:#999">Faint</p><button></button></main></html>');
+    const failure = await session.expectAccessible(page, 'axe-self-check').then(() => null, (error: { actual?: unknown }) => JSON.stringify(error.actual));
+    expect(failure).toMatch(/color-contrast: /);
+    expect(failure).toMatch(/button-name: /);
+    await page.context().close();
+  });
 });
