@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * waiting on one of them at the end of a fresh clone's run (Vitest orders the files of a run it
  * has no timings for by size). After them, Vitest's own order.
  */
-const LONGEST_FIRST = ['test/e2e/', 'test/chaos.test.ts', 'src/core/db/backup.test.ts', 'src/core/http/openapi.contract.test.ts'];
+const LONGEST_FIRST = ['test/e2e/', 'test/chaos.test.ts', 'src/core/db/backup.test.ts', 'src/core/db/backup-s3.test.ts', 'src/core/http/openapi.contract.test.ts'];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -50617,7 +50617,15 @@ export interface operations {
                              *       "lastArchivedAt": "2026-11-28T14:05:12.000Z",
                              *       "lastFailedAt": null,
                              *       "failedWal": null,
-                             *       "newestBaseBackupAt": "2026-11-28T03:17:40.000Z"
+                             *       "newestBaseBackupAt": "2026-11-28T03:17:40.000Z",
+                             *       "upload": {
+                             *         "status": "ok",
+                             *         "lastUploadedAt": "2026-11-28T14:06:00.000Z",
+                             *         "lastFailedAt": null,
+                             *         "lastError": null,
+                             *         "pendingFiles": 0,
+                             *         "oldestPendingAt": null
+                             *       }
                              *     }
                              */
                             backups: {
@@ -50627,6 +50635,20 @@ export interface operations {
                                 lastFailedAt: string | null;
                                 failedWal: string | null;
                                 newestBaseBackupAt: string | null;
+                                /** @description The copy of the backups into the S3 bucket (FISHLOG_BACKUP_TARGET=s3, every minute); null without one */
+                                upload: {
+                                    /** @description `failing` when the last copy into the bucket failed (a warning that never makes the service not ready), `waiting` before the first copy */
+                                    status: "ok" | "failing" | "waiting";
+                                    lastUploadedAt: string | null;
+                                    lastFailedAt: string | null;
+                                    lastError: string | null;
+                                    /**
+                                     * Format: int64
+                                     * @description Files of the backup folder not yet known to be in the bucket
+                                     */
+                                    pendingFiles: number;
+                                    oldestPendingAt: string | null;
+                                } | null;
                             };
                             /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
                             regulationData: {
@@ -50686,7 +50708,15 @@ export interface operations {
                              *       "lastArchivedAt": "2026-11-28T14:05:12.000Z",
                              *       "lastFailedAt": null,
                              *       "failedWal": null,
-                             *       "newestBaseBackupAt": "2026-11-28T03:17:40.000Z"
+                             *       "newestBaseBackupAt": "2026-11-28T03:17:40.000Z",
+                             *       "upload": {
+                             *         "status": "ok",
+                             *         "lastUploadedAt": "2026-11-28T14:06:00.000Z",
+                             *         "lastFailedAt": null,
+                             *         "lastError": null,
+                             *         "pendingFiles": 0,
+                             *         "oldestPendingAt": null
+                             *       }
                              *     }
                              */
                             backups: {
@@ -50696,6 +50726,20 @@ export interface operations {
                                 lastFailedAt: string | null;
                                 failedWal: string | null;
                                 newestBaseBackupAt: string | null;
+                                /** @description The copy of the backups into the S3 bucket (FISHLOG_BACKUP_TARGET=s3, every minute); null without one */
+                                upload: {
+                                    /** @description `failing` when the last copy into the bucket failed (a warning that never makes the service not ready), `waiting` before the first copy */
+                                    status: "ok" | "failing" | "waiting";
+                                    lastUploadedAt: string | null;
+                                    lastFailedAt: string | null;
+                                    lastError: string | null;
+                                    /**
+                                     * Format: int64
+                                     * @description Files of the backup folder not yet known to be in the bucket
+                                     */
+                                    pendingFiles: number;
+                                    oldestPendingAt: string | null;
+                                } | null;
                             };
                             /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
                             regulationData: {

@@ -27,6 +27,8 @@ export interface BackupRemote {
   list(): Promise<Set<string>>;
   upload(key: string, file: string): Promise<void>;
   download(key: string, file: string): Promise<void>;
+  /** A small object's content (a manifest). */
+  read(key: string): Promise<Buffer>;
   delete(keys: string[]): Promise<void>;
 }
 
@@ -55,6 +57,10 @@ export function s3BackupRemote(options: BackupBucket): BackupRemote {
       await pipeline(answer.Body as Readable, createWriteStream(partial, { mode: 0o600 }));
       await fs.rename(partial, file);
     },
+    async read(key) {
+      const answer = await client.send(new GetObjectCommand({ Bucket, Key: prefix + key }));
+      return Buffer.from(await answer.Body!.transformToByteArray());
+    },
     async delete(keys) {
       for (let i = 0; i < keys.length; i += 1000) {
         const Objects = keys.slice(i, i + 1000).map((key) => ({ Key: prefix + key }));
@@ -65,7 +71,7 @@ export function s3BackupRemote(options: BackupBucket): BackupRemote {
 }
 
 /** The files of a backup folder, by their key (`wal/<segment>.gz`, `base/<id>/<file>`), manifests last. */
-async function localFiles(dir: string): Promise<string[]> {
+export async function localFiles(dir: string): Promise<string[]> {
   const keys: string[] = [];
   for (const name of (await fs.readdir(path.join(dir, 'wal')).catch(() => [] as string[])).sort()) {
     if (!name.startsWith('.') && name.endsWith('.gz')) keys.push(`wal/${name}`);
@@ -86,15 +92,24 @@ export async function uploadBackups(dir: string, remote: BackupRemote): Promise<
   let uploaded = 0;
   for (const key of await localFiles(dir)) {
     if (present.has(key)) continue;
-    await remote.upload(key, path.join(dir, key));
+    try {
+      await remote.upload(key, path.join(dir, key));
+    } catch (error) {
+      // Deleted meanwhile by the retention: nothing to copy.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
     uploaded += 1;
   }
   return { uploaded };
 }
 
-/** Brings every file of the bucket the backup folder lacks (a restore onto a new disk); manifests last. */
-export async function downloadBackups(dir: string, remote: BackupRemote): Promise<{ downloaded: number }> {
-  const keys = [...(await remote.list())].filter((key) => /^(wal\/[^/]+\.gz|base\/[^/.][^/]*\/[^/]+)$/.test(key));
+/**
+ * Brings every file of the bucket the backup folder lacks (a restore onto a new disk), or those of
+ * them `wanted` takes; manifests last.
+ */
+export async function downloadBackups(dir: string, remote: BackupRemote, wanted: (key: string) => boolean = () => true): Promise<{ downloaded: number }> {
+  const keys = [...(await remote.list())].filter((key) => /^(wal\/[^/]+\.gz|base\/[^/.][^/]*\/[^/]+)$/.test(key) && wanted(key));
   const ordered = [...keys.filter((k) => !k.endsWith('/manifest.json')), ...keys.filter((k) => k.endsWith('/manifest.json'))];
   let downloaded = 0;
   for (const key of ordered) {

@@ -5,17 +5,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/index.js';
-import { applyRetention, archiveHealth, listBaseBackups, restoreBackup, uploadToBucket, verifyBackup, walArchiving, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
-import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
+import { applyRetention, archiveHealth, listBaseBackups, verifyBackup, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
 import { migrateDatabase } from './migrate.js';
-import { openDatabase } from './client.js';
-import { prepareDatabase } from './prepare.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import type { Metrics } from '../observability/metrics.js';
-import { s3BackupRemote } from './backup-s3.js';
-import { startTestS3 } from '../../../test/s3-server.js';
-import { backupReadiness, scheduledBaseBackup } from '../../modules/health/health.service.js';
+import { appOnCluster, archived, closeCluster, countNotes, openArchiving, runCli } from '../../../test/backup-cluster.js';
+import { backupReadiness, scheduledBaseBackup, walArchiveWatch } from '../../modules/health/health.service.js';
 
 /**
  * Backups of the embedded PostgreSQL on a real cluster of its own (durable, archiving its WAL):
@@ -28,41 +21,11 @@ let root: string;
 let config: BackupConfig;
 let env: Record<string, string>;
 
-function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  return main(args, { out: (t) => (out += t), err: (t) => (err += t), env }).then((code) => ({ code, out, err }));
-}
+const cli = (args: string[]) => runCli(env, args);
 
-async function open(): Promise<{ cluster: EmbeddedCluster; client: pg.Client }> {
-  const cluster = await acquireEmbeddedCluster({ dataDir: config.dataDir, archiving: await walArchiving(config) });
-  const client = new pg.Client({ connectionString: cluster.url() });
-  await client.connect();
-  return { cluster, client };
-}
-
-async function close({ cluster, client }: { cluster: EmbeddedCluster; client: pg.Client }): Promise<void> {
-  await client.end();
-  await cluster.release();
-}
-
-/**
- * Waits until the WAL holding everything written so far is archived. The server finishes a segment
- * at most the archive timeout after a write; the test finishes it at once (`pg_switch_wal()`), so
- * that it knows which segment to wait for.
- */
-async function archived(client: pg.ClientBase): Promise<void> {
-  const { rows } = await client.query<{ file: string }>('SELECT pg_walfile_name(pg_switch_wal() - 1) AS file');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const { rows: status } = await client.query<{ last: string | null }>('SELECT last_archived_wal AS last FROM pg_stat_archiver');
-    if (status[0]!.last && status[0]!.last.slice(8) >= rows[0]!.file.slice(8)) return;
-    if (Date.now() > deadline) throw new Error(`WAL ${rows[0]!.file} not archived in 30 s (last: ${status[0]!.last})`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const count = async (client: pg.Client) => Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM notes')).rows[0]!.n);
+const open = () => openArchiving(config);
+const close = closeCluster;
+const count = countNotes;
 
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-backup-'));
@@ -170,6 +133,64 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
     }
   });
 
+  it('warns in the log once when the archive starts lagging behind the writes or failing, and once more when it has caught up', async () => {
+    const db = await open();
+    const pool = new pg.Pool({ connectionString: db.cluster.url(), max: 1 });
+    const lines: string[] = [];
+    const log = { info: (_: object, message: string) => void lines.push(`info: ${message}`), warn: (_: object, message: string) => void lines.push(`warn: ${message}`) };
+    const watch = walArchiveWatch(log);
+    const script = path.join(config.backups.dir, 'archive-wal.sh');
+    const original = await fs.readFile(script, 'utf8');
+    const stuck = path.join(root, 'archiver-stuck');
+    const until = async (want: string) => {
+      const deadline = Date.now() + 30_000;
+      while ((await watch(pool, config)) !== want && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    };
+    try {
+      expect(await watch(pool, config)).toBe('ok');
+      // An archiver that hangs (a stalled network disk): it waits while the file `stuck` exists.
+      await fs.writeFile(stuck, '');
+      await fs.writeFile(`${script}.new`, original.replace('set -eu\n', `set -eu\nwhile [ -f '${stuck}' ]; do sleep 0.1; done\n`), { mode: 0o755 });
+      await fs.rename(`${script}.new`, script);
+      for (let i = 0; i < 3; i++) {
+        await db.client.query("INSERT INTO notes SELECT g, 'while the archiver hangs' FROM generate_series(600 + 10 * $1::int, 609 + 10 * $1::int) g", [i]);
+        await db.client.query('SELECT pg_switch_wal()');
+      }
+      // Finished segments wait; after twice the archive timeout (1 s here) the watch says so, once.
+      await until('lagging');
+      expect(await watch(pool, config)).toBe('lagging');
+      expect(await watch(pool, config)).toBe('lagging');
+      expect(lines).toEqual([expect.stringMatching(/^warn: the WAL archive lags behind the writes: \d+ finished WAL segment\(s\) wait/)]);
+      expect((await archiveHealth(db.client)).pendingSegments).toBeGreaterThan(0);
+      await fs.rm(stuck);
+      await archived(db.client);
+      await until('ok');
+      expect(lines).toEqual([expect.stringMatching(/^warn: the WAL archive lags/), 'info: the WAL archive has caught up: every finished WAL segment is archived']);
+      // An idle server is not lagging, however old its last archived segment.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await watch(pool, config)).toBe('ok');
+      // A failing archive (not writable) warns once too.
+      chmodSync(path.join(config.backups.dir, 'wal'), 0o500);
+      await db.client.query("INSERT INTO notes VALUES (650, 'while the archive is read-only')");
+      await db.client.query('SELECT pg_switch_wal()');
+      const deadline = Date.now() + 30_000;
+      while ((await archiveHealth(db.client)).status !== 'failing' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await watch(pool, config)).toBe('failing');
+      expect(await watch(pool, config)).toBe('failing');
+      chmodSync(path.join(config.backups.dir, 'wal'), 0o700);
+      await db.client.query("INSERT INTO notes VALUES (651, 'with the archive writable again')");
+      await archived(db.client);
+      await until('ok');
+      expect(lines.slice(2)).toEqual([expect.stringMatching(/^warn: the WAL archive is failing/), 'info: the WAL archive has caught up: every finished WAL segment is archived']);
+    } finally {
+      chmodSync(path.join(config.backups.dir, 'wal'), 0o700);
+      await fs.rm(stuck, { force: true });
+      await fs.writeFile(script, original, { mode: 0o755 });
+      await pool.end();
+      await close(db);
+    }
+  });
+
   it('verify restores the newest backup into a temporary folder and checks it; a byte flipped in the backup fails it', async () => {
     const archive = async () => (await fs.readdir(path.join(config.backups.dir, 'wal'))).sort();
     const before = await archive();
@@ -238,6 +259,7 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
         lastFailedAt: expect.stringMatching(/^\d{4}-/), // the failure of the test above, since recovered
         failedWal: null,
         newestBaseBackupAt: (await listBaseBackups(config.backups.dir)).at(-1)!.finishedAt,
+        upload: null, // no bucket: backup-s3.test.ts
       });
       expect(await backupReadiness(pool, { ...config, databaseUrl: 'postgres://elsewhere/db' })).toMatchObject({ walArchive: 'external', newestBaseBackupAt: null });
       expect(await scheduledBaseBackup(pool, { ...settings, databaseUrl: 'postgres://elsewhere/db' }, log, due)).toMatchObject({ taken: null, skipped: expect.stringContaining('DATABASE_URL') });
@@ -248,18 +270,12 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
   });
 
   it('the app shows them: /metrics gauges and readiness', async () => {
-    const keys = Object.fromEntries((['FISHLOG_AUDIT_KEY', 'FISHLOG_SETTINGS_KEY'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
-    const appConfig = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FISHLOG_JOBS: 'false', ...env, ...keys });
-    const database = await openDatabase(appConfig, { processName: 'fishlog-test', poolSize: 5 });
-    await prepareDatabase(database.owner.pool, () => undefined);
-    await database.useApplicationRole();
-    const app = await buildApp({ config: appConfig, database, logger: false });
+    const { app, database, metrics, close: closeApp } = await appOnCluster(env);
     try {
-      await app.ready();
       const owner = await database.owner.pool.connect();
       await owner.query("INSERT INTO notes VALUES (500, 'seen in the metrics')");
       await archived(owner).finally(() => owner.release());
-      const text = await (app as unknown as { metrics: Metrics }).metrics.registry.metrics();
+      const text = await metrics();
       expect(text).toMatch(/^fishlog_wal_archive_failing 0$/m);
       const archivedAt = Number(/^fishlog_wal_archive_last_success_timestamp_seconds (\S+)$/m.exec(text)![1]);
       expect(Math.abs(archivedAt * 1000 - Date.now())).toBeLessThan(3_600_000);
@@ -268,43 +284,7 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
       const ready = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(ready.json()).toMatchObject({ status: 'ready', details: { backups: { walArchive: 'ok', failedWal: null, newestBaseBackupAt: newest.finishedAt } } });
     } finally {
-      await app.close();
-      await database.close();
-    }
-  });
-
-  it('with FISHLOG_BACKUP_TARGET=s3 the bucket holds a copy, and a restore onto a new disk (no data, no backup folder) brings it back from there', async () => {
-    const s3 = await startTestS3('fishlog-backups');
-    try {
-      const bucket = { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, prefix: 'backups/' };
-      const withS3: BackupConfig = { ...config, backups: { ...config.backups, s3: bucket } };
-      const db = await open();
-      await db.client.query("INSERT INTO notes VALUES (400, 'before the disk was lost')");
-      const before = await count(db.client);
-      await archived(db.client);
-      await close(db);
-      const { uploaded } = await uploadToBucket(withS3);
-      expect(uploaded).toBeGreaterThan(5);
-      expect(await uploadToBucket(withS3)).toEqual({ uploaded: 0 }); // nothing twice
-      const keys = await s3BackupRemote(bucket).list();
-      for (const backup of (await listBaseBackups(config.backups.dir)).filter((b) => !b.id.startsWith('fake'))) {
-        for (const file of ['data.tar.gz', 'backup_label', 'postgres.json', 'manifest.json']) expect(keys).toContain(`base/${backup.id}/${file}`);
-      }
-      expect([...keys].filter((key) => key.startsWith('wal/')).length).toBe((await fs.readdir(path.join(config.backups.dir, 'wal'))).filter((n) => n.endsWith('.gz')).length);
-
-      await fs.rm(config.dataDir, { recursive: true, force: true });
-      await fs.rm(config.backups.dir, { recursive: true, force: true });
-      const restored = await restoreBackup(withS3, {});
-      expect(restored.backup).toMatch(/^\d{8}T\d{6}Z$/);
-      const after = await open();
-      try {
-        expect(await count(after.client)).toBe(before);
-        expect((await after.client.query('SELECT text FROM notes WHERE id = 400')).rows).toEqual([{ text: 'before the disk was lost' }]);
-      } finally {
-        await close(after);
-      }
-    } finally {
-      await s3.close();
+      await closeApp();
     }
   });
 

@@ -24,7 +24,7 @@ import {
   type OsUser,
   type WalArchiving,
 } from './embedded.js';
-import { downloadBackups, s3BackupRemote, uploadBackups, type BackupBucket, type BackupRemote } from './backup-s3.js';
+import { downloadBackups, localFiles, s3BackupRemote, uploadBackups, type BackupBucket, type BackupRemote } from './backup-s3.js';
 
 /**
  * Backups of the embedded PostgreSQL, with PostgreSQL's own continuous archiving and point-in-time
@@ -46,10 +46,88 @@ function remoteOf(config: BackupConfig): BackupRemote | undefined {
   return config.backups.s3 ? s3BackupRemote(config.backups.s3) : undefined;
 }
 
-/** Copies the backup folder's new files into the bucket (FISHLOG_BACKUP_TARGET=s3); nothing without one. */
+/** What the last copies into the bucket did, kept in `<backups>/upload-state.json` (not itself copied). */
+interface UploadState {
+  /** When the last copy that succeeded began: every file older than that is in the bucket. */
+  lastSuccessStartedAt: string | null;
+  lastSuccessAt: string | null;
+  lastFailedAt: string | null;
+  lastError: string | null;
+}
+
+const uploadStateFile = (dir: string) => path.join(dir, 'upload-state.json');
+
+async function readUploadState(dir: string): Promise<UploadState> {
+  try {
+    return JSON.parse(await fs.readFile(uploadStateFile(dir), 'utf8')) as UploadState;
+  } catch {
+    return { lastSuccessStartedAt: null, lastSuccessAt: null, lastFailedAt: null, lastError: null };
+  }
+}
+
+async function writeAtomically(file: string, text: string, mode: number): Promise<void> {
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await fs.writeFile(partial, text, { mode });
+  await fs.rename(partial, file);
+}
+
+/**
+ * Copies the backup folder's new files into the bucket (FISHLOG_BACKUP_TARGET=s3; nothing without
+ * one), and records how it went for `uploadHealth`; a failure is recorded, then thrown.
+ */
 export async function uploadToBucket(config: BackupConfig): Promise<{ uploaded: number }> {
   const remote = remoteOf(config);
-  return remote ? uploadBackups(config.backups.dir, remote) : { uploaded: 0 };
+  if (!remote) return { uploaded: 0 };
+  const dir = config.backups.dir;
+  const startedAt = new Date().toISOString();
+  try {
+    const result = await uploadBackups(dir, remote);
+    const state = await readUploadState(dir);
+    await writeAtomically(uploadStateFile(dir), JSON.stringify({ ...state, lastSuccessStartedAt: startedAt, lastSuccessAt: new Date().toISOString() }), 0o600);
+    return result;
+  } catch (error) {
+    const state = await readUploadState(dir);
+    const lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    await writeAtomically(uploadStateFile(dir), JSON.stringify({ ...state, lastFailedAt: new Date().toISOString(), lastError }), 0o600).catch(() => undefined);
+    throw error;
+  }
+}
+
+export interface UploadHealth {
+  /** `ok`: the last copy succeeded; `failing`: it failed; `waiting`: none has run yet. */
+  status: 'ok' | 'failing' | 'waiting';
+  lastUploadedAt: string | null;
+  lastFailedAt: string | null;
+  lastError: string | null;
+  /** Files of the backup folder not known to be in the bucket (written since the last copy that succeeded began). */
+  pendingFiles: number;
+  /** When the oldest of them was written: what a lost disk would lose now is from then on. */
+  oldestPendingAt: string | null;
+}
+
+/** The copy into the bucket as readiness and `/metrics` show it; null without FISHLOG_BACKUP_TARGET=s3. */
+export async function uploadHealth(config: BackupConfig): Promise<UploadHealth | null> {
+  if (!config.backups.s3) return null;
+  const dir = config.backups.dir;
+  const state = await readUploadState(dir);
+  const since = state.lastSuccessStartedAt ? Date.parse(state.lastSuccessStartedAt) : -Infinity;
+  let pendingFiles = 0;
+  let oldest = Infinity;
+  for (const key of await localFiles(dir)) {
+    const stat = await fs.stat(path.join(dir, key)).catch(() => undefined);
+    if (!stat || stat.mtimeMs < since) continue;
+    pendingFiles += 1;
+    oldest = Math.min(oldest, stat.mtimeMs);
+  }
+  const failing = state.lastFailedAt !== null && (state.lastSuccessAt === null || state.lastFailedAt > state.lastSuccessAt);
+  return {
+    status: failing ? 'failing' : state.lastSuccessAt ? 'ok' : 'waiting',
+    lastUploadedAt: state.lastSuccessAt,
+    lastFailedAt: state.lastFailedAt,
+    lastError: failing ? state.lastError : null,
+    pendingFiles,
+    oldestPendingAt: Number.isFinite(oldest) ? new Date(oldest).toISOString() : null,
+  };
 }
 
 export class BackupError extends Error {
@@ -98,8 +176,14 @@ async function writeScripts(dir: string, user: OsUser | undefined): Promise<void
   const paths = layout(dir);
   await fs.mkdir(paths.wal, { recursive: true, mode: 0o700 });
   await fs.mkdir(paths.base, { recursive: true, mode: 0o700 });
-  await fs.writeFile(paths.archiveScript, ARCHIVE_SCRIPT, { mode: 0o755 });
-  await fs.writeFile(paths.restoreScript, RESTORE_SCRIPT, { mode: 0o755 });
+  // A running server may be reading the script this moment: it is replaced (a new file renamed
+  // over it), never rewritten in place, and only when it differs.
+  for (const [file, text] of [
+    [paths.archiveScript, ARCHIVE_SCRIPT],
+    [paths.restoreScript, RESTORE_SCRIPT],
+  ] as const) {
+    if ((await fs.readFile(file, 'utf8').catch(() => undefined)) !== text) await writeAtomically(file, text, 0o755);
+  }
   // PostgreSQL (another OS user when we are root) writes the archive and reads the scripts.
   if (user) {
     const stat = await fs.stat(dir);
@@ -297,8 +381,7 @@ export async function takeBaseBackup(config: BackupConfig, log: Log = () => unde
         await fs.rename(partial, target);
         log(`base backup ${id}: ${files} files, ${(manifest.archive.bytes / 1_048_576).toFixed(1)} MiB compressed, in ${target}`);
         await applyRetention(config, log);
-        const remote = remoteOf(config);
-        if (remote) log(`backups copied to the bucket: ${(await uploadBackups(config.backups.dir, remote)).uploaded} file(s)`);
+        if (remoteOf(config)) log(`backups copied to the bucket: ${(await uploadToBucket(config)).uploaded} file(s)`);
         return manifest;
       } catch (error) {
         await client.query('SELECT pg_backup_stop(false)').catch(() => undefined);
@@ -364,16 +447,75 @@ export async function backupStatus(dir: string): Promise<BackupStatus> {
 /**
  * Keeps the newest base backup of each of the last `keepDaily` days that have one, and the newest
  * of each of the last `keepWeekly` ISO weeks before those; deletes the other base backups and the
- * WAL segments older than the oldest backup kept (timeline history files are always kept).
+ * WAL segments older than the oldest backup kept (timeline history files are always kept). With
+ * the bucket (FISHLOG_BACKUP_TARGET=s3) the rule is applied to the backups of both places together,
+ * and applied in both: the bucket keeps what the folder keeps, also after the folder was lost. When
+ * the bucket cannot be reached the folder's retention is applied still, then the error thrown.
  */
-export async function applyRetention(config: BackupConfig, log: Log = () => undefined): Promise<{ deletedBackups: string[]; deletedWalFiles: number }> {
-  const backups = (await listBaseBackups(config.backups.dir)).reverse(); // newest first
+export async function applyRetention(config: BackupConfig, log: Log = () => undefined): Promise<{ deletedBackups: string[]; deletedWalFiles: number; deletedKeys: number }> {
+  const local = await listBaseBackups(config.backups.dir);
+  const remote = remoteOf(config);
+  let bucket: { keys: Set<string>; backups: BaseBackupManifest[] } | undefined;
+  let bucketError: unknown;
+  if (remote) {
+    try {
+      const keys = await remote.list();
+      const known = new Set(local.map((b) => b.id));
+      const backups: BaseBackupManifest[] = [];
+      for (const key of keys) {
+        const id = /^base\/([^/.][^/]*)\/manifest\.json$/.exec(key)?.[1];
+        if (id) backups.push(known.has(id) ? local.find((b) => b.id === id)! : (JSON.parse((await remote.read(key)).toString('utf8')) as BaseBackupManifest));
+      }
+      bucket = { keys, backups };
+    } catch (error) {
+      bucketError = error;
+    }
+  }
+  const all = new Map([...local, ...(bucket?.backups ?? [])].map((b) => [b.id, b]));
+  const backups = [...all.values()].sort((a, b) => b.finishedAt.localeCompare(a.finishedAt)); // newest first
+  const keep = retained(backups, config.backups.keepDaily, config.backups.keepWeekly);
+  const deletedBackups = backups.filter((b) => !keep.has(b.id)).map((b) => b.id);
+  for (const backup of local) {
+    if (!keep.has(backup.id)) await fs.rm(path.join(layout(config.backups.dir).base, backup.id), { recursive: true, force: true });
+  }
+  const oldest = backups.filter((b) => keep.has(b.id)).at(-1);
+  // Segments (and backup history files) wholly before the oldest kept backup's start.
+  const floor = oldest ? segmentPosition(oldest.startWalFile) : undefined;
+  const beforeFloor = (name: string) => floor !== undefined && !name.includes('.history') && /^[0-9A-F]{24}/.test(name) && segmentPosition(name) < floor;
+  let deletedWalFiles = 0;
+  const walDir = layout(config.backups.dir).wal;
+  for (const name of await fs.readdir(walDir).catch(() => [] as string[])) {
+    if (beforeFloor(name)) {
+      await fs.rm(path.join(walDir, name), { force: true });
+      deletedWalFiles += 1;
+    }
+  }
+  let deletedKeys = 0;
+  if (remote && bucket) {
+    const gone = [...bucket.keys].filter((key) => {
+      const [kind, name] = key.split('/');
+      // A base backup the bucket holds without its manifest is one being copied: left alone.
+      if (kind === 'base') return !!name && all.has(name) && !keep.has(name);
+      return kind === 'wal' && !!name && beforeFloor(name);
+    });
+    await remote.delete(gone);
+    deletedKeys = gone.length;
+  }
+  if (deletedBackups.length > 0 || deletedWalFiles > 0 || deletedKeys > 0) {
+    log(`backup retention: deleted ${deletedBackups.length} base backup(s) and ${deletedWalFiles} WAL file(s)${remote ? `, ${deletedKeys} file(s) in the bucket` : ''}`);
+  }
+  if (bucketError) throw bucketError;
+  return { deletedBackups, deletedWalFiles, deletedKeys };
+}
+
+/** The ids the retention keeps, of backups given newest first. */
+function retained(backups: BaseBackupManifest[], keepDaily: number, keepWeekly: number): Set<string> {
   const keep = new Set<string>();
   const days = new Set<string>();
   const weeks = new Set<string>();
   for (const backup of backups) {
     const day = backup.finishedAt.slice(0, 10);
-    if (days.size < config.backups.keepDaily || days.has(day)) {
+    if (days.size < keepDaily || days.has(day)) {
       if (!days.has(day)) {
         days.add(day);
         keep.add(backup.id);
@@ -381,44 +523,12 @@ export async function applyRetention(config: BackupConfig, log: Log = () => unde
       continue;
     }
     const week = isoWeek(new Date(backup.finishedAt));
-    if (!weeks.has(week) && weeks.size < config.backups.keepWeekly) {
+    if (!weeks.has(week) && weeks.size < keepWeekly) {
       weeks.add(week);
       keep.add(backup.id);
     }
   }
-  const deletedBackups: string[] = [];
-  for (const backup of backups) {
-    if (keep.has(backup.id)) continue;
-    await fs.rm(path.join(layout(config.backups.dir).base, backup.id), { recursive: true, force: true });
-    deletedBackups.push(backup.id);
-  }
-  const oldest = backups.filter((b) => keep.has(b.id)).at(-1);
-  let deletedWalFiles = 0;
-  if (oldest) {
-    const walDir = layout(config.backups.dir).wal;
-    const floor = segmentPosition(oldest.startWalFile);
-    for (const name of await fs.readdir(walDir)) {
-      if (name.includes('.history')) continue;
-      // Segments (and backup history files) wholly before the oldest kept backup's start.
-      if (/^[0-9A-F]{24}/.test(name) && segmentPosition(name) < floor) {
-        await fs.rm(path.join(walDir, name), { force: true });
-        deletedWalFiles += 1;
-      }
-    }
-  }
-  const remote = remoteOf(config);
-  if (remote && oldest) {
-    // The same in the bucket: the base backups deleted here, and the WAL before the oldest kept.
-    const floor = segmentPosition(oldest.startWalFile);
-    const gone = [...(await remote.list())].filter((key) => {
-      const [kind, name] = key.split('/');
-      if (kind === 'base') return deletedBackups.includes(name!);
-      return kind === 'wal' && !!name && !name.includes('.history') && /^[0-9A-F]{24}/.test(name) && segmentPosition(name) < floor;
-    });
-    await remote.delete(gone);
-  }
-  if (deletedBackups.length > 0 || deletedWalFiles > 0) log(`backup retention: deleted ${deletedBackups.length} base backup(s) and ${deletedWalFiles} WAL file(s)`);
-  return { deletedBackups, deletedWalFiles };
+  return keep;
 }
 
 function isoWeek(date: Date): string {
@@ -520,9 +630,7 @@ export async function restoreBackup(config: BackupConfig, options: RestoreOption
     await fs.mkdir(config.backups.dir, { recursive: true, mode: 0o700 });
     const { downloaded } = await downloadBackups(config.backups.dir, remote);
     if (downloaded > 0) log(`${downloaded} backup file(s) brought back from the bucket`);
-    const user = serverOsUser();
-    // PostgreSQL (another OS user when we are root) reads the WAL during the replay.
-    if (user) for (const name of await fs.readdir(layout(config.backups.dir).wal)) await fs.chown(path.join(layout(config.backups.dir).wal, name), user.uid, user.gid);
+    await walToServer(config.backups.dir);
   }
   const backup = chooseBackup(await listBaseBackups(config.backups.dir), options);
   await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -576,6 +684,13 @@ export async function restoreBackup(config: BackupConfig, options: RestoreOption
       await stopServer(pgDir, user);
     }
   });
+}
+
+/** PostgreSQL (another OS user when we are root) reads the WAL brought from the bucket during the replay. */
+async function walToServer(dir: string): Promise<void> {
+  const user = serverOsUser();
+  const wal = layout(dir).wal;
+  if (user) for (const name of await fs.readdir(wal).catch(() => [] as string[])) await fs.chown(path.join(wal, name), user.uid, user.gid);
 }
 
 async function restoreCredentials(dir: string, backup: BaseBackupManifest, dataDir: string): Promise<Credentials> {
@@ -634,19 +749,33 @@ export interface VerifyResult {
 /**
  * Restores the newest base backup (or `from`) with all archived WAL into a temporary folder, starts
  * it on its own port, and checks it: the archive's checksum, that the server starts and promotes,
- * that every migration of this version is applied, and the row counts of a few tables.
+ * that every migration of this version is applied, and the row counts of a few tables. With the
+ * bucket (FISHLOG_BACKUP_TARGET=s3) it checks the bucket's copy: the backup and the WAL it needs are
+ * downloaded into the temporary folder, and the folder's own copy is not used.
  */
 export async function verifyBackup(config: BackupConfig, options: { from?: string; log?: Log } = {}): Promise<VerifyResult> {
   embeddedOnly(config);
   const log = options.log ?? (() => undefined);
-  const backups = await listBaseBackups(config.backups.dir);
-  const backup = chooseBackup(backups, { from: options.from });
-  await checkBackupFile(config.backups.dir, backup);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-verify-'));
   try {
     const user = serverOsUser();
     if (user) await fs.chmod(scratch, 0o711);
-    const restored = await restoreBackup({ ...config, backups: { ...config.backups, enabled: true } }, { from: backup.id, log, dataDir: scratch });
+    const remote = remoteOf(config);
+    let dir = config.backups.dir;
+    if (remote) {
+      dir = path.join(scratch, 'backups');
+      await downloadBackups(dir, remote, (key) => key.endsWith('/manifest.json'));
+    }
+    const backup = chooseBackup(await listBaseBackups(dir), { from: options.from });
+    if (remote) {
+      const floor = segmentPosition(backup.startWalFile);
+      const { downloaded } = await downloadBackups(dir, remote, (key) => key.startsWith(`base/${backup.id}/`) || (key.startsWith('wal/') && (key.includes('.history') || segmentPosition(key.slice(4)) >= floor)));
+      log(`checking the bucket's copy: ${downloaded} file(s) downloaded`);
+      await fs.mkdir(layout(dir).wal, { recursive: true, mode: 0o700 });
+      await walToServer(dir);
+    }
+    await checkBackupFile(dir, backup);
+    const restored = await restoreBackup({ ...config, backups: { ...config.backups, dir, enabled: true, s3: undefined } }, { from: backup.id, log, dataDir: scratch });
     const cluster = await acquireEmbeddedCluster({ dataDir: scratch, processName: 'fishlog-verify' });
     try {
       const client = new pg.Client({ connectionString: cluster.url() });
@@ -686,6 +815,20 @@ export interface ArchiveHealth {
   failedCount: number;
   lastFailedAt: string | null;
   failedWal: string | null;
+  /**
+   * Finished WAL segments not archived yet: those between the last archived one and the one the
+   * server writes now (null when it cannot be told: nothing archived yet, a timeline's history file
+   * archived last, or a server in recovery). Above 0 for long, the archive lags behind the writes.
+   */
+  pendingSegments: number | null;
+  /** Seconds since the last segment was archived, by the server's clock (null: never). */
+  lastArchivedAgeSeconds: number | null;
+}
+
+/** A WAL file name's segment number (`00000001` `0000000A` `0000001F` → 10 × 2^32 / segment size + 31). */
+function segmentNumber(name: string, segmentSize: number): number | null {
+  const match = /^[0-9A-F]{8}([0-9A-F]{8})([0-9A-F]{8})/.exec(name);
+  return match ? parseInt(match[1]!, 16) * (0x1_0000_0000 / segmentSize) + parseInt(match[2]!, 16) : null;
 }
 
 /** The server's WAL archiving, from `pg_stat_archiver` (readable by every role). */
@@ -693,13 +836,28 @@ export async function archiveHealth(client: Pick<pg.ClientBase, 'query'>): Promi
   const { rows } = await client.query<{
     mode: string;
     archived_count: string;
+    last_archived_wal: string | null;
     last_archived_time: Date | null;
+    archived_age: number | null;
     failed_count: string;
     last_failed_wal: string | null;
     last_failed_time: Date | null;
-  }>("SELECT current_setting('archive_mode') AS mode, archived_count::text, last_archived_time, failed_count::text, last_failed_wal, last_failed_time FROM pg_stat_archiver");
+    current_wal: string | null;
+    segment_size: string;
+  }>(
+    `SELECT current_setting('archive_mode') AS mode, archived_count::text, last_archived_wal, last_archived_time,
+            extract(epoch FROM now() - last_archived_time)::float8 AS archived_age,
+            failed_count::text, last_failed_wal, last_failed_time,
+            -- The segment written now (+ 1: a position at a segment's very start belongs to that segment).
+            CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_walfile_name(pg_current_wal_lsn() + 1) END AS current_wal,
+            (SELECT setting FROM pg_settings WHERE name = 'wal_segment_size') AS segment_size
+       FROM pg_stat_archiver`,
+  );
   const row = rows[0]!;
   const failing = row.last_failed_time !== null && (row.last_archived_time === null || row.last_failed_time > row.last_archived_time);
+  const segmentSize = Number(row.segment_size);
+  const current = row.current_wal ? segmentNumber(row.current_wal, segmentSize) : null;
+  const last = row.last_archived_wal && !row.last_archived_wal.includes('.history') ? segmentNumber(row.last_archived_wal, segmentSize) : null;
   return {
     status: row.mode === 'off' ? 'off' : failing ? 'failing' : 'ok',
     archivedCount: Number(row.archived_count),
@@ -707,5 +865,7 @@ export async function archiveHealth(client: Pick<pg.ClientBase, 'query'>): Promi
     failedCount: Number(row.failed_count),
     lastFailedAt: row.last_failed_time?.toISOString() ?? null,
     failedWal: failing ? row.last_failed_wal : null,
+    pendingSegments: current !== null && last !== null ? Math.max(0, current - last - 1) : null,
+    lastArchivedAgeSeconds: row.archived_age,
   };
 }

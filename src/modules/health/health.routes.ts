@@ -5,7 +5,7 @@ import { Health, Liveness, Readiness } from './health.schemas.js';
 import { Gauge } from 'prom-client';
 import { uploadToBucket } from '../../core/db/backup.js';
 import { BACKUP_UPLOAD, BASE_BACKUP } from './health.jobs.js';
-import { backupReadiness, checkHealth, checkReadiness, scheduledBaseBackup, type BackupReadiness } from './health.service.js';
+import { backupReadiness, checkHealth, checkReadiness, scheduledBaseBackup, walArchiveWatch, type BackupReadiness } from './health.service.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
@@ -27,7 +27,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   );
 
   deps.jobs.work(BASE_BACKUP, () => scheduledBaseBackup(deps.database.pool, deps.config, app.log, new Date(deps.now())));
-  deps.jobs.work(BACKUP_UPLOAD, () => (deps.config.databaseUrl || !deps.config.backups.enabled ? Promise.resolve({ uploaded: 0 }) : uploadToBucket(deps.config)));
+  const watchArchive = walArchiveWatch(app.log);
+  deps.jobs.work(BACKUP_UPLOAD, async () => {
+    const walArchive = await watchArchive(deps.database.pool, deps.config);
+    if (deps.config.databaseUrl || !deps.config.backups.enabled) return { walArchive, uploaded: 0 };
+    return { walArchive, ...(await uploadToBucket(deps.config)) };
+  });
   observeBackups(deps);
 
   let shuttingDown = false;
@@ -106,6 +111,40 @@ function observeBackups(deps: AppDeps): void {
     async collect() {
       const { walArchive, newestBaseBackupAt } = await state();
       if (walArchive !== 'external') this.set(seconds(newestBaseBackupAt));
+    },
+  });
+  // The copy into the bucket (FISHLOG_BACKUP_TARGET=s3); all 0 without one.
+  new Gauge({
+    name: 'fishlog_backup_upload_failing',
+    help: '1 while copying the backups into the S3 bucket fails (FISHLOG_BACKUP_TARGET=s3), else 0',
+    registers,
+    async collect() {
+      this.set((await state()).upload?.status === 'failing' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'fishlog_backup_upload_pending_files',
+    help: 'Files of the backup folder (archived WAL, base backups) not yet known to be in the S3 bucket',
+    registers,
+    async collect() {
+      this.set((await state()).upload?.pendingFiles ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'fishlog_backup_upload_lag_seconds',
+    help: 'Age of the oldest file of the backup folder not yet known to be in the S3 bucket (0: none waits)',
+    registers,
+    async collect() {
+      const oldest = (await state()).upload?.oldestPendingAt;
+      this.set(oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'fishlog_backup_upload_last_success_timestamp_seconds',
+    help: 'When the last copy of the backups into the S3 bucket succeeded (Unix time; 0: never, or no bucket)',
+    registers,
+    async collect() {
+      this.set(seconds((await state()).upload?.lastUploadedAt ?? null));
     },
   });
 }

@@ -28,10 +28,38 @@ export const BackupReadiness = Type.Object(
     lastFailedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     failedWal: Type.Union([Type.String({ description: 'The WAL segment that fails to archive, while it does' }), Type.Null()]),
     newestBaseBackupAt: Type.Union([Type.String({ format: 'date-time', description: 'When the newest base backup ended' }), Type.Null()]),
+    upload: Type.Union(
+      [
+        Type.Object(
+          {
+            status: Type.Union([Type.Literal('ok'), Type.Literal('failing'), Type.Literal('waiting')], {
+              description: '`failing` when the last copy into the bucket failed (a warning that never makes the service not ready), `waiting` before the first copy',
+            }),
+            lastUploadedAt: Type.Union([Type.String({ format: 'date-time', description: 'When the last copy that succeeded ended' }), Type.Null()]),
+            lastFailedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            lastError: Type.Union([Type.String({ description: 'Why the copy fails, while it does' }), Type.Null()]),
+            pendingFiles: Type.Integer({ minimum: 0, description: 'Files of the backup folder not yet known to be in the bucket' }),
+            oldestPendingAt: Type.Union([Type.String({ format: 'date-time', description: 'When the oldest of them was written: a lost server loses what came after it' }), Type.Null()]),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The copy of the backups into the S3 bucket (FISHLOG_BACKUP_TARGET=s3, every minute); null without one' },
+    ),
   },
   {
     additionalProperties: false,
-    examples: [{ walArchive: 'ok', lastArchivedAt: '2026-11-28T14:05:12.000Z', lastFailedAt: null, failedWal: null, newestBaseBackupAt: '2026-11-28T03:17:40.000Z' }],
+    examples: [
+      {
+        walArchive: 'ok',
+        lastArchivedAt: '2026-11-28T14:05:12.000Z',
+        lastFailedAt: null,
+        failedWal: null,
+        newestBaseBackupAt: '2026-11-28T03:17:40.000Z',
+        upload: { status: 'ok', lastUploadedAt: '2026-11-28T14:06:00.000Z', lastFailedAt: null, lastError: null, pendingFiles: 0, oldestPendingAt: null },
+      },
+    ],
   },
 );
 

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import type { HealthBody, Readiness as ReadinessSchema } from './health.schemas.js';
 import { migrationsFolder } from '../../paths.js';
 import { regulationDataWarnings } from '../regulations/index.js';
-import { archiveHealth, listBaseBackups, takeBaseBackup, type BackupConfig } from '../../core/db/backup.js';
+import { archiveHealth, listBaseBackups, takeBaseBackup, uploadHealth, type ArchiveHealth, type BackupConfig } from '../../core/db/backup.js';
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -52,13 +52,14 @@ export type BackupReadiness = Readiness['details']['backups'];
 
 /** The embedded database's backups as readiness shows them (never a reason to be not ready). */
 export async function backupReadiness(pool: pg.Pool, config: BackupConfig, databaseAnswers = true): Promise<BackupReadiness> {
-  const none = { lastArchivedAt: null, lastFailedAt: null, failedWal: null, newestBaseBackupAt: null };
+  const none = { lastArchivedAt: null, lastFailedAt: null, failedWal: null, newestBaseBackupAt: null, upload: null };
   if (config.databaseUrl) return { walArchive: 'external', ...none };
   const newestBaseBackupAt = (await listBaseBackups(config.backups.dir)).at(-1)?.finishedAt ?? null;
-  if (!config.backups.enabled) return { walArchive: 'off', ...none, newestBaseBackupAt };
+  const upload = await uploadHealth(config).catch(() => null);
+  if (!config.backups.enabled) return { walArchive: 'off', ...none, newestBaseBackupAt, upload };
   const archive = databaseAnswers ? await archiveHealth(pool).catch(() => undefined) : undefined;
-  if (!archive) return { walArchive: 'unknown', ...none, newestBaseBackupAt };
-  return { walArchive: archive.status, lastArchivedAt: archive.lastArchivedAt, lastFailedAt: archive.lastFailedAt, failedWal: archive.failedWal, newestBaseBackupAt };
+  if (!archive) return { walArchive: 'unknown', ...none, newestBaseBackupAt, upload };
+  return { walArchive: archive.status, lastArchivedAt: archive.lastArchivedAt, lastFailedAt: archive.lastFailedAt, failedWal: archive.failedWal, newestBaseBackupAt, upload };
 }
 
 /**
@@ -85,8 +86,8 @@ const SLACK_MS = 30 * 60_000;
 
 /**
  * The hourly job (`health.base-backup`): a base backup when the newest is `everyHours` old, a warning
- * when the archive fails or a backup is overdue (and the job fails then, to be retried and shown in
- * the jobs view).
+ * when a backup is overdue (and the job fails then, to be retried and shown in the jobs view). The
+ * WAL archive is watched every minute (`walArchiveWatch`).
  */
 export async function scheduledBaseBackup(
   pool: pg.Pool,
@@ -96,10 +97,6 @@ export async function scheduledBaseBackup(
 ): Promise<{ taken: string | null; skipped?: string }> {
   if (config.databaseUrl) return { taken: null, skipped: 'DATABASE_URL: backups belong to that server' };
   if (!config.backups.enabled) return { taken: null, skipped: 'FISHLOG_BACKUPS=false' };
-  const archive = await archiveHealth(pool).catch(() => undefined);
-  if (archive?.status === 'failing') {
-    log.warn({ failedWal: archive.failedWal, lastFailedAt: archive.lastFailedAt, lastArchivedAt: archive.lastArchivedAt }, 'the WAL archive is failing: PostgreSQL cannot write into FISHLOG_BACKUP_DIR/wal (see its server.log); writes since the last archived segment are not backed up');
-  }
   const newest = (await listBaseBackups(config.backups.dir)).at(-1);
   const age = newest ? now.getTime() - Date.parse(newest.finishedAt) : Infinity;
   if (age < config.backups.everyHours * 3_600_000 - SLACK_MS) return { taken: null };
@@ -112,4 +109,44 @@ export async function scheduledBaseBackup(
     }
     throw error;
   }
+}
+
+export type WalArchiveState = 'ok' | 'failing' | 'lagging';
+
+/** The archive's state: failing, lagging (finished segments waiting longer than twice the archive timeout), or ok. */
+export function walArchiveState(archive: ArchiveHealth, timeoutSeconds: number): WalArchiveState {
+  if (archive.status === 'failing') return 'failing';
+  const waiting = archive.pendingSegments !== null && archive.pendingSegments > 0;
+  return waiting && (archive.lastArchivedAgeSeconds === null || archive.lastArchivedAgeSeconds > 2 * timeoutSeconds) ? 'lagging' : 'ok';
+}
+
+/**
+ * The WAL archive's watch (the minute job `health.backup-upload` runs it): a warning in the log
+ * when the archive starts failing or lagging behind the writes, and a line when it has caught up
+ * again; once per change of state, not at every check. The state lives in the process: a process
+ * started while the archive fails warns once.
+ */
+export function walArchiveWatch(log: { info(obj: object, message: string): void; warn(obj: object, message: string): void }) {
+  let state: WalArchiveState | undefined;
+  return async (pool: pg.Pool, config: BackupConfig): Promise<WalArchiveState | null> => {
+    if (config.databaseUrl || !config.backups.enabled) return null;
+    const archive = await archiveHealth(pool).catch(() => undefined);
+    if (!archive || archive.status === 'off') return null;
+    const next = walArchiveState(archive, config.backups.archiveTimeoutSeconds);
+    if (next !== state) {
+      const details = { failedWal: archive.failedWal, lastFailedAt: archive.lastFailedAt, lastArchivedAt: archive.lastArchivedAt, pendingSegments: archive.pendingSegments };
+      if (next === 'failing') {
+        log.warn(details, 'the WAL archive is failing: PostgreSQL cannot write into FISHLOG_BACKUP_DIR/wal (see its server.log); writes since the last archived segment are not backed up');
+      } else if (next === 'lagging') {
+        log.warn(
+          details,
+          `the WAL archive lags behind the writes: ${archive.pendingSegments} finished WAL segment(s) wait, and the last was archived ${Math.round(archive.lastArchivedAgeSeconds ?? 0)} s ago (more than twice FISHLOG_WAL_ARCHIVE_TIMEOUT_S); writes since then are not backed up yet`,
+        );
+      } else if (state !== undefined) {
+        log.info(details, 'the WAL archive has caught up: every finished WAL segment is archived');
+      }
+      state = next;
+    }
+    return next;
+  };
 }
