@@ -13,6 +13,7 @@ const ModerationQueue = lazy(() => import('./screens/ModerationQueue'));
 const UsersList = lazy(() => import('./screens/Users').then((m) => ({ default: m.UsersList })));
 const UserShow = lazy(() => import('./screens/Users').then((m) => ({ default: m.UserShow })));
 const Appeals = lazy(() => import('./screens/Appeals'));
+const AccountDeletions = lazy(() => import('./screens/AccountDeletions'));
 const AuditLog = lazy(() => import('./screens/AuditLog'));
 const Employees = lazy(() => import('./screens/Employees'));
 const Reports = lazy(() => import('./screens/Reports'));
@@ -87,7 +88,7 @@ function ConsoleMenu() {
   // The screens in groups (people and access; moderation; money, audit and notices; catalog; community; regulations;
   // settings, jobs and the Owner's employees), a divider between two groups (a separator: the arrow keys pass over it).
   const groups = [
-    [...when(SCREENS.dashboard(access), 'dashboard'), ...when(SCREENS.users(access), 'users', 'appeals')],
+    [...when(SCREENS.dashboard(access), 'dashboard'), ...when(SCREENS.users(access), 'users', 'appeals', 'account-deletions')],
     [...when(SCREENS.moderation(access), 'moderation', 'photos'), ...when(SCREENS.reports(access), 'reports'), ...when(SCREENS.rules(access), 'rules'), ...when(SCREENS.moderationSettings(access), 'moderation-settings')],
     [...when(SCREENS.payments(access), 'payments'), ...when(SCREENS.audit(access), 'audit'), ...when(SCREENS.announcements(access), 'announcements')],
     CATALOG_SCREENS.filter(([, , allowed]) => allowed(access)).map(([name]) => name),
@@ -181,6 +182,7 @@ export function App() {
         ...(access?.staff && SCREENS.dashboard(access) ? [<Resource key="dashboard" name="dashboard" list={Dashboard} options={{ label: 'Dashboard' }} />] : []),
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="users" name="users" list={UsersList} show={UserShow} recordRepresentation="username" options={{ label: 'Users' }} />] : []),
         ...(access?.staff && SCREENS.users(access) ? [<Resource key="appeals" name="appeals" list={Appeals} options={{ label: 'Ban appeals' }} />] : []),
+        ...(access?.staff && SCREENS.users(access) ? [<Resource key="account-deletions" name="account-deletions" list={AccountDeletions} options={{ label: 'Account deletions' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="moderation" name="moderation" list={ModerationQueue} options={{ label: 'Moderation' }} />] : []),
         ...(access?.staff && SCREENS.moderation(access) ? [<Resource key="photos" name="photos" list={PhotoReview} options={{ label: 'Photo review' }} />] : []),
         ...(access?.staff && SCREENS.rules(access) ? [<Resource key="rules" name="rules" list={Rules} options={{ label: 'Moderation rules' }} />] : []),

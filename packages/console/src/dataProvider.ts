@@ -37,6 +37,7 @@ const LISTS: Record<string, string> = {
   captains: '/api/admin/charter/captains',
   'fishing-reports': '/api/admin/fishing-reports',
   webhooks: '/api/admin/webhooks',
+  'account-deletions': '/api/admin/account-deletions',
   // Lists under a record: the record's id comes in the list's permanent filter, named as in the path.
   'webhook-deliveries': '/api/admin/webhooks/{webhookId}/deliveries',
   'user-activity': '/api/admin/users/{userId}/activity-timeline',
@@ -53,7 +54,7 @@ const RECORDS: Record<string, string> = {
   ),
 };
 /** Records whose API path names them by another field than `id` (react-admin's id, in the console's URLs). */
-const KEYS: Record<string, string> = { settings: 'name', captains: 'userId' };
+const KEYS: Record<string, string> = { settings: 'name', captains: 'userId', 'account-deletions': 'userId' };
 const keyed = (resource: string, record: Record<string, unknown>) =>
   KEYS[resource]
     ? { ...record, id: record[KEYS[resource]] }
@@ -110,7 +111,7 @@ export const dataProvider: DataProvider = {
     const { page = 1, perPage = 25 } = params.pagination ?? {};
     const query: Record<string, unknown> = { page, pageSize: perPage, ...cleanFilter(params.filter ?? {}) };
     // Date inputs give a day; the API's period bounds are instants (UTC midnight).
-    for (const key of ['createdFrom', 'createdTo']) if (typeof query[key] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(query[key])) query[key] = `${query[key]}T00:00:00.000Z`;
+    for (const key of ['createdFrom', 'createdTo', 'dueBefore']) if (typeof query[key] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(query[key])) query[key] = `${query[key]}T00:00:00.000Z`;
     if (resource === 'users' && params.sort?.field && ['createdAt', 'username'].includes(params.sort.field)) {
       query.sort = `${params.sort.order === 'DESC' ? '-' : ''}${params.sort.field}`;
     }
