@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/paths.js';
+import { buildServer } from './build.js';
 
 /**
  * Chaos: the real process (`npm start`, embedded PostgreSQL in a data folder of its own) under a
@@ -41,7 +42,7 @@ async function start(): Promise<number> {
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: projectRoot });
+  await buildServer();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-chaos-'));
 });
 afterAll(async () => {

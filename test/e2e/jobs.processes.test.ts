@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import { until } from '../until.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { CHARTERS_SWEEP } from '../../src/modules/charters/charters.jobs.js';
 import { projectRoot } from '../../src/paths.js';
 import { bookNewSlot, charterCast } from '../factories/charters.js';
 import { CARDS } from '../factories/payments.js';
+import { builtMain, buildServer } from '../build.js';
 import { createTestApp, type TestApp } from '../harness.js';
 
 /**
@@ -23,7 +23,7 @@ interface Server {
 }
 
 function startServer(databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, [builtMain], {
     cwd: projectRoot,
     env: {
       ...process.env,
@@ -61,6 +61,7 @@ describe('jobs across server processes', () => {
   const servers: Server[] = [];
 
   beforeAll(async () => {
+    await buildServer(); // the servers below run the compiled dist/main.js, as `npm start` does
     t = await createTestApp();
   });
   afterAll(async () => {

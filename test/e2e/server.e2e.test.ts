@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireEmbeddedCluster } from '../../src/core/db/embedded.js';
 import { projectRoot } from '../../src/paths.js';
+import { buildServer } from '../build.js';
 
 /**
  * End to end: the real process, started with `npm start`, on a temporary data folder, with its
@@ -75,7 +76,7 @@ async function withCluster<T>(dataDir: string, fn: (client: pg.Client) => Promis
 let dataDir: string;
 beforeAll(async () => {
   // `npm start`'s build step, once for every start below.
-  execFileSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], { cwd: projectRoot });
+  await buildServer();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'fishlog-e2e-'));
 });
 afterAll(async () => {
