@@ -1,4 +1,3 @@
-import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileAllValidators } from './compilers.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -12,15 +11,11 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     await t?.close();
   });
 
-  it('serves an OpenAPI 3.1 document that lints clean', async () => {
+  it('serves an OpenAPI 3.1 document (linted with Redocly and Spectral in openapi.contract.test.ts)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
-    expect(doc.openapi).toBe('3.1.0');
-    const config = await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off', 'info-license-url': 'off' } });
-    const problems = await lintFromString({ source: res.body, absoluteRef: '/openapi.json', config });
-    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
-    expect(errors).toEqual([]);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json().openapi).toBe('3.1.0');
   });
 
   it('compiles the request validator of every route (compiled on first use in service)', () => {
