@@ -27,7 +27,8 @@ import type { AppDeps } from './core/app-deps.js';
 import { Registries } from './core/registries.js';
 import { listenWhileServing } from './core/db/listen.js';
 import { hiddenOwnersOf } from './core/access/visibility.js';
-import { userDirectory } from './modules/users/users.service.js';
+import { createUserDirectory } from './modules/users/users.service.js';
+import { banIdentityKey } from './modules/users/bans-identity.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
@@ -101,7 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
 
   const idp = options.idp ?? (await createIdentityProvider(config, database.db));
-  const authenticator = new Authenticator(idp, database.db, userDirectory, app.log, options.now);
+  const authenticator = new Authenticator(idp, database.db, createUserDirectory(banIdentityKey(config)), app.log, options.now);
   await authenticator.listen(database.pool);
   const registries = options.registries ?? new Registries();
   // Whose content nobody else sees (deactivated accounts): kept while the server listens for changes of users.

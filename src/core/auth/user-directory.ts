@@ -3,7 +3,7 @@ import type { IdentityClaims } from './idp/types.js';
 
 /**
  * How the core finds the application user behind verified claims. The users module implements
- * it (`userDirectory` in users.service.ts); the composition root hands it to the Authenticator at
+ * it (`createUserDirectory` in users.service.ts); the composition root hands it to the Authenticator at
  * start-up, so the core never imports the users module.
  */
 export interface DirectoryUser {

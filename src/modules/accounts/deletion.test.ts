@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalIdentityProvider } from '../../core/auth/idp/local/local-idp.js';
 import { createIdpUser } from '../../core/auth/idp/local/local-users.js';
@@ -25,7 +26,11 @@ import {
   register,
   type TestUser,
 } from '../../../test/factories.js';
+import { banIdentityKey, identityHash } from '../users/bans-identity.js';
 import { eraseDueAccounts, type DeletionDeps } from './deletion.service.js';
+
+/** The SHA-256 of an identity that ban hashes were before they were keyed (migration 0048). */
+const unkeyedDigest = (kind: 'sub' | 'email', value: string) => createHash('sha256').update(`fishlog.banned-identity.${kind}:${value.trim().toLowerCase()}`).digest('base64url');
 
 /** Deleting one's account: who may, the grace period (deactivated, signed out, content hidden), cancelling, the administration and legal holds. */
 
@@ -295,8 +300,15 @@ describe('a banned angler cannot delete their way around the ban', () => {
     expect((await requestDeletion(troll)).statusCode).toBe(202);
     expect(await eraseDueAccounts(deletionDeps(), new Date(Date.now() + 31 * DAY))).toContain(troll.userId);
     // The ban stays, on the erased account, with the identity's hashes.
-    const { rows } = await t.database.pool.query('SELECT reason, subject_hash, email_hash FROM user_bans WHERE user_id = $1', [troll.userId]);
-    expect(rows).toEqual([{ reason: 'Harassment', subject_hash: expect.any(String), email_hash: expect.any(String) }]);
+    const { rows } = await t.database.pool.query('SELECT reason, subject_hash, email_hash, identity_hash_version FROM user_bans WHERE user_id = $1', [troll.userId]);
+    expect(rows).toEqual([{ reason: 'Harassment', subject_hash: expect.any(String), email_hash: expect.any(String), identity_hash_version: 2 }]);
+    // Keyed: not the SHA-256 anyone could compute from a list of known e-mails, but the HMAC under the server's key.
+    const key = banIdentityKey(t.config);
+    expect(rows[0].email_hash).not.toBe(unkeyedDigest('email', troll.email));
+    expect(rows[0].email_hash).toBe(identityHash(key, 'email', troll.email));
+    expect(rows[0].subject_hash).toBe(identityHash(key, 'sub', troll.sub));
+    // Another server key makes other hashes: the table alone names nobody.
+    expect(identityHash(banIdentityKey({ settingsKey: 'another settings key of at least 32 chars', dataDir: t.config.dataDir }), 'email', troll.email)).not.toBe(rows[0].email_hash);
     // The identity provider's user is gone: the old password signs in nobody.
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: troll.username, password: troll.password } })).statusCode).toBe(401);
 
@@ -306,6 +318,34 @@ describe('a banned angler cannot delete their way around the ban', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/social/posts', headers: { authorization: `Bearer ${tokens.id_token}` } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'auth.banned', detail: expect.stringContaining('Harassment') });
+  });
+});
+
+describe('ban hashes written before they were keyed', () => {
+  it('are re-keyed when the app starts, and still recognise the identity', async () => {
+    const owner = await createUser(t, { role: 'Owner' });
+    const gone = await createUser(t);
+    await banUser(t, owner, gone, { durationDays: null, reason: 'Spam' });
+    // A ban as migration 0048 found it: unkeyed SHA-256 hashes, marked version 1.
+    const email = `legacy-${gone.username}@example.com`;
+    await t.database.pool.query('UPDATE user_bans SET subject_hash = $2, email_hash = $3, identity_hash_version = 1 WHERE user_id = $1', [
+      gone.userId,
+      unkeyedDigest('sub', `legacy-sub-${gone.userId}`),
+      unkeyedDigest('email', email),
+    ]);
+    // A process starting re-keys it (once: a second start changes nothing).
+    for (let i = 0; i < 2; i++) {
+      const starting = await createTestApp({ sameDatabaseAs: t });
+      await starting.app.ready();
+      await starting.close();
+    }
+    const { rows } = await t.database.pool.query('SELECT email_hash, identity_hash_version FROM user_bans WHERE user_id = $1', [gone.userId]);
+    expect(rows).toEqual([{ email_hash: identityHash(banIdentityKey(t.config), 'email', email), identity_hash_version: 2 }]);
+
+    await createIdpUser(t.database.db, 10, { username: `${gone.username}_back`, email: email.toUpperCase(), password: 'a long password back' });
+    const tokens = await login(t, `${gone.username}_back`, 'a long password back');
+    const res = await t.app.inject({ method: 'GET', url: '/api/social/posts', headers: { authorization: `Bearer ${tokens.id_token}` } });
+    expect(res.json()).toMatchObject({ status: 403, code: 'auth.banned', detail: expect.stringContaining('Spam') });
   });
 });
 

@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Seed } from '../../core/db/seeds.js';
-import { userDirectory } from '../users/users.service.js';
+import { upsertDemoUser } from '../users/users.service.js';
 import { clubMembers, clubs } from './clubs.tables.js';
 
 /** Namespace of the demonstration records' ids (stable, so the seed is idempotent). */
@@ -18,7 +18,7 @@ export const clubsDemoSeed: Seed = {
   version: 1,
   description: 'One public sample club',
   async run({ tx }) {
-    const user = await userDirectory.upsertFromClaims(tx, { sub: DEMO_COMMUNITY_SUB, username: 'demo_community', email: 'demo-community@example.com' });
+    const user = await upsertDemoUser(tx, { sub: DEMO_COMMUNITY_SUB, username: 'demo_community', email: 'demo-community@example.com' });
     const [created] = await tx
       .insert(clubs)
       .values({

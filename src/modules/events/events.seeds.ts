@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Seed } from '../../core/db/seeds.js';
-import { userDirectory } from '../users/users.service.js';
+import { upsertDemoUser } from '../users/users.service.js';
 import { events } from './events.tables.js';
 
 /** Namespace of the demonstration records' ids (stable, so the seed is idempotent). */
@@ -19,7 +19,7 @@ export const eventsDemoSeed: Seed = {
   version: 1,
   description: 'One approved sample event (a tackle swap meet)',
   async run({ tx }) {
-    const user = await userDirectory.upsertFromClaims(tx, { sub: DEMO_COMMUNITY_SUB, username: 'demo_community', email: 'demo-community@example.com' });
+    const user = await upsertDemoUser(tx, { sub: DEMO_COMMUNITY_SUB, username: 'demo_community', email: 'demo-community@example.com' });
     const day = 86_400_000;
     const start = new Date(Math.ceil((Date.now() + 42 * day) / day) * day + 15 * 3_600_000); // 15:00 UTC (9 or 10 a.m. in Minnesota), six weeks ahead
     await tx

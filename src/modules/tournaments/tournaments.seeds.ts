@@ -1,7 +1,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Seed } from '../../core/db/seeds.js';
 import { speciesId } from '../species/index.js';
-import { userDirectory } from '../users/users.service.js';
+import { upsertDemoUser } from '../users/users.service.js';
 import { tournamentDivisions, tournamentOrganizers, tournaments } from './tournaments.tables.js';
 
 /** Namespace of the demonstration records' ids (stable, so the seed is idempotent). */
@@ -21,7 +21,7 @@ export const tournamentsDemoSeed: Seed = {
   version: 1,
   description: 'A verified demo organizer with one approved tournament',
   async run({ tx }) {
-    const user = await userDirectory.upsertFromClaims(tx, { sub: DEMO_ORGANIZER_SUB, username: 'demo_organizer', email: 'demo-organizer@example.com' });
+    const user = await upsertDemoUser(tx, { sub: DEMO_ORGANIZER_SUB, username: 'demo_organizer', email: 'demo-organizer@example.com' });
     const organizerId = demoId('organizer:demo');
     await tx
       .insert(tournamentOrganizers)

@@ -6,11 +6,20 @@ import type { AppDeps } from '../../core/app-deps.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { AppealBody, MyBan, MyBans } from './bans.schemas.js';
 import * as service from './bans.service.js';
+import { banIdentityKeyOf, rekeyLegacyBanHashes } from './bans-identity.js';
 
 /** A user's side of bans: the two routes a banned user may still call (`allowBanned`). */
 export const bansRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const services = serviceDeps(deps);
   const now = () => new Date(deps.now());
+  // Hashes of banned identities written before they were keyed (migration 0048) are re-keyed once, at start.
+  app.addHook('onReady', async () => {
+    const changed = await rekeyLegacyBanHashes(deps.database.db, banIdentityKeyOf(deps.registries)).catch((error: unknown) => {
+      app.log.warn({ err: error }, 're-keying the identity hashes of bans failed; the next start retries');
+      return 0;
+    });
+    if (changed > 0) app.log.info({ bans: changed }, 're-keyed the identity hashes of bans (HMAC)');
+  });
   app.addSchema(MyBan);
   const tags = ['bans'];
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../core/db/columns.js';
 import { users } from './users.tables.js';
 
@@ -23,12 +23,15 @@ export const userBans = pgTable(
     liftedBy: uuid().references(() => users.id),
     liftReason: text(),
     /**
-     * Written when the banned account is erased: keyed hashes of its identity-provider subject and
-     * e-mail (users.bans-identity.ts), so a new account of the same identity is recognised and banned
-     * again; nothing else of the person is kept.
+     * Written when the banned account is erased: keyed hashes (HMAC-SHA-256 under a server key that
+     * is not in the database) of its identity-provider subject and e-mail (bans-identity.ts), so a
+     * new account of the same identity is recognised and banned again; nothing else of the person is
+     * kept. `identityHashVersion`: 2 keyed; 1 the unkeyed SHA-256 of before migration 0048, which the
+     * users module re-keys at start-up (null: no hashes).
      */
     subjectHash: text(),
     emailHash: text(),
+    identityHashVersion: smallint(),
     ...timestamps(),
   },
   (t) => [

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../core/db/client.js';
 import { UserErrors } from './users.errors.js';
 import * as repo from './users.repository.js';
 import { latestUnliftedBan } from './bans.repository.js';
-import { banRecognisedIdentity, rememberBannedIdentity } from './bans-identity.js';
+import { banIdentityKeyOf, banRecognisedIdentity, rememberBannedIdentity } from './bans-identity.js';
 import type { UserRow } from './users.tables.js';
 
 /** The API's view of a user's identity (no internal fields). */
@@ -67,14 +67,25 @@ export async function findByUsernamePrefix(deps: ServiceDeps<DbOrTx>, prefix: st
   return repo.usernamePrefixQuery(db, prefix, limit);
 }
 
-/** The users module's implementation of the core's user directory (authentication resolves users through it). */
-export const userDirectory: UserDirectory = {
-  async upsertFromClaims(db, claims) {
-    const user = await userFromClaims(db, claims);
-    const ban = await latestUnliftedBan(db, user.id);
-    return { ...user, ban: ban ?? null };
-  },
-};
+/**
+ * The users module's implementation of the core's user directory (authentication resolves users
+ * through it), with the app's key of banned identities' hashes (`banIdentityKey`, bans-identity.ts).
+ */
+export function createUserDirectory(banKey: Buffer): UserDirectory {
+  return {
+    async upsertFromClaims(db, claims) {
+      const user = await userFromClaims(db, banKey, claims);
+      const ban = await latestUnliftedBan(db, user.id);
+      return { ...user, ban: ban ?? null };
+    },
+  };
+}
+
+/** For the seeds' demonstration accounts (fixed identities of no person): the user of `claims`, created on first sight. */
+export async function upsertDemoUser(db: DbOrTx, claims: { sub: string; username: string; email: string }): Promise<UserRow> {
+  const { inserted: _inserted, ...user } = await repo.upsertUserFromClaims(db, claims);
+  return user;
+}
 
 /**
  * Records a successful sign-in (POST /api/auth/login) of the identity in `claims`, creating the
@@ -82,7 +93,7 @@ export const userDirectory: UserDirectory = {
  */
 export async function recordSignIn(deps: ServiceDeps<DbOrTx>, claims: { sub: string; username: string; email: string | undefined }, meta: { ip: string | null; userAgent: string | null }) {
   const { db } = deps;
-  const user = await userFromClaims(db, claims);
+  const user = await userFromClaims(db, banIdentityKeyOf(deps.registries), claims);
   await repo.insertSignIn(db, { userId: user.id, ipAddress: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null });
 }
 
@@ -93,9 +104,9 @@ export function findUserById(deps: ServiceDeps<DbOrTx>, id: string): Promise<Use
 }
 
 /** The user of `claims`, created on first sight; a new user whose identity is that of an erased, banned account is banned too (bans-identity.ts). */
-async function userFromClaims(db: DbOrTx, claims: { sub: string; username: string; email: string | undefined }): Promise<UserRow> {
+async function userFromClaims(db: DbOrTx, banKey: Buffer, claims: { sub: string; username: string; email: string | undefined }): Promise<UserRow> {
   const { inserted, ...user } = await repo.upsertUserFromClaims(db, claims);
-  if (inserted) await banRecognisedIdentity(db, user.id, { sub: user.sub, email: user.email }, new Date());
+  if (inserted) await banRecognisedIdentity(db, banKey, user.id, { sub: user.sub, email: user.email }, new Date());
   return user;
 }
 
@@ -122,7 +133,7 @@ export async function eraseUserIdentity(deps: ServiceDeps<DbOrTx>, userId: strin
   const { db } = deps;
   const user = await repo.findByIdForUpdate(db, userId);
   if (!user) throw UserErrors.notFound(userId);
-  await rememberBannedIdentity(db, userId, { sub: user.sub, email: user.email });
+  await rememberBannedIdentity(db, banIdentityKeyOf(deps.registries), userId, { sub: user.sub, email: user.email });
   await repo.eraseIdentity(db, userId, at);
   await notifyPrincipalChanged(db, user.sub);
   return { sub: user.sub };
