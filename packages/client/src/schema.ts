@@ -50622,7 +50622,6 @@ export interface operations {
                              *         "status": "ok",
                              *         "lastUploadedAt": "2026-11-28T14:06:00.000Z",
                              *         "lastFailedAt": null,
-                             *         "lastError": null,
                              *         "pendingFiles": 0,
                              *         "oldestPendingAt": null
                              *       }
@@ -50637,11 +50636,10 @@ export interface operations {
                                 newestBaseBackupAt: string | null;
                                 /** @description The copy of the backups into the S3 bucket (FISHLOG_BACKUP_TARGET=s3, every minute); null without one */
                                 upload: {
-                                    /** @description `failing` when the last copy into the bucket failed (a warning that never makes the service not ready), `waiting` before the first copy */
+                                    /** @description `failing` when the last copy into the bucket failed (a warning that never makes the service not ready; why is in the log and the jobs view, not in this public answer), `waiting` before the first copy */
                                     status: "ok" | "failing" | "waiting";
                                     lastUploadedAt: string | null;
                                     lastFailedAt: string | null;
-                                    lastError: string | null;
                                     /**
                                      * Format: int64
                                      * @description Files of the backup folder not yet known to be in the bucket
@@ -50713,7 +50711,6 @@ export interface operations {
                              *         "status": "ok",
                              *         "lastUploadedAt": "2026-11-28T14:06:00.000Z",
                              *         "lastFailedAt": null,
-                             *         "lastError": null,
                              *         "pendingFiles": 0,
                              *         "oldestPendingAt": null
                              *       }
@@ -50728,11 +50725,10 @@ export interface operations {
                                 newestBaseBackupAt: string | null;
                                 /** @description The copy of the backups into the S3 bucket (FISHLOG_BACKUP_TARGET=s3, every minute); null without one */
                                 upload: {
-                                    /** @description `failing` when the last copy into the bucket failed (a warning that never makes the service not ready), `waiting` before the first copy */
+                                    /** @description `failing` when the last copy into the bucket failed (a warning that never makes the service not ready; why is in the log and the jobs view, not in this public answer), `waiting` before the first copy */
                                     status: "ok" | "failing" | "waiting";
                                     lastUploadedAt: string | null;
                                     lastFailedAt: string | null;
-                                    lastError: string | null;
                                     /**
                                      * Format: int64
                                      * @description Files of the backup folder not yet known to be in the bucket

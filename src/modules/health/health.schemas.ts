@@ -33,11 +33,11 @@ export const BackupReadiness = Type.Object(
         Type.Object(
           {
             status: Type.Union([Type.Literal('ok'), Type.Literal('failing'), Type.Literal('waiting')], {
-              description: '`failing` when the last copy into the bucket failed (a warning that never makes the service not ready), `waiting` before the first copy',
+              description:
+                '`failing` when the last copy into the bucket failed (a warning that never makes the service not ready; why is in the log and the jobs view, not in this public answer), `waiting` before the first copy',
             }),
             lastUploadedAt: Type.Union([Type.String({ format: 'date-time', description: 'When the last copy that succeeded ended' }), Type.Null()]),
             lastFailedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-            lastError: Type.Union([Type.String({ description: 'Why the copy fails, while it does' }), Type.Null()]),
             pendingFiles: Type.Integer({ minimum: 0, description: 'Files of the backup folder not yet known to be in the bucket' }),
             oldestPendingAt: Type.Union([Type.String({ format: 'date-time', description: 'When the oldest of them was written: a lost server loses what came after it' }), Type.Null()]),
           },
@@ -57,7 +57,7 @@ export const BackupReadiness = Type.Object(
         lastFailedAt: null,
         failedWal: null,
         newestBaseBackupAt: '2026-11-28T03:17:40.000Z',
-        upload: { status: 'ok', lastUploadedAt: '2026-11-28T14:06:00.000Z', lastFailedAt: null, lastError: null, pendingFiles: 0, oldestPendingAt: null },
+        upload: { status: 'ok', lastUploadedAt: '2026-11-28T14:06:00.000Z', lastFailedAt: null, pendingFiles: 0, oldestPendingAt: null },
       },
     ],
   },

@@ -55,7 +55,11 @@ export async function backupReadiness(pool: pg.Pool, config: BackupConfig, datab
   const none = { lastArchivedAt: null, lastFailedAt: null, failedWal: null, newestBaseBackupAt: null, upload: null };
   if (config.databaseUrl) return { walArchive: 'external', ...none };
   const newestBaseBackupAt = (await listBaseBackups(config.backups.dir)).at(-1)?.finishedAt ?? null;
-  const upload = await uploadHealth(config).catch(() => null);
+  // Without the copy's error: this answer is public, an error may name internal hosts (the log and the jobs view have it).
+  const upload = await uploadHealth(config).then(
+    (health) => health && { status: health.status, lastUploadedAt: health.lastUploadedAt, lastFailedAt: health.lastFailedAt, pendingFiles: health.pendingFiles, oldestPendingAt: health.oldestPendingAt },
+    () => null,
+  );
   if (!config.backups.enabled) return { walArchive: 'off', ...none, newestBaseBackupAt, upload };
   const archive = databaseAnswers ? await archiveHealth(pool).catch(() => undefined) : undefined;
   if (!archive) return { walArchive: 'unknown', ...none, newestBaseBackupAt, upload };
