@@ -3529,6 +3529,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/clubs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clubs with usage statistics
+         * @description Every club, newest first: deactivated ones (`status` Active, Inactive or All, the default) and those whose owner’s account is deactivated or being deleted; filters `q` (name, description or home water), `state`, `privacy`, `featured`. Each with its usage (members, admins, pending requests), its deactivation and its featuring window.
+         *
+         *     Access: Admin-only: Admin and Owner.
+         */
+        get: operations["adminListClubs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/clubs/{id}/deactivate": {
         parameters: {
             query?: never;
@@ -3867,6 +3889,28 @@ export interface paths {
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         post: operations["confirmSpot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/spots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List spots with usage statistics
+         * @description Every spot, newest first: deactivated ones (`status` Active, Inactive or All, the default), those of deactivated accounts, reference spots (`reference`); filters `q` (name, water body or county), `kind`, `verification`, `state`, `featured`. Each with its usage (ratings, average, confirmations, photos), its deactivation and its featuring window. The location is the one the spot’s privacy lets administrators see.
+         *
+         *     Access: Admin-only: Admin and Owner.
+         */
+        get: operations["adminListSpots"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10192,6 +10236,107 @@ export interface components {
         /**
          * @example {
          *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+         *       "name": "Brainerd Lakes Walleye Club",
+         *       "description": null,
+         *       "privacy": "Public",
+         *       "homeWater": "Gull Lake",
+         *       "city": "Brainerd",
+         *       "stateCode": "US-MN",
+         *       "location": {
+         *         "latitude": 46.358,
+         *         "longitude": -94.2008
+         *       },
+         *       "websiteUrl": null,
+         *       "memberCount": 12,
+         *       "featured": false,
+         *       "isActive": false,
+         *       "owner": {
+         *         "userId": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
+         *         "username": "jo"
+         *       },
+         *       "createdAt": "2026-06-01T05:30:00.000Z",
+         *       "deactivatedAt": "2026-06-03T08:00:00.000Z",
+         *       "deactivationReason": "Spam club advertising charters",
+         *       "featuredFrom": null,
+         *       "featuredUntil": null,
+         *       "usage": {
+         *         "members": 12,
+         *         "admins": 2,
+         *         "pendingRequests": 1
+         *       }
+         *     }
+         */
+        AdminClub: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description Public: anyone joins at once and sees the members. Private: joining is a request the club’s admins approve; members only see the member list. */
+            privacy: "Public" | "Private";
+            homeWater: string | null;
+            city: string | null;
+            stateCode: string | null;
+            /** @description Where the club meets */
+            location: {
+                /** @description Degrees north, WGS 84 */
+                latitude: number;
+                /** @description Degrees east, WGS 84 */
+                longitude: number;
+            };
+            websiteUrl: string | null;
+            /**
+             * Format: int64
+             * @description Active members
+             */
+            memberCount: number;
+            featured: boolean;
+            isActive: boolean;
+            owner: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                userId: string;
+                username: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            createdAt: string;
+            deactivatedAt: string | null;
+            deactivationReason: string | null;
+            /** @description Start of the featuring window, if it was ever featured */
+            featuredFrom: string | null;
+            /** @description End of the featuring window; null: open-ended */
+            featuredUntil: string | null;
+            usage: {
+                /**
+                 * Format: int64
+                 * @description Active members, the owner included
+                 */
+                members: number;
+                /**
+                 * Format: int64
+                 * @description Active members who run it (the owner and the club’s admins)
+                 */
+                admins: number;
+                /**
+                 * Format: int64
+                 * @description Requests to join (private clubs) not decided yet
+                 */
+                pendingRequests: number;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
          *       "title": "Spring tackle swap meet",
          *       "description": null,
          *       "type": "SwapMeet",
@@ -10755,6 +10900,164 @@ export interface components {
              */
             updatedAt: string;
             ratingSummary: components["schemas"]["SpotRatingSummary"];
+        };
+        /**
+         * @example {
+         *       "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+         *       "name": "Father Hennepin State Park (East)",
+         *       "kind": "BoatRamp",
+         *       "privacy": "Public",
+         *       "location": {
+         *         "latitude": 46.1484007916,
+         *         "longitude": -93.4849793514,
+         *         "precision": "Exact"
+         *       },
+         *       "waterBody": "Mille Lacs Lake",
+         *       "stateCode": "US-MN",
+         *       "description": "Public access (USGS Boat Ramp Locations, record OID_ 24414; HUC12 070102070107 Mille Lacs Lake)",
+         *       "ramp": {
+         *         "rampType": null,
+         *         "lanes": null,
+         *         "parkingSpaces": null,
+         *         "feeRequired": null,
+         *         "feeCents": null,
+         *         "accessible": null,
+         *         "seasonal": null
+         *       },
+         *       "sourceUrl": "https://www.sciencebase.gov/catalog/item/63b81b50d34e92aad3cc004d",
+         *       "county": "Mille Lacs County",
+         *       "agency": "Minnesota Department of Natural Resources",
+         *       "status": "Verified",
+         *       "verifiedAt": "2026-06-01T05:30:00.000Z",
+         *       "confirmationCount": 0,
+         *       "rating": {
+         *         "average": null,
+         *         "count": 0
+         *       },
+         *       "featured": false,
+         *       "isActive": true,
+         *       "createdBy": null,
+         *       "createdAt": "2026-06-01T05:30:00.000Z",
+         *       "updatedAt": "2026-06-01T05:30:00.000Z",
+         *       "deactivatedAt": null,
+         *       "deactivationReason": null,
+         *       "featuredFrom": null,
+         *       "featuredUntil": null,
+         *       "usage": {
+         *         "ratings": 0,
+         *         "averageRating": null,
+         *         "confirmations": 0,
+         *         "photos": 0
+         *       }
+         *     }
+         */
+        AdminSpot: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+             */
+            id: string;
+            name: string;
+            /** @description Spot (fishing spot), BoatRamp, Pier or Shore (shore access) */
+            kind: "Spot" | "BoatRamp" | "Pier" | "Shore";
+            /** @description Public: exact location for everyone. Private: shared from your private log, shown to others snapped to a ~1 km grid. Boat ramps and piers are always Public. */
+            privacy: "Public" | "Private";
+            location: {
+                /**
+                 * @description Degrees north, WGS 84
+                 * @example 46.2291
+                 */
+                latitude: number;
+                /**
+                 * @description Degrees east, WGS 84
+                 * @example -93.6557
+                 */
+                longitude: number;
+                /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
+                precision: "Exact" | "Approximate";
+            };
+            waterBody: string | null;
+            stateCode: string | null;
+            description: string | null;
+            ramp: {
+                rampType: ("Concrete" | "Gravel" | "CarryIn") | null;
+                lanes: number | null;
+                parkingSpaces: number | null;
+                feeRequired: boolean | null;
+                feeCents: number | null;
+                accessible: boolean | null;
+                seasonal: boolean | null;
+            } | null;
+            sourceUrl: string | null;
+            county: string | null;
+            agency: string | null;
+            /** @description Unverified until an administrator verifies it or enough anglers confirm it */
+            status: "Unverified" | "Verified";
+            verifiedAt: string | null;
+            /**
+             * Format: int64
+             * @description Anglers other than its creator who confirmed it
+             */
+            confirmationCount: number;
+            rating: {
+                average: number | null;
+                /**
+                 * Format: int64
+                 * @example 2
+                 */
+                count: number;
+            };
+            /** @description Featured by the administrators right now */
+            featured: boolean;
+            /** @description false: deactivated by an administrator (seen only by its creator and administrators) */
+            isActive: boolean;
+            /** @description null for a reference spot (agency data seeded with the service, e.g. the USGS boat ramps): nobody owns it, administrators correct or deactivate it */
+            createdBy: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                 */
+                userId: string;
+                username: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             * @example 2026-06-01T05:30:00.000Z
+             */
+            updatedAt: string;
+            deactivatedAt: string | null;
+            deactivationReason: string | null;
+            /** @description Start of the featuring window, if it was ever featured */
+            featuredFrom: string | null;
+            /** @description End of the featuring window; null: open-ended */
+            featuredUntil: string | null;
+            usage: {
+                /**
+                 * Format: int64
+                 * @description Anglers who rated it
+                 */
+                ratings: number;
+                averageRating: number | null;
+                /**
+                 * Format: int64
+                 * @description Anglers other than its creator who confirmed it
+                 */
+                confirmations: number;
+                /**
+                 * Format: int64
+                 * @description Photos uploaded to it
+                 */
+                photos: number;
+            };
         };
         /**
          * @example {
@@ -33275,6 +33578,73 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    adminListClubs: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 10000; narrow the filters to reach further) */
+                page?: number;
+                /** @description Items per page (1-100) */
+                pageSize?: number;
+                /** @description Text in the name, description or home water */
+                q?: string;
+                /** @description Which records to list: Active, Inactive (deactivated) or All. The older spellings active, inactive, all are still accepted (deprecated). */
+                status?: "Active" | "Inactive" | "All" | "active" | "inactive" | "all";
+                /**
+                 * @description ISO 3166-2 state/province code, e.g. US-MN or CA-ON (stored upper case)
+                 * @example US-MN
+                 */
+                state?: string;
+                /** @description Public: anyone joins at once and sees the members. Private: joining is a request the club’s admins approve; members only see the member list. */
+                privacy?: "Public" | "Private";
+                /** @description true: featured right now; false: not featured now */
+                featured?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of AdminClub items; X-Total-Count and Link tell the total and the other pages */
+            200: {
+                headers: {
+                    /** @description Total number of items across all pages (a lower bound when X-Total-Count-Exact is false) */
+                    "x-total-count"?: number;
+                    /** @description false when the total was capped (very large lists); the last link is then left out */
+                    "x-total-count-exact"?: boolean;
+                    /** @description RFC 8288 links: first, prev, next, last */
+                    link?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminClub"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     adminDeactivateClub: {
         parameters: {
             query?: never;
@@ -35104,6 +35474,77 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminListSpots: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 10000; narrow the filters to reach further) */
+                page?: number;
+                /** @description Items per page (1-100) */
+                pageSize?: number;
+                /** @description Text in the name, water body or county */
+                q?: string;
+                /** @description Which records to list: Active, Inactive (deactivated) or All. The older spellings active, inactive, all are still accepted (deprecated). */
+                status?: "Active" | "Inactive" | "All" | "active" | "inactive" | "all";
+                /** @description Spot (fishing spot), BoatRamp, Pier or Shore (shore access) */
+                kind?: "Spot" | "BoatRamp" | "Pier" | "Shore";
+                /** @description Unverified or Verified */
+                verification?: "Unverified" | "Verified";
+                /**
+                 * @description ISO 3166-2 state/province code, e.g. US-MN or CA-ON (stored upper case)
+                 * @example US-MN
+                 */
+                state?: string;
+                /** @description true: featured right now; false: not featured now */
+                featured?: boolean;
+                /** @description true: reference spots (agency data seeded with the service, no owner); false: spots anglers added */
+                reference?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of AdminSpot items; X-Total-Count and Link tell the total and the other pages */
+            200: {
+                headers: {
+                    /** @description Total number of items across all pages (a lower bound when X-Total-Count-Exact is false) */
+                    "x-total-count"?: number;
+                    /** @description false when the total was capped (very large lists); the last link is then left out */
+                    "x-total-count-exact"?: boolean;
+                    /** @description RFC 8288 links: first, prev, next, last */
+                    link?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSpot"][];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

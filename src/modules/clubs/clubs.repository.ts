@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, not, or, sql, type SQL } from 'drizzle-orm';
 import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { featuredAt } from '../../core/db/featured.js';
@@ -125,4 +125,44 @@ export async function recount(db: DbOrTx, clubId: string): Promise<void> {
     .update(clubs)
     .set({ memberCount: sql`(SELECT count(*) FROM ${clubMembers} WHERE ${clubMembers.clubId} = ${clubId} AND ${clubMembers.status} = 'Active')::int` })
     .where(eq(clubs.id, clubId));
+}
+
+export interface AdminClubFilter {
+  q?: string | undefined;
+  status?: 'active' | 'inactive' | 'all' | undefined;
+  state?: string | undefined;
+  privacy?: 'Public' | 'Private' | undefined;
+  featured?: boolean | undefined;
+}
+
+/** Clubs for administration, newest first: deactivated ones too (status `all` by default) and those of deactivated accounts; with their pending requests and admins. */
+export async function adminListClubs(db: DbOrTx, filter: AdminClubFilter, now: Date, page: Page) {
+  const conditions: SQL[] = [];
+  if (filter.status === 'active') conditions.push(eq(clubs.isActive, true));
+  if (filter.status === 'inactive') conditions.push(eq(clubs.isActive, false));
+  if (filter.state) conditions.push(eq(clubs.stateCode, filter.state));
+  if (filter.privacy) conditions.push(eq(clubs.privacy, filter.privacy));
+  if (filter.featured !== undefined) {
+    const featured = featuredAt(clubs.featuredFrom, clubs.featuredUntil, now);
+    conditions.push(filter.featured ? featured : not(featured));
+  }
+  if (filter.q) {
+    const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(clubs.name, pattern), ilike(clubs.description, pattern), ilike(clubs.homeWater, pattern))!);
+  }
+  const where = and(...conditions);
+  const counted = (status: 'Pending' | 'Active', role?: ClubRole) =>
+    sql<number>`(SELECT count(*) FROM ${clubMembers} WHERE ${clubMembers.clubId} = ${clubs.id} AND ${clubMembers.status} = ${status}${role ? sql` AND ${clubMembers.role} IN ('owner', ${role})` : sql``})::int`;
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ ...selection, pendingRequests: counted('Pending'), admins: counted('Active', 'admin') })
+      .from(clubs)
+      .innerJoin(users, eq(users.id, clubs.ownerId))
+      .where(where)
+      .orderBy(desc(clubs.createdAt), desc(clubs.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(clubs).where(where),
+  ]);
+  return { items: rows.map((r) => ({ ...flatten(r), pendingRequests: Number(r.pendingRequests), admins: Number(r.admins) })), total: count?.n ?? 0 };
 }

@@ -1,4 +1,4 @@
-import { pascalEnum } from '../../core/http/enums.js';
+import { ActivityFilterEnum, pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM } from '../../core/db/geo.js';
 import { legacyPointNote, PointBody, PointView } from '../../core/http/coordinates.js';
@@ -93,3 +93,49 @@ export type ClubsQueryType = Static<typeof ClubsQuery>;
 
 export const MemberParams = Type.Object({ id: Uuid, userId: Uuid }, { additionalProperties: false });
 export const RoleBody = Type.Object({ role: AssignableRoleEnum.input }, { additionalProperties: false, examples: [{ role: 'Admin' }] });
+
+// Administration
+
+const { myMembership: _membership, distanceKm: _distance, ...adminClubProperties } = clubProperties;
+
+export const AdminClub = Type.Object(
+  {
+    ...adminClubProperties,
+    deactivatedAt: Nullable(Timestamp),
+    deactivationReason: Nullable(Type.String()),
+    featuredFrom: Nullable(Timestamp, { description: 'Start of the featuring window, if it was ever featured' }),
+    featuredUntil: Nullable(Timestamp, { description: 'End of the featuring window; null: open-ended' }),
+    usage: Type.Object(
+      {
+        members: Type.Integer({ description: 'Active members, the owner included' }),
+        admins: Type.Integer({ description: 'Active members who run it (the owner and the club’s admins)' }),
+        pendingRequests: Type.Integer({ description: 'Requests to join (private clubs) not decided yet' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    $id: 'AdminClub',
+    examples: [
+      {
+        ...Object.fromEntries(Object.entries(clubExample).filter(([key]) => key !== 'myMembership')),
+        isActive: false,
+        deactivatedAt: '2026-06-03T08:00:00.000Z',
+        deactivationReason: 'Spam club advertising charters',
+        featuredFrom: null,
+        featuredUntil: null,
+        usage: { members: 12, admins: 2, pendingRequests: 1 },
+      },
+    ],
+  },
+);
+
+export const AdminClubsQuery = listQuery({
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Text in the name, description or home water' })),
+  status: Type.Optional(ActivityFilterEnum.input),
+  state: Type.Optional(StateCode),
+  privacy: Type.Optional(Privacy),
+  featured: Type.Optional(Type.Boolean({ description: 'true: featured right now; false: not featured now' })),
+});
+export type AdminClubsQueryType = Static<typeof AdminClubsQuery>;

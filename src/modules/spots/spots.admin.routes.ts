@@ -7,17 +7,39 @@ import { lifecycleRoutes } from '../../core/admin/lifecycle.js';
 import { Latitude, legacyPoint, legacyPointNote, Longitude } from '../../core/http/coordinates.js';
 import { auditContextOf } from '../../core/audit/context.js';
 import { FeatureBody } from '../../core/db/featured.js';
+import { paginate, paginationHeaders } from '../../core/http/pagination.js';
 import { errorResponses, IdParams, Nullable } from '../../core/http/schemas.js';
-import { Spot } from './spots.schemas.js';
+import { AdminSpot, AdminSpotsQuery, Spot } from './spots.schemas.js';
+import * as admin from './spots.admin.service.js';
 import * as service from './spots.service.js';
 
-/** /api/admin/spots: verify, correct, deactivate, reactivate and feature spots (Admin and Owner); audit-logged. */
+/** /api/admin/spots: the list of every spot, and verify, correct, deactivate, reactivate and feature (Admin and Owner); the actions audit-logged. */
 export const spotsAdminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const services = serviceDeps(deps);
   app.addSchema(Spot);
+  app.addSchema(AdminSpot);
   const tags = ['admin: spots'];
   const config = { access: 'admin' as const };
   const response = { 200: Type.Ref('Spot'), ...errorResponses(400, 401, 403, 404, 409) };
+
+  app.get(
+    '/api/admin/spots',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminListSpots',
+        summary: 'List spots with usage statistics',
+        description:
+          'Every spot, newest first: deactivated ones (`status` Active, Inactive or All, the default), those of deactivated accounts, reference spots (`reference`); ' +
+          'filters `q` (name, water body or county), `kind`, `verification`, `state`, `featured`. Each with its usage (ratings, average, confirmations, photos), ' +
+          'its deactivation and its featuring window. The location is the one the spot’s privacy lets administrators see.',
+        querystring: AdminSpotsQuery,
+        response: { 200: { ...Type.Array(Type.Ref('AdminSpot'), { maxItems: 100 }), headers: paginationHeaders }, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => paginate(request, reply, request.query, (page) => admin.adminListSpots(services, principalOf(request), request.query, page)),
+  );
 
   app.post(
     '/api/admin/spots/:id/verify',

@@ -1,4 +1,5 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { featuredAt } from '../../core/db/featured.js';
 import { ownerShown } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { distanceFrom, withinRadius, type Near } from '../../core/db/geo.js';
@@ -100,4 +101,40 @@ export async function findRating(db: DbOrTx, spotId: string, userId: string) {
 export async function insertConfirmation(db: DbOrTx, spotId: string, userId: string): Promise<boolean> {
   const rows = await db.insert(spotConfirmations).values({ spotId, userId }).onConflictDoNothing().returning({ spotId: spotConfirmations.spotId });
   return rows.length > 0;
+}
+
+export interface AdminSpotFilter {
+  q?: string | undefined;
+  status?: 'active' | 'inactive' | 'all' | undefined;
+  kind?: SpotKind | undefined;
+  verification?: 'Unverified' | 'Verified' | undefined;
+  state?: string | undefined;
+  featured?: boolean | undefined;
+  /** true: reference spots (seeded agency data, no owner); false: anglers' spots. */
+  reference?: boolean | undefined;
+}
+
+/** Spots for administration, newest first: deactivated ones too (status `all` by default) and those of deactivated accounts. */
+export async function adminListSpots(db: DbOrTx, filter: AdminSpotFilter, now: Date, page: Page) {
+  const conditions: SQL[] = [];
+  if (filter.status === 'active') conditions.push(eq(spots.isActive, true));
+  if (filter.status === 'inactive') conditions.push(eq(spots.isActive, false));
+  if (filter.kind) conditions.push(eq(spots.kind, filter.kind));
+  if (filter.verification) conditions.push(eq(spots.status, filter.verification));
+  if (filter.state) conditions.push(eq(spots.stateCode, filter.state));
+  if (filter.featured !== undefined) {
+    const featured = featuredAt(spots.featuredFrom, spots.featuredUntil, now);
+    conditions.push(filter.featured ? featured : not(featured));
+  }
+  if (filter.reference !== undefined) conditions.push(filter.reference ? isNull(spots.ownerId) : isNotNull(spots.ownerId));
+  if (filter.q) {
+    const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(spots.name, pattern), ilike(spots.waterBody, pattern), ilike(spots.county, pattern))!);
+  }
+  const where = and(...conditions);
+  const [rows, [count]] = await Promise.all([
+    db.select(withCreator).from(spots).leftJoin(users, eq(users.id, spots.ownerId)).where(where).orderBy(desc(spots.createdAt), desc(spots.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(spots).where(where),
+  ]);
+  return { items: rows.map(flatten), total: count?.n ?? 0 };
 }

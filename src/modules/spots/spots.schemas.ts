@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { MAX_RADIUS_KM } from '../../core/db/geo.js';
 import { legacyPointNote, PointBody, ShownLocation } from '../../core/http/coordinates.js';
 import { listQuery } from '../../core/http/pagination.js';
+import { ActivityFilterEnum } from '../../core/http/enums.js';
 import { literals, Nullable, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { RAMP_TYPES, SPOT_KINDS, SPOT_PRIVACIES, SPOT_STATUSES } from './spots.tables.js';
 
@@ -161,3 +162,51 @@ export const RateSpotBody = Type.Object(
   { additionalProperties: false, examples: [{ stars: 5, comment: 'Two good lanes, plenty of trailer parking.' }] },
 );
 export type RateSpotInput = Static<typeof RateSpotBody>;
+
+// Administration
+
+const { photos: _photos, ...adminSpotProperties } = spotProperties;
+
+export const AdminSpot = Type.Object(
+  {
+    ...adminSpotProperties,
+    deactivatedAt: Nullable(Timestamp),
+    deactivationReason: Nullable(Type.String()),
+    featuredFrom: Nullable(Timestamp, { description: 'Start of the featuring window, if it was ever featured' }),
+    featuredUntil: Nullable(Timestamp, { description: 'End of the featuring window; null: open-ended' }),
+    usage: Type.Object(
+      {
+        ratings: Type.Integer({ description: 'Anglers who rated it' }),
+        averageRating: Nullable(Type.Number({ description: 'Mean stars; null without ratings' })),
+        confirmations: Type.Integer({ description: 'Anglers other than its creator who confirmed it' }),
+        photos: Type.Integer({ description: 'Photos uploaded to it' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    $id: 'AdminSpot',
+    examples: [
+      {
+        ...spotExample,
+        deactivatedAt: null,
+        deactivationReason: null,
+        featuredFrom: null,
+        featuredUntil: null,
+        usage: { ratings: 0, averageRating: null, confirmations: 0, photos: 0 },
+      },
+    ],
+  },
+);
+
+export const AdminSpotsQuery = listQuery({
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Text in the name, water body or county' })),
+  status: Type.Optional(ActivityFilterEnum.input),
+  kind: Type.Optional(SpotKind),
+  verification: Type.Optional(literals(SPOT_STATUSES, 'Unverified or Verified')),
+  state: Type.Optional(StateCode),
+  featured: Type.Optional(Type.Boolean({ description: 'true: featured right now; false: not featured now' })),
+  reference: Type.Optional(Type.Boolean({ description: 'true: reference spots (agency data seeded with the service, no owner); false: spots anglers added' })),
+});
+export type AdminSpotsQueryType = Static<typeof AdminSpotsQuery>;
