@@ -53,3 +53,13 @@ export const AdminReasonBody = Type.Object(
   { reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why (audit log)' }) },
   { additionalProperties: false, examples: [{ reason: 'Duplicate of another listing' }] },
 );
+
+/** What an administrators' list shows of a record's deactivation and featuring window (the columns of deactivation() and featuring()). */
+export function deactivationAndFeaturing(row: { deactivatedAt: Date | null; deactivationReason: string | null; featuredFrom: Date | null; featuredUntil: Date | null }) {
+  return {
+    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
+    deactivationReason: row.deactivationReason,
+    featuredFrom: row.featuredFrom?.toISOString() ?? null,
+    featuredUntil: row.featuredUntil?.toISOString() ?? null,
+  };
+}

@@ -1,5 +1,6 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { ActivityFilterEnum } from '../../core/http/enums.js';
+import { deactivationAndFeaturing } from '../../core/db/featured.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as repo from './clubs.repository.js';
 import type { AdminClubsQueryType } from './clubs.schemas.js';
@@ -17,10 +18,7 @@ export async function adminListClubs(deps: ServiceDeps, query: AdminClubsQueryTy
       const { myMembership: _membership, ...view } = clubView(row, undefined, now);
       return {
         ...view,
-        deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
-        deactivationReason: row.deactivationReason,
-        featuredFrom: row.featuredFrom?.toISOString() ?? null,
-        featuredUntil: row.featuredUntil?.toISOString() ?? null,
+        ...deactivationAndFeaturing(row),
         usage: { members: row.memberCount, admins: row.admins, pendingRequests: row.pendingRequests },
       };
     }),

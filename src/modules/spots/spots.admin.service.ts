@@ -1,6 +1,7 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Viewer } from '../../core/access/policy.js';
 import { ActivityFilterEnum } from '../../core/http/enums.js';
+import { deactivationAndFeaturing } from '../../core/db/featured.js';
 import type { Page } from '../../core/http/pagination.js';
 import * as repo from './spots.repository.js';
 import type { AdminSpotsQueryType } from './spots.schemas.js';
@@ -19,10 +20,7 @@ export async function adminListSpots(deps: ServiceDeps, viewer: Viewer, query: A
       const { photos, ...view } = views[i]!;
       return {
         ...view,
-        deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
-        deactivationReason: row.deactivationReason,
-        featuredFrom: row.featuredFrom?.toISOString() ?? null,
-        featuredUntil: row.featuredUntil?.toISOString() ?? null,
+        ...deactivationAndFeaturing(row),
         usage: { ratings: row.ratingCount, averageRating: view.rating.average, confirmations: row.confirmationCount, photos: photos.length },
       };
     }),
