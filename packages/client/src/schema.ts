@@ -2960,7 +2960,7 @@ export interface paths {
         put?: never;
         /**
          * Create a moderation rule
-         * @description A keyword or regular expression checked against new and edited posts and/or comments; `flag` holds matching content for review, `reject` refuses it with `reason`. Regular expressions with shapes that can backtrack catastrophically (nested or adjacent overlapping repeats, overlapping alternatives in a repeat, backreferences) are refused (400 naming `pattern`). Audit-logged.
+         * @description A keyword or regular expression checked against new and edited posts and/or comments; `flag` holds matching content for review, `reject` refuses it with `reason`. Regular expressions take RE2 syntax (https://github.com/google/re2/wiki/Syntax), matched ignoring case in time linear in the text whatever the pattern; one RE2 cannot compile (a backreference such as `\1`, a lookahead or lookbehind) is refused: 400 `request.validation_failed` naming `pattern`, saying what is not supported and what to write instead. Audit-logged.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -2985,7 +2985,7 @@ export interface paths {
         get: operations["getModerationRule"];
         /**
          * Change, deactivate or reactivate a moderation rule
-         * @description Partial: omitted fields keep their value. `isActive: false` deactivates the rule (rules are never deleted, so their history and usage stay). Audit-logged.
+         * @description Partial: omitted fields keep their value. `isActive: false` deactivates the rule (rules are never deleted, so their history and usage stay). A changed regular expression, or one reactivated with `isActive: true`, must compile on RE2 (else 400 `request.validation_failed` naming `pattern`). Audit-logged.
          *
          *     Access: Admin-only: Admin and Owner.
          */
@@ -9731,7 +9731,7 @@ export interface components {
             photos: components["schemas"]["Photo"][];
             /** @description Published: visible as far as its visibility allows. PendingReview: held by moderation, only its author sees it. Rejected: only its author sees it, with the reason. */
             moderationStatus: "Published" | "PendingReview" | "Rejected";
-            /** @description Flagged: the provider flagged it; Rule: a flag rule matched; ProviderError / ProviderTimeout: the provider failed (held rather than published unchecked); RuleTimeout: a rule ran out of time; EditedAfterRejection: edited after a moderator rejected it. */
+            /** @description Flagged: the provider flagged it; Rule: a flag rule matched; ProviderError / ProviderTimeout: the provider failed (held rather than published unchecked); RuleTimeout: the regular-expression rules could not run (RE2 ran out of memory; before rules ran on RE2, a rule ran out of time); EditedAfterRejection: edited after a moderator rejected it. */
             heldBecause: "Flagged" | "Rule" | "ProviderError" | "ProviderTimeout" | "RuleTimeout" | "EditedAfterRejection";
             provider: string | null;
             model: string | null;
@@ -9878,8 +9878,9 @@ export interface components {
              */
             id: string;
             name: string;
-            /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused). */
+            /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a regular expression in RE2 syntax (https://github.com/google/re2/wiki/Syntax: no backreferences, no lookahead or lookbehind), matched ignoring case, in time linear in the text. */
             kind: "Keyword" | "Regex";
+            /** @example sell(ing)?\s+spots? */
             pattern: string;
             /** @description What the rule checks: Post, Comment or both */
             appliesTo: ("Post" | "Comment")[];
@@ -9913,10 +9914,12 @@ export interface components {
                 lastMatchedAt: string | null;
                 /**
                  * Format: int64
-                 * @description Times it ran out of time (the content was then held for review)
+                 * @description Times it ran out of time under the former time limit (before rules ran on RE2, which needs none); no longer counted
                  */
                 timeouts: number;
             };
+            /** @description Null, or why RE2 cannot compile this regular expression (a rule written before rules took RE2 syntax, with a backreference or lookaround): such a rule does not run, and an active one is deactivated at start-up; rewrite the pattern to reactivate it */
+            patternProblem: string | null;
         };
         /**
          * @example {
@@ -30403,7 +30406,7 @@ export interface operations {
                 /** @description Items per page (1-100) */
                 pageSize?: number;
                 isActive?: boolean;
-                /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused). The older spellings keyword, regex are still accepted (deprecated). */
+                /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a regular expression in RE2 syntax (https://github.com/google/re2/wiki/Syntax: no backreferences, no lookahead or lookbehind), matched ignoring case, in time linear in the text. The older spellings keyword, regex are still accepted (deprecated). */
                 kind?: "Keyword" | "Regex" | "keyword" | "regex";
                 /** @description Flag: hold for review; Reject: refuse, telling the author the reason. The older spellings flag, reject are still accepted (deprecated). */
                 action?: "Flag" | "Reject" | "flag" | "reject";
@@ -30465,8 +30468,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused). The older spellings keyword, regex are still accepted (deprecated). */
+                    /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a regular expression in RE2 syntax (https://github.com/google/re2/wiki/Syntax: no backreferences, no lookahead or lookbehind), matched ignoring case, in time linear in the text. The older spellings keyword, regex are still accepted (deprecated). */
                     kind: "Keyword" | "Regex" | "keyword" | "regex";
+                    /**
+                     * @description Keyword: the word or phrase. Regex: RE2 syntax (https://github.com/google/re2/wiki/Syntax); a backreference or lookaround is refused (400 naming `pattern`)
+                     * @example \b(cheap|free)\s+(bait|lures?)\b
+                     */
                     pattern: string;
                     /** @description Default: posts and comments */
                     appliesTo?: ("Post" | "Comment" | "post" | "comment")[];
@@ -30619,8 +30626,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused). The older spellings keyword, regex are still accepted (deprecated). */
+                    /** @description Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a regular expression in RE2 syntax (https://github.com/google/re2/wiki/Syntax: no backreferences, no lookahead or lookbehind), matched ignoring case, in time linear in the text. The older spellings keyword, regex are still accepted (deprecated). */
                     kind?: "Keyword" | "Regex" | "keyword" | "regex";
+                    /**
+                     * @description Keyword: the word or phrase. Regex: RE2 syntax (https://github.com/google/re2/wiki/Syntax); a backreference or lookaround is refused (400 naming `pattern`)
+                     * @example \b(cheap|free)\s+(bait|lures?)\b
+                     */
                     pattern?: string;
                     /** @description What the rule checks: Post, Comment or both */
                     appliesTo?: ("Post" | "Comment" | "post" | "comment")[];

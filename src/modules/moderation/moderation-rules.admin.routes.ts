@@ -14,6 +14,9 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
   const services = serviceDeps(deps);
   app.addSchema(ModerationRule);
   const tags = ['admin: moderation'];
+  app.addHook('onReady', async () => {
+    await service.deactivateUncompilableRules(services, app.log).catch((error: unknown) => app.log.error({ err: error }, 'could not check the moderation rules against RE2'));
+  });
 
   app.get(
     '/api/admin/moderation-rules',
@@ -53,7 +56,7 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         summary: 'Create a moderation rule',
         description:
           'A keyword or regular expression checked against new and edited posts and/or comments; `flag` holds matching content for review, `reject` refuses it with `reason`. ' +
-          'Regular expressions with shapes that can backtrack catastrophically (nested or adjacent overlapping repeats, overlapping alternatives in a repeat, backreferences) are refused (400 naming `pattern`). Audit-logged.',
+          'Regular expressions take RE2 syntax (https://github.com/google/re2/wiki/Syntax), matched ignoring case in time linear in the text whatever the pattern; one RE2 cannot compile (a backreference such as `\\1`, a lookahead or lookbehind) is refused: 400 `request.validation_failed` naming `pattern`, saying what is not supported and what to write instead. Audit-logged.',
         body: CreateRuleBody,
         response: { 201: Type.Ref('ModerationRule') },
       },
@@ -69,7 +72,8 @@ export const moderationRulesRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }>
         tags,
         operationId: 'updateModerationRule',
         summary: 'Change, deactivate or reactivate a moderation rule',
-        description: 'Partial: omitted fields keep their value. `isActive: false` deactivates the rule (rules are never deleted, so their history and usage stay). Audit-logged.',
+        description:
+          'Partial: omitted fields keep their value. `isActive: false` deactivates the rule (rules are never deleted, so their history and usage stay). A changed regular expression, or one reactivated with `isActive: true`, must compile on RE2 (else 400 `request.validation_failed` naming `pattern`). Audit-logged.',
         params: IdParams,
         body: UpdateRuleBody,
         response: { 200: Type.Ref('ModerationRule'), ...errorResponses(404) },

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
-import { MAX_PATTERN_LENGTH } from './regex-safety.js';
 import { pascalEnum } from '../../core/http/enums.js';
 import { ContentTypeEnum, ContentTypeSchema, RuleActionEnum } from './moderation.admin.schemas.js';
 import { RULE_KINDS } from './moderation.types.js';
@@ -9,7 +8,7 @@ import { RULE_KINDS } from './moderation.types.js';
 /** Keyword or Regex; `keyword`, `regex` are still accepted. */
 export const RuleKindEnum = pascalEnum(
   RULE_KINDS,
-  'Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a JavaScript regular expression, matched ignoring case (unsafe shapes are refused).',
+  'Keyword: a word or phrase, matched whole, ignoring case, accents and look-alike characters; Regex: a regular expression in RE2 syntax (https://github.com/google/re2/wiki/Syntax: no backreferences, no lookahead or lookbehind), matched ignoring case, in time linear in the text.',
 );
 const Kind = RuleKindEnum.input;
 const Action = RuleActionEnum.input;
@@ -22,7 +21,7 @@ export const ModerationRule = Type.Object(
     id: Uuid,
     name: Type.String(),
     kind: RuleKindEnum.output,
-    pattern: Type.String(),
+    pattern: Type.String({ examples: ['sell(ing)?\\s+spots?'] }),
     appliesTo: Type.Array(ContentTypeSchema, AppliesToOptions),
     action: RuleActionEnum.output,
     category: Type.String(),
@@ -37,10 +36,14 @@ export const ModerationRule = Type.Object(
       {
         matchCount: Type.Integer({ description: 'Posts and comments it matched' }),
         lastMatchedAt: Type.Union([Timestamp, Type.Null()]),
-        timeouts: Type.Integer({ description: 'Times it ran out of time (the content was then held for review)' }),
+        timeouts: Type.Integer({ description: 'Times it ran out of time under the former time limit (before rules ran on RE2, which needs none); no longer counted' }),
       },
       { additionalProperties: false },
     ),
+    patternProblem: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Null, or why RE2 cannot compile this regular expression (a rule written before rules took RE2 syntax, with a backreference or lookaround): such a rule does not run, and an active one is deactivated at start-up; rewrite the pattern to reactivate it',
+    }),
   },
   { additionalProperties: false, $id: 'ModerationRule' },
 );
@@ -48,7 +51,12 @@ export const ModerationRule = Type.Object(
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
   kind: Kind,
-  pattern: Type.String({ minLength: 1, maxLength: MAX_PATTERN_LENGTH }),
+  pattern: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description: 'Keyword: the word or phrase. Regex: RE2 syntax (https://github.com/google/re2/wiki/Syntax); a backreference or lookaround is refused (400 naming `pattern`)',
+    examples: ['\\b(cheap|free)\\s+(bait|lures?)\\b'],
+  }),
   appliesTo: AppliesTo,
   action: Action,
   category: Category,

@@ -3,18 +3,20 @@ import { lifecycleValues, setActive, type Lifecycle } from '../../core/admin/lif
 import { recordAudit, type AuditContext } from '../../core/audit/audit.js';
 import type { Page } from '../../core/http/pagination.js';
 import { AppError } from '../../core/http/problem.js';
+import { validationFailed } from '../../core/http/error-handler.js';
 import { ModerationErrors } from './moderation.errors.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationRuleRow } from './moderation.tables.js';
 import type { ContentType, RuleAction, RuleKind } from './moderation.types.js';
-import { regexProblem } from './regex-safety.js';
+import { patternProblem } from './rule-regex.js';
 import { RuleKindEnum } from './moderation-rules.admin.schemas.js';
 import { ContentTypeEnum, RuleActionEnum } from './moderation.admin.schemas.js';
 
 /**
  * Moderation rules for admins: create, change, deactivate (never delete), list with usage.
- * Regular expressions are checked for shapes that backtrack catastrophically before they are
- * stored (400 naming `pattern`); at run time they also have a time limit.
+ * Regular expressions take RE2's syntax: one RE2 cannot compile (backreferences, lookaround) is
+ * refused (400 naming `pattern`); stored ones it cannot compile are shown with `patternProblem`
+ * and deactivated at start-up.
  */
 
 export interface RuleInput {
@@ -45,13 +47,14 @@ export function ruleView(row: ModerationRuleRow) {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     usage: { matchCount: row.matchCount, lastMatchedAt: row.lastMatchedAt?.toISOString() ?? null, timeouts: row.timeoutCount },
+    patternProblem: row.kind === 'regex' ? (patternProblem(row.pattern) ?? null) : null,
   };
 }
 
 function checkPattern(kind: RuleKind, pattern: string): void {
   if (kind === 'regex') {
-    const problem = regexProblem(pattern);
-    if (problem) throw ModerationErrors.unsafePattern(problem);
+    const problem = patternProblem(pattern);
+    if (problem) throw validationFailed([{ instancePath: '/pattern', keyword: 're2', message: problem, params: {} }], 'body');
   } else if (!/[\p{L}\p{N}]/u.test(pattern)) {
     throw new AppError(400, 'moderation.invalid_keyword', 'A keyword rule needs at least one letter or digit in its pattern.', {
       errors: [{ pointer: '/pattern', in: 'body', detail: 'must contain a letter or digit' }],
@@ -108,10 +111,7 @@ export async function updateRule(deps: ServiceDeps, context: AuditContext, id: s
     if (!before) throw ModerationErrors.ruleNotFound(id);
     const kind = input.kind ?? before.kind;
     const pattern = input.pattern ?? before.pattern;
-    if (input.kind !== undefined || input.pattern !== undefined) checkPattern(kind, pattern);
-    // usage.timeouts counts the time-outs of the current expression (they deactivate a rule at
-    // RULE_TIMEOUT_LIMIT): a new one starts from zero, the same one reactivated keeps its count.
-    const expressionChanged = kind !== before.kind || pattern !== before.pattern;
+    if (input.kind !== undefined || input.pattern !== undefined || input.isActive === true) checkPattern(kind, pattern);
     const activity =
       input.isActive === undefined || input.isActive === before.isActive
         ? {}
@@ -122,7 +122,6 @@ export async function updateRule(deps: ServiceDeps, context: AuditContext, id: s
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
       kind,
       pattern,
-      ...(expressionChanged ? { timeoutCount: 0 } : {}),
       ...(input.appliesTo ? { appliesToPosts: input.appliesTo.includes('post'), appliesToComments: input.appliesTo.includes('comment') } : {}),
       ...(input.action !== undefined ? { action: input.action } : {}),
       ...(input.category !== undefined ? { category: input.category } : {}),
@@ -148,4 +147,27 @@ export const ruleLifecycle: Lifecycle<ModerationRuleRow, ReturnType<typeof ruleV
 
 export function setRuleActive(deps: ServiceDeps, context: AuditContext, id: string, active: boolean, reason: string | undefined) {
   return setActive(deps, context, ruleLifecycle, id, active, reason);
+}
+
+/**
+ * At start-up: active regular-expression rules that RE2 cannot compile (written before rules ran
+ * on RE2, with a backreference or lookaround) are deactivated with the reason, audit-logged as the
+ * system, and logged as a warning. SQL cannot tell which patterns RE2 refuses, RE2 itself can:
+ * hence here rather than in a migration. The rules list shows them with `patternProblem`.
+ */
+export async function deactivateUncompilableRules(deps: ServiceDeps, log: { warn(details: object, message: string): void }): Promise<void> {
+  const { db } = deps;
+  const { items } = await repo.listRules(db, { isActive: true, kind: 'regex' }, { limit: 100_000, offset: 0 });
+  for (const rule of items) {
+    const problem = patternProblem(rule.pattern);
+    if (!problem) continue;
+    const reason = `RE2 cannot compile its pattern: it ${problem}. Rewrite the pattern, then reactivate the rule.`;
+    await db.transaction(async (tx) => {
+      // Conditional on still being active: instances starting together deactivate (and audit) it once.
+      const after = await repo.deactivateRuleBySystem(tx, rule.id, reason);
+      if (!after) return;
+      await recordAudit(inTx(deps, tx), { actor: { type: 'system' } }, { action: 'moderation.rule_deactivated', targetType: 'moderation_rule', targetId: rule.id, reason, before: auditable(rule), after: auditable(after) });
+      log.warn({ ruleId: rule.id, name: rule.name, pattern: rule.pattern, problem }, 'moderation rule deactivated: RE2 cannot compile its pattern');
+    });
+  }
 }

@@ -11,7 +11,7 @@ export const ContentTypeSchema = ContentTypeEnum.output;
 /** Why an item waits in the queue; the old snake_case spellings are never sent, so only the output is needed. */
 export const HoldReasonEnum = pascalEnum(
   HOLD_REASONS,
-  'Flagged: the provider flagged it; Rule: a flag rule matched; ProviderError / ProviderTimeout: the provider failed (held rather than published unchecked); RuleTimeout: a rule ran out of time; EditedAfterRejection: edited after a moderator rejected it.',
+  'Flagged: the provider flagged it; Rule: a flag rule matched; ProviderError / ProviderTimeout: the provider failed (held rather than published unchecked); RuleTimeout: the regular-expression rules could not run (RE2 ran out of memory; before rules ran on RE2, a rule ran out of time); EditedAfterRejection: edited after a moderator rejected it.',
 );
 /** Flag or Reject; `flag`, `reject` are still accepted. */
 export const RuleActionEnum = pascalEnum(RULE_ACTIONS, 'Flag: hold for review; Reject: refuse, telling the author the reason.');

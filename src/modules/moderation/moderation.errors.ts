@@ -29,8 +29,6 @@ export const ModerationErrors = {
       'baseUrl must use https: every call carries the API key. Use the https address of the endpoint (a server operator can allow http for a local test endpoint with FISHLOG_MODERATION_ALLOW_HTTP=true).',
       { errors: [{ pointer: '/baseUrl', in: 'body', detail: 'must use https' }] },
     ),
-  unsafePattern: (problem: string) =>
-    new AppError(400, 'moderation.unsafe_pattern', `The rule's pattern ${problem}.`, { errors: [{ pointer: '/pattern', in: 'body', detail: problem }] }),
   ruleNotFound: (id: string) => new AppError(404, 'moderation.rule_not_found', `No moderation rule has id ${id}; list them with GET /api/admin/moderation-rules.`),
   ruleAlreadyInactive: (id: string) => new AppError(409, 'moderation.rule_already_inactive', `Rule ${id} is already deactivated; reactivate it with POST /api/admin/moderation-rules/${id}/reactivate.`),
   ruleAlreadyActive: (id: string) => new AppError(409, 'moderation.rule_already_active', `Rule ${id} is active; nothing to reactivate.`),

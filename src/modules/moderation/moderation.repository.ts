@@ -59,22 +59,12 @@ export async function countRuleMatches(db: DbOrTx, ruleIds: string[]): Promise<v
     .where(inArray(moderationRules.id, ruleIds));
 }
 
-/** Counts a time-out of the rule; its count and whether it is active, as they are now. */
-export async function countRuleTimeout(db: DbOrTx, ruleId: string): Promise<{ timeoutCount: number; isActive: boolean } | undefined> {
-  const [row] = await db
-    .update(moderationRules)
-    .set({ timeoutCount: sql`${moderationRules.timeoutCount} + 1` })
-    .where(eq(moderationRules.id, ruleId))
-    .returning({ timeoutCount: moderationRules.timeoutCount, isActive: moderationRules.isActive });
-  return row;
-}
-
 /** Deactivates the rule on the system's behalf, unless it is inactive already (then undefined). */
-export async function deactivateRuleBySystem(db: DbOrTx, ruleId: string): Promise<ModerationRuleRow | undefined> {
+export async function deactivateRuleBySystem(db: DbOrTx, ruleId: string, reason: string): Promise<ModerationRuleRow | undefined> {
   const now = new Date();
   const [row] = await db
     .update(moderationRules)
-    .set({ isActive: false, deactivatedAt: now, deactivatedBy: null, updatedAt: now })
+    .set({ isActive: false, deactivatedAt: now, deactivatedBy: null, deactivationReason: reason, updatedAt: now })
     .where(and(eq(moderationRules.id, ruleId), eq(moderationRules.isActive, true)))
     .returning();
   return row;

@@ -1,7 +1,6 @@
-import { inTx, type ServiceDeps } from '../../core/service-deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
-import { recordAudit } from '../../core/audit/audit.js';
 import type { Db, DbOrTx } from '../../core/db/client.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationRuleRow } from './moderation.tables.js';
@@ -10,13 +9,13 @@ import { localProvider } from './providers/local.js';
 import { providerDefinition } from './providers/index.js';
 import { linkedImages, type ModerationInput, type ModerationProvider, type ModerationResult } from './providers/types.js';
 import { matchRules } from './rules.js';
+import { EngineExhausted } from './rule-regex.js';
 import { loadSettings, type ModerationSettings } from './moderation-settings.service.js';
 
 /**
  * Moderation before publishing. For each new or edited post or comment:
  * 1. the admins' rules for that kind of content: a `reject` rule rejects it (the provider is
- *    not asked); a `flag` rule, or a regular expression running out of time, holds it (a rule
- *    that runs out of time RULE_TIMEOUT_LIMIT times is deactivated);
+ *    not asked); a `flag` rule holds it (regular expressions run on RE2, linear in the text);
  * 2. the configured provider rates it (the local provider when a remote one would go over the
  *    monthly budget); scores are compared with the per-category thresholds and the auto-reject
  *    threshold. A provider error or timeout holds the content for review: nothing is published
@@ -106,50 +105,24 @@ function ruleRef(rule: ModerationRuleRow) {
   return { id: rule.id, name: rule.name, action: rule.action };
 }
 
-/**
- * Time-outs after which a regular-expression rule is deactivated. Each one holds content that
- * may well be clean and keeps the one rule-runner worker busy for its whole time limit while
- * every other post and comment waits; a pattern that slipped past the safety check (bounded
- * repeats add up too) would otherwise go on costing that forever.
- */
-export const RULE_TIMEOUT_LIMIT = 5;
-
-/** Counts the time-out; at the limit, deactivates the rule, audit-logged as the system's doing, in the same transaction. */
-async function recordRuleTimeout(deps: ServiceDeps, rule: ModerationRuleRow, log: Log | undefined): Promise<void> {
-  const { db } = deps;
-  await db.transaction(async (tx) => {
-    const counted = await repo.countRuleTimeout(tx, rule.id);
-    if (!counted || !counted.isActive || counted.timeoutCount < RULE_TIMEOUT_LIMIT) return;
-    // Conditional on still being active, so that concurrent time-outs deactivate (and audit) once.
-    const deactivated = await repo.deactivateRuleBySystem(tx, rule.id);
-    if (!deactivated) return;
-    await recordAudit(
-      inTx(deps, tx),
-      { actor: { type: 'system' } },
-      {
-        action: 'moderation.rule_deactivated',
-        targetType: 'moderation_rule',
-        targetId: rule.id,
-        reason: `The rule's regular expression ran out of time ${counted.timeoutCount} times (the limit is ${RULE_TIMEOUT_LIMIT}); bound its repeats or use keywords, then reactivate it.`,
-        before: { name: rule.name, pattern: rule.pattern, isActive: true, timeoutCount: counted.timeoutCount },
-        after: { name: rule.name, pattern: rule.pattern, isActive: false, timeoutCount: counted.timeoutCount, deactivatedBy: null },
-      },
-    );
-    log?.warn({ ruleId: rule.id, timeouts: counted.timeoutCount }, 'moderation rule deactivated after repeated time-outs');
-  });
-}
-
 type RuleRow = Awaited<ReturnType<typeof repo.activeRules>>[number];
 type Settings = Awaited<ReturnType<typeof loadSettings>>;
 
-/** Step 1: the community rules against the text and image URLs (a rule out of time is recorded). */
-async function applyRules(deps: ServiceDeps, rules: RuleRow[], request: ModerationRequest, log?: Log) {
-  const { matched, timedOut } = await matchRules(rules, `${request.text}\n${linkedImages(request.imageUrls).join('\n')}`);
-  if (timedOut) {
-    log?.warn({ ruleId: timedOut.id }, 'moderation rule ran out of time; content held for review');
-    await recordRuleTimeout(deps, timedOut, log);
+/**
+ * Step 1: the community rules against the text and image URLs. When RE2 could not run the
+ * regular expressions even on a fresh heap (rule-regex.ts), the content is held for review.
+ */
+function applyRules(rules: RuleRow[], request: ModerationRequest, log?: Log) {
+  let matched: ModerationRuleRow[] = [];
+  let unrun = false;
+  try {
+    matched = matchRules(rules, [request.text, ...linkedImages(request.imageUrls)].join("\n"));
+  } catch (error) {
+    if (!(error instanceof EngineExhausted)) throw error;
+    unrun = true;
+    log?.warn({ err: error }, 'moderation rules could not run (RE2 out of memory); content held for review');
   }
-  return { matched, timedOut, matchedRuleIds: matched.map((r) => r.id) };
+  return { matched, unrun, matchedRuleIds: matched.map((r) => r.id) };
 }
 
 interface ProviderOutcome {
@@ -222,8 +195,8 @@ async function recordCost(deps: ServiceDeps, request: ModerationRequest, call: P
 }
 
 /** Step 4: the verdict from the rules' and the provider's findings (the queue entry it implies, if held). */
-function decide(request: ModerationRequest, settings: Settings, rules: Awaited<ReturnType<typeof applyRules>>, call: ProviderOutcome): Verdict {
-  const { matched, timedOut, matchedRuleIds } = rules;
+function decide(request: ModerationRequest, settings: Settings, rules: ReturnType<typeof applyRules>, call: ProviderOutcome): Verdict {
+  const { matched, unrun, matchedRuleIds } = rules;
   const { provider, result, failure, categories } = call;
   const flagRules = matched.filter((r) => r.action === 'flag');
   const scores = { ...(result?.scores ?? {}) };
@@ -237,7 +210,7 @@ function decide(request: ModerationRequest, settings: Settings, rules: Awaited<R
       model: result?.model ?? provider.model,
       categories: [...new Set([...categories, ...flagRules.map((r) => r.category), ...(failure ? [`provider_${failure.outcome}`] : [])])],
       scores,
-      matchedRules: [...flagRules.map(ruleRef), ...(timedOut ? [ruleRef(timedOut)] : [])],
+      matchedRules: flagRules.map(ruleRef),
     },
     matchedRuleIds,
   });
@@ -256,7 +229,7 @@ function decide(request: ModerationRequest, settings: Settings, rules: Awaited<R
   }
   if (categories.length > 0) return hold('flagged');
   if (flagRules.length > 0) return hold('rule');
-  if (timedOut) return hold('rule_timeout');
+  if (unrun) return hold('rule_timeout');
   if (request.previouslyRejectedByModerator) return hold('edited_after_rejection');
   return { status: 'Published', reason: null, hold: null, matchedRuleIds };
 }
@@ -278,7 +251,7 @@ export async function recordVerdictRules(deps: ServiceDeps<DbOrTx>, verdict: Ver
 export async function moderateContent(deps: ServiceDeps, request: ModerationRequest, log?: Log): Promise<Verdict> {
   const { db } = deps;
   const [settings, activeRules] = await Promise.all([loadSettings(deps), repo.activeRules(db, request.contentType)]);
-  const rules = await applyRules(deps, activeRules, request, log);
+  const rules = applyRules(activeRules, request, log);
   const rejecting = rules.matched.find((r) => r.action === 'reject');
   if (rejecting) {
     return {

@@ -18,7 +18,9 @@ const filters = [
 /**
  * Moderation rules (Admin, Owner; GET /api/admin/moderation-rules): keyword and regular-expression
  * rules that flag or reject posts and comments, with their usage; a new rule, and deactivation or
- * reactivation with a reason on each. The API checks a regular expression's safety (400 names it).
+ * reactivation with a reason on each. Regular expressions take RE2 syntax: the API refuses one RE2
+ * cannot compile (400 naming the construct, e.g. a backreference, and what to write instead), and
+ * lists a stored one it cannot compile with its `patternProblem` (such a rule does not run).
  */
 export default function Rules() {
   return (
@@ -27,10 +29,10 @@ export default function Rules() {
       <List title="Moderation rules" filters={filters} perPage={25} exporter={false} actions={<TopToolbar />} empty={<Typography sx={{ p: 3 }}>No rule yet.</Typography>}>
         <Datagrid bulkActionButtons={false} rowClick={false}>
           <RaTextField source="name" sortable={false} />
-          <FunctionField label="Rule" render={(r: Rule) => `${r.kind === 'Regex' ? 'regex' : 'keyword'}: ${r.pattern}`} />
+          <FunctionField label="Rule" render={(r: Rule) => `${r.kind === 'Regex' ? 'regex' : 'keyword'}: ${r.pattern}${r.patternProblem ? ` (not run: RE2 cannot compile it, it ${r.patternProblem})` : ''}`} />
           <FunctionField label="On" render={(r: Rule) => r.appliesTo.join(', ')} />
           <RaTextField source="action" sortable={false} />
-          <FunctionField label="Matched" render={(r: Rule) => `${r.usage.matchCount}${r.usage.timeouts ? ` (${r.usage.timeouts} timeouts)` : ''}`} />
+          <FunctionField label="Matched" render={(r: Rule) => String(r.usage.matchCount)} />
           <DateField source="usage.lastMatchedAt" label="Last match" showTime sortable={false} emptyText="never" />
           <BooleanField source="isActive" label="Active" sortable={false} />
           <FunctionField label="Deactivate or reactivate" render={() => <RuleState />} />
@@ -51,7 +53,7 @@ function NewRule() {
 
   async function create() {
     const body = { name, kind, pattern, action, appliesTo, ...(action === 'Reject' ? { reason } : {}) };
-    // What was typed stays when the API refuses it (an unsafe regular expression, a duplicate name…).
+    // What was typed stays when the API refuses it (a regular expression RE2 cannot compile, a duplicate name…).
     if (!(await run(() => fishlog.POST('/api/admin/moderation-rules', { body }), `Rule "${name}" added`))) return;
     setName('');
     setPattern('');
@@ -69,7 +71,16 @@ function NewRule() {
           <MenuItem value="Keyword">Keyword</MenuItem>
           <MenuItem value="Regex">Regular expression</MenuItem>
         </TextField>
-        <TextField fullWidth={false} size="small" label={kind === 'Regex' ? 'Regular expression' : 'Keyword'} value={pattern} onChange={(e) => setPattern(e.target.value)} sx={{ minWidth: 260 }} required />
+        <TextField
+          fullWidth={false}
+          size="small"
+          label={kind === 'Regex' ? 'Regular expression' : 'Keyword'}
+          helperText={kind === 'Regex' ? 'RE2 syntax, ignoring case: no backreferences or lookaround' : undefined}
+          value={pattern}
+          onChange={(e) => setPattern(e.target.value)}
+          sx={{ minWidth: 260 }}
+          required
+        />
         <TextField select fullWidth={false} size="small" label="Action" value={action} onChange={(e) => setAction(e.target.value as Action)} sx={{ minWidth: 170 }}>
           <MenuItem value="Flag">Flag for review</MenuItem>
           <MenuItem value="Reject">Reject</MenuItem>
