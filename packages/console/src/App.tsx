@@ -57,8 +57,8 @@ const REGULATIONS_SCREENS = [
   ['emergency-orders', 'Emergency orders', { create: true }],
   ['programs', 'Angler programs', { create: true }],
 ] as const;
-// One chunk for the community queues (events, tournaments, organizers, captains, fishing reports).
-const community = (screen: 'Events' | 'Tournaments' | 'Organizers' | 'Captains' | 'FishingReports') => lazy(() => import('./screens/Community').then((m) => ({ default: m[screen] })));
+// One chunk for the community queues (events, tournaments, organizers, captains, fishing reports, spots, clubs).
+const community = (screen: 'Events' | 'Tournaments' | 'Organizers' | 'Captains' | 'FishingReports' | 'Spots' | 'Clubs') => lazy(() => import('./screens/Community').then((m) => ({ default: m[screen] })));
 /** The community screens: resource, menu label, its component, and what lets the caller in. */
 const COMMUNITY_SCREENS = [
   ['events', 'Events', community('Events'), SCREENS.events],
@@ -66,6 +66,8 @@ const COMMUNITY_SCREENS = [
   ['organizers', 'Organizers', community('Organizers'), SCREENS.organizers],
   ['captains', 'Charter captains', community('Captains'), SCREENS.captains],
   ['fishing-reports', 'Fishing reports', community('FishingReports'), SCREENS.fishingReports],
+  ['spots', 'Spots', community('Spots'), SCREENS.spotsAndClubs],
+  ['clubs', 'Clubs', community('Clubs'), SCREENS.spotsAndClubs],
 ] as const;
 // recharts is only in this chunk.
 const Dashboard = lazy(() => import('./screens/Dashboard'));

@@ -5,6 +5,7 @@ import { Problem, useApiAction } from './action';
 import { may, type MyAccess } from './access';
 import { CardList } from './CardList';
 import { Facts } from './RecordForm';
+import { label } from './format';
 
 /** One decision on a record of a queue (approve, reject, suspend…): when it applies, who may take it, and its call. */
 export interface Decision<T> {
@@ -37,6 +38,8 @@ export interface Queue<T> {
   decisions: ReadonlyArray<Decision<T>>;
   reasonLabel?: string;
   empty: string;
+  /** More on the card under the decisions (e.g. a form that corrects the record). */
+  extra?: (record: T) => ReactNode;
 }
 
 export function queueScreen<T extends { id: string }>(queue: Queue<T>) {
@@ -44,7 +47,7 @@ export function queueScreen<T extends { id: string }>(queue: Queue<T>) {
     return (
       <List
         title={queue.title}
-        filters={[<SelectInput key="status" source="status" label="Status" choices={queue.statuses.map((s) => ({ id: s, name: s }))} alwaysOn />, ...(queue.filters ?? [])]}
+        filters={[<SelectInput key="status" source="status" label="Status" choices={queue.statuses.map((s) => ({ id: s, name: label(s) }))} alwaysOn />, ...(queue.filters ?? [])]}
         filterDefaultValues={queue.defaultStatus ? { status: queue.defaultStatus } : {}}
         perPage={10}
         exporter={false}
@@ -91,6 +94,7 @@ function DecisionCard<T extends { id: string }>({ queue, record }: { queue: Queu
             <Problem text={problem} sx={{ mt: 1 }} />
           </Box>
         ) : null}
+        {queue.extra?.(record)}
       </CardContent>
     </Card>
   );

@@ -44,6 +44,7 @@ export const SCREENS = {
   tournaments: (a: MyAccess) => may(a, 'Tournaments.View'),
   organizers: (a: MyAccess) => may(a, 'Organizers.View'),
   captains: (a: MyAccess) => a.admin,
+  spotsAndClubs: (a: MyAccess) => a.admin,
   fishingReports: (a: MyAccess) => may(a, 'Content.Approve'),
   regulations: (a: MyAccess) => may(a, 'Regulations.View') || may(a, 'Regulations.Edit'),
   announcements: (a: MyAccess) => ['Announcements.Create', 'Announcements.Edit', 'Announcements.Delete'].some((p) => may(a, p)),

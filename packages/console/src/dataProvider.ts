@@ -38,6 +38,8 @@ const LISTS: Record<string, string> = {
   'fishing-reports': '/api/admin/fishing-reports',
   webhooks: '/api/admin/webhooks',
   'account-deletions': '/api/admin/account-deletions',
+  spots: '/api/admin/spots',
+  clubs: '/api/admin/clubs',
   // Lists under a record: the record's id comes in the list's permanent filter, named as in the path.
   'webhook-deliveries': '/api/admin/webhooks/{webhookId}/deliveries',
   'user-activity': '/api/admin/users/{userId}/activity-timeline',

@@ -91,7 +91,8 @@ export default function JobsList() {
     <>
       <BackupsPanel />
       <List title="Jobs and backups" resource="jobs" filters={filters} perPage={25} exporter={false}>
-        <Datagrid bulkActionButtons={false} rowClick={false}>
+        {/* Headers on one line ("Runs after" wrapped under its neighbours' dates). */}
+        <Datagrid bulkActionButtons={false} rowClick={false} sx={{ '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } }}>
           <FunctionField label="State" render={(job: Job) => <StateChip job={job} />} />
           <RaTextField source="queue" label="Queue" sortable={false} />
           <FunctionField label="Attempts" render={(job: Job) => `${job.attempts} of ${job.retryLimit + 1}`} />
