@@ -137,7 +137,14 @@ export async function updateRule(deps: ServiceDeps, context: AuditContext, id: s
 /** Deactivation and reactivation through the shared lifecycle (POST …/deactivate, …/reactivate). */
 export const ruleLifecycle: Lifecycle<ModerationRuleRow, ReturnType<typeof ruleView>> = {
   lock: (tx, id) => repo.findRule(tx, id, { forUpdate: true }),
-  update: async (tx, id, values) => void (await repo.updateRule(tx, id, values)),
+  update: async (tx, id, values) => {
+    if (values.isActive) {
+      const rule = (await repo.findRule(tx, id))!;
+      const problem = rule.kind === 'regex' ? patternProblem(rule.pattern) : undefined;
+      if (problem) throw ModerationErrors.rulePatternUnsupported(id, problem);
+    }
+    await repo.updateRule(tx, id, values);
+  },
   view: async ({ db }, id) => ruleView((await repo.findRule(db, id))!),
   notFound: ModerationErrors.ruleNotFound,
   alreadyActive: ModerationErrors.ruleAlreadyActive,

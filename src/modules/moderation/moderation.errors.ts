@@ -29,6 +29,13 @@ export const ModerationErrors = {
       'baseUrl must use https: every call carries the API key. Use the https address of the endpoint (a server operator can allow http for a local test endpoint with FISHLOG_MODERATION_ALLOW_HTTP=true).',
       { errors: [{ pointer: '/baseUrl', in: 'body', detail: 'must use https' }] },
     ),
+  /** Reactivating a rule whose stored pattern RE2 cannot compile (written before rules took RE2 syntax). */
+  rulePatternUnsupported: (id: string, problem: string) =>
+    new AppError(
+      409,
+      'moderation.rule_pattern_unsupported',
+      `Rule ${id} cannot run: its pattern ${problem}. Change the pattern with PUT /api/admin/moderation-rules/${id} (send isActive: true in the same request to reactivate it).`,
+    ),
   ruleNotFound: (id: string) => new AppError(404, 'moderation.rule_not_found', `No moderation rule has id ${id}; list them with GET /api/admin/moderation-rules.`),
   ruleAlreadyInactive: (id: string) => new AppError(409, 'moderation.rule_already_inactive', `Rule ${id} is already deactivated; reactivate it with POST /api/admin/moderation-rules/${id}/reactivate.`),
   ruleAlreadyActive: (id: string) => new AppError(409, 'moderation.rule_already_active', `Rule ${id} is active; nothing to reactivate.`),

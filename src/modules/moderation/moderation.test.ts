@@ -217,6 +217,12 @@ describe('rules with a regular expression on RE2', () => {
     // Reactivating it unchanged is refused: the pattern must be rewritten first.
     const back = await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers, payload: { isActive: true } });
     expect(back.json()).toMatchObject({ status: 400, errors: [{ pointer: '/pattern' }] });
+    const reactivated = await t.app.inject({ method: 'POST', url: `/api/admin/moderation-rules/${id}/reactivate`, headers: admin.headers, payload: { reason: 'Needed again' } });
+    expect(reactivated.json()).toMatchObject({ status: 409, code: 'moderation.rule_pattern_unsupported', detail: expect.stringContaining('uses a backreference') });
+    const rewritten = await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers, payload: { pattern: '\\bthe\\s+the\\b', isActive: true } });
+    expect(rewritten.json()).toMatchObject({ isActive: true, patternProblem: null });
+    expect((await createPost(t, angler, { text: 'the the pike' })).moderationStatus).toBe('PendingReview');
+    await t.app.inject({ method: 'PUT', url: `/api/admin/moderation-rules/${id}`, headers: admin.headers, payload: { isActive: false } });
   });
 });
 
