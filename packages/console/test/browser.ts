@@ -27,7 +27,7 @@ export const executablePath =
 /**
  * axe-core's own script, evaluated once in each page that is checked; `axe.run` then checks the
  * page as it is. (@axe-core/playwright injects the script again on every check and finishes each
- * one in a new blank page: 20 checks of the console's main test file took 28 s that way, 8 s this way.)
+ * one in a new blank page: 20 checks of the console's main test file take 28 s that way, 8 s this way.)
  */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
