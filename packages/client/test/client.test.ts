@@ -3,6 +3,8 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { createEntry, createUser, type TestUser, CARDS, addSlots, createCaptain, createListing, daysAhead, type TestListing } from '../../../test/factories.js';
 import { createFishlogClient, FishlogProblem, memoryTokenStore, ok, type SignOutEvent, type TokenStore } from '../src/index.js';
 import { breakingProxy, claimsOf, observedFetch } from './observe.js';
+import { serviceDeps } from '../../../src/core/service-deps.js';
+import { runExport } from '../../../src/modules/accounts/export.service.js';
 
 /**
  * @fishlog/client against the real server on a loopback port (the harness app listening): sign-in,
@@ -160,6 +162,27 @@ describe('deleting the account', () => {
     const elsewhere = await fishlog.GET('/api/fishinglog/entries', { params: { query: { mine: true } } });
     expect(elsewhere.error).toMatchObject({ status: 403, code: 'auth.deletion_pending' });
     expect(await ok(fishlog.DELETE('/api/account/deletion'))).toMatchObject({ status: 'Cancelled' });
+  });
+});
+
+describe('taking one’s data', () => {
+  it('asks for an export, follows it and downloads the archive, typed; a second request the same day is the problem accounts.export_too_soon', async () => {
+    const lu = await createUser(t);
+    const fishlog = createFishlogClient({ baseUrl: base });
+    await ok(fishlog.auth.login(lu.username, lu.password));
+    const { data: asked, response } = await fishlog.POST('/api/account/export');
+    expect(response.status).toBe(202);
+    expect(asked).toMatchObject({ status: 'Pending', readyAt: null, size: null });
+    expect(await ok(fishlog.GET('/api/account/export'))).toMatchObject({ id: asked!.id, status: 'Pending' });
+    // The job, as the queue runs it.
+    await runExport({ ...serviceDeps(t), jobs: undefined as never, dataDir: t.config.dataDir }, asked!.id, () => new Date());
+    const ready = await ok(fishlog.GET('/api/account/export'));
+    expect(ready).toMatchObject({ status: 'Ready', size: expect.any(Number) });
+    const archive = await fishlog.GET('/api/account/export/download', { parseAs: 'arrayBuffer' });
+    expect(archive.response.headers.get('content-type')).toBe('application/gzip');
+    expect((archive.data as ArrayBuffer).byteLength).toBe(ready.size);
+    const again = await fishlog.POST('/api/account/export');
+    expect(again.error).toMatchObject({ status: 429, code: 'accounts.export_too_soon' });
   });
 });
 
