@@ -3410,7 +3410,7 @@ export interface paths {
         };
         /**
          * One club
-         * @description `members` is null for a private club you are not an active member of. Club admins also see pending requests. A deactivated club is a 403 (except for its owner and administrators); so is a club whose owner's account deletion is pending (403 `clubs.not_visible`), except for its active members, until the owner cancels.
+         * @description `members` is null for a private club you are not an active member of. Club admins also see pending requests. A deactivated club is a 403 (except for its owner and administrators); so is a club whose owner's account deletion is pending (403 `clubs.not_visible`) until the owner cancels.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */

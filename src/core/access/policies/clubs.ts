@@ -8,8 +8,8 @@ import { ownerShownTo } from './common.js';
  * approve requests and remove members; only the owner changes roles; the owner cannot leave.
  * Joining twice, leaving a club one is not in, the owner leaving and joining a deactivated club
  * (seen by its owner and administrators) are state conflicts (409). A club whose owner's account is
- * deactivated (its deletion pending: core/access/visibility.ts) is seen only by its owner, its
- * active members and administrators until the owner cancels.
+ * deactivated (its deletion pending: core/access/visibility.ts) is seen, like a deactivated club,
+ * only by its owner and administrators until the owner cancels.
  */
 export interface ClubRecord {
   readonly ownerId: string;
@@ -22,12 +22,12 @@ const activeMember = (club: ClubRecord) => club.membership?.status === 'Active';
 const clubAdmin = (club: ClubRecord) => activeMember(club) && (club.membership?.role === 'admin' || club.membership?.role === 'owner');
 const inactive = { code: 'clubs.deactivated', detail: 'This club was deactivated by an administrator.' };
 
-const hidden = { code: 'clubs.not_visible', detail: 'The account of this club’s owner is deactivated: the club is shown only to its members meanwhile.' };
+const hidden = { code: 'clubs.not_visible', detail: 'The account of this club’s owner is deactivated: the club is not shown meanwhile.' };
 
 const view: Rule<ClubRecord> = async (viewer, club, context) => {
   if (isOwner(viewer, club) || isAdmin(viewer)) return true;
   if (!club.isActive) return inactive;
-  return activeMember(club) || (await ownerShownTo(viewer, club.ownerId, context)) ? true : hidden;
+  return (await ownerShownTo(viewer, club.ownerId, context)) ? true : hidden;
 };
 
 export const clubPolicy = definePolicy<ClubRecord, 'view' | 'seeMembers' | 'join' | 'leave' | 'manageMembers' | 'changeRoles'>('clubs', {
