@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createClub, createSpot, createUser } from '../../../test/factories.js';
 import { haveChromium, useConsoleInBrowser } from './browser.js';
@@ -10,6 +11,8 @@ import { haveChromium, useConsoleInBrowser } from './browser.js';
  */
 describe.skipIf(!haveChromium('packages/console/test/spots-clubs.browser.test.ts'))('the console\'s spots and clubs screens in Chromium', { timeout: 90_000 }, () => {
   const session = useConsoleInBrowser({ owner: 'places_owner' });
+  /** Until the list's reads are answered (no progress bar: react-admin's, unnamed, would fail axe mid-load). */
+  const loaded = (page: Page) => expect.poll(() => page.getByRole('progressbar').count(), { timeout: 25_000 }).toBe(0);
 
   it('an Admin verifies, corrects, deactivates and reactivates a spot, and features and deactivates a club, each with a reason; a Moderator has neither', async () => {
     const { t, owner } = session;
@@ -20,8 +23,10 @@ describe.skipIf(!haveChromium('packages/console/test/spots-clubs.browser.test.ts
     const page = await session.signInStaff(owner, { username: 'places_admin', role: 'Admin', permissions: {}, waitFor: 'Spots' });
     await page.getByRole('menuitem', { name: 'Spots', exact: true }).click();
     await page.getByRole('textbox', { name: 'Name, water or county' }).fill('Kabetogama');
+    await page.waitForURL(/filter=.*Kabetogama/);
     const card = page.getByRole('article', { name: 'Kabetogama narrows' });
     await card.waitFor();
+    await loaded(page);
     await expect(card.getByText('added by places_angler').count()).resolves.toBe(1);
     await session.expectAccessible(page, 'spots');
 
@@ -46,6 +51,7 @@ describe.skipIf(!haveChromium('packages/console/test/spots-clubs.browser.test.ts
     await page.getByRole('option', { name: 'Inactive' }).click();
     await page.waitForURL(/filter=.*status.*Inactive/);
     await card.getByText(/Private land since the sale/).waitFor();
+    await loaded(page);
     await session.expectAccessible(page, 'spots-inactive');
     await page.reload();
     await card.getByLabel('Reason (kept in the audit log)').fill('The new owner keeps the access open');
@@ -62,6 +68,7 @@ describe.skipIf(!haveChromium('packages/console/test/spots-clubs.browser.test.ts
     await clubCard.getByLabel('Reason (kept in the audit log)').fill('Club of the month');
     await clubCard.getByRole('button', { name: 'Feature Kabetogama Walleye Club' }).click();
     await clubCard.getByRole('button', { name: 'Stop featuring Kabetogama Walleye Club' }).waitFor();
+    await loaded(page);
     await session.expectAccessible(page, 'clubs');
     await clubCard.getByLabel('Reason (kept in the audit log)').fill('Advertises a charter business');
     await clubCard.getByRole('button', { name: 'Deactivate Kabetogama Walleye Club' }).click();

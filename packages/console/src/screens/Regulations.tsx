@@ -225,7 +225,7 @@ const programs: RecordScreen = {
     },
     {
       source: 'species',
-      label: 'Species minimums (the whole list: a species left out is deactivated, kept for history)',
+      label: 'Minimum per species (the whole list: a species left out is deactivated, kept for history)',
       kind: 'rows',
       row: 'Species minimum',
       columns: [
