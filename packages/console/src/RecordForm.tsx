@@ -325,15 +325,21 @@ function PickInput({
   onPicked?: (option: Option | null) => void;
 }) {
   const [text, setText] = useState('');
+  // The option picked keeps its name when the next search (for that name) no longer lists it.
+  const [picked, setPicked] = useState<Option | null>(null);
   const options = useMatches(field, text);
-  const selected = options.find((o) => o.id === value) ?? (value ? { id: value, label: known || value } : null);
+  const selected = options.find((o) => o.id === value) ?? (picked?.id === value ? picked : null) ?? (value ? { id: value, label: known || value } : null);
   return (
     <Autocomplete
       options={options}
       value={selected}
       filterOptions={(all) => all}
       isOptionEqualToValue={(a, b) => a.id === b.id}
-      onChange={(_, option) => (onPicked ? onPicked(option) : onChange(option?.id ?? ''))}
+      onChange={(_, option) => {
+        setPicked(option);
+        if (onPicked) onPicked(option);
+        else onChange(option?.id ?? '');
+      }}
       onInputChange={(_, typed) => setText(typed)}
       sx={{ width: 320 }}
       renderInput={(params) => <TextField {...params} size="small" label={field.label} required={required} />}

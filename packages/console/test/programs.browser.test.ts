@@ -26,7 +26,11 @@ describe.skipIf(!haveChromium('packages/console/test/programs.browser.test.ts'))
     await page.getByRole('menuitem', { name: 'Angler programs', exact: true }).click();
     await page.getByRole('link', { name: 'New Master Angler program' }).click();
     const form = page.getByRole('form', { name: 'New Master Angler program' });
+    // The field keeps showing the name picked (not the id) once its next search, for that name, answers without it.
+    const searchedForName = page.waitForResponse((r) => r.url().includes('/api/admin/regulations/jurisdictions') && r.url().includes('q=US-MN'));
     await pick(page, form, 'Jurisdiction', 'Minnesota', 'US-MN Minnesota');
+    await searchedForName;
+    await expect(form.getByRole('combobox', { name: 'Jurisdiction', exact: true }).inputValue()).resolves.toBe('US-MN Minnesota');
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Lunker Club');
     await form.getByLabel('Program page').fill('https://lunkers.example.org/club');
     await form.getByLabel('Source year').fill('2026');
