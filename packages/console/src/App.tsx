@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Admin, CustomRoutes, Layout, Menu, Resource, defaultTheme, memoryStore, usePermissions, type LayoutProps } from 'react-admin';
+import { Admin, AppBar, CustomRoutes, Layout, Menu, Resource, UserMenu, defaultTheme, memoryStore, useGetIdentity, usePermissions, type AppBarProps, type LayoutProps } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
 import { Alert, Box, Divider, Typography } from '@mui/material';
 import { authProvider } from './authProvider';
@@ -108,9 +108,22 @@ function ConsoleMenu() {
   );
 }
 
+/**
+ * The user menu (sign-out) named with what it shows, the person and their role: react-admin's own
+ * is named "Profile" whatever it shows, which fails WCAG 2.5.3 (axe's label-content-name-mismatch).
+ */
+function ConsoleUserMenu() {
+  const { identity } = useGetIdentity();
+  return <UserMenu label={identity?.fullName ? `${identity.fullName}: account menu` : 'Account menu'} />;
+}
+
+function ConsoleAppBar(props: AppBarProps) {
+  return <AppBar {...props} userMenu={<ConsoleUserMenu />} />;
+}
+
 function ConsoleLayout({ children, ...props }: LayoutProps) {
   return (
-    <Layout {...props} menu={ConsoleMenu}>
+    <Layout {...props} menu={ConsoleMenu} appBar={ConsoleAppBar}>
       <MaintenanceBanner />
       {children}
     </Layout>
