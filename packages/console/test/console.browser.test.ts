@@ -127,7 +127,7 @@ describe.skipIf(!haveChromium('packages/console/test/console.browser.test.ts'))(
 
     const page = await signIn(banMod);
     await page.getByRole('menuitem', { name: 'Users' }).waitFor();
-    expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Users', 'Ban appeals']);
+    expect((await page.getByRole('menuitem').allTextContents()).map((m) => m.trim())).toEqual(['Users', 'Ban appeals', 'Account deletions']);
     // The filter and the page live in the URL: this link is what the search box makes.
     await page.goto(`${base}/console/#/users?filter=${encodeURIComponent(JSON.stringify({ q: 'console_tr' }))}&page=1&perPage=25`);
     await page.getByRole('cell', { name: 'console_troll', exact: true }).waitFor();
