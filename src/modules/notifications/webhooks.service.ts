@@ -115,13 +115,15 @@ export async function ping(deps: WebhooksDeps, context: AuditContext, id: string
   if (!endpoint.isActive) throw NotificationErrors.webhookInactive(id);
   const deliveryId = uuidv7();
   const createdAt = new Date().toISOString();
-  await deps.db.transaction(async (tx) => {
+  // The answer is the delivery as queued, read before the commit: once woken, a worker may send it before a later read.
+  const queued = await deps.db.transaction(async (tx) => {
     await repo.insertDeliveries(tx, [{ id: deliveryId, endpointId: id, eventId: null, type: 'ping', body: { id: deliveryId, type: 'ping', createdAt, data: { webhookId: id } } }]);
     await recordAudit(inTx(deps, tx), context, { action: 'webhooks.pinged', targetType: 'webhook_endpoint', targetId: id });
     await deps.jobs.sendMany(tx, WEBHOOK_DELIVERY, [{ id: deliveryId, data: { deliveryId } }]);
+    return (await repo.findDelivery(tx, deliveryId))!;
   });
   deps.jobs.wake(WEBHOOK_DELIVERY);
-  return deliveryView((await repo.findDelivery(deps.db, deliveryId))!);
+  return deliveryView(queued);
 }
 
 /**
@@ -132,7 +134,7 @@ export async function ping(deps: WebhooksDeps, context: AuditContext, id: string
 export async function retryDelivery(deps: WebhooksDeps, context: AuditContext, id: string, deliveryId: string, reason: string) {
   const endpoint = await found(deps, id);
   if (!endpoint.isActive) throw NotificationErrors.webhookInactive(id);
-  await deps.db.transaction(async (tx) => {
+  const queued = await deps.db.transaction(async (tx) => {
     if (!(await repo.requeueFailedDelivery(tx, id, deliveryId))) {
       const delivery = await repo.findDelivery(tx, deliveryId);
       if (!delivery || delivery.endpointId !== id) throw NotificationErrors.deliveryNotFound(id, deliveryId);
@@ -140,7 +142,8 @@ export async function retryDelivery(deps: WebhooksDeps, context: AuditContext, i
     }
     await recordAudit(inTx(deps, tx), context, { action: 'webhooks.delivery_retried', targetType: 'webhook_endpoint', targetId: id, reason, after: { deliveryId } });
     await deps.jobs.sendMany(tx, WEBHOOK_DELIVERY, [{ data: { deliveryId } }]);
+    return (await repo.findDelivery(tx, deliveryId))!;
   });
   deps.jobs.wake(WEBHOOK_DELIVERY);
-  return deliveryView((await repo.findDelivery(deps.db, deliveryId))!);
+  return deliveryView(queued);
 }
