@@ -1180,7 +1180,9 @@ export interface paths {
         put?: never;
         /**
          * Add a boat
-         * @description Access: Any signed-in user (Authorization: Bearer <id_token>).
+         * @description With `id` (a UUID made by the client), a retry is safe: the same body again answers 200 with the boat; that id with another body or of another user is a 409 `request.id_conflict`.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         post: operations["createBoat"];
         delete?: never;
@@ -1198,14 +1200,14 @@ export interface paths {
         };
         /**
          * One of your boats
-         * @description Another angler's boat is a 403.
+         * @description Another angler's boat is a 403. `ETag`: its version; `If-None-Match` with it answers 304 while the boat is unchanged.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         get: operations["getBoat"];
         /**
          * Replace one of your boats
-         * @description Sets every field (omitted optional fields become null). Owner only.
+         * @description Sets every field (omitted optional fields become null). Owner only. With `If-Match`, only while the boat is that version (412 otherwise).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1213,7 +1215,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one of your boats
-         * @description Owner only.
+         * @description Owner only. With `If-Match`, only while the boat is that version (412 otherwise).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1222,7 +1224,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of one of your boats
-         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one (`name`). Owner only.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one (`name`). Owner only. With `If-Match`, only while the boat is that version (412 otherwise).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1246,7 +1248,7 @@ export interface paths {
         put?: never;
         /**
          * Create a gear setup
-         * @description rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field (an item the setup already has may stay after its deactivation).
+         * @description rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field (an item the setup already has may stay after its deactivation). With `id` (a UUID made by the client), a retry is safe: the same body again answers 200 with the setup; that id with another body or of another user is a 409 `request.id_conflict`.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1266,14 +1268,14 @@ export interface paths {
         };
         /**
          * One of your gear setups
-         * @description With its catalog items. Another angler's setup is a 403.
+         * @description With its catalog items. Another angler's setup is a 403. `ETag`: its version; `If-None-Match` with it answers 304 while the setup is unchanged.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         get: operations["getGearSetup"];
         /**
          * Replace one of your gear setups
-         * @description Sets every field (omitted optional fields become null, omitted lureIds none). Owner only. rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field (an item the setup already has may stay after its deactivation).
+         * @description Sets every field (omitted optional fields become null, omitted lureIds none). Owner only. rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field (an item the setup already has may stay after its deactivation). With `If-Match`, only while the setup is that version (412 otherwise).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1281,7 +1283,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one of your gear setups
-         * @description Owner only. Catches logged with the setup keep their data and lose the link.
+         * @description Owner only. Catches logged with the setup keep their data and lose the link. With `If-Match`, only while the setup is that version (412 otherwise).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -1290,7 +1292,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of one of your gear setups
-         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`lureIds`, an array, is replaced whole); `null` clears an optional field and is a 400 naming a required one (`name`). Owner only. rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field (an item the setup already has may stay after its deactivation).
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`lureIds`, an array, is replaced whole); `null` clears an optional field and is a 400 naming a required one (`name`). Owner only. rodId, reelId, lineId and lureIds must name catalog items of that kind whose item and brand are active: else a 400 naming the field (an item the setup already has may stay after its deactivation). With `If-Match`, only while the setup is that version (412 otherwise).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2036,7 +2038,7 @@ export interface paths {
         put?: never;
         /**
          * Create a log entry
-         * @description Visibility defaults to Private. `sessionId` must be one of your sessions (400 otherwise). Add catches with POST /api/fishinglog/entries/{entryId}/catches.
+         * @description Visibility defaults to Private. `sessionId` must be one of your sessions (400 otherwise). Add catches with POST /api/fishinglog/entries/{entryId}/catches. With `id` (a UUID made by the client) a retry is safe: the same request again answers 200 with the record as it is now and creates nothing; that id with another body or of another user is a 409 `request.id_conflict`.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2056,14 +2058,14 @@ export interface paths {
         };
         /**
          * One log entry with its catches
-         * @description 403 when the entry is not shared with you, 404 when it does not exist.
+         * @description 403 when the entry is not shared with you, 404 when it does not exist. `ETag`: its version; `If-None-Match` with it answers 304 (no body) while the record is unchanged.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         get: operations["getEntry"];
         /**
          * Replace a log entry (owner only)
-         * @description Send the whole entry: `visibility` and `shareExactLocation` are required (a missing field is a 400 naming it, never a silent default); omitted optional fields become null. Catches are kept. To change some fields only, use PATCH.
+         * @description Send the whole entry: `visibility` and `shareExactLocation` are required (a missing field is a 400 naming it, never a silent default); omitted optional fields become null. Catches are kept. To change some fields only, use PATCH. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2071,14 +2073,16 @@ export interface paths {
         post?: never;
         /**
          * Delete a log entry and its catches (owner only, permanent)
-         * @description Access: Any signed-in user (Authorization: Bearer <id_token>).
+         * @description With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         delete: operations["deleteEntry"];
         options?: never;
         head?: never;
         /**
          * Change some fields of a log entry (owner only)
-         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change, nested objects (location, weather, water) are merged, `null` clears an optional field and is a 400 naming a required one. The result must be a valid PUT body.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change, nested objects (location, weather, water) are merged, `null` clears an optional field and is a 400 naming a required one. The result must be a valid PUT body. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2102,7 +2106,7 @@ export interface paths {
         put?: never;
         /**
          * Add a catch to your log entry
-         * @description Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only. The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria) and the Master Angler programs of the entry’s state or your home state whose minimum it meets (`masterAngler`; submit with POST /api/regulations/master-angler/submissions).
+         * @description Units: lengthCm in centimetres (0.5–600), weightKg in kilograms (0.001–1500). caughtAt defaults to the entry time. Owner only. The answer lists the personal bests the catch set (`personalBests`, see /api/personalbest/me/criteria) and the Master Angler programs of the entry’s state or your home state whose minimum it meets (`masterAngler`; submit with POST /api/regulations/master-angler/submissions). With `id` (a UUID made by the client) a retry is safe: the same request again answers 200 with the record as it is now and creates nothing; that id with another body or of another user is a 409 `request.id_conflict`. (`personalBests` is then empty.)
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2122,14 +2126,14 @@ export interface paths {
         };
         /**
          * One catch of a log entry
-         * @description Readable as far as the entry is visible to you (403 otherwise); 404 when the catch does not exist or belongs to another entry. Your own catch carries `masterAngler` (the Master Angler programs whose minimum it meets); another angler’s never does.
+         * @description Readable as far as the entry is visible to you (403 otherwise); 404 when the catch does not exist or belongs to another entry. Your own catch carries `masterAngler` (the Master Angler programs whose minimum it meets); another angler’s never does. `ETag`: its version; `If-None-Match` with it answers 304 (no body) while the record is unchanged.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         get: operations["getCatch"];
         /**
          * Replace a catch
-         * @description Send the whole catch: `count` and `caughtAt` are required (a missing field is a 400 naming it); omitted optional fields become empty. Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry). Personal bests are re-evaluated in the same transaction: `personalBests` lists those the change moved; `masterAngler` the programs it is eligible for.
+         * @description Send the whole catch: `count` and `caughtAt` are required (a missing field is a 400 naming it); omitted optional fields become empty. Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry). Personal bests are re-evaluated in the same transaction: `personalBests` lists those the change moved; `masterAngler` the programs it is eligible for. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2137,7 +2141,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a catch (permanent)
-         * @description Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry). A personal best it held falls back to the next best catch, or is withdrawn when none qualifies, in the same transaction.
+         * @description Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry). A personal best it held falls back to the next best catch, or is withdrawn when none qualifies, in the same transaction. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2146,7 +2150,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a catch
-         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one. Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry). Personal bests are re-evaluated in the same transaction.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one. Owner only: another user gets 403 (404 when the catch does not exist or belongs to another entry). Personal bests are re-evaluated in the same transaction. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2168,7 +2172,9 @@ export interface paths {
         put?: never;
         /**
          * Create a fishing session
-         * @description Access: Any signed-in user (Authorization: Bearer <id_token>).
+         * @description With `id` (a UUID made by the client) a retry is safe: the same request again answers 200 with the record as it is now and creates nothing; that id with another body or of another user is a 409 `request.id_conflict`.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         post: operations["createSession"];
         delete?: never;
@@ -2186,14 +2192,14 @@ export interface paths {
         };
         /**
          * One of your fishing sessions, with its entries
-         * @description Sessions are private: another user gets 403.
+         * @description Sessions are private: another user gets 403. `ETag`: its version; `If-None-Match` with it answers 304 (no body) while the record is unchanged.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
         get: operations["getSession"];
         /**
          * Replace one of your fishing sessions
-         * @description Send the whole session (`startedAt` required); omitted optional fields become empty. Owner only: another user gets 403. Its entries stay linked.
+         * @description Send the whole session (`startedAt` required); omitted optional fields become empty. Owner only: another user gets 403. Its entries stay linked. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2201,7 +2207,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one of your fishing sessions
-         * @description Owner only. Its log entries are kept, detached from the session (their `sessionId` becomes null).
+         * @description Owner only. Its log entries are kept, detached from the session (their `sessionId` becomes null). With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2210,7 +2216,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of one of your fishing sessions
-         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one. Owner only.
+         * @description JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one. Owner only. With `If-Match` (its ETag), only while the record is that version: else 412 `request.precondition_failed`, nothing changed.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -8015,6 +8021,12 @@ export interface components {
             homeWater: string | null;
             notes: string | null;
             /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
+            /**
              * Format: date-time
              * @description ISO 8601 date-time
              * @example 2026-06-01T05:30:00.000Z
@@ -8042,6 +8054,12 @@ export interface components {
             reel: components["schemas"]["Reel"] | null;
             line: components["schemas"]["Line"] | null;
             lures: components["schemas"]["Lure"][];
+            /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -8656,6 +8674,12 @@ export interface components {
                 precision: "Exact" | "Approximate";
             } | null;
             /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
+            /**
              * Format: date-time
              * @description ISO 8601 date-time
              * @example 2026-06-01T05:30:00.000Z
@@ -8762,6 +8786,12 @@ export interface components {
                 /** @description Exact, or Approximate: snapped to a 0.01° grid (about 1 km) to protect the place */
                 precision: "Exact" | "Approximate";
             } | null;
+            /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -8894,6 +8924,12 @@ export interface components {
                 precision: "Exact" | "Approximate";
             } | null;
             /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
+            /**
              * Format: date-time
              * @description ISO 8601 date-time
              * @example 2026-06-01T05:30:00.000Z
@@ -9008,6 +9044,12 @@ export interface components {
             /** Format: int64 */
             catchCount: number;
             /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
+            /**
              * Format: date-time
              * @description ISO 8601 date-time
              * @example 2026-06-01T05:30:00.000Z
@@ -9074,6 +9116,12 @@ export interface components {
             /** Format: int64 */
             catchCount: number;
             /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
+            /**
              * Format: date-time
              * @description ISO 8601 date-time
              * @example 2026-06-01T05:30:00.000Z
@@ -9119,6 +9167,12 @@ export interface components {
             /** Format: int64 */
             entryCount: number;
             /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
+            /**
              * Format: date-time
              * @description ISO 8601 date-time
              * @example 2026-06-01T05:30:00.000Z
@@ -9160,6 +9214,12 @@ export interface components {
             waterSummary: string | null;
             /** Format: int64 */
             entryCount: number;
+            /**
+             * Format: int32
+             * @description The record’s version: 1 when created, one more at every change (for an entry also a change of its catches, for a session of its entries). Its ETag is `"<version>"`.
+             * @example 3
+             */
+            version: number;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -20668,6 +20728,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Optional: the record’s id, a UUID made by the client (an offline app makes it on the device). The same create sent again with that id and the same body answers 200 with the record (nothing is created twice); that id with another body or by another user is a 409 `request.id_conflict`. Without it the server chooses the id.
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    id?: string;
                     /** @example Old Blue */
                     name: string;
                     make?: string | null;
@@ -20684,9 +20750,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The boat an earlier create with this `id` and this body made (a retry: nothing new was created) */
+            200: {
+                headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Boat"];
+                };
+            };
             /** @description Created: the new Boat */
             201: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -20712,6 +20795,19 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CallerRefused"];
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -20746,7 +20842,13 @@ export interface operations {
     getBoat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of your copy (e.g. `"3"`): 304 with no body while the record is still that version.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -20761,6 +20863,8 @@ export interface operations {
             /** @description The Boat */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -20770,6 +20874,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Boat"];
                 };
+            };
+            /** @description Not modified: your copy (its ETag sent as If-None-Match) is the current version; no body. Only after the access check (a record you may not see is its 403/404). */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
             400: {
@@ -20808,7 +20923,13 @@ export interface operations {
     replaceBoat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -20841,6 +20962,8 @@ export interface operations {
             /** @description The Boat */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -20869,6 +20992,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -20914,7 +21050,13 @@ export interface operations {
     deleteBoat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -20966,6 +21108,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -21000,7 +21155,13 @@ export interface operations {
     updateBoat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -21059,6 +21220,8 @@ export interface operations {
             /** @description The Boat */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -21087,6 +21250,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -21194,6 +21370,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Optional: the record’s id, a UUID made by the client (an offline app makes it on the device). The same create sent again with that id and the same body answers 200 with the record (nothing is created twice); that id with another body or by another user is a 409 `request.id_conflict`. Without it the server chooses the id.
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    id?: string;
                     /** @example Drop shot, 7' ML */
                     name: string;
                     rodId?: string | null;
@@ -21207,9 +21389,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The setup an earlier create with this `id` and this body made (a retry: nothing new was created) */
+            200: {
+                headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GearSetup"];
+                };
+            };
             /** @description A gear setup with its catalog items (which may since have been deactivated: see their isActive) */
             201: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -21235,6 +21434,19 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CallerRefused"];
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -21269,7 +21481,13 @@ export interface operations {
     getGearSetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of your copy (e.g. `"3"`): 304 with no body while the record is still that version.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -21284,6 +21502,8 @@ export interface operations {
             /** @description A gear setup with its catalog items (which may since have been deactivated: see their isActive) */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -21293,6 +21513,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GearSetup"];
                 };
+            };
+            /** @description Not modified: your copy (its ETag sent as If-None-Match) is the current version; no body. Only after the access check (a record you may not see is its 403/404). */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
             400: {
@@ -21331,7 +21562,13 @@ export interface operations {
     replaceGearSetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -21361,6 +21598,8 @@ export interface operations {
             /** @description A gear setup with its catalog items (which may since have been deactivated: see their isActive) */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -21389,6 +21628,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -21434,7 +21686,13 @@ export interface operations {
     deleteGearSetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -21486,6 +21744,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -21520,7 +21791,13 @@ export interface operations {
     updateGearSetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -21573,6 +21850,8 @@ export interface operations {
             /** @description A gear setup with its catalog items (which may since have been deactivated: see their isActive) */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -21601,6 +21880,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -24986,6 +25278,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Optional: the record’s id, a UUID made by the client (an offline app makes it on the device). The same create sent again with that id and the same body answers 200 with the record (nothing is created twice); that id with another body or by another user is a 409 `request.id_conflict`. Without it the server chooses the id.
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    id?: string;
                     title: string;
                     /**
                      * Format: date-time
@@ -25044,9 +25342,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The record an earlier create with this `id` and this body made (a retry: nothing new was created) */
+            200: {
+                headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntry"];
+                };
+            };
             /** @description Created: the new LogEntry */
             201: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25072,6 +25387,19 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CallerRefused"];
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -25106,7 +25434,13 @@ export interface operations {
     getEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of your copy (e.g. `"3"`): 304 with no body while the record is still that version.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -25121,6 +25455,8 @@ export interface operations {
             /** @description The LogEntry */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25130,6 +25466,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LogEntry"];
                 };
+            };
+            /** @description Not modified: your copy (its ETag sent as If-None-Match) is the current version; no body. Only after the access check (a record you may not see is its 403/404). */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
             400: {
@@ -25168,7 +25515,13 @@ export interface operations {
     replaceEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -25243,6 +25596,8 @@ export interface operations {
             /** @description The LogEntry */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25271,6 +25626,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -25316,7 +25684,13 @@ export interface operations {
     deleteEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -25368,6 +25742,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -25402,7 +25789,13 @@ export interface operations {
     updateEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -25533,6 +25926,8 @@ export interface operations {
             /** @description The LogEntry */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25561,6 +25956,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -25694,6 +26102,12 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
+                     * @description Optional: the record’s id, a UUID made by the client (an offline app makes it on the device). The same create sent again with that id and the same body answers 200 with the record (nothing is created twice); that id with another body or by another user is a 409 `request.id_conflict`. Without it the server chooses the id.
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
                      * @description UUID
                      * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
                      */
@@ -25734,9 +26148,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The record an earlier create with this `id` and this body made (a retry: nothing new was created) */
+            200: {
+                headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatchCreated"];
+                };
+            };
             /** @description Created: the new CatchCreated */
             201: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25765,6 +26196,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -25810,7 +26254,13 @@ export interface operations {
     getCatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of your copy (e.g. `"3"`): 304 with no body while the record is still that version.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -25830,6 +26280,8 @@ export interface operations {
             /** @description The Catch */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25839,6 +26291,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Catch"];
                 };
+            };
+            /** @description Not modified: your copy (its ETag sent as If-None-Match) is the current version; no body. Only after the access check (a record you may not see is its 403/404). */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
             400: {
@@ -25877,7 +26340,13 @@ export interface operations {
     replaceCatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -25940,6 +26409,8 @@ export interface operations {
             /** @description The CatchUpdated */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -25968,6 +26439,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -26013,7 +26497,13 @@ export interface operations {
     deleteCatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -26070,6 +26560,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -26104,7 +26607,13 @@ export interface operations {
     updateCatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -26206,6 +26715,8 @@ export interface operations {
             /** @description The CatchUpdated */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -26234,6 +26745,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -26351,6 +26875,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: uuid
+                     * @description Optional: the record’s id, a UUID made by the client (an offline app makes it on the device). The same create sent again with that id and the same body answers 200 with the record (nothing is created twice); that id with another body or by another user is a 409 `request.id_conflict`. Without it the server chooses the id.
+                     * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
+                     */
+                    id?: string;
+                    /**
                      * Format: date-time
                      * @description ISO 8601 date-time of something that happened: from 1900 to at most 24 hours from now
                      * @example 2026-06-01T05:30:00.000Z
@@ -26384,9 +26914,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The record an earlier create with this `id` and this body made (a retry: nothing new was created) */
+            200: {
+                headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FishingSession"];
+                };
+            };
             /** @description Created: the new FishingSession */
             201: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -26412,6 +26959,19 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CallerRefused"];
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -26446,7 +27006,13 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of your copy (e.g. `"3"`): 304 with no body while the record is still that version.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -26461,6 +27027,8 @@ export interface operations {
             /** @description The FishingSession */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -26470,6 +27038,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FishingSession"];
                 };
+            };
+            /** @description Not modified: your copy (its ETag sent as If-None-Match) is the current version; no body. Only after the access check (a record you may not see is its 403/404). */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
             400: {
@@ -26508,7 +27087,13 @@ export interface operations {
     replaceSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -26558,6 +27143,8 @@ export interface operations {
             /** @description The FishingSession */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -26586,6 +27173,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -26631,7 +27231,13 @@ export interface operations {
     deleteSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -26683,6 +27289,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -26717,7 +27336,13 @@ export interface operations {
     updateSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the ETag you read (e.g. `"3"`), a list of them, or `*` (the record exists). When the record is no longer that version: 412 `request.precondition_failed`, nothing written. Without it the write is unconditional.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description UUID
@@ -26812,6 +27437,8 @@ export interface operations {
             /** @description The FishingSession */
             200: {
                 headers: {
+                    /** @description The record’s version as a strong entity tag (`"3"`, also its `version`): send it as If-Match to write only that version, as If-None-Match to read only a newer one */
+                    etag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -26840,6 +27467,19 @@ export interface operations {
             403: components["responses"]["CallerRefused"];
             /** @description The addressed record does not exist */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the record is no longer the version named by If-Match (`request.precondition_failed`; the detail and the ETag header name the current version). Nothing was written. */
+            412: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

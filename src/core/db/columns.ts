@@ -1,4 +1,4 @@
-import { boolean, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Column helpers shared by every table (spread them into a `pgTable` column map). The names
@@ -25,4 +25,23 @@ export function deactivation() {
     deactivatedBy: uuid(),
     deactivationReason: text(),
   };
+}
+
+/**
+ * `version`: 1 on insert, one more at every UPDATE of the row (the `fishlog_bump_version` trigger,
+ * so every write counts, also a foreign key's SET NULL or an update by SQL). The record's HTTP
+ * `ETag` (core/http/conditional.ts): `If-Match` compares it in the UPDATE's or DELETE's WHERE.
+ */
+export function rowVersion() {
+  return { version: integer().notNull().default(1) };
+}
+
+/**
+ * `createDigest`: for a record whose id the client chose (offline apps make it on the device), the
+ * SHA-256 (base64url) of what its create request said; a create retried with that id and the same
+ * request answers the record, another request with that id is a 409 (core/http/client-ids.ts).
+ * Null when the server chose the id.
+ */
+export function clientCreated() {
+  return { createDigest: text() };
 }

@@ -251,7 +251,9 @@ export function finishDocument<T>(document: T): T {
         const content = (response.content ?? {}) as Record<string, Json>;
         const media = Object.values(content)[0];
         if (code >= 400 && media && refName(media.schema) === 'Problem') {
-          response.content = problemContent();
+          // The route's example of its problem (e.g. the 412 of core/http/conditional.ts) stays.
+          const example = media.example === undefined ? {} : { example: media.example };
+          response.content = { [PROBLEM_CONTENT_TYPE]: { ...problemContent()[PROBLEM_CONTENT_TYPE], ...example } };
         }
         if (code === 429) response.description = TOO_MANY_REQUESTS;
         if (response.description === 'Default Response') response.description = code < 400 ? successDescription(status, response, operation) : 'Error';

@@ -1,4 +1,4 @@
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { uuidv7 } from '../../core/db/ids.js';
@@ -6,6 +6,9 @@ import { visibilityBranchParts, type RelationshipProvider, type VisibilityBranch
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
+import type { ClientId } from '../../core/http/client-ids.js';
+import type { Precondition } from '../../core/http/conditional.js';
+import { versionMatches } from '../../core/db/versions.js';
 import type { FeedPage } from '../../core/http/pagination.js';
 import { brands } from '../brands/index.js';
 import { personalBestLockSql } from './personal-bests.service.js';
@@ -14,7 +17,7 @@ import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';
 import { catches, logEntries, type CatchRow, type EntryRow } from './fishing-log.tables.js';
 
-export type EntryValues = Omit<typeof logEntries.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+export type EntryValues = Omit<typeof logEntries.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt' | 'version' | 'createDigest'>;
 
 export interface EntryFilters {
   mine?: boolean;
@@ -145,28 +148,34 @@ const NEW_ENTRY = insertOf(logEntries, {
   id: true, ownerId: true, sessionId: true, title: true, occurredAt: true, timeZone: true, latitude: true,
   longitude: true, waterBody: true, stateCode: true, airTemperatureC: true, sky: true, windSpeedKmh: true,
   windDirection: true, pressureHpa: true, moonPhase: true, waterTemperatureC: true, waterClarity: true,
-  waterDepthM: true, method: true, notes: true, visibility: true, shareExactLocation: true
-} satisfies Record<keyof EntryValues | 'id' | 'ownerId', true>);
+  waterDepthM: true, method: true, notes: true, visibility: true, shareExactLocation: true, createDigest: true
+} satisfies Record<keyof EntryValues | 'id' | 'ownerId' | 'createDigest', true>);
 
-const insertEntryStatement = namedStatement<EntryRow & { ownerUsername: string }, EntryValues & { id: string; ownerId: string }>(
+const insertEntryStatement = namedStatement<EntryRow & { ownerUsername: string }, EntryValues & { id: string; ownerId: string; createDigest: string | null }>(
   'entries_insert',
-  () => sql`INSERT INTO ${logEntries} ${NEW_ENTRY.columns} VALUES (${NEW_ENTRY.values})
+  () => sql`INSERT INTO ${logEntries} ${NEW_ENTRY.columns} VALUES (${NEW_ENTRY.values}) ON CONFLICT (id) DO NOTHING
     RETURNING ${columnsOf(logEntries)}, (SELECT ${users.username} FROM ${users} WHERE ${users.id} = ${logEntries.ownerId}) AS "ownerUsername"`,
 );
 
-/** A new entry as `entriesByIds` shows it (owner name, no catches yet), in one statement. */
-export async function insertEntryWithOwner(db: DbOrTx, ownerId: string, values: EntryValues): Promise<EntryWithOwner> {
-  const row = await insertEntryStatement.first(db, { ...values, id: uuidv7(), ownerId });
-  return Object.assign(row!, { catchCount: 0 });
+/**
+ * A new entry as `entriesByIds` shows it (owner name, no catches yet), in one statement; `id` when
+ * the client chose it (with the digest of its request): undefined when that id exists already.
+ */
+export async function insertEntryWithOwner(db: DbOrTx, ownerId: string, values: EntryValues, client?: ClientId): Promise<EntryWithOwner | undefined> {
+  const row = await insertEntryStatement.first(db, { ...values, id: client?.id ?? uuidv7(), ownerId, createDigest: client?.digest ?? null });
+  return row && Object.assign(row, { catchCount: 0 });
 }
 
-export async function updateEntry(db: DbOrTx, id: string, values: EntryValues): Promise<EntryRow> {
-  const [row] = await db.update(logEntries).set({ ...values, updatedAt: new Date() }).where(eq(logEntries.id, id)).returning();
-  return row!;
+/** Updates the entry when it is of a version `precondition` allows (undefined when not). */
+export async function updateEntry(db: DbOrTx, id: string, values: EntryValues, precondition?: Precondition): Promise<EntryRow | undefined> {
+  const [row] = await db.update(logEntries).set({ ...values, updatedAt: new Date() }).where(and(eq(logEntries.id, id), versionMatches(logEntries.version, precondition))).returning();
+  return row;
 }
 
-export async function deleteEntry(db: DbOrTx, id: string): Promise<void> {
-  await db.delete(logEntries).where(eq(logEntries.id, id)); // catches cascade
+/** Deletes the entry (its catches cascade) when it is of a version `precondition` allows; false when nothing was deleted. */
+export async function deleteEntry(db: DbOrTx, id: string, precondition?: Precondition): Promise<boolean> {
+  const deleted = await db.delete(logEntries).where(and(eq(logEntries.id, id), versionMatches(logEntries.version, precondition))).returning({ id: logEntries.id });
+  return deleted.length > 0;
 }
 
 export interface CatchWithSpecies extends CatchRow {
@@ -229,6 +238,8 @@ function fromFlatRow(row: FlatCatchRow): CatchWithSpecies {
     notes: row.notes,
     latitude: row.latitude,
     longitude: row.longitude,
+    version: row.version,
+    createDigest: row.createDigest,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     species: { id: row.speciesId, commonName: row.commonName, scientificName: row.scientificName },
@@ -261,7 +272,7 @@ export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: nu
   return { items: rows.map(withLure), total: count?.n ?? 0 };
 }
 
-export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt' | 'version' | 'createDigest'>;
 
 /** Without a time of its own, a catch was caught at its entry's time. */
 const NEW_CATCH = insertOf(
@@ -269,21 +280,22 @@ const NEW_CATCH = insertOf(
   {
     id: true, entryId: true, ownerId: true, speciesId: true, lengthCm: true, weightKg: true, count: true, released: true,
     caughtAt: true, bait: true, lure: true, gearSetupId: true, lureItemId: true, photoUrls: true, notes: true, latitude: true,
-    longitude: true
-  } satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId', true>,
+    longitude: true, createDigest: true
+  } satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId' | 'createDigest', true>,
   { caughtAt: sql`COALESCE(${sql.placeholder('caughtAt')}::timestamptz, ${logEntries.occurredAt})` },
 );
 
 /** A new catch's values; `caughtAt` null: its entry's time. */
 export type NewCatchValues = Omit<CatchValues, 'caughtAt'> & { caughtAt: Date | null };
 
-const insertCatchStatement = namedStatement<FlatCatchRow, NewCatchValues & { id: string; entryId: string; ownerId: string }>(
+const insertCatchStatement = namedStatement<FlatCatchRow, NewCatchValues & { id: string; entryId: string; ownerId: string; createDigest: string | null }>(
   'catches_insert',
   () => sql`WITH species AS (
       SELECT ${fishSpecies.commonName} AS common_name, ${fishSpecies.scientificName} AS scientific_name FROM ${fishSpecies}
       WHERE ${fishSpecies.id} = ${sql.placeholder('speciesId')}::uuid AND ${fishSpecies.isActive}),
     inserted AS (INSERT INTO ${catches} ${NEW_CATCH.columns} SELECT ${NEW_CATCH.values} FROM species
       JOIN ${logEntries} ON ${logEntries.id} = ${sql.placeholder('entryId')}::uuid AND ${logEntries.ownerId} = ${sql.placeholder('ownerId')}::uuid
+      ON CONFLICT (id) DO NOTHING
       RETURNING ${columnsOf(catches)})
     SELECT inserted.*, species.common_name AS "commonName", species.scientific_name AS "scientificName", ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
     FROM inserted CROSS JOIN species
@@ -294,11 +306,11 @@ const insertCatchStatement = namedStatement<FlatCatchRow, NewCatchValues & { id:
 /**
  * Inserts catch `id` of an active species into entry `entryId` when `ownerId` owns that entry (as
  * `catchesOfEntries` shows it), in one statement; undefined (nothing inserted) when the species is
- * unknown or inactive or the entry is not the owner's. It needs nothing from a statement before
+ * unknown or inactive, the entry is not the owner's, or a catch `id` exists (a client-chosen id). It needs nothing from a statement before
  * it, so it can follow the entry's lock in the same round trip (see `addCatch`).
  */
-export async function insertCatchOfActiveSpecies(db: DbOrTx, id: string, entry: { id: string; ownerId: string }, values: NewCatchValues): Promise<CatchWithSpecies | undefined> {
-  const inserted = await insertCatchStatement.first(db, { ...values, id, entryId: entry.id, ownerId: entry.ownerId });
+export async function insertCatchOfActiveSpecies(db: DbOrTx, id: string, entry: { id: string; ownerId: string }, values: NewCatchValues, createDigest: string | null = null): Promise<CatchWithSpecies | undefined> {
+  const inserted = await insertCatchStatement.first(db, { ...values, id, entryId: entry.id, ownerId: entry.ownerId, createDigest });
   return inserted && fromFlatRow(inserted);
 }
 
@@ -342,12 +354,16 @@ export async function lockCatch(tx: DbOrTx, id: string): Promise<CatchRow | unde
   return row;
 }
 
-export async function updateCatch(tx: DbOrTx, id: string, values: CatchValues): Promise<void> {
-  await tx.update(catches).set({ ...values, updatedAt: new Date() }).where(eq(catches.id, id));
+/** Updates the catch when it is of a version `precondition` allows; false when not. */
+export async function updateCatch(tx: DbOrTx, id: string, values: CatchValues, precondition?: Precondition): Promise<boolean> {
+  const updated = await tx.update(catches).set({ ...values, updatedAt: new Date() }).where(and(eq(catches.id, id), versionMatches(catches.version, precondition))).returning({ id: catches.id });
+  return updated.length > 0;
 }
 
-export async function deleteCatch(tx: DbOrTx, id: string): Promise<void> {
-  await tx.delete(catches).where(eq(catches.id, id));
+/** Deletes the catch when it is of a version `precondition` allows; false when nothing was deleted. */
+export async function deleteCatch(tx: DbOrTx, id: string, precondition?: Precondition): Promise<boolean> {
+  const deleted = await tx.delete(catches).where(and(eq(catches.id, id), versionMatches(catches.version, precondition))).returning({ id: catches.id });
+  return deleted.length > 0;
 }
 
 /** The ids and species of an entry's catches (which personal bests an entry change touches). */

@@ -6,6 +6,8 @@ import { issuedTogether, onOneConnection, transaction } from '../../core/db/pipe
 import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy, entryPolicy, sessionPolicy } from '../../core/access/policies/index.js';
 import { showsExactLocation, type LocatedRecord } from '../../core/access/location.js';
+import { clientIdOf, replayOf } from '../../core/http/client-ids.js';
+import { preconditionFailed, type Precondition } from '../../core/http/conditional.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
 import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
@@ -115,11 +117,18 @@ export async function getEntry(deps: ServiceDeps, viewerId: string, id: string) 
   return Object.assign(view, { photos: photos.get(id)! });
 }
 
-/** One statement (with a session: its check first; the session's foreign key guards the rest). */
-export async function createEntry(deps: ServiceDeps, ownerId: string, input: EntryInputType) {
+/**
+ * One statement (with a session: its check first; the session's foreign key guards the rest). With
+ * the client's `id`: a retry of the same create answers the entry as it is now (`created` false).
+ */
+export async function createEntry(deps: ServiceDeps, ownerId: string, input: EntryInputType & { id?: string }) {
   const { db } = deps;
-  const entry = await repo.insertEntryWithOwner(db, ownerId, await entryValues(deps, ownerId, input));
-  return fullEntryView(ownerId, entry, []);
+  const client = clientIdOf(input);
+  const { id: _id, ...body } = input;
+  const entry = await repo.insertEntryWithOwner(db, ownerId, await entryValues(deps, ownerId, body), client);
+  if (entry) return { created: true, entry: fullEntryView(ownerId, entry, []) };
+  const existing = replayOf(client!, await repo.findEntry(db, client!.id), (row) => isOwner(ownerId, row), 'log entry');
+  return { created: false, entry: await getEntry(deps, ownerId, existing.id) };
 }
 
 /**
@@ -154,13 +163,13 @@ function entryAsInput(row: EntryRow): EntryReplaceType {
 /** The species of an entry's catches: the personal-best criteria a change of the entry may touch. */
 const speciesOf = (keys: { speciesId: string }[]) => [...new Set(keys.map((k) => k.speciesId))];
 
-/** PUT (replace) or PATCH (merge patch) of an entry; its catches are kept. */
-export async function updateEntry(deps: ServiceDeps, viewerId: string, id: string, change: Change<EntryReplaceType>) {
+/** PUT (replace) or PATCH (merge patch) of an entry; its catches are kept. With If-Match, only of that version (412). */
+export async function updateEntry(deps: ServiceDeps, viewerId: string, id: string, change: Change<EntryReplaceType>, precondition?: Precondition) {
   const { db } = deps;
   return transaction(db, async (tx) => {
     const row = await ownedEntryForUpdate(inTx(deps, tx), viewerId, id);
     const input = applyChange(change, EntryReplaceInput, () => entryAsInput(row));
-    await repo.updateEntry(tx, id, await entryValues(inTx(deps, tx), viewerId, input));
+    if (!(await repo.updateEntry(tx, id, await entryValues(inTx(deps, tx), viewerId, input), precondition))) throw preconditionFailed('log entry', row.version);
     // Criteria may name a water body or state: the entry's catches may now match others.
     const keys = await repo.catchKeysOfEntry(tx, id);
     if (keys.length > 0) await reevaluatePersonalBests(inTx(deps, tx), viewerId, { speciesIds: speciesOf(keys) });
@@ -169,16 +178,18 @@ export async function updateEntry(deps: ServiceDeps, viewerId: string, id: strin
   });
 }
 
-export async function deleteEntry(deps: ServiceDeps, viewerId: string, id: string): Promise<void> {
+export async function deleteEntry(deps: ServiceDeps, viewerId: string, id: string, precondition?: Precondition): Promise<void> {
   const { db } = deps;
   await transaction(db, async (tx) => {
-    await ownedEntryForUpdate(inTx(deps, tx), viewerId, id, 'delete');
+    const row = await ownedEntryForUpdate(inTx(deps, tx), viewerId, id, 'delete');
     const keys = await repo.catchKeysOfEntry(tx, id);
     await withCatchesRemoved(
       inTx(deps, tx),
       viewerId,
       keys.map((k) => k.id),
-      () => repo.deleteEntry(tx, id),
+      async () => {
+        if (!(await repo.deleteEntry(tx, id, precondition))) throw preconditionFailed('log entry', row.version);
+      },
     );
   });
 }
@@ -252,25 +263,32 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
  * back nothing but reads. With a catalog lure or a gear setup to check, the entry is locked first
  * and the species, the lure and the setup are checked (in that order) before the INSERT.
  */
-export async function addCatch(deps: ServiceDeps, viewerId: string, entryId: string, input: CatchInputType) {
+export async function addCatch(deps: ServiceDeps, viewerId: string, entryId: string, input: CatchInputType & { id?: string }) {
   const { db } = deps;
-  return transaction(db, async (tx) => {
-    const id = uuidv7();
+  const client = clientIdOf(input, { entryId });
+  const created = await transaction(db, async (tx) => {
+    const id = client?.id ?? uuidv7();
     const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(inTx(deps, tx), viewerId, entryId, 'addCatch') : undefined;
     if (checkedFirst) await assertReferences(inTx(deps, tx), viewerId, input);
     const [locked, row, criteria] = await issuedTogether(tx, () =>
       Promise.all([
         checkedFirst ?? repo.findEntryForUpdate(tx, entryId, viewerId),
-        repo.insertCatchOfActiveSpecies(tx, id, { id: entryId, ownerId: viewerId }, newCatchValues(input)),
+        repo.insertCatchOfActiveSpecies(tx, id, { id: entryId, ownerId: viewerId }, newCatchValues(input), client?.digest ?? null),
         criteriaOfCatch(inTx(deps, tx), id),
       ]),
     );
     personalBestsLocked(inTx(deps, tx), viewerId);
     const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, inTx(deps, tx), () => FishingLogErrors.entryNotFound(entryId)));
-    if (!row) throw FishingLogErrors.unknownSpecies();
+    if (!row) {
+      if (client && (await repo.findCatchRef(tx, client.id))) return undefined; // the id is taken: a retry, or a 409 (below, after this transaction)
+      throw FishingLogErrors.unknownSpecies();
+    }
     const personalBests = await evaluateNewCatch(inTx(deps, tx), viewerId, criteria);
     return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, entry.stateCode) });
   });
+  if (created) return { created: true, catch: created };
+  const existing = replayOf(client!, await repo.findCatch(db, client!.id), (row) => isOwner(viewerId, row), 'catch');
+  return { created: false, catch: Object.assign(catchView(existing, true), { personalBests: [], masterAngler: await masterAnglerOf(deps, existing, existing.entry.stateCode) }) };
 }
 
 /** The Master Angler programs a catch is eligible for (its entry's state and the owner's home state). */
@@ -319,15 +337,15 @@ export async function visibleCatch(deps: ServiceDeps<DbOrTx>, viewerId: string, 
   return authorize(catchPolicy, viewerId, 'read', row, deps, catchNotFound(entryId ?? row?.entryId ?? '', catchId));
 }
 
-/** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. */
-export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>) {
+/** PUT (replace) or PATCH (merge patch) of a catch; personal bests follow in the same transaction. With If-Match, only of that version (412). */
+export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string, change: Change<CatchReplaceType>, precondition?: Precondition) {
   const { db } = deps;
   return transaction(db, async (tx) => {
     await lockPersonalBests(inTx(deps, tx), viewerId);
     await repo.lockCatch(tx, catchId);
     const current = await authorize(catchPolicy, viewerId, 'update', await catchOfEntry(inTx(deps, tx), entryId, catchId), inTx(deps, tx), catchNotFound(entryId, catchId));
     const input = applyChange(change, CatchReplaceInput, () => catchAsInput(current));
-    await repo.updateCatch(tx, catchId, await catchValues(inTx(deps, tx), viewerId, input, current.entry.occurredAt));
+    if (!(await repo.updateCatch(tx, catchId, await catchValues(inTx(deps, tx), viewerId, input, current.entry.occurredAt), precondition))) throw preconditionFailed('catch', current.version);
     const personalBests = await evaluateChangedCatch(inTx(deps, tx), viewerId, catchId);
     const row = (await repo.findCatch(tx, catchId))!;
     return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, row.entry.stateCode) });
@@ -335,13 +353,15 @@ export async function updateCatch(deps: ServiceDeps, viewerId: string, entryId: 
 }
 
 /** Deletes a catch; a personal best it held falls back to the next best catch (or is withdrawn). */
-export async function deleteCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string): Promise<void> {
+export async function deleteCatch(deps: ServiceDeps, viewerId: string, entryId: string, catchId: string, precondition?: Precondition): Promise<void> {
   const { db } = deps;
   await transaction(db, async (tx) => {
     await lockPersonalBests(inTx(deps, tx), viewerId);
     await repo.lockCatch(tx, catchId);
-    await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(inTx(deps, tx), entryId, catchId), inTx(deps, tx), catchNotFound(entryId, catchId));
-    await withCatchesRemoved(inTx(deps, tx), viewerId, [catchId], () => repo.deleteCatch(tx, catchId));
+    const current = await authorize(catchPolicy, viewerId, 'delete', await catchOfEntry(inTx(deps, tx), entryId, catchId), inTx(deps, tx), catchNotFound(entryId, catchId));
+    await withCatchesRemoved(inTx(deps, tx), viewerId, [catchId], async () => {
+      if (!(await repo.deleteCatch(tx, catchId, precondition))) throw preconditionFailed('catch', current.version);
+    });
   });
 }
 

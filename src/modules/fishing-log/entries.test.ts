@@ -80,6 +80,7 @@ describe('POST /api/fishinglog/entries', () => {
       shareExactLocation: false,
       catchCount: 0,
       catches: [],
+      version: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -304,6 +305,7 @@ describe('catches', () => {
       photoUrls: ['https://img.example.com/w.jpg'],
       notes: 'twins',
       location: null,
+      version: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       personalBests: [],

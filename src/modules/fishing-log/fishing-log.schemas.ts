@@ -1,6 +1,8 @@
 import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
 import { VisibilitySchema } from '../../core/access/visibility-levels.js';
+import { withClientId } from '../../core/http/client-ids.js';
+import { VersionField } from '../../core/http/conditional.js';
 import { feedQuery, listQuery } from '../../core/http/pagination.js';
 import { Latitude, Longitude, PRECISION_DESCRIPTION, ShownLocation } from '../../core/http/coordinates.js';
 import { Nullable, PastTimestamp, StateCode, Timestamp, Uuid } from '../../core/http/schemas.js';
@@ -78,6 +80,7 @@ export const EntryInput = Type.Object(
   { additionalProperties: false },
 );
 export type EntryInputType = Static<typeof EntryInput>;
+export const EntryCreateInput = withClientId(EntryInput);
 
 /** PUT: the whole entry. What creation defaults (visibility, shareExactLocation) must be sent. */
 export const EntryReplaceInput = Type.Object(
@@ -139,6 +142,7 @@ export const CatchInput = Type.Object(
   { additionalProperties: false },
 );
 export type CatchInputType = Static<typeof CatchInput>;
+export const CatchCreateInput = withClientId(CatchInput);
 
 /** PUT: the whole catch. What creation defaults (count, caughtAt) must be sent. */
 export const CatchReplaceInput = Type.Object(
@@ -192,6 +196,7 @@ export const CatchView = Type.Object(
     photos: Type.Optional(Type.Array(Type.Ref('Photo'), { description: 'Uploaded photos, in order (POST …/catches/{catchId}/photos); on reads of the catch and its entry' })),
     notes: Nullable(Type.String()),
     location: Nullable(ShownLocation, { description: 'Where the catch itself was made (null: at the entry’s location)' }),
+    version: VersionField,
     createdAt: Timestamp,
     updatedAt: Timestamp,
     masterAngler: Type.Optional(MasterAnglerEligibility),
@@ -235,6 +240,7 @@ const entryProperties = {
   visibility: VisibilitySchema,
   shareExactLocation: Type.Boolean(),
   catchCount: Type.Integer(),
+  version: VersionField,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
@@ -285,6 +291,7 @@ export const SessionInput = Type.Object(
   { additionalProperties: false },
 );
 export type SessionInputType = Static<typeof SessionInput>;
+export const SessionCreateInput = withClientId(SessionInput);
 
 const sessionProperties = {
   id: Uuid,
@@ -297,6 +304,7 @@ const sessionProperties = {
   weatherSummary: Nullable(Type.String()),
   waterSummary: Nullable(Type.String()),
   entryCount: Type.Integer(),
+  version: VersionField,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };

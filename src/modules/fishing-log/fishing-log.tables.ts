@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { idOf, ownedByUser } from '../../core/db/references.js';
-import { timestamps } from '../../core/db/columns.js';
+import { clientCreated, rowVersion, timestamps } from '../../core/db/columns.js';
 
 /**
  * The fishing log. Canonical units: lengths in centimetres, weights in kilograms, temperatures in
@@ -24,6 +24,8 @@ export const fishingSessions = pgTable(
     notes: text(),
     weatherSummary: text(),
     waterSummary: text(),
+    ...rowVersion(),
+    ...clientCreated(),
     ...timestamps(),
   },
   (t) => [index('fishing_sessions_owner_time_idx').on(t.ownerId, t.startedAt.desc(), t.id.desc())],
@@ -57,6 +59,8 @@ export const logEntries = pgTable(
       .notNull()
       .default('Private'),
     shareExactLocation: boolean().notNull().default(false),
+    ...rowVersion(),
+    ...clientCreated(),
     ...timestamps(),
   },
   (t) => [
@@ -94,6 +98,8 @@ export const catches = pgTable(
     notes: text(),
     latitude: doublePrecision(),
     longitude: doublePrecision(),
+    ...rowVersion(),
+    ...clientCreated(),
     ...timestamps(),
   },
   (t) => [

@@ -1,16 +1,24 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
+import { versionMatches } from '../../core/db/versions.js';
+import type { ClientId } from '../../core/http/client-ids.js';
+import type { Precondition } from '../../core/http/conditional.js';
 import { fishingSessions, logEntries, type SessionRow } from './fishing-log.tables.js';
 
-export type SessionValues = Omit<typeof fishingSessions.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+export type SessionValues = Omit<typeof fishingSessions.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt' | 'version' | 'createDigest'>;
 const s = fishingSessions;
 // Qualified by hand: Drizzle renders columns of a single-table select unqualified.
 const entryCount = sql<number>`(SELECT count(*)::int FROM ${logEntries} le WHERE le.session_id = "fishing_sessions"."id")`;
 
-export async function insertSession(db: DbOrTx, ownerId: string, values: SessionValues): Promise<SessionRow> {
-  const [row] = await db.insert(s).values({ id: uuidv7(), ownerId, ...values }).returning();
-  return row!;
+/** Inserts a session; `client`: the id the client chose (with its request's digest): undefined when that id exists already. */
+export async function insertSession(db: DbOrTx, ownerId: string, values: SessionValues, client?: ClientId): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .insert(s)
+    .values({ id: client?.id ?? uuidv7(), ownerId, createDigest: client?.digest ?? null, ...values })
+    .onConflictDoNothing({ target: s.id })
+    .returning();
+  return row;
 }
 
 export async function findSession(db: DbOrTx, id: string): Promise<(SessionRow & { entryCount: number }) | undefined> {
@@ -49,11 +57,14 @@ export async function lockSession(tx: DbOrTx, id: string): Promise<SessionRow | 
   return row;
 }
 
-export async function updateSession(tx: DbOrTx, id: string, values: SessionValues): Promise<void> {
-  await tx.update(s).set({ ...values, updatedAt: new Date() }).where(eq(s.id, id));
+/** Updates the session when it is of a version `precondition` allows; false when not. */
+export async function updateSession(tx: DbOrTx, id: string, values: SessionValues, precondition?: Precondition): Promise<boolean> {
+  const updated = await tx.update(s).set({ ...values, updatedAt: new Date() }).where(and(eq(s.id, id), versionMatches(s.version, precondition))).returning({ id: s.id });
+  return updated.length > 0;
 }
 
-/** Deletes the session; its entries stay, detached (the foreign key sets their session_id to null). */
-export async function deleteSession(tx: DbOrTx, id: string): Promise<void> {
-  await tx.delete(s).where(eq(s.id, id));
+/** Deletes the session when it is of a version `precondition` allows (false when not); its entries stay, detached (the foreign key sets their session_id to null). */
+export async function deleteSession(tx: DbOrTx, id: string, precondition?: Precondition): Promise<boolean> {
+  const deleted = await tx.delete(s).where(and(eq(s.id, id), versionMatches(s.version, precondition))).returning({ id: s.id });
+  return deleted.length > 0;
 }

@@ -1,7 +1,9 @@
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { authorize } from '../../core/access/policy.js';
+import { authorize, isOwner } from '../../core/access/policy.js';
 import { sessionPolicy } from '../../core/access/policies/sessions.js';
+import { clientIdOf, replayOf } from '../../core/http/client-ids.js';
+import { preconditionFailed, type Precondition } from '../../core/http/conditional.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertTimeZone } from './entries.service.js';
@@ -45,10 +47,15 @@ function sessionAsInput(row: SessionRow): SessionInputType {
   };
 }
 
-export async function createSession(deps: ServiceDeps, ownerId: string, input: SessionInputType) {
+/** A new session (`created`), or the one a retried create with the client's `id` made before (409 for another's or another body). */
+export async function createSession(deps: ServiceDeps, ownerId: string, input: SessionInputType & { id?: string }) {
   const { db } = deps;
-  const row = await repo.insertSession(db, ownerId, sessionValues(input));
-  return { ...sessionView({ ...row, entryCount: 0 }), entries: [] };
+  const client = clientIdOf(input);
+  const { id: _id, ...body } = input;
+  const row = await repo.insertSession(db, ownerId, sessionValues(body), client);
+  if (row) return { created: true, session: { ...sessionView({ ...row, entryCount: 0 }), entries: [] } };
+  const existing = replayOf(client!, await repo.findSession(db, client!.id), (found) => isOwner(ownerId, found), 'fishing session');
+  return { created: false, session: await fullSession(deps, existing.id, existing) };
 }
 
 export async function listSessions(deps: ServiceDeps, ownerId: string, filters: { from?: string; to?: string }, page: Page) {
@@ -70,21 +77,21 @@ export async function getSession(deps: ServiceDeps, viewerId: string, id: string
   return fullSession(deps, id, session);
 }
 
-/** PUT (replace) or PATCH (merge patch) of a session; its entries stay linked. */
-export async function updateSession(deps: ServiceDeps, viewerId: string, id: string, change: Change<SessionInputType>) {
+/** PUT (replace) or PATCH (merge patch) of a session; its entries stay linked. With If-Match, only of that version (412). */
+export async function updateSession(deps: ServiceDeps, viewerId: string, id: string, change: Change<SessionInputType>, precondition?: Precondition) {
   const { db } = deps;
   return db.transaction(async (tx) => {
     const row = await authorize(sessionPolicy, viewerId, 'update', await repo.lockSession(tx, id), inTx(deps, tx), () => FishingLogErrors.sessionNotFound(id));
-    await repo.updateSession(tx, id, sessionValues(applyChange(change, SessionInput, () => sessionAsInput(row))));
+    if (!(await repo.updateSession(tx, id, sessionValues(applyChange(change, SessionInput, () => sessionAsInput(row))), precondition))) throw preconditionFailed('fishing session', row.version);
     return fullSession(inTx(deps, tx), id);
   });
 }
 
 /** Deletes a session; its entries are kept, detached. */
-export async function deleteSession(deps: ServiceDeps, viewerId: string, id: string): Promise<void> {
+export async function deleteSession(deps: ServiceDeps, viewerId: string, id: string, precondition?: Precondition): Promise<void> {
   const { db } = deps;
   await db.transaction(async (tx) => {
-    await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), inTx(deps, tx), () => FishingLogErrors.sessionNotFound(id));
-    await repo.deleteSession(tx, id);
+    const row = await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), inTx(deps, tx), () => FishingLogErrors.sessionNotFound(id));
+    if (!(await repo.deleteSession(tx, id, precondition))) throw preconditionFailed('fishing session', row.version);
   });
 }

@@ -27,6 +27,7 @@ export function catchView(row: CatchWithSpecies, exact: boolean, ownerView = exa
     photoUrls: row.photoUrls,
     notes: row.notes,
     location: point(row.latitude, row.longitude, exact),
+    version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -59,6 +60,7 @@ export function entryView(viewerId: string, row: EntryWithOwner) {
     visibility: row.visibility,
     shareExactLocation: row.shareExactLocation,
     catchCount: row.catchCount,
+    version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -91,6 +93,7 @@ export function sessionView(row: SessionRow & { entryCount: number }) {
     weatherSummary: row.weatherSummary,
     waterSummary: row.waterSummary,
     entryCount: row.entryCount,
+    version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

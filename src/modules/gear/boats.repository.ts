@@ -1,5 +1,7 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
+import { versionMatches } from '../../core/db/versions.js';
+import type { Precondition } from '../../core/http/conditional.js';
 import type { Page } from '../../core/http/pagination.js';
 import { boats, type BoatRow } from './boats.tables.js';
 
@@ -22,20 +24,24 @@ export async function lockBoat(db: DbOrTx, id: string): Promise<BoatRow | undefi
   return row;
 }
 
-export async function insertBoat(db: DbOrTx, row: typeof boats.$inferInsert): Promise<BoatRow> {
-  const [inserted] = await db.insert(boats).values(row).returning();
-  return inserted!;
+/** Inserts the boat; undefined when its id exists already (a client-chosen id). */
+export async function insertBoat(db: DbOrTx, row: typeof boats.$inferInsert): Promise<BoatRow | undefined> {
+  const [inserted] = await db.insert(boats).values(row).onConflictDoNothing({ target: boats.id }).returning();
+  return inserted;
 }
 
-export async function updateBoat(db: DbOrTx, id: string, values: Partial<typeof boats.$inferInsert>): Promise<BoatRow> {
+/** Updates the boat when it is of a version `precondition` allows; undefined when not. */
+export async function updateBoat(db: DbOrTx, id: string, values: Partial<typeof boats.$inferInsert>, precondition?: Precondition): Promise<BoatRow | undefined> {
   const [updated] = await db
     .update(boats)
     .set({ ...values, updatedAt: new Date() })
-    .where(eq(boats.id, id))
+    .where(and(eq(boats.id, id), versionMatches(boats.version, precondition)))
     .returning();
-  return updated!;
+  return updated;
 }
 
-export async function deleteBoat(db: DbOrTx, id: string): Promise<void> {
-  await db.delete(boats).where(eq(boats.id, id));
+/** Deletes the boat when it is of a version `precondition` allows; false when nothing was deleted. */
+export async function deleteBoat(db: DbOrTx, id: string, precondition?: Precondition): Promise<boolean> {
+  const deleted = await db.delete(boats).where(and(eq(boats.id, id), versionMatches(boats.version, precondition))).returning({ id: boats.id });
+  return deleted.length > 0;
 }

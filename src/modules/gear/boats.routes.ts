@@ -4,9 +4,10 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { answerVersioned, ifMatchHeaders, ifNoneMatchHeaders, notModified, preconditionOf, preconditionResponses, versioned } from '../../core/http/conditional.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
-import { Boat, BoatBody, BoatsQuery } from './boats.schemas.js';
+import { Boat, BoatBody, BoatCreateBody, BoatsQuery } from './boats.schemas.js';
 import * as service from './boats.service.js';
 
 /** /api/gear/boats: the caller's boats. */
@@ -24,14 +25,36 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
 
   app.get(
     '/api/gear/boats/:id',
-    { schema: { tags, operationId: 'getBoat', summary: 'One of your boats', description: "Another angler's boat is a 403.", params: IdParams, response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) } } },
-    async (request) => service.getBoat(services, owner(request), request.params.id),
+    {
+      schema: {
+        tags,
+        operationId: 'getBoat',
+        summary: 'One of your boats',
+        description: "Another angler's boat is a 403. `ETag`: its version; `If-None-Match` with it answers 304 while the boat is unchanged.",
+        params: IdParams,
+        headers: ifNoneMatchHeaders,
+        response: { 200: versioned('Boat'), ...notModified, ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => answerVersioned(request, reply, await service.getBoat(services, owner(request), request.params.id)),
   );
 
   app.post(
     '/api/gear/boats',
-    { schema: { tags, operationId: 'createBoat', summary: 'Add a boat', body: BoatBody, response: { 201: Type.Ref('Boat') } } },
-    async (request, reply) => reply.code(201).send(await service.createBoat(services, owner(request), request.body)),
+    {
+      schema: {
+        tags,
+        operationId: 'createBoat',
+        summary: 'Add a boat',
+        description: 'With `id` (a UUID made by the client), a retry is safe: the same body again answers 200 with the boat; that id with another body or of another user is a 409 `request.id_conflict`.',
+        body: BoatCreateBody,
+        response: { 200: versioned('Boat', 'The boat an earlier create with this `id` and this body made (a retry: nothing new was created)'), 201: versioned('Boat'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const { created, boat } = await service.createBoat(services, owner(request), request.body);
+      return answerVersioned(request, reply, boat, created ? 201 : 200);
+    },
   );
 
   app.put(
@@ -41,13 +64,14 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         tags,
         operationId: 'replaceBoat',
         summary: 'Replace one of your boats',
-        description: 'Sets every field (omitted optional fields become null). Owner only.',
+        description: 'Sets every field (omitted optional fields become null). Owner only. With `If-Match`, only while the boat is that version (412 otherwise).',
         params: IdParams,
+        headers: ifMatchHeaders,
         body: BoatBody,
-        response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) },
+        response: { 200: versioned('Boat'), ...errorResponses(403, 404), ...preconditionResponses },
       },
     },
-    async (request) => service.updateBoat(services, owner(request), request.params.id, { replace: request.body }),
+    async (request, reply) => answerVersioned(request, reply, await service.updateBoat(services, owner(request), request.params.id, { replace: request.body }, preconditionOf(request))),
   );
 
   app.patch(
@@ -58,21 +82,32 @@ export const boatsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         operationId: 'updateBoat',
         summary: 'Change some fields of one of your boats',
         description:
-          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one (`name`). Owner only.',
+          'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change; `null` clears an optional field and is a 400 naming a required one (`name`). Owner only. With `If-Match`, only while the boat is that version (412 otherwise).',
         params: IdParams,
+        headers: ifMatchHeaders,
         consumes: PATCH_CONSUMES,
         body: mergePatchSchema(BoatBody, { examples: [{ motor: 'Mercury 115 Pro XS', notes: null }] }),
-        response: { 200: Type.Ref('Boat'), ...errorResponses(403, 404) },
+        response: { 200: versioned('Boat'), ...errorResponses(403, 404), ...preconditionResponses },
       },
     },
-    async (request) => service.updateBoat(services, owner(request), request.params.id, { patch: request.body }),
+    async (request, reply) => answerVersioned(request, reply, await service.updateBoat(services, owner(request), request.params.id, { patch: request.body }, preconditionOf(request))),
   );
 
   app.delete(
     '/api/gear/boats/:id',
-    { schema: { tags, operationId: 'deleteBoat', summary: 'Delete one of your boats', description: 'Owner only.', params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'deleteBoat',
+        summary: 'Delete one of your boats',
+        description: 'Owner only. With `If-Match`, only while the boat is that version (412 otherwise).',
+        params: IdParams,
+        headers: ifMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404), ...preconditionResponses },
+      },
+    },
     async (request, reply) => {
-      await service.deleteBoat(services, owner(request), request.params.id);
+      await service.deleteBoat(services, owner(request), request.params.id, preconditionOf(request));
       return reply.code(204).send(null);
     },
   );

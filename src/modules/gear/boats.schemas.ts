@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { withClientId } from '../../core/http/client-ids.js';
+import { VersionField } from '../../core/http/conditional.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { HULL_MATERIALS, HULL_TYPES } from './boats.tables.js';
@@ -23,6 +25,8 @@ export const BoatBody = Type.Object(
   { additionalProperties: false, description: 'All fields; PUT replaces the boat (omitted optional fields become null)' },
 );
 export type BoatInput = Static<typeof BoatBody>;
+export const BoatCreateBody = withClientId(BoatBody);
+export type BoatCreateInput = Static<typeof BoatCreateBody>;
 
 export const Boat = Type.Object(
   {
@@ -38,6 +42,7 @@ export const Boat = Type.Object(
     horsepower: Nullable(Type.Number()),
     homeWater: Nullable(Type.String()),
     notes: Nullable(Type.String()),
+    version: VersionField,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -1,6 +1,6 @@
 import { index, numeric, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { ownedByUser } from '../../core/db/references.js';
-import { timestamps } from '../../core/db/columns.js';
+import { clientCreated, rowVersion, timestamps } from '../../core/db/columns.js';
 
 export const HULL_TYPES = ['Deep-V', 'Modified-V', 'Flat bottom', 'Tunnel', 'Catamaran', 'Pontoon', 'Inflatable', 'Kayak', 'Canoe', 'Drift boat'] as const;
 export const HULL_MATERIALS = ['Aluminum', 'Fiberglass', 'Polyethylene', 'PVC', 'Wood', 'Composite'] as const;
@@ -22,6 +22,8 @@ export const boats = pgTable(
     horsepower: numeric({ precision: 5, scale: 1, mode: 'number' }),
     homeWater: text(),
     notes: text(),
+    ...rowVersion(),
+    ...clientCreated(),
     ...timestamps(),
   },
   (t) => [index('boats_owner_name_idx').on(t.ownerId, t.name, t.id)],

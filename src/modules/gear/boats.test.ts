@@ -26,7 +26,7 @@ describe('boats', () => {
   it('creates a boat for the caller and lists only their own boats, by name', async () => {
     const created = await call('POST', '/api/gear/boats', jo, lund);
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ id: expect.any(String), ...lund, notes: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(created.json()).toEqual({ id: expect.any(String), ...lund, notes: null, version: 1, createdAt: expect.any(String), updatedAt: expect.any(String) });
     await call('POST', '/api/gear/boats', jo, { name: 'Kayak', hullType: 'Kayak', hullMaterial: 'Polyethylene', lengthCm: 366 });
     await call('POST', '/api/gear/boats', sam, { name: "Sam's skiff" });
     const mine = await call('GET', '/api/gear/boats', jo);

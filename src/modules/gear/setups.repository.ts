@@ -1,5 +1,7 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
+import { versionMatches } from '../../core/db/versions.js';
+import type { Precondition } from '../../core/http/conditional.js';
 import type { Page } from '../../core/http/pagination.js';
 import { gearSetupLures, gearSetups, type SetupRow } from './setups.tables.js';
 
@@ -32,18 +34,20 @@ export async function setupLures(db: DbOrTx, setupIds: string[]): Promise<Array<
     .orderBy(asc(gearSetupLures.setupId), asc(gearSetupLures.position));
 }
 
-export async function insertSetup(db: DbOrTx, row: typeof gearSetups.$inferInsert): Promise<SetupRow> {
-  const [inserted] = await db.insert(gearSetups).values(row).returning();
-  return inserted!;
+/** Inserts the setup; undefined when its id exists already (a client-chosen id). */
+export async function insertSetup(db: DbOrTx, row: typeof gearSetups.$inferInsert): Promise<SetupRow | undefined> {
+  const [inserted] = await db.insert(gearSetups).values(row).onConflictDoNothing({ target: gearSetups.id }).returning();
+  return inserted;
 }
 
-export async function updateSetup(db: DbOrTx, id: string, values: Partial<typeof gearSetups.$inferInsert>): Promise<SetupRow> {
+/** Updates the setup when it is of a version `precondition` allows; undefined when not. */
+export async function updateSetup(db: DbOrTx, id: string, values: Partial<typeof gearSetups.$inferInsert>, precondition?: Precondition): Promise<SetupRow | undefined> {
   const [updated] = await db
     .update(gearSetups)
     .set({ ...values, updatedAt: new Date() })
-    .where(eq(gearSetups.id, id))
+    .where(and(eq(gearSetups.id, id), versionMatches(gearSetups.version, precondition)))
     .returning();
-  return updated!;
+  return updated;
 }
 
 export async function setLures(db: DbOrTx, setupId: string, lureIds: string[]): Promise<void> {
@@ -51,6 +55,8 @@ export async function setLures(db: DbOrTx, setupId: string, lureIds: string[]): 
   if (lureIds.length > 0) await db.insert(gearSetupLures).values(lureIds.map((lureId, position) => ({ setupId, lureId, position })));
 }
 
-export async function deleteSetup(db: DbOrTx, id: string): Promise<void> {
-  await db.delete(gearSetups).where(eq(gearSetups.id, id));
+/** Deletes the setup when it is of a version `precondition` allows; false when nothing was deleted. */
+export async function deleteSetup(db: DbOrTx, id: string, precondition?: Precondition): Promise<boolean> {
+  const deleted = await db.delete(gearSetups).where(and(eq(gearSetups.id, id), versionMatches(gearSetups.version, precondition))).returning({ id: gearSetups.id });
+  return deleted.length > 0;
 }

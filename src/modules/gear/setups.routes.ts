@@ -4,10 +4,11 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../core/app-deps.js';
 import { principalOf } from '../../core/access/access.js';
 import { paginate, paginationHeaders } from '../../core/http/pagination.js';
+import { answerVersioned, ifMatchHeaders, ifNoneMatchHeaders, notModified, preconditionOf, preconditionResponses, versioned } from '../../core/http/conditional.js';
 import { mergePatchSchema, PATCH_CONSUMES } from '../../core/http/merge-patch.js';
 import { errorResponses, IdParams } from '../../core/http/schemas.js';
 import { catalogSchemas } from './gear.schemas.js';
-import { Setup, SetupBody, SetupsQuery } from './setups.schemas.js';
+import { Setup, SetupBody, SetupCreateBody, SetupsQuery } from './setups.schemas.js';
 import * as service from './setups.service.js';
 
 /** /api/gear/setups: the caller's gear setups, with their catalog items. */
@@ -39,15 +40,35 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
   app.get(
     '/api/gear/setups/:id',
     {
-      schema: { tags, operationId: 'getGearSetup', summary: 'One of your gear setups', description: "With its catalog items. Another angler's setup is a 403.", params: IdParams, response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) } },
+      schema: {
+        tags,
+        operationId: 'getGearSetup',
+        summary: 'One of your gear setups',
+        description: "With its catalog items. Another angler's setup is a 403. `ETag`: its version; `If-None-Match` with it answers 304 while the setup is unchanged.",
+        params: IdParams,
+        headers: ifNoneMatchHeaders,
+        response: { 200: versioned('GearSetup'), ...notModified, ...errorResponses(403, 404) },
+      },
     },
-    async (request) => service.getSetup(services, owner(request), request.params.id),
+    async (request, reply) => answerVersioned(request, reply, await service.getSetup(services, owner(request), request.params.id)),
   );
 
   app.post(
     '/api/gear/setups',
-    { schema: { tags, operationId: 'createGearSetup', summary: 'Create a gear setup', description: references, body: SetupBody, response: { 201: Type.Ref('GearSetup') } } },
-    async (request, reply) => reply.code(201).send(await service.createSetup(services, owner(request), request.body)),
+    {
+      schema: {
+        tags,
+        operationId: 'createGearSetup',
+        summary: 'Create a gear setup',
+        description: `${references} With \`id\` (a UUID made by the client), a retry is safe: the same body again answers 200 with the setup; that id with another body or of another user is a 409 \`request.id_conflict\`.`,
+        body: SetupCreateBody,
+        response: { 200: versioned('GearSetup', 'The setup an earlier create with this `id` and this body made (a retry: nothing new was created)'), 201: versioned('GearSetup'), ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const { created, setup } = await service.createSetup(services, owner(request), request.body);
+      return answerVersioned(request, reply, setup, created ? 201 : 200);
+    },
   );
 
   app.put(
@@ -57,13 +78,14 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         tags,
         operationId: 'replaceGearSetup',
         summary: 'Replace one of your gear setups',
-        description: `Sets every field (omitted optional fields become null, omitted lureIds none). Owner only. ${references}`,
+        description: `Sets every field (omitted optional fields become null, omitted lureIds none). Owner only. ${references} With \`If-Match\`, only while the setup is that version (412 otherwise).`,
         params: IdParams,
+        headers: ifMatchHeaders,
         body: SetupBody,
-        response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
+        response: { 200: versioned('GearSetup'), ...errorResponses(403, 404), ...preconditionResponses },
       },
     },
-    async (request) => service.updateSetup(services, owner(request), request.params.id, { replace: request.body }),
+    async (request, reply) => answerVersioned(request, reply, await service.updateSetup(services, owner(request), request.params.id, { replace: request.body }, preconditionOf(request))),
   );
 
   app.patch(
@@ -75,14 +97,15 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         summary: 'Change some fields of one of your gear setups',
         description:
           'JSON Merge Patch (RFC 7396, `application/merge-patch+json`; `application/json` accepted too): only the fields sent change (`lureIds`, an array, is replaced whole); ' +
-          `\`null\` clears an optional field and is a 400 naming a required one (\`name\`). Owner only. ${references}`,
+          `\`null\` clears an optional field and is a 400 naming a required one (\`name\`). Owner only. ${references} With \`If-Match\`, only while the setup is that version (412 otherwise).`,
         params: IdParams,
+        headers: ifMatchHeaders,
         consumes: PATCH_CONSUMES,
         body: mergePatchSchema(SetupBody, { examples: [{ technique: 'Ned rig', notes: null }] }),
-        response: { 200: Type.Ref('GearSetup'), ...errorResponses(403, 404) },
+        response: { 200: versioned('GearSetup'), ...errorResponses(403, 404), ...preconditionResponses },
       },
     },
-    async (request) => service.updateSetup(services, owner(request), request.params.id, { patch: request.body }),
+    async (request, reply) => answerVersioned(request, reply, await service.updateSetup(services, owner(request), request.params.id, { patch: request.body }, preconditionOf(request))),
   );
 
   app.delete(
@@ -92,13 +115,14 @@ export const setupsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         tags,
         operationId: 'deleteGearSetup',
         summary: 'Delete one of your gear setups',
-        description: 'Owner only. Catches logged with the setup keep their data and lose the link.',
+        description: 'Owner only. Catches logged with the setup keep their data and lose the link. With `If-Match`, only while the setup is that version (412 otherwise).',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404) },
+        headers: ifMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(403, 404), ...preconditionResponses },
       },
     },
     async (request, reply) => {
-      await service.deleteSetup(services, owner(request), request.params.id);
+      await service.deleteSetup(services, owner(request), request.params.id, preconditionOf(request));
       return reply.code(204).send(null);
     },
   );

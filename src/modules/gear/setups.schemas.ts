@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { withClientId } from '../../core/http/client-ids.js';
+import { VersionField } from '../../core/http/conditional.js';
 import { listQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 
@@ -15,6 +17,8 @@ export const SetupBody = Type.Object(
   { additionalProperties: false, description: 'All fields; PUT replaces the setup (omitted optional fields become null, omitted lureIds none)' },
 );
 export type SetupInput = Static<typeof SetupBody>;
+export const SetupCreateBody = withClientId(SetupBody);
+export type SetupCreateInput = Static<typeof SetupCreateBody>;
 
 export const Setup = Type.Object(
   {
@@ -26,6 +30,7 @@ export const Setup = Type.Object(
     reel: Nullable(Type.Ref('Reel')),
     line: Nullable(Type.Ref('Line')),
     lures: Type.Array(Type.Ref('Lure')),
+    version: VersionField,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

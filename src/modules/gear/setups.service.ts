@@ -1,15 +1,17 @@
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import { allows, authorize } from '../../core/access/policy.js';
+import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { setupPolicy } from '../../core/access/policies/setups.js';
 import type { DbOrTx } from '../../core/db/client.js';
+import { clientIdOf, replayOf } from '../../core/http/client-ids.js';
+import { preconditionFailed, type Precondition } from '../../core/http/conditional.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import type { GearKind } from './gear.kinds.js';
 import { catalogItemsById, catalogItemStatus } from './gear.service.js';
 import { SetupErrors } from './setups.errors.js';
 import * as repo from './setups.repository.js';
-import { SetupBody, type SetupInput } from './setups.schemas.js';
+import { SetupBody, type SetupCreateInput, type SetupInput } from './setups.schemas.js';
 import type { SetupRow } from './setups.tables.js';
 
 /**
@@ -40,6 +42,7 @@ async function setupViews(deps: ServiceDeps<DbOrTx>, rows: SetupRow[]) {
     reel: r.reelId ? (items.get(r.reelId) ?? null) : null,
     line: r.lineId ? (items.get(r.lineId) ?? null) : null,
     lures: lures.filter((l) => l.setupId === r.id).flatMap((l) => items.get(l.lureId) ?? []),
+    version: r.version,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   }));
@@ -98,14 +101,18 @@ export async function getSetup(deps: ServiceDeps, ownerId: string, id: string) {
   return view!;
 }
 
-export async function createSetup(deps: ServiceDeps, ownerId: string, input: SetupInput) {
+/** A new setup (`created`), or the one a retried create with the client's `id` made before (409 for another's or another body). */
+export async function createSetup(deps: ServiceDeps, ownerId: string, input: SetupCreateInput) {
   const { db } = deps;
+  const client = clientIdOf(input);
+  const { id: _id, ...body } = input;
   return db.transaction(async (tx) => {
-    await checkReferences(inTx(deps, tx), input);
-    const row = await repo.insertSetup(tx, { id: uuidv7(), ownerId, ...values(input) });
-    await repo.setLures(tx, row.id, input.lureIds ?? []);
+    await checkReferences(inTx(deps, tx), body);
+    const inserted = await repo.insertSetup(tx, { id: client?.id ?? uuidv7(), ownerId, createDigest: client?.digest ?? null, ...values(body) });
+    const row = inserted ?? replayOf(client!, await repo.findSetup(tx, client!.id), (existing) => isOwner(ownerId, existing), 'gear setup');
+    if (inserted) await repo.setLures(tx, row.id, body.lureIds ?? []);
     const [view] = await setupViews(inTx(deps, tx), [row]);
-    return view!;
+    return { created: inserted !== undefined, setup: view! };
   });
 }
 
@@ -114,8 +121,8 @@ function setupAsInput(row: SetupRow, lureIds: string[]): SetupInput {
   return { name: row.name, rodId: row.rodId, reelId: row.reelId, lineId: row.lineId, lureIds, technique: row.technique, notes: row.notes };
 }
 
-/** PUT (replace) or PATCH (merge patch) of a setup. */
-export async function updateSetup(deps: ServiceDeps, ownerId: string, id: string, change: Change<SetupInput>) {
+/** PUT (replace) or PATCH (merge patch) of a setup; with If-Match, only of that version (412 otherwise). */
+export async function updateSetup(deps: ServiceDeps, ownerId: string, id: string, change: Change<SetupInput>, precondition?: Precondition) {
   const { db } = deps;
   return db.transaction(async (tx) => {
     const current = await ownSetup(inTx(deps, tx), ownerId, id, 'update');
@@ -123,7 +130,8 @@ export async function updateSetup(deps: ServiceDeps, ownerId: string, id: string
     const input = applyChange(change, SetupBody, () => setupAsInput(current, currentLures.map((l) => l.lureId)));
     const kept = new Set([current.rodId, current.reelId, current.lineId, ...currentLures.map((l) => l.lureId)].filter((v): v is string => v !== null));
     await checkReferences(inTx(deps, tx), input, { ids: kept });
-    const row = await repo.updateSetup(tx, id, values(input));
+    const row = await repo.updateSetup(tx, id, values(input), precondition);
+    if (!row) throw preconditionFailed('gear setup', current.version);
     await repo.setLures(tx, id, input.lureIds ?? []);
     const [view] = await setupViews(inTx(deps, tx), [row]);
     return view!;
@@ -131,11 +139,11 @@ export async function updateSetup(deps: ServiceDeps, ownerId: string, id: string
 }
 
 /** Deletes a setup; catches logged with it keep their data and lose the link (ON DELETE SET NULL). */
-export async function deleteSetup(deps: ServiceDeps, ownerId: string, id: string): Promise<void> {
+export async function deleteSetup(deps: ServiceDeps, ownerId: string, id: string, precondition?: Precondition): Promise<void> {
   const { db } = deps;
   await db.transaction(async (tx) => {
-    await ownSetup(inTx(deps, tx), ownerId, id, 'delete');
-    await repo.deleteSetup(tx, id);
+    const current = await ownSetup(inTx(deps, tx), ownerId, id, 'delete');
+    if (!(await repo.deleteSetup(tx, id, precondition))) throw preconditionFailed('gear setup', current.version);
   });
 }
 

@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { ownedByUser } from '../../core/db/references.js';
-import { timestamps } from '../../core/db/columns.js';
+import { clientCreated, rowVersion, timestamps } from '../../core/db/columns.js';
 import { gearItems } from './gear.tables.js';
 
 /**
@@ -19,6 +19,8 @@ export const gearSetups = pgTable(
     lineId: uuid().references(() => gearItems.id),
     technique: text(),
     notes: text(),
+    ...rowVersion(),
+    ...clientCreated(),
     ...timestamps(),
   },
   (t) => [
