@@ -7,6 +7,7 @@ import { preconditionFailed, type Precondition } from '../../core/http/condition
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
 import { assertTimeZone } from './entries.service.js';
+import { lockPersonalBests } from './personal-bests.service.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { SessionInput, type SessionInputType } from './fishing-log.schemas.js';
 import type { SessionRow } from './fishing-log.tables.js';
@@ -87,10 +88,15 @@ export async function updateSession(deps: ServiceDeps, viewerId: string, id: str
   });
 }
 
-/** Deletes a session; its entries are kept, detached. */
+/**
+ * Deletes a session; its entries are kept, detached. The owner's personal-best lock first, as every
+ * change of their entries takes it: detaching locks the entries, and a change of an entry locks its
+ * session (its version, migration 0049), so the two would otherwise deadlock.
+ */
 export async function deleteSession(deps: ServiceDeps, viewerId: string, id: string, precondition?: Precondition): Promise<void> {
   const { db } = deps;
   await db.transaction(async (tx) => {
+    await lockPersonalBests(inTx(deps, tx), viewerId);
     const row = await authorize(sessionPolicy, viewerId, 'delete', await repo.lockSession(tx, id), inTx(deps, tx), () => FishingLogErrors.sessionNotFound(id));
     if (!(await repo.deleteSession(tx, id, precondition))) throw preconditionFailed('fishing session', row.version);
   });
