@@ -158,6 +158,8 @@ describe.each(KINDS)('$name', (kind) => {
     expect(same.body).toBe('');
     expect(same.headers.etag).toBe(record.etag);
     expect((await call('GET', record.url, owner, { headers: { 'if-none-match': `"9", W/${record.etag}` } })).statusCode).toBe(304);
+    const head = await t.app.inject({ method: 'HEAD', url: record.url, headers: { ...owner.headers, 'if-none-match': record.etag } });
+    expect(head.statusCode).toBe(304);
     await call('PATCH', record.url, owner, { payload: kind.patch });
     const changed = await call('GET', record.url, owner, { headers: { 'if-none-match': record.etag } });
     expect(changed.statusCode).toBe(200);

@@ -89,13 +89,13 @@ export function preconditionFailed(what: string, current: number): AppError {
 }
 
 /**
- * Answers a record read or written (`status` 200 or 201) with its `ETag`; a GET whose
+ * Answers a record read or written (`status` 200 or 201) with its `ETag`; a GET (or HEAD) whose
  * `If-None-Match` names the current tag gets a 304 with no body. Call it after the access check.
  */
 export function answerVersioned<T extends { version: number }>(request: FastifyRequest, reply: FastifyReply, view: T, status = 200) {
   const etag = etagOf(view.version);
   reply.header('etag', etag);
-  if (request.method === 'GET' && noneMatchHits(request, etag)) return reply.code(304).send();
+  if ((request.method === 'GET' || request.method === 'HEAD') && noneMatchHits(request, etag)) return reply.code(304).send();
   return reply.code(status).send(view);
 }
 
