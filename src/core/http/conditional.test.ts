@@ -260,4 +260,15 @@ describe('versions of what a record shows', () => {
     expect(detached.statusCode).toBe(200);
     expect(detached.json().sessionId).toBeNull();
   });
+
+  it('deletes a session while one of its entries is changed without a deadlock (both take the owner’s lock first)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const session = await create(KINDS[2]!);
+      const entry = await call('POST', '/api/fishinglog/entries', owner, { payload: { ...entryBody(), sessionId: session.id } });
+      const entryUrl = `/api/fishinglog/entries/${entry.json().id as string}`;
+      const [deleted, patched] = await Promise.all([call('DELETE', session.url, owner), call('PATCH', entryUrl, owner, { payload: { title: `round ${round}` } })]);
+      expect([deleted.statusCode, patched.statusCode], `${deleted.body} ${patched.body}`).toEqual([204, 200]);
+      expect((await call('GET', entryUrl, owner)).json()).toMatchObject({ sessionId: null, title: `round ${round}` });
+    }
+  });
 });
