@@ -271,4 +271,20 @@ describe('versions of what a record shows', () => {
       expect((await call('GET', entryUrl, owner)).json()).toMatchObject({ sessionId: null, title: `round ${round}` });
     }
   });
+
+  it('deletes a gear setup while an entry with a catch logged with it is deleted or changed, without a deadlock', async () => {
+    for (let round = 0; round < 5; round++) {
+      const setup = await create(KINDS[1]!);
+      const collection = await newEntry(owner);
+      const entryUrl = collection.replace(/\/catches$/, '');
+      const caught = await call('POST', collection, owner, { payload: { ...KINDS[4]!.body(), gearSetupId: setup.id } });
+      expect(caught.statusCode, caught.body).toBe(201);
+      const catchUrl = `${collection}/${caught.json().id as string}`;
+      const [deleted, change] = await Promise.all([
+        call('DELETE', setup.url, owner),
+        round % 2 === 0 ? call('DELETE', entryUrl, owner) : call('PATCH', catchUrl, owner, { payload: { notes: `round ${round}` } }),
+      ]);
+      expect([deleted.statusCode, change.statusCode], `${deleted.body} ${change.body}`).toEqual([204, round % 2 === 0 ? 204 : 200]);
+    }
+  });
 });
