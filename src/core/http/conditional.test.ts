@@ -111,6 +111,8 @@ describe.each(KINDS)('$name', (kind) => {
     const read = await call('GET', record.url, owner);
     expect(read.statusCode).toBe(200);
     expect(read.headers.etag).toBe('"1"');
+    // What a caller is shown depends on who asks: no cache may hand it to another caller.
+    expect(read.headers).toMatchObject({ 'cache-control': 'private, no-cache', vary: 'Authorization' });
     const put = await call('PUT', record.url, owner, { payload: kind.put() });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.headers.etag).toBe('"2"');

@@ -91,10 +91,13 @@ export function preconditionFailed(what: string, current: number): AppError {
 /**
  * Answers a record read or written (`status` 200 or 201) with its `ETag`; a GET (or HEAD) whose
  * `If-None-Match` names the current tag gets a 304 with no body. Call it after the access check.
+ * The tag names the record's version, while what a caller is shown of it depends on who asks (an
+ * exact location only to its owner): the answer is `private, no-cache` and varies by
+ * `Authorization`, so no cache hands one caller's copy to another, as the photo files do.
  */
 export function answerVersioned<T extends { version: number }>(request: FastifyRequest, reply: FastifyReply, view: T, status = 200) {
   const etag = etagOf(view.version);
-  reply.header('etag', etag);
+  reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Authorization');
   if ((request.method === 'GET' || request.method === 'HEAD') && noneMatchHits(request, etag)) return reply.code(304).send();
   return reply.code(status).send(view);
 }
