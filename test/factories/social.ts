@@ -1,3 +1,5 @@
+import { uuidv7 } from '../../src/core/db/ids.js';
+import { posts } from '../../src/modules/social/posts.tables.js';
 import type { TestApp } from '../harness.js';
 import type { TestUser } from './users.js';
 
@@ -29,6 +31,22 @@ export type PostView = { id: string; moderationStatus: string; moderationReason:
 
 export async function createPost(t: TestApp, author: TestUser, body: Record<string, unknown>): Promise<PostView> {
   return (await send(t, author, 'POST', '/api/social/posts', 'create post', body)).json() as PostView;
+}
+
+/**
+ * A published post written straight to the table (no moderation), at the time a test chooses:
+ * for feeds whose order and paging a test checks.
+ */
+export async function createPostRow(
+  t: TestApp,
+  author: TestUser,
+  values: Pick<typeof posts.$inferInsert, 'visibility'> & Partial<Pick<typeof posts.$inferInsert, 'text' | 'createdAt' | 'status'>>,
+): Promise<{ id: string }> {
+  const [row] = await t.database.db
+    .insert(posts)
+    .values({ id: uuidv7(), text: `A ${values.visibility} post`, status: 'Published', ...values, authorId: author.userId })
+    .returning({ id: posts.id });
+  return row!;
 }
 
 export type CommentView = { id: string; postId: string; text: string; moderationStatus: string } & Record<string, unknown>;

@@ -2030,7 +2030,7 @@ export interface paths {
         };
         /**
          * Log entries you may see, newest first
-         * @description Your own entries, Public ones, Friends entries of your friends and Circle entries of users who put you in their circle. Filters: `mine`, `ownerId`, `speciesId` (entries with a catch of that species), `from`/`to` (occurredAt, inclusive), `visibility`, and a bounding box (`minLat`, `maxLat`, `minLng`, `maxLng`, all four) matched against the coordinates you are shown. Other anglers' coordinates are rounded to 0.01° (about 1 km) unless they share the exact location. Paging: the `next` link of the Link header carries a `cursor` (keyset pagination: stable while entries are added); `page` reaches the first 10,000 rows. No X-Total-Count: counting a feed costs more than its page.
+         * @description Your own entries, Public ones, Friends entries of your friends and Circle entries of users who put you in their circle. `scope=friends`: only your friends' entries you may see (the "Following" feed: no stranger's Public entries, not your own; with `mine` or your own `ownerId`, none). Filters: `mine`, `ownerId`, `speciesId` (entries with a catch of that species), `from`/`to` (occurredAt, inclusive), `visibility`, and a bounding box (`minLat`, `maxLat`, `minLng`, `maxLng`, all four) matched against the coordinates you are shown. Other anglers' coordinates are rounded to 0.01° (about 1 km) unless they share the exact location. Paging: the `next` link of the Link header carries a `cursor` (keyset pagination: stable while entries are added); `page` reaches the first 10,000 rows. No X-Total-Count: counting a feed costs more than its page.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -2558,7 +2558,7 @@ export interface paths {
         };
         /**
          * The feed: posts you may see, newest first
-         * @description Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author. Paging: the `next` link of the Link header carries a `cursor` (keyset pagination); `page` reaches the first 10,000 rows. No X-Total-Count: counting a feed costs more than its page.
+         * @description Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author. `scope=friends`: only your friends' published posts you may see (the "Following" feed: no stranger's Public posts, not your own). Paging: the `next` link of the Link header carries a `cursor` (keyset pagination); `page` reaches the first 10,000 rows. No X-Total-Count: counting a feed costs more than its page.
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -25217,6 +25217,11 @@ export interface operations {
                 to?: string;
                 /** @description Who may see the record: Public (everyone), Private (owner only), Friends (mutual friends), Circle (the owner’s circle) */
                 visibility?: "Public" | "Private" | "Friends" | "Circle";
+                /**
+                 * @description `friends`: only your friends' entries that you may see (their Public and Friends ones, Circle ones when they put you in their circle): no stranger's Public ones and not your own. Omitted: everything you may see.
+                 * @example friends
+                 */
+                scope?: "friends";
                 /** @description Degrees north, WGS 84 */
                 minLat?: number;
                 /** @description Degrees north, WGS 84 */
@@ -28873,6 +28878,11 @@ export interface operations {
                  * @example 0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21
                  */
                 authorId?: string;
+                /**
+                 * @description `friends`: only your friends' posts that you may see (their Public and Friends ones, Circle ones when they put you in their circle): no stranger's Public ones and not your own. Omitted: everything you may see.
+                 * @example friends
+                 */
+                scope?: "friends";
             };
             header?: never;
             path?: never;

@@ -108,6 +108,24 @@ export function visibilityBranchParts(r: RelationshipProvider, viewerId: string,
   ];
 }
 
+/**
+ * The friends-only scope (`?scope=friends` on a feed, the "Following" feed of social apps): the
+ * ways `viewerId` sees a friend's record, each limited to owners so a feed reads them per owner
+ * (`newestOfBranch` with `perOwner`): friends' Public and Friends records, and Circle records of
+ * friends whose circle holds the viewer (the circle is chosen among friends, and unfriending
+ * empties it: the INTERSECT keeps the scope exact even so). Never the viewer's own records (that
+ * is `mine`), a stranger's Public one or anyone's Private one. The conditions are those of
+ * `visibilityBranchParts`, so the rule (hidden owners included) stays one.
+ */
+export function friendsOnlyBranchParts(r: RelationshipProvider, viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
+  const [, pub, friends, circle] = visibilityBranchParts(r, viewerId, owner, visibility);
+  return [
+    { condition: pub!.condition, owners: r.friendsOf(viewerId) },
+    friends!,
+    { condition: circle!.condition, owners: sql`${circle!.owners} INTERSECT ${r.friendsOf(viewerId)}` },
+  ];
+}
+
 /** A branch as one condition (its owners as `owner IN (…)`). */
 export function branchCondition(branch: VisibilityBranch, owner: AnyPgColumn): SQL {
   return branch.owners ? sql`${branch.condition} AND ${owner} IN (${branch.owners})` : branch.condition;

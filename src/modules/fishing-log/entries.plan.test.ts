@@ -71,6 +71,57 @@ async function plan(query: ReturnType<typeof visibleEntryIdsQuery>): Promise<str
   return scans((rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
 }
 
+type AnalyzedNode = PlanNode & { 'Actual Rows'?: number; 'Actual Loops'?: number; Plans?: AnalyzedNode[] };
+
+/** EXPLAIN ANALYZE of the generic plan of `query` as a prepared statement (its placeholders: viewer, micros, afterId). */
+async function genericPlan(query: ReturnType<typeof visibleEntryIdsQuery>): Promise<AnalyzedNode> {
+  const client = await t.database.pool.connect();
+  const values: Record<string, string> = { viewer: viewer.userId, micros: after.micros, afterId: after.id };
+  try {
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(query);
+    await client.query(`PREPARE analyzed AS ${sql}`);
+    try {
+      const args = params.map((p) => client.escapeLiteral(values[(p as { name: string }).name]!));
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE analyzed(${args.join(', ')})`);
+      return (rows[0]['QUERY PLAN'] as Array<{ Plan: AnalyzedNode }>)[0]!.Plan;
+    } finally {
+      await client.query('DEALLOCATE analyzed');
+    }
+  } finally {
+    await client.query('RESET plan_cache_mode');
+    client.release();
+  }
+}
+
+/** The plan's reads of one owner's entries of one visibility (the per-owner index). */
+function ownerVisibilityScans(node: AnalyzedNode, out: AnalyzedNode[] = []): AnalyzedNode[] {
+  if (node['Index Name'] === 'fishing_log_entries_owner_visibility_time_idx') out.push(node);
+  for (const child of node.Plans ?? []) ownerVisibilityScans(child, out);
+  return out;
+}
+
+/**
+ * Runs `check` while one friend of the viewer has `count` more entries (visibility: an SQL
+ * expression of g, 1..count) older than everything else, vacuumed as autovacuum leaves an
+ * insert-mostly table (the visibility map set, so the (owner, visibility, time) index is read alone).
+ */
+async function withProlificFriend(visibility: string, count: number, check: () => Promise<void>): Promise<void> {
+  const owner = t.database.owner.pool;
+  const { rows: [friend] } = await owner.query(`SELECT friend_id FROM friend_links WHERE user_id = $1 LIMIT 1`, [viewer.userId]);
+  await owner.query(
+    `INSERT INTO fishing_log_entries (id, owner_id, title, occurred_at, time_zone, visibility)
+     SELECT gen_random_uuid(), $1, 'old ' || g, now() - interval '3 years' - (g || ' minutes')::interval, 'UTC', ${visibility} FROM generate_series(1, $2::int) g`,
+    [friend.friend_id, count],
+  );
+  await owner.query('VACUUM (ANALYZE) fishing_log_entries');
+  try {
+    await check();
+  } finally {
+    await owner.query(`DELETE FROM fishing_log_entries WHERE owner_id = $1 AND title LIKE 'old %'`, [friend.friend_id]);
+  }
+}
+
 const cases: Array<[string, EntryFilters]> = [
   ['everything visible', {}],
   ['mine', { mine: true }],
@@ -142,46 +193,33 @@ describe('entry list query plans', () => {
   });
 
   it('reads at most a page of each friend\'s entries in the prepared feed, however many entries a friend has', async () => {
-    const client = await t.database.pool.connect();
-    const owner = t.database.owner.pool;
     // One friend with 600 Friends entries older than everything else: the page never needs them.
-    const { rows: [friend] } = await owner.query(`SELECT friend_id FROM friend_links WHERE user_id = $1 LIMIT 1`, [viewer.userId]);
-    await owner.query(
-      `INSERT INTO fishing_log_entries (id, owner_id, title, occurred_at, time_zone, visibility)
-       SELECT gen_random_uuid(), $1, 'old ' || g, now() - interval '3 years' - (g || ' minutes')::interval, 'UTC', 'Friends' FROM generate_series(1, 600) g`,
-      [friend.friend_id],
-    );
-    // As autovacuum leaves an insert-mostly table: the visibility map set, so the (owner, visibility, time) index is read alone.
-    await owner.query('VACUUM (ANALYZE) fishing_log_entries');
-    try {
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      const dialect = new PgDialect({ casing: 'snake_case' });
-      const read = async (perOwner: boolean) => {
-        const { sql, params } = dialect.sqlToQuery(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), {}, { limit: 20, offset: 0, after: undefined }, perOwner));
-        await client.query(`PREPARE feed_per_owner AS ${sql}`);
-        try {
-          const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE feed_per_owner(${params.map(() => client.escapeLiteral(viewer.userId)).join(', ')})`);
-          const perFriend: number[] = [];
-          const walk = (node: PlanNode & { 'Actual Rows'?: number }) => {
-            if (node['Index Name'] === 'fishing_log_entries_owner_visibility_time_idx') perFriend.push(node['Actual Rows'] ?? 0);
-            for (const child of node.Plans ?? []) walk(child);
-          };
-          walk((rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
-          return perFriend;
-        } finally {
-          await client.query('DEALLOCATE feed_per_owner');
-        }
-      };
+    await withProlificFriend(`'Friends'`, 600, async () => {
+      const perFriend = async (perOwner: boolean) =>
+        ownerVisibilityScans(await genericPlan(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), {}, { limit: 20, offset: 0, after: undefined }, perOwner))).map((n) => n['Actual Rows'] ?? 0);
       // Rows per friend (an average over the friends: the prolific one alone puts the IN form far above a page).
-      expect(Math.max(...(await read(false)))).toBeGreaterThan(20);
-      const bounded = await read(true);
+      expect(Math.max(...(await perFriend(false)))).toBeGreaterThan(20);
+      const bounded = await perFriend(true);
       expect(bounded.length).toBeGreaterThan(0);
       for (const rowsPerFriend of bounded) expect(rowsPerFriend).toBeLessThanOrEqual(20);
-    } finally {
-      await client.query('RESET plan_cache_mode');
-      client.release();
-      await owner.query(`DELETE FROM fishing_log_entries WHERE owner_id = $1 AND title LIKE 'old %'`, [friend.friend_id]);
-    }
+    });
+  });
+
+  it("reads at most a page of each friend's entries in the prepared friends-only feed (scope=friends), never everyone's Public entries", async () => {
+    // One friend with 600 Public and 600 Friends entries older than everything else: the page never needs them.
+    await withProlificFriend(`CASE WHEN g % 2 = 0 THEN 'Public' ELSE 'Friends' END`, 1200, async () => {
+      for (const cursor of [undefined, { micros: placeholder('micros'), id: placeholder('afterId') }]) {
+        const plan = await genericPlan(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), { scope: 'friends' }, { limit: 20, offset: 0, after: cursor }, true));
+        const nodes = scans(plan);
+        expect(nodes.filter((n) => n.includes('on fishing_log_entries') && !n.endsWith('using fishing_log_entries_owner_visibility_time_idx')), nodes.join('; ')).toEqual([]);
+        // Entries read: per friend and branch at most a page (20 friends × Public and Friends, 5 circle owners × Circle).
+        const perFriend = ownerVisibilityScans(plan);
+        for (const node of perFriend) expect(node['Actual Rows'] ?? 0).toBeLessThanOrEqual(20);
+        const read = perFriend.reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0);
+        expect(read).toBeGreaterThan(0);
+        expect(read).toBeLessThanOrEqual((20 * 2 + 5) * 20);
+      }
+    });
   });
 
   it('reads one entry and its catches with plans kept from one execution to the next (no planning per request)', async () => {

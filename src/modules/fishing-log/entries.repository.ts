@@ -2,7 +2,8 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { uuidv7 } from '../../core/db/ids.js';
-import { visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
+import { friendsOnlyBranchParts, visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
+import type { FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
@@ -26,6 +27,8 @@ export interface EntryFilters {
   from?: string;
   to?: string;
   visibility?: string;
+  /** `friends`: only friends' entries the viewer may see (never their own: `friendsOnlyBranchParts`). */
+  scope?: FeedScope;
   bbox?: { minLat: number; maxLat: number; minLng: number; maxLng: number };
 }
 
@@ -56,6 +59,12 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
 
 /** The visibility branches that can match these filters (others are left out of the UNION). */
 function branches(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters): VisibilityBranch[] {
+  if (filters.scope === 'friends') {
+    if (filters.mine || (filters.ownerId ? isOwner(viewerId, { ownerId: filters.ownerId }) : false)) return [];
+    const [pub, friends, circle] = friendsOnlyBranchParts(relationships, viewerId, e.ownerId, e.visibility);
+    const byVisibility: Record<string, VisibilityBranch[]> = { Public: [pub!], Friends: [friends!], Circle: [circle!], Private: [] };
+    return filters.visibility ? (byVisibility[filters.visibility] ?? []) : [pub!, friends!, circle!];
+  }
   const [own, pub, friends, circle] = visibilityBranchParts(relationships, viewerId, e.ownerId, e.visibility);
   if (filters.mine || (filters.ownerId ? isOwner(viewerId, { ownerId: filters.ownerId }) : false)) return [own!];
   const all = filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
@@ -74,7 +83,9 @@ export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewer
   const source = { table: e, owner: e.ownerId, id: e.id, time: e.occurredAt, timeAs: 'occurred_at', where: [...filterConditions(viewerId, filters), ...(after ? [after] : [])] };
   // Limits as literals (validated integers): the planner costs each branch for the rows it really
   // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
-  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner));
+  // The friends-only scope reads per owner always: every branch is limited to friends, and without
+  // it the Public branch would walk everyone's Public entries to find the friends' ones.
+  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner || filters.scope === 'friends'));
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
   return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
@@ -85,9 +96,18 @@ export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewer
  */
 const feedStatement = feedStatements<RelationshipProvider>('entries_feed', (relationships, viewerId, page) => visibleEntryIdsQuery(relationships, viewerId, {}, page, true));
 
+/** The friends-only feed (`scope=friends` alone), named the same way: `entries_friends_feed_<size>[_after]`. */
+const friendsFeedStatement = feedStatements<RelationshipProvider>('entries_friends_feed', (relationships, viewerId, page) =>
+  visibleEntryIdsQuery(relationships, viewerId, { scope: 'friends' }, page, true),
+);
+
 async function feedIds(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
-  if (page.offset === 0 && Object.keys(filters).length === 0) {
+  const given = Object.keys(filters);
+  if (page.offset === 0 && given.length === 0) {
     return feedStatement(db, relationships, viewerId, page);
+  }
+  if (page.offset === 0 && given.length === 1 && filters.scope === 'friends') {
+    return friendsFeedStatement(db, relationships, viewerId, page);
   }
   return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(relationships, viewerId, filters, page))).rows;
 }

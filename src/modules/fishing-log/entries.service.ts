@@ -83,6 +83,7 @@ export function toFilters(viewerId: string, query: EntriesQueryType): repo.Entry
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
     ...(query.visibility ? { visibility: query.visibility } : {}),
+    ...(query.scope ? { scope: query.scope } : {}),
     ...(given === 4 ? { bbox: { minLat: query.minLat!, maxLat: query.maxLat!, minLng: query.minLng!, maxLng: query.maxLng! } } : {}),
   };
 }

@@ -52,6 +52,7 @@ export const fishingLogRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = as
         summary: 'Log entries you may see, newest first',
         description:
           'Your own entries, Public ones, Friends entries of your friends and Circle entries of users who put you in their circle. ' +
+          '`scope=friends`: only your friends\' entries you may see (the "Following" feed: no stranger\'s Public entries, not your own; with `mine` or your own `ownerId`, none). ' +
           'Filters: `mine`, `ownerId`, `speciesId` (entries with a catch of that species), `from`/`to` (occurredAt, inclusive), `visibility`, ' +
           'and a bounding box (`minLat`, `maxLat`, `minLng`, `maxLng`, all four) matched against the coordinates you are shown. ' +
           "Other anglers' coordinates are rounded to 0.01° (about 1 km) unless they share the exact location. " +

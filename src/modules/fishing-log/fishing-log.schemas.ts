@@ -1,6 +1,6 @@
 import { pascalEnum } from '../../core/http/enums.js';
 import { Type, type Static } from 'typebox';
-import { VisibilitySchema } from '../../core/access/visibility-levels.js';
+import { feedScopeSchema, VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { withClientId } from '../../core/http/client-ids.js';
 import { VersionField } from '../../core/http/conditional.js';
 import { feedQuery, listQuery } from '../../core/http/pagination.js';
@@ -268,6 +268,7 @@ export const EntriesQuery = feedQuery({
   from: Type.Optional(Timestamp),
   to: Type.Optional(Timestamp),
   visibility: Type.Optional(VisibilitySchema),
+  scope: Type.Optional(feedScopeSchema('entries')),
   minLat: Type.Optional(Latitude),
   maxLat: Type.Optional(Latitude),
   minLng: Type.Optional(Longitude),

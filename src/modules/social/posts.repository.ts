@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { visibilityBranchParts, visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
+import { friendsOnlyBranchParts, visibilityBranchParts, visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
+import type { FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { anyUuid, columnsOf, namedStatement } from '../../core/db/prepared.js';
@@ -90,7 +91,14 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
  * each served by an index in feed order; the branches run as one UNION ALL. No count: see
  * core/http/pagination.ts.
  */
-function feedQuery(relationships: RelationshipProvider, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage, perOwner = false): SQL {
+/** The feed's filters: one author, or only friends' posts (`scope: 'friends'`, never the viewer's own: `friendsOnlyBranchParts`). */
+export interface PostFilter {
+  authorId?: string | undefined;
+  scope?: FeedScope | undefined;
+}
+
+function feedQuery(relationships: RelationshipProvider, viewerId: string, filter: PostFilter, page: FeedPage, perOwner = false): SQL {
+  if (filter.scope === 'friends') return friendsFeedQuery(relationships, viewerId, filter, page);
   const [own, ...others] = visibilityBranchParts(relationships, viewerId, posts.authorId, posts.visibility);
   const after = afterKeySql(posts.createdAt, posts.id, page.after);
   const where = [...(filter.authorId ? [sql`${posts.authorId} = ${filter.authorId}`] : []), ...(after ? [after] : [])];
@@ -105,8 +113,25 @@ function feedQuery(relationships: RelationshipProvider, viewerId: string, filter
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
+/**
+ * The friends-only feed: friends' published posts the viewer may see, each branch read per friend
+ * (a LATERAL subquery on posts_author_visibility_time_idx), always: the Public branch read in
+ * time order would walk everyone's Public posts to find the friends' ones. Exported for the EXPLAIN test.
+ */
+export function friendsFeedQuery(relationships: RelationshipProvider, viewerId: string, filter: PostFilter, page: FeedPage): SQL {
+  const after = afterKeySql(posts.createdAt, posts.id, page.after);
+  const where = [sql`${posts.status} = 'Published'`, ...(filter.authorId ? [sql`${posts.authorId} = ${filter.authorId}`] : []), ...(after ? [after] : [])];
+  const source = { table: posts, owner: posts.authorId, id: posts.id, time: posts.createdAt, timeAs: 'created_at', where };
+  const selects = friendsOnlyBranchParts(relationships, viewerId, posts.authorId, posts.visibility).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, true));
+  return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
+             ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
+}
+
 /** The unfiltered feed, first page or after a cursor, a named statement per page size (core/db/keyset.ts). */
 const feedStatement = feedStatements<RelationshipProvider>('posts_feed', (relationships, viewerId, page) => feedQuery(relationships, viewerId, {}, page, true));
+
+/** The friends-only feed (`scope=friends` alone), named the same way: `posts_friends_feed_<size>[_after]`. */
+const friendsFeedStatement = feedStatements<RelationshipProvider>('posts_friends_feed', (relationships, viewerId, page) => friendsFeedQuery(relationships, viewerId, { scope: 'friends' }, page));
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
@@ -119,13 +144,13 @@ export async function feedPage(
   db: DbOrTx,
   relationships: RelationshipProvider,
   viewerId: string,
-  filter: { authorId?: string | undefined },
+  filter: PostFilter,
   page: FeedPage,
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
-  const rows =
-    page.offset === 0 && !filter.authorId
-      ? await feedStatement(db, relationships, viewerId, page)
-      : (await db.execute<{ id: string; key: string }>(feedQuery(relationships, viewerId, filter, page))).rows;
+  const named = page.offset === 0 && !filter.authorId ? (filter.scope === 'friends' ? friendsFeedStatement : feedStatement) : undefined;
+  const rows = named
+    ? await named(db, relationships, viewerId, page)
+    : (await db.execute<{ id: string; key: string }>(feedQuery(relationships, viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }

@@ -25,13 +25,14 @@ export const postsRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         summary: 'The feed: posts you may see, newest first',
         description:
           'Published posts of others that are Public, from your friends (Friends) or from users whose circle you are in (Circle), and your own posts in any moderation status. `authorId` narrows it to one author. ' +
+          '`scope=friends`: only your friends\' published posts you may see (the "Following" feed: no stranger\'s Public posts, not your own). ' +
           'Paging: the `next` link of the Link header carries a `cursor` (keyset pagination); `page` reaches the first 10,000 rows. No X-Total-Count: counting a feed costs more than its page.',
         querystring: FeedQuery,
         response: { 200: { ...Type.Array(Type.Ref('Post')), headers: feedHeaders } },
       },
     },
     async (request, reply) =>
-      paginateFeed(request, reply, request.query, (page) => service.listFeed(services, principalOf(request).userId, { authorId: request.query.authorId }, page)),
+      paginateFeed(request, reply, request.query, (page) => service.listFeed(services, principalOf(request).userId, { authorId: request.query.authorId, scope: request.query.scope }, page)),
   );
 
   app.post(

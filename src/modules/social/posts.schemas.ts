@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { VisibilitySchema } from '../../core/access/visibility-levels.js';
+import { feedScopeSchema, VisibilitySchema } from '../../core/access/visibility-levels.js';
 import { feedQuery } from '../../core/http/pagination.js';
 import { Nullable, Timestamp, Uuid } from '../../core/http/schemas.js';
 import { ModerationStatusSchema } from '../moderation/index.js';
@@ -88,6 +88,7 @@ export type ReplacePostInput = Static<typeof ReplacePostBody>;
 
 export const FeedQuery = feedQuery({
   authorId: Type.Optional({ ...Uuid, description: "Only this author's posts" }),
+  scope: Type.Optional(feedScopeSchema('posts')),
 });
 
 export const LikeState = Type.Object(

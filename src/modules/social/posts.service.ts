@@ -123,7 +123,7 @@ async function checkLinks(deps: ServiceDeps<DbOrTx>, authorId: string, input: Po
   }
 }
 
-export async function listFeed(deps: ServiceDeps, viewerId: string, filter: { authorId?: string | undefined }, page: FeedPage) {
+export async function listFeed(deps: ServiceDeps, viewerId: string, filter: repo.PostFilter, page: FeedPage) {
   const { db } = deps;
   const { ids, last } = await repo.feedPage(db, relationshipsOf(deps), viewerId, filter, page);
   const rows = await repo.postsByIds(db, ids);

@@ -5,6 +5,10 @@ import { createUser, type TestUser, MISSING_ID, befriend, createEntryWithCatch, 
 import type { Db } from '../../core/db/client.js';
 import { MAX_FEED_OFFSET } from '../../core/http/pagination.js';
 import { like as likePost, unlike as unlikePost } from './likes.service.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { relationshipsOf } from '../../core/access/visibility.js';
+import { placeholder } from '../../core/db/prepared.js';
+import { friendsFeedQuery } from './posts.repository.js';
 
 let t: TestApp;
 let author: TestUser;
@@ -420,5 +424,42 @@ describe('query plans', () => {
     expect(text).not.toContain('Sort');
     const own = await t.database.pool.query(`EXPLAIN SELECT id FROM posts WHERE author_id = $1 ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST LIMIT 20`, [poster.userId]);
     expect(own.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('posts_author_time_idx');
+  });
+
+  it("reads at most a page of each friend's posts in the prepared friends-only feed (scope=friends), never everyone's Public posts", async () => {
+    type Node = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; Plans?: Node[] };
+    // The circle member's friend (the author) with 1,200 older posts; a stranger's 10,000 Public posts are in the table too.
+    await t.database.pool.query(
+      `INSERT INTO posts (id, author_id, text, visibility, status, created_at)
+       SELECT gen_random_uuid(), $1, 'old ' || i, CASE WHEN i % 2 = 0 THEN 'Public' ELSE 'Friends' END, 'Published', now() - interval '3 years' - i * interval '1 minute'
+       FROM generate_series(1, 1200) i`,
+      [author.userId],
+    );
+    await t.database.owner.pool.query('VACUUM (ANALYZE) posts');
+    const client = await t.database.pool.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(friendsFeedQuery(relationshipsOf(t), placeholder('viewer'), { scope: 'friends' }, { limit: 20, offset: 0, after: undefined }));
+      await client.query(`PREPARE posts_friends AS ${sql}`);
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE posts_friends(${params.map(() => client.escapeLiteral(circleMember.userId)).join(', ')})`);
+      await client.query('DEALLOCATE posts_friends');
+      const postScans: Node[] = [];
+      const walk = (node: Node) => {
+        if (node['Relation Name'] === 'posts' || node['Index Name']?.startsWith('posts_')) postScans.push(node);
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk((rows[0]['QUERY PLAN'] as Array<{ Plan: Node }>)[0]!.Plan);
+      expect(postScans.map((n) => n['Index Name'])).not.toEqual([]);
+      for (const node of postScans) {
+        expect(node['Index Name']).toBe('posts_author_visibility_time_idx');
+        expect(node['Actual Rows']).toBeLessThanOrEqual(20);
+      }
+      // Three branches (Public, Friends, Circle) of one friend: at most three pages read.
+      expect(postScans.reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0)).toBeLessThanOrEqual(3 * 20);
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      client.release();
+      await t.database.pool.query(`DELETE FROM posts WHERE author_id = $1 AND text LIKE 'old %'`, [author.userId]);
+    }
   });
 });
