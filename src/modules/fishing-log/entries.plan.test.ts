@@ -1,4 +1,5 @@
 import { relationshipsOf } from '../../core/access/visibility.js';
+import { is, Placeholder } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
@@ -82,7 +83,8 @@ async function genericPlan(query: ReturnType<typeof visibleEntryIdsQuery>): Prom
     const { sql, params } = new PgDialect({ casing: 'snake_case' }).sqlToQuery(query);
     await client.query(`PREPARE analyzed AS ${sql}`);
     try {
-      const args = params.map((p) => client.escapeLiteral(values[(p as { name: string }).name]!));
+      // A placeholder's value by its name; a constant of the query (a filter's value) as it is.
+      const args = params.map((p) => client.escapeLiteral(is(p, Placeholder) ? values[p.name]! : String(p)));
       const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE analyzed(${args.join(', ')})`);
       return (rows[0]['QUERY PLAN'] as Array<{ Plan: AnalyzedNode }>)[0]!.Plan;
     } finally {
@@ -218,6 +220,24 @@ describe('entry list query plans', () => {
         const read = perFriend.reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0);
         expect(read).toBeGreaterThan(0);
         expect(read).toBeLessThanOrEqual((20 * 2 + 5) * 20);
+      }
+    });
+  });
+
+  it("reads at most a page of each friend's entries in the prepared feed filtered by visibility (visibility=Friends, visibility=Circle)", async () => {
+    // One friend with 600 Friends entries older than everything else: the page never needs them.
+    await withProlificFriend(`'Friends'`, 600, async () => {
+      for (const visibility of ['Friends', 'Circle']) {
+        for (const cursor of [undefined, { micros: placeholder('micros'), id: placeholder('afterId') }]) {
+          const plan = await genericPlan(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), { visibility }, { limit: 20, offset: 0, after: cursor }, true));
+          const nodes = scans(plan);
+          expect(nodes.filter((n) => n.startsWith('Seq Scan on fishing_log_entries')), nodes.join('; ')).toEqual([]);
+          const perFriend = ownerVisibilityScans(plan);
+          expect(perFriend.length, nodes.join('; ')).toBeGreaterThan(0);
+          for (const node of perFriend) expect(node['Actual Rows'] ?? 0).toBeLessThanOrEqual(20);
+          // (The circle owners of this data set have no Circle entries: only the Friends case reads rows.)
+          if (visibility === 'Friends') expect(perFriend.some((n) => (n['Actual Rows'] ?? 0) > 0)).toBe(true);
+        }
       }
     });
   });

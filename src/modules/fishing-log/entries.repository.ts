@@ -3,7 +3,7 @@ import { exactLocationSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { friendsOnlyBranchParts, visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
-import type { FeedScope } from '../../core/access/visibility-levels.js';
+import { VISIBILITIES, type FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
 import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
@@ -67,9 +67,12 @@ function branches(relationships: RelationshipProvider, viewerId: string, filters
   }
   const [own, pub, friends, circle] = visibilityBranchParts(relationships, viewerId, e.ownerId, e.visibility);
   if (filters.mine || (filters.ownerId ? isOwner(viewerId, { ownerId: filters.ownerId }) : false)) return [own!];
-  const all = filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
-  if (filters.visibility === 'Private') return filters.ownerId ? [] : [own!];
-  return all;
+  if (filters.visibility) {
+    // Only the branch of that visibility (and the viewer's own entries of it): the others match nothing.
+    const matching = ({ Public: [pub!], Friends: [friends!], Circle: [circle!] } as Record<string, VisibilityBranch[]>)[filters.visibility] ?? [];
+    return filters.ownerId ? matching : [own!, ...matching];
+  }
+  return filters.ownerId ? [pub!, friends!, circle!] : [own!, pub!, friends!, circle!];
 }
 
 /**
@@ -84,8 +87,11 @@ export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewer
   // Limits as literals (validated integers): the planner costs each branch for the rows it really
   // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
   // The friends-only scope reads per owner always: every branch is limited to friends, and without
-  // it the Public branch would walk everyone's Public entries to find the friends' ones.
-  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner || filters.scope === 'friends'));
+  // it the Public branch would walk everyone's Public entries to find the friends' ones. So does a
+  // visibility filter: its Friends or Circle branch is then served by the (owner, visibility, time)
+  // index, a page per owner, where `owner IN (…)` read every friend's matching entries and sorted them.
+  const bounded = perOwner || filters.scope === 'friends' || filters.visibility !== undefined;
+  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, bounded));
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
   return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
@@ -101,6 +107,16 @@ const friendsFeedStatement = feedStatements<RelationshipProvider>('entries_frien
   visibleEntryIdsQuery(relationships, viewerId, { scope: 'friends' }, page, true),
 );
 
+/** The feed filtered by visibility alone (`?visibility=Friends`…), named per value: `entries_visibility_<value>_feed_<size>[_after]`. */
+const visibilityFeedStatements = new Map(
+  VISIBILITIES.map((visibility) => [
+    visibility as string,
+    feedStatements<RelationshipProvider>(`entries_visibility_${visibility.toLowerCase()}_feed`, (relationships, viewerId, page) =>
+      visibleEntryIdsQuery(relationships, viewerId, { visibility }, page, true),
+    ),
+  ]),
+);
+
 async function feedIds(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
   const given = Object.keys(filters);
   if (page.offset === 0 && given.length === 0) {
@@ -109,6 +125,8 @@ async function feedIds(db: DbOrTx, relationships: RelationshipProvider, viewerId
   if (page.offset === 0 && given.length === 1 && filters.scope === 'friends') {
     return friendsFeedStatement(db, relationships, viewerId, page);
   }
+  const byVisibility = page.offset === 0 && given.length === 1 && filters.visibility ? visibilityFeedStatements.get(filters.visibility) : undefined;
+  if (byVisibility) return byVisibility(db, relationships, viewerId, page);
   return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(relationships, viewerId, filters, page))).rows;
 }
 

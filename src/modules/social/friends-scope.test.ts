@@ -84,6 +84,8 @@ describe.each(Object.keys(feeds) as FeedName[])('%s feed, scope=friends', (name)
     expect(all).toEqual(expect.arrayContaining([m.stranger!.Public, m.pendingFriend!.Public, m.viewer!.Private, ...expected]));
     expect(all).not.toContain(m.friend!.Circle);
     expect(all).not.toContain(m.friend!.Private);
+    // The visibility filter without the scope (entries only; read per owner too): the viewer's own Friends entry and their friends'.
+    if (name === 'entries') expect((await get(`${feed.url}?visibility=Friends`)).ids).toEqual([m.circleFriend!.Friends, m.friend!.Friends, m.viewer!.Friends]);
   });
 
   it('keeps Circle records to the friends whose circle holds the viewer', async () => {
