@@ -39,8 +39,9 @@ export interface FeedSource {
  * bounded by owners × window however many rows each owner has. Written as `owner IN (…)`, the
  * generic plan of a prepared feed (the plan it runs after five executions) read every row of
  * every friend before sorting: five friends with 5,000 entries each took a page from 0.8 to
- * 17.7 ms on the 1M bench set (0.9 ms per owner). Without `perOwner` (filtered feeds, planned per
- * request) the planner keeps the choice of a time-ordered scan for large friend sets.
+ * 17.7 ms on the 1M bench set (0.9 ms per owner). The unfiltered feeds, the friends-only scope and
+ * the entries feed's `visibility=` filter read per owner; without `perOwner` (the other filters,
+ * planned per request) the planner keeps the choice of a time-ordered scan for large friend sets.
  */
 export function newestOfBranch(branch: VisibilityBranch, source: FeedSource, window: number, perOwner: boolean): SQL {
   const order = sql`${source.time} DESC NULLS LAST, ${source.id} DESC NULLS LAST`;
