@@ -46,6 +46,17 @@ export async function archived(client: pg.ClientBase): Promise<void> {
   }
 }
 
+/**
+ * The server's time now, as a restore target after everything committed so far: rounded up to the
+ * next millisecond, since a Date keeps milliseconds and the server microseconds (truncated, a commit
+ * and the time noted right after it can fall in one millisecond, and the target then comes before
+ * the commit).
+ */
+export async function notedTime(client: pg.ClientBase): Promise<Date> {
+  const { rows } = await client.query<{ at: Date }>("SELECT date_trunc('milliseconds', clock_timestamp()) + interval '1 millisecond' AS at");
+  return rows[0]!.at;
+}
+
 /** The rows of the tests' own table `notes`. */
 export const countNotes = async (client: pg.Client) => Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM notes')).rows[0]!.n);
 

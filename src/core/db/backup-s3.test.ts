@@ -8,7 +8,7 @@ import { applyRetention, listBaseBackups, takeBaseBackup, uploadHealth, uploadTo
 import { s3BackupRemote, type BackupBucket } from './backup-s3.js';
 import { migrateDatabase } from './migrate.js';
 import { createS3Client } from '../s3-client.js';
-import { appOnCluster, archived, closeCluster, countNotes, openArchiving, runCli } from '../../../test/backup-cluster.js';
+import { appOnCluster, archived, closeCluster, countNotes, notedTime, openArchiving, runCli } from '../../../test/backup-cluster.js';
 import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 
 /**
@@ -61,7 +61,7 @@ describe('backups in an S3 bucket (FISHLOG_BACKUP_TARGET=s3)', { timeout: 180_00
     expect(backup.code, backup.err).toBe(0);
     expect(backup.err).toMatch(/backups copied to the bucket: [1-9]\d* file\(s\)/);
     await db.client.query("INSERT INTO notes SELECT g, 'after the backup ' || g FROM generate_series(101, 200) g");
-    noted = (await db.client.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0]!.at;
+    noted = await notedTime(db.client);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await db.client.query('DELETE FROM notes'); // the mistake
     await archived(db.client);

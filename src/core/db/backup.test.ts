@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/index.js';
 import { applyRetention, archiveHealth, listBaseBackups, verifyBackup, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
 import { migrateDatabase } from './migrate.js';
-import { appOnCluster, archived, closeCluster, countNotes, openArchiving, runCli } from '../../../test/backup-cluster.js';
+import { appOnCluster, archived, closeCluster, countNotes, notedTime, openArchiving, runCli } from '../../../test/backup-cluster.js';
 import { backupReadiness, scheduledBaseBackup, walArchiveWatch } from '../../modules/health/health.service.js';
 
 /**
@@ -55,7 +55,7 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
     expect(backup.code, backup.err).toBe(0);
     expect(backup.out).toMatch(/^base backup \d{8}T\d{6}Z: \d+ files, \d+ bytes compressed, sha256 [0-9a-f]{64}\n$/);
     await db.client.query("INSERT INTO notes SELECT g, 'after the backup ' || g FROM generate_series(101, 200) g");
-    noted = (await db.client.query<{ at: Date }>('SELECT clock_timestamp() AS at')).rows[0]!.at;
+    noted = await notedTime(db.client);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await db.client.query('DELETE FROM notes'); // the mistake
     expect(await count(db.client)).toBe(0);
