@@ -32,6 +32,8 @@ import { banIdentityKey } from './modules/users/bans-identity.js';
 
 export type { AppDeps } from './core/app-deps.js';
 import { createMetrics, instrument } from './core/observability/metrics.js';
+import { registerReplicaRouting } from './core/db/replica-routing.js';
+import { REPLICA_READ_ROUTES } from './replica-reads.js';
 import { traceOf } from './core/observability/tracing.js';
 import { bufferedStdout, loggerOptions, RequestLogger } from './core/observability/request-logger.js';
 import { loadAuditKey, setAuditKey } from './core/audit/audit.js';
@@ -177,6 +179,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit Redis unavailable; requests are not counted until it answers'));
     app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
   }
+  // Read replicas (DATABASE_REPLICA_URLS): the declared routes' reads, read-your-writes, their metrics.
+  registerReplicaRouting(app, database, { routes: REPLICA_READ_ROUTES, redis, registry: metrics.registry });
   const limits = await registerRateLimits(app, {
     perIpPerMinute: config.rateLimitPerMinute,
     perUserPerMinute: config.rateLimitUserPerMinute,

@@ -31,6 +31,18 @@ export interface BackupSettings {
   s3: { bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean; prefix: string } | undefined;
 }
 
+/** Read replicas (DATABASE_REPLICA_URLS …): the request path's stale-tolerant reads go to them (src/core/db/replicas.ts). */
+export interface ReplicaSettings {
+  /** postgres:// URLs of streaming standbys of the primary; empty: every read goes to the primary. */
+  urls: string[];
+  /** Connections of each replica's pool (DATABASE_REPLICA_POOL_SIZE, default 10). */
+  poolSize: number;
+  /** A replica further behind than this leaves the pool until it catches up (DATABASE_REPLICA_MAX_LAG_MS, default 5000). */
+  maxLagMs: number;
+  /** How often each replica's replay position and lag are checked (DATABASE_REPLICA_CHECK_MS, default 1000). */
+  checkIntervalMs: number;
+}
+
 export interface Config {
   nodeEnv: string;
   port: number;
@@ -44,6 +56,8 @@ export interface Config {
   databaseAppUrl: string | undefined;
   /** Backups of the embedded PostgreSQL (src/core/db/backup.ts); unused with DATABASE_URL. */
   backups: BackupSettings;
+  /** Streaming replicas for the reads that may be a little stale (src/core/db/replicas.ts); none by default. */
+  replicas: ReplicaSettings;
   logLevel: LogLevel;
   publicDocs: boolean;
   bodyLimitBytes: number;
@@ -274,6 +288,16 @@ function urlValue(env: Env, name: string): string {
   }
 }
 
+function replicaUrls(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((url) => databaseUrl({ [name]: url }, name)!);
+}
+
 function redisUrl(env: Env, name: string): string | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
@@ -329,6 +353,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir: path.resolve(cwd, read(env, 'FISHLOG_DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     databaseAppUrl: databaseUrl(env, 'DATABASE_APP_URL'),
+    replicas: {
+      urls: replicaUrls(env, 'DATABASE_REPLICA_URLS'),
+      poolSize: integer(env, 'DATABASE_REPLICA_POOL_SIZE', 10, 1, 1000),
+      maxLagMs: integer(env, 'DATABASE_REPLICA_MAX_LAG_MS', 5000, 1, 3_600_000),
+      checkIntervalMs: integer(env, 'DATABASE_REPLICA_CHECK_MS', 1000, 10, 60_000),
+    },
     backups: {
       enabled: boolean(env, 'FISHLOG_BACKUPS', true),
       dir: path.resolve(cwd, read(env, 'FISHLOG_BACKUP_DIR') ?? path.join(read(env, 'FISHLOG_DATA_DIR') ?? './data', 'backups')),

@@ -6850,7 +6850,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. `details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready. `details.backups` shows the embedded database's WAL archiving and newest base backup: a failing archive is a warning too.
+         * @description Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. `details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready. `details.backups` shows the embedded database's WAL archiving and newest base backup: a failing archive is a warning too. `details.replicas` lists the read replicas (DATABASE_REPLICA_URLS), each in the pool or not and why, with its lag: one out of the pool is a warning too.
          *
          *     Access: Public: no token needed.
          */
@@ -51750,6 +51750,22 @@ export interface operations {
                                     oldestPendingAt: string | null;
                                 } | null;
                             };
+                            /** @description The read replicas (DATABASE_REPLICA_URLS; empty without): one out of the pool never makes the service not ready, its reads go to the primary */
+                            replicas: {
+                                /** @description host:port/database of the replica */
+                                name: string;
+                                /** @description In the pool: answering, a standby, and lagging no more than DATABASE_REPLICA_MAX_LAG_MS */
+                                healthy: boolean;
+                                /** @description Age of the oldest primary WAL position it had not replayed at the last check (null: it did not answer) */
+                                lagSeconds: number | null;
+                                /** @description WAL bytes between the primary and its replay position at the last check */
+                                lagBytes: number | null;
+                                /** @description Its replay position (pg_last_wal_replay_lsn()) at the last check */
+                                replayLsn: string | null;
+                                /** @description Why it is out of the pool */
+                                error: string | null;
+                                checkedAt: string | null;
+                            }[];
                             /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
                             regulationData: {
                                 /** @example US-MN */
@@ -51839,6 +51855,22 @@ export interface operations {
                                     oldestPendingAt: string | null;
                                 } | null;
                             };
+                            /** @description The read replicas (DATABASE_REPLICA_URLS; empty without): one out of the pool never makes the service not ready, its reads go to the primary */
+                            replicas: {
+                                /** @description host:port/database of the replica */
+                                name: string;
+                                /** @description In the pool: answering, a standby, and lagging no more than DATABASE_REPLICA_MAX_LAG_MS */
+                                healthy: boolean;
+                                /** @description Age of the oldest primary WAL position it had not replayed at the last check (null: it did not answer) */
+                                lagSeconds: number | null;
+                                /** @description WAL bytes between the primary and its replay position at the last check */
+                                lagBytes: number | null;
+                                /** @description Its replay position (pg_last_wal_replay_lsn()) at the last check */
+                                replayLsn: string | null;
+                                /** @description Why it is out of the pool */
+                                error: string | null;
+                                checkedAt: string | null;
+                            }[];
                             /** @description Jurisdictions whose regulation data ends within 30 days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached) */
                             regulationData: {
                                 /** @example US-MN */

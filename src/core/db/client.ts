@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { CASING } from './casing.js';
 import { walArchiving } from './backup.js';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from './embedded.js';
+import { ReplicaSet, RoutingPool } from './replicas.js';
 
 /**
  * The Drizzle handle. It is made without the tables' schema: nothing uses Drizzle's relational
@@ -39,6 +40,11 @@ export interface Database {
    * connections of its own (the job queue); the caller ends it.
    */
   extraPool(max: number, applicationName: string): pg.Pool;
+  /**
+   * The read replicas (DATABASE_REPLICA_URLS; core/db/replicas.ts), from `useApplicationRole()` on:
+   * `db` then routes the reads of declared routes to them. Undefined without replicas.
+   */
+  replicas: ReplicaSet | undefined;
   /** Where the data lives, for logs (password hidden). */
   description: string;
   embedded: EmbeddedCluster | undefined;
@@ -60,7 +66,7 @@ export interface OpenOptions {
 
 /** Opens the configured database: DATABASE_URL when set, else the embedded server in the data folder. */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseAppUrl' | 'backups'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseAppUrl' | 'backups' | 'replicas'>>,
   options: OpenOptions = {},
 ): Promise<Database> {
   const processName = options.processName ?? 'fishlog';
@@ -82,12 +88,13 @@ export async function openDatabase(
     url = embedded.url();
     description = `embedded PostgreSQL in ${config.dataDir} (127.0.0.1:${embedded.port})`;
   }
-  const makePool = (connectionString: string, role?: string, pipeline = false, sized?: { max: number; name: string }): pg.Pool => {
+  const makePool = (connectionString: string, role?: string, pipeline = false, sized?: { max: number; name: string }, replica = false): pg.Pool => {
     const pool = new pg.Pool({
       connectionString,
       max: sized?.max ?? options.poolSize ?? 10,
       application_name: sized?.name ?? processName,
-      connectionTimeoutMillis: 5000,
+      // A replica that does not answer soon is left for the primary (core/db/replicas.ts).
+      connectionTimeoutMillis: replica ? 1000 : 5000,
       idleTimeoutMillis: 30_000,
       ...(role ? { options: `-c role=${role}` } : {}),
       ...(pipeline ? { pipeline } : {}),
@@ -100,7 +107,7 @@ export async function openDatabase(
       client.on('error', (error) => options.log?.(`database connection failed: ${error.message}`));
     });
     // After the embedded server came back on another port, new connections go there.
-    embedded?.onRestart(() => {
+    if (!replica) embedded?.onRestart(() => {
       (pool as unknown as { options: { connectionString: string } }).options.connectionString = embedded!.url();
     });
     return pool;
@@ -116,6 +123,7 @@ export async function openDatabase(
     owner,
     description,
     embedded,
+    replicas: undefined,
     async useApplicationRole() {
       if (database.pool !== owner.pool) return;
       // The request path's connections pipeline (node-postgres `pipeline`): statements issued
@@ -129,12 +137,26 @@ export async function openDatabase(
       client.release();
       database.pool = pool;
       database.db = createDb(pool);
+      const replicas = config.replicas;
+      if (replicas && replicas.urls.length > 0) {
+        // The replicas' pools run as the application role too; `db` routes the declared reads to them.
+        const set = new ReplicaSet(replicas, {
+          primary: () => pool,
+          makePool: (replicaUrl) => makePool(replicaUrl, APPLICATION_ROLE, true, { max: replicas.poolSize, name: `${processName}-replica` }, true),
+          checkName: `${processName}-replica-check`,
+          log: options.log,
+        });
+        await set.start();
+        database.replicas = set;
+        database.db = createDb(new RoutingPool(set, () => pool));
+      }
     },
     extraPool(max, applicationName) {
       const sized = { max, name: applicationName };
       return database.pool === owner.pool ? makePool(embedded ? embedded.url() : url!, undefined, false, sized) : applicationPool(sized);
     },
     async close() {
+      await database.replicas?.close();
       if (database.pool !== owner.pool) await database.pool.end().catch(() => undefined);
       await owner.pool.end().catch(() => undefined);
       if (embedded) await embedded.release();

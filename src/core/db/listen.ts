@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from './client.js';
+import { onPrimary } from './replicas.js';
 
 export interface ChannelListener {
   /** Settles once the first attempt to listen is over (listening, or retrying in the background). */
@@ -134,7 +135,8 @@ export function channelCache<T, C = DbOrTx>(channel: string, load: (context: C) 
   const shared = (db: C): Promise<T> => {
     if (cached) return cached;
     const loadedIn = generation;
-    const loading = load(db);
+    // What is kept must be current: loaded on the primary, never on a replica (core/db/replicas.ts).
+    const loading = onPrimary(() => load(db));
     cached = loading;
     // A change heard while loading may not be in what was read: keep it for this call only.
     void loading.then(
@@ -185,7 +187,7 @@ export function keyedChannelCache<T extends object, C = DbOrTx>(channel: string,
     const kept = cached.get(key);
     if (kept) return kept;
     const loadedIn = generation;
-    const loading = load(db, key);
+    const loading = onPrimary(() => load(db, key));
     cached.set(key, loading);
     void loading.then(
       (value) => {

@@ -5,6 +5,7 @@ import { migrationsFolder } from '../../paths.js';
 import { assertGeoExtensionsAvailable } from './geo.js';
 import { installJobQueue } from '../jobs/install.js';
 import { jobSpecs } from '../../jobs.js';
+import { installWritePositions } from './replicas.js';
 
 /** Advisory lock key shared by every process that migrates or seeds the database. */
 export const SCHEMA_LOCK_KEY = 7_146_250_002;
@@ -27,7 +28,7 @@ export async function withSchemaLock<T>(pool: pg.Pool, fn: (client: pg.PoolClien
   }
 }
 
-/** Applies the SQL migrations in drizzle/ that the database has not seen, then installs the job queue (idempotent). */
+/** Applies the SQL migrations in drizzle/ that the database has not seen, then installs the job queue and the replicas' write positions (idempotent). */
 export async function migrateDatabase(pool: pg.Pool): Promise<void> {
   await withSchemaLock(pool, async (client) => {
     // Notices such as "schema drizzle already exists, skipping" are not worth a log line.
@@ -35,5 +36,7 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
     await assertGeoExtensionsAvailable(client);
     await migrate(drizzle({ client }), { migrationsFolder });
     await installJobQueue(client, jobSpecs);
+    // Read-your-writes with read replicas when REDIS_URL is not set (core/db/replicas.ts).
+    await installWritePositions(client);
   });
 }

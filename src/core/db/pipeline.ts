@@ -4,6 +4,7 @@ import pg from 'pg';
 import { CASING } from './casing.js';
 import type { Db, DbOrTx, Tx } from './client.js';
 import { clientOf } from './prepared.js';
+import { isConnectionFailure, RoutingPool, runsAgainOnPrimary } from './replicas.js';
 
 /**
  * Pipelining. The application pool's connections pipeline (node-postgres `pipeline`, see
@@ -98,11 +99,35 @@ export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promis
 export async function onOneConnection<T>(db: Db, issue: (connection: DbOrTx) => Promise<T>): Promise<T> {
   const pool = clientOf(db);
   if (!(pool instanceof pg.Pool) || !(pool.options as pg.PoolConfig).pipeline) return issue(db);
-  const client = await pool.connect();
-  const connection = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as DbOrTx;
+  const run = async (client: pg.PoolClient) => {
+    const connection = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as DbOrTx;
+    let failure: unknown;
+    try {
+      return await issuedTogether(connection, () => issue(connection));
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      // A connection that failed is not given back to the pool's idle ones.
+      client.release(failure !== undefined && isConnectionFailure(failure) ? (failure as Error) : undefined);
+    }
+  };
+  if (!(pool instanceof RoutingPool)) return run(await pool.connect());
+  // Replicas configured (core/db/replicas.ts): the request's replica when its route reads from one.
+  const { client, replica } = await pool.connectForRead();
+  if (!replica) {
+    if (pool.replicaSet.target()) pool.replicaSet.counts.primary++;
+    return run(client);
+  }
   try {
-    return await issuedTogether(connection, () => issue(connection));
-  } finally {
-    client.release();
+    const result = await run(client);
+    pool.replicaSet.counts.replica++;
+    return result;
+  } catch (error) {
+    if (!runsAgainOnPrimary(error)) throw error;
+    pool.replicaSet.giveUp(replica, error);
+    pool.replicaSet.counts.primary++;
+    pool.replicaSet.counts.retried++;
+    return run(await pool.primary().connect());
   }
 }

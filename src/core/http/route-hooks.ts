@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 
-type Phase = 'onRequest' | 'preParsing' | 'preValidation';
+type Phase = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onSend';
 
 /**
  * Adds `hook` to every route registered after this call for which `applies(route)` holds, as a

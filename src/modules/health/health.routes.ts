@@ -65,12 +65,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         summary: 'Readiness probe',
         description: 'Answers 200 when the database answers, every migration of this build is applied and no shutdown has begun; 503 with the same body otherwise. ' +
           '`details.regulationData` lists jurisdictions whose regulation data ends within 30 days or has ended: a data warning, never a reason to be not ready. ' +
-          '`details.backups` shows the embedded database\'s WAL archiving and newest base backup: a failing archive is a warning too.',
+          '`details.backups` shows the embedded database\'s WAL archiving and newest base backup: a failing archive is a warning too. ' +
+          '`details.replicas` lists the read replicas (DATABASE_REPLICA_URLS), each in the pool or not and why, with its lag: one out of the pool is a warning too.',
         response: { 200: Readiness, 503: Readiness },
       },
     },
     async (_request, reply) => {
-      const readiness = await checkReadiness(deps.database.pool, serviceDeps(deps), deps.config, shuttingDown, new Date(deps.now()));
+      const readiness = await checkReadiness(deps.database.pool, serviceDeps(deps), deps.config, shuttingDown, new Date(deps.now()), deps.database.replicas?.status());
       if (readiness.status !== 'ready') reply.header('retry-after', '5');
       return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness);
     },

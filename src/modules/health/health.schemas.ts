@@ -63,6 +63,19 @@ export const BackupReadiness = Type.Object(
   },
 );
 
+export const ReplicaReadiness = Type.Object(
+  {
+    name: Type.String({ description: 'host:port/database of the replica' }),
+    healthy: Type.Boolean({ description: 'In the pool: answering, a standby, and lagging no more than DATABASE_REPLICA_MAX_LAG_MS' }),
+    lagSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Age of the oldest primary WAL position it had not replayed at the last check (null: it did not answer)' }),
+    lagBytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'WAL bytes between the primary and its replay position at the last check' }),
+    replayLsn: Type.Union([Type.String({ examples: ['0/3A2B1C8'] }), Type.Null()], { description: 'Its replay position (pg_last_wal_replay_lsn()) at the last check' }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'Why it is out of the pool' }),
+    checkedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { additionalProperties: false, examples: [{ name: 'replica-1:5432/fishlog', healthy: true, lagSeconds: 0, lagBytes: 0, replayLsn: '0/3A2B1C8', error: null, checkedAt: '2026-11-29T01:00:00.000Z' }] },
+);
+
 export const Readiness = Type.Object(
   {
     status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
@@ -72,6 +85,9 @@ export const Readiness = Type.Object(
     details: Type.Object(
       {
         backups: BackupReadiness,
+        replicas: Type.Array(ReplicaReadiness, {
+          description: 'The read replicas (DATABASE_REPLICA_URLS; empty without): one out of the pool never makes the service not ready, its reads go to the primary',
+        }),
         regulationData: Type.Array(RegulationDataWarning, {
           description: `Jurisdictions whose regulation data ends within ${DATA_WARNING_DAYS} days or has ended: a data warning that never makes the service not ready (empty while the database cannot be reached)`,
         }),

@@ -70,7 +70,7 @@ export async function backupReadiness(pool: pg.Pool, config: BackupConfig, datab
  * Ready: the database answers, every shipped migration is applied, and no shutdown has begun.
  * The details carry warnings (regulations about to run out, a failing WAL archive), which never make it not ready.
  */
-export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, config: BackupConfig, shuttingDown: boolean, now: Date): Promise<Readiness> {
+export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, config: BackupConfig, shuttingDown: boolean, now: Date, replicas: Readiness['details']['replicas'] = []): Promise<Readiness> {
   const database = (await databaseAnswers(pool)) ? 'ok' : 'unavailable';
   let migrations: Readiness['migrations'] = 'unknown';
   if (database === 'ok') {
@@ -82,7 +82,7 @@ export async function checkReadiness(pool: pg.Pool, deps: ServiceDeps, config: B
   const ready = database === 'ok' && migrations === 'applied' && !shuttingDown;
   const regulationData = migrations === 'applied' ? await regulationDataWarnings(deps, now).catch(() => []) : [];
   const backups = await backupReadiness(pool, config, database === 'ok');
-  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown, details: { backups, regulationData } };
+  return { status: ready ? 'ready' : 'not_ready', database, migrations, shuttingDown, details: { backups, replicas, regulationData } };
 }
 
 /** Half an hour of slack: an hourly tick takes the backup that falls due before the next one. */

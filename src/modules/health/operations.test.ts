@@ -29,7 +29,7 @@ describe('liveness and readiness', () => {
     expect(live.json()).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number) });
     const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'applied', shuttingDown: false, details: { backups: { walArchive: 'external', lastArchivedAt: null, lastFailedAt: null, failedWal: null, newestBaseBackupAt: null, upload: null }, regulationData: expect.any(Array) } });
+    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'applied', shuttingDown: false, details: { backups: { walArchive: 'external', lastArchivedAt: null, lastFailedAt: null, failedWal: null, newestBaseBackupAt: null, upload: null }, replicas: process.env.TEST_DATABASE_REPLICA ? [expect.objectContaining({ healthy: true })] : [], regulationData: expect.any(Array) } });
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     expect(Object.keys(health.json()).sort()).toEqual(['database', 'status', 'uptimeSeconds', 'version']);
   });
