@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from '../src/core/db/embedded.js';
 import { prepareDatabase } from '../src/core/db/prepare.js';
+import { startReplicaPair, type ReplicaPair } from './replica-cluster.js';
 
 /**
  * Once per test run: a PostgreSQL server (TEST_DATABASE_URL, or the embedded one in a folder
@@ -14,7 +15,8 @@ import { prepareDatabase } from '../src/core/db/prepare.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDb: { adminUrl: string; template: string; prefix: string };
+    /** `replicaUrl`: with TEST_DATABASE_REPLICA=1, the streaming standby the apps read from (its `postgres` database). */
+    testDb: { adminUrl: string; template: string; prefix: string; replicaUrl?: string };
   }
 }
 
@@ -25,11 +27,20 @@ export function databaseUrl(base: string, database: string): string {
 }
 
 let cluster: EmbeddedCluster | undefined;
+let replicaPair: ReplicaPair | undefined;
 let adminUrl = '';
 let prefix = '';
 
 export async function setup(project: TestProject): Promise<void> {
-  if (process.env.TEST_DATABASE_URL) {
+  if (process.env.TEST_DATABASE_REPLICA) {
+    // The apps' declared reads go through a streaming standby (test/replica-cluster.ts), a pair of
+    // this run's own; every commit waits until the standby applied it (remote_apply), so a test that
+    // reads what another user just wrote reads it there too.
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+    replicaPair = await startReplicaPair({ dir: path.join(os.tmpdir(), `fishlog-test-replica-${uid}-${randomBytes(3).toString('hex')}`), synchronous: true });
+    adminUrl = replicaPair.primaryUrl('postgres');
+    process.stderr.write(`tests read through a streaming replica (TEST_DATABASE_REPLICA)\n`);
+  } else if (process.env.TEST_DATABASE_URL) {
     adminUrl = process.env.TEST_DATABASE_URL;
     process.stderr.write(`tests run on TEST_DATABASE_URL (${new URL(adminUrl).host})\n`);
   } else {
@@ -57,7 +68,7 @@ export async function setup(project: TestProject): Promise<void> {
   } finally {
     await pool.end();
   }
-  project.provide('testDb', { adminUrl, template, prefix });
+  project.provide('testDb', { adminUrl, template, prefix, ...(replicaPair ? { replicaUrl: replicaPair.standbyUrl('postgres') } : {}) });
 }
 
 export async function teardown(): Promise<void> {
@@ -72,6 +83,7 @@ export async function teardown(): Promise<void> {
     }
   }
   await cluster?.release();
+  await replicaPair?.close();
   // The OpenAPI documents test/conformance.ts cached for this run's files.
   const documents = path.join(os.tmpdir(), 'fishlog-test-openapi');
   for (const name of existsSync(documents) && prefix ? readdirSync(documents) : []) {

@@ -135,7 +135,10 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const shared = options.sameDatabaseAs?.testDatabase;
   const testDatabase = shared ? { ...shared, drop: async () => undefined } : await createTestDatabase();
-  const config = testConfig({ DATABASE_URL: testDatabase.url, ...options.env });
+  // TEST_DATABASE_REPLICA=1 (test/global-setup.ts): the app reads through the run's streaming standby.
+  const { replicaUrl } = inject('testDb');
+  const replica: Record<string, string> = replicaUrl ? { DATABASE_REPLICA_URLS: withDatabase(replicaUrl, testDatabase.name), DATABASE_REPLICA_POOL_SIZE: '5', DATABASE_REPLICA_CHECK_MS: '100' } : {};
+  const config = testConfig({ DATABASE_URL: testDatabase.url, ...replica, ...options.env });
   const database = await openDatabase(config, { processName: 'fishlog-test', poolSize: 5 });
   // As in production, the app runs as the application role; tests that need the owner's powers
   // (tampering with the audit log behind its triggers) use `database.owner`.

@@ -1,5 +1,7 @@
 import pg from 'pg';
 
+const REPLICA_MACHINERY = /replica_write_positions|pg_current_wal_(insert|flush)_lsn\(\)|pg_is_in_recovery\(\)/;
+
 /** A statement a connection sent, with the round trip it went out in. */
 export interface SentStatement {
   text: string;
@@ -24,6 +26,8 @@ export async function recordStatements(work: () => Promise<unknown>): Promise<Se
   };
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const config = args[0] as string | { text?: string };
+    // The read replicas' own statements (TEST_DATABASE_REPLICA=1: health checks, users' write positions) are not the request's.
+    if (REPLICA_MACHINERY.test(typeof config === 'string' ? config : String(config?.text))) return (original as (...a: unknown[]) => unknown).apply(this, args);
     if (answered) trip++;
     answered = false;
     sent.push({ text: typeof config === 'string' ? config : String(config?.text), trip });
