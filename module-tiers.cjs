@@ -28,6 +28,7 @@ module.exports = {
     'master-angler',
     'notifications',
     'announcements',
+    'sync',
   ],
   /** Read models across modules for the administration, and operations. */
   administration: ['dashboard', 'user-details', 'audit-logs', 'jobs', 'health'],

@@ -23,6 +23,7 @@ import { profilesModule } from './modules/profiles/profiles.module.js';
 import { regulationsModule } from './modules/regulations/regulations.module.js';
 import { socialModule } from './modules/social/social.module.js';
 import { speciesModule } from './modules/species/species.module.js';
+import { syncModule } from './modules/sync/sync.module.js';
 import { spotsModule } from './modules/spots/spots.module.js';
 import { tournamentsModule } from './modules/tournaments/tournaments.module.js';
 import { userDetailsModule } from './modules/user-details/user-details.module.js';
@@ -60,6 +61,7 @@ export const MODULES: readonly FishlogModule[] = [
   masterAnglerModule,
   notificationsModule,
   announcementsModule,
+  syncModule,
   // administration
   dashboardModule,
   userDetailsModule,

@@ -6555,6 +6555,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sync/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your records changed since your last pull (offline sync)
+         * @description WatermelonDB’s sync protocol (`synchronize()` of `@nozbe/watermelondb/sync`): call it from `pullChanges` and `pushChanges` (docs/guide/offline-sync.md). Your sessions, entries, catches, boats, gear setups, personal-best criteria, photos of catches and entries, your profile, your friends, and the species, lookup values, gear items and brands, changed since `lastPulledAt` (all of them when absent or null: then in `created`, else in `updated`), with the ids deleted since in `deleted`. Send the answer’s `timestamp` as the next `lastPulledAt`. A `lastPulledAt` older than the deletions kept (90 days by default) answers everything with `experimentalStrategy: "replacement"`.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        get: operations["syncPull"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sync/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the changes made on a device (offline sync)
+         * @description WatermelonDB’s sync protocol (`synchronize()` of `@nozbe/watermelondb/sync`): call it from `pullChanges` and `pushChanges` (docs/guide/offline-sync.md). One transaction: every record goes through the same rules as the REST API, and one refused record refuses the whole push (its problem names `/changes/<table>/<created|updated|deleted>/<index>/<column>` and the record id in `detail`). A created record with an id that exists already is the same create again (nothing happens) or, for your record, its update. An updated record whose `version` is not the server’s (changed since your pull) is a 409 `sync.conflict`: pull, then push again (WatermelonDB keeps your changed columns over the pulled ones). Deleting wins over a change.
+         *
+         *     Access: Any signed-in user (Authorization: Bearer <id_token>).
+         */
+        post: operations["syncPush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/dashboard/overview": {
         parameters: {
             query?: never;
@@ -50257,6 +50301,683 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminAnnouncement"];
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            /** @description The addressed record does not exist */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state of the record */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type: send application/json */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncPull: {
+        parameters: {
+            query?: {
+                /** @description The `timestamp` of your last pull (WatermelonDB passes it); absent or `null` for the first sync */
+                lastPulledAt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: your records changed since your last pull (offline sync) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changes": {
+                     *         "catches": {
+                     *           "created": [],
+                     *           "updated": [
+                     *             {
+                     *               "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                     *               "entry_id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
+                     *               "species_id": "5b0e3b5c-2c4f-5b6e-9a0e-0c5f6d1d2e3f",
+                     *               "length_cm": 61.5,
+                     *               "weight_kg": 2.4,
+                     *               "count": 1,
+                     *               "released": true,
+                     *               "caught_at": 1780000000000,
+                     *               "bait": null,
+                     *               "lure": "Jig",
+                     *               "lure_item_id": null,
+                     *               "gear_setup_id": null,
+                     *               "photo_urls": "[]",
+                     *               "notes": "Drop-off at 6 m",
+                     *               "latitude": 46.2,
+                     *               "longitude": -93.6,
+                     *               "version": 1,
+                     *               "created_at": 1780000000000,
+                     *               "updated_at": 1780000000000
+                     *             }
+                     *           ],
+                     *           "deleted": [
+                     *             "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d23"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "timestamp": 7391
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One entry per table: sessions, entries, catches, boats, gear_setups (pushed and pulled); personal_best_criteria, photos (of catches and entries, with their display_url and thumbnail_url), profiles (your own), species, lookup_values, gear_items, brands and friends (id, username, display_name) are pulled only. */
+                        changes: {
+                            sessions?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            entries?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            catches?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            boats?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            gear_setups?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            personal_best_criteria?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            photos?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            profiles?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            species?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            lookup_values?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            gear_items?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            brands?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                            friends?: {
+                                created: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                updated: ({
+                                    /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                    id: string;
+                                } & {
+                                    [key: string]: string | number | boolean | null;
+                                })[];
+                                /** @description Ids of deleted records */
+                                deleted: string[];
+                            };
+                        };
+                        /**
+                         * Format: int64
+                         * @description The cursor to send as lastPulledAt next time: a database transaction id (not a time). Records changed at the cursor may come again; none is skipped.
+                         */
+                        timestamp: number;
+                        /**
+                         * @description Your lastPulledAt is older than the deletions kept (SyncTombstoneRetentionDays, 90 by default): every record is sent, and WatermelonDB deletes the local ones not in it (its replacement sync)
+                         * @enum {string}
+                         */
+                        experimentalStrategy?: "replacement";
+                    };
+                };
+            };
+            /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller lacks the role or permission, or the record is not visible to the caller. Also: the caller's account is banned (`auth.banned`: until when and why; read the ban with GET /api/bans/me and appeal it with POST /api/bans/{id}/appeal) or deactivated by the administrators (`auth.account_deactivated`), or its deletion is pending (`auth.deletion_pending`: read it with GET /api/account/deletion, cancel it with DELETE /api/account/deletion) */
+            403: components["responses"]["CallerRefused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncPush: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `timestamp` of the pull before this push (WatermelonDB passes it); informative
+                 * @example 7391
+                 */
+                lastPulledAt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "changes": {
+                 *         "catches": {
+                 *           "created": [
+                 *             {
+                 *               "id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d21",
+                 *               "entry_id": "0193b7a4-5c1e-7c3a-9a57-2f1f0c3e8d22",
+                 *               "species_id": "5b0e3b5c-2c4f-5b6e-9a0e-0c5f6d1d2e3f",
+                 *               "length_cm": 61.5,
+                 *               "weight_kg": 2.4,
+                 *               "count": 1,
+                 *               "released": true,
+                 *               "caught_at": 1780000000000,
+                 *               "bait": null,
+                 *               "lure": "Jig",
+                 *               "lure_item_id": null,
+                 *               "gear_setup_id": null,
+                 *               "photo_urls": "[]",
+                 *               "notes": "Drop-off at 6 m",
+                 *               "latitude": 46.2,
+                 *               "longitude": -93.6,
+                 *               "version": 1,
+                 *               "created_at": 1780000000000,
+                 *               "updated_at": 1780000000000
+                 *             }
+                 *           ],
+                 *           "updated": [],
+                 *           "deleted": []
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One entry per table: sessions, entries, catches, boats, gear_setups (pushed and pulled); personal_best_criteria, photos (of catches and entries, with their display_url and thumbnail_url), profiles (your own), species, lookup_values, gear_items, brands and friends (id, username, display_name) are pulled only. A pulled-only table must be empty. */
+                    changes: {
+                        sessions?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        entries?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        catches?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        boats?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        gear_setups?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        personal_best_criteria?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        photos?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        profiles?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        species?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        lookup_values?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        gear_items?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        brands?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                        friends?: {
+                            created: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            updated: ({
+                                /** @description The record’s id (a UUID; made on the device for records created offline) */
+                                id: string;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description Ids of deleted records */
+                            deleted: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK: apply the changes made on a device (offline sync) */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created": 4,
+                     *       "updated": 1,
+                     *       "deleted": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Records created
+                         */
+                        created: number;
+                        /**
+                         * Format: int64
+                         * @description Records changed (a created record that existed already counts here, or not at all when it was the same create again)
+                         */
+                        updated: number;
+                        /**
+                         * Format: int64
+                         * @description Records deleted (ones already gone are not counted)
+                         */
+                        deleted: number;
+                    };
                 };
             };
             /** @description Bad request: malformed body, invalid field, unknown property, bad id or query parameter */

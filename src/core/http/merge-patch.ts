@@ -6,7 +6,7 @@ import { validationFailed, type AjvError } from './error-handler.js';
 import { limitInputSchema } from './openapi-document.js';
 import { AppError, type FieldError } from './problem.js';
 import { addRouteHook, takesBody } from './route-hooks.js';
-import { createAjv } from './validation.js';
+import { createAjv, unstorableTextErrors } from './validation.js';
 
 /**
  * PATCH with a JSON Merge Patch (RFC 7396), once for every resource that has a PUT:
@@ -136,6 +136,20 @@ function validatorOf(schema: TSchema): ValidateFunction {
     validators.set(schema, validate);
   }
   return validate;
+}
+
+/**
+ * Checks `value` as the route would check a body with `schema` (the schema's rules, with the limits
+ * of `limitInputSchema`, and the rule of every string: no NUL, no lone surrogate): a 400
+ * `request.validation_failed` naming each field. For bodies that arrive inside another request
+ * (offline sync's pushed records).
+ */
+export function assertValidBody(schema: TObject, value: unknown): void {
+  const validate = validatorOf(schema);
+  const valid = validate(value);
+  const text = unstorableTextErrors(value);
+  if (valid && !text) return;
+  throw validationFailed([...(text ?? []), ...((validate.errors ?? []) as unknown as AjvError[])], 'body');
 }
 
 /**

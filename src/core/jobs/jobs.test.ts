@@ -114,6 +114,7 @@ describe('job queue', () => {
       { name: 'notifications.dispatch', cron: '* * * * *' },
       { name: 'payments.idempotency-purge', cron: '17 * * * *' },
       { name: 'photos.media-sweep', cron: '* * * * *' },
+      { name: 'sync.tombstone-purge', cron: '41 3 * * *' },
       { name: 'tournaments.statuses', cron: '* * * * *' },
     ]);
   });

@@ -5,3 +5,7 @@
 export { catches, logEntries } from './fishing-log.tables.js';
 /** Master Angler eligibility of logged catches: the master-angler module registers its detection (it reads this module). */
 export { registerMasterAnglerDetection } from './master-angler.port.js';
+/** Offline sync (the sync module) reads the owner's sessions and criteria and checks pushed records against the REST bodies. */
+export { fishingSessions } from './fishing-log.tables.js';
+export { pbCriteria } from './personal-bests.tables.js';
+export { CatchCreateInput, CatchReplaceInput, EntryCreateInput, EntryReplaceInput, SessionCreateInput, SessionInput } from './fishing-log.schemas.js';

@@ -5,3 +5,5 @@
  */
 export { assertLookupValues, registerLookupUsage, type LookupCheck, type LookupUsageCounter } from './lookups.service.js';
 export { LookupCode } from './lookups.schemas.js';
+/** Offline sync (the sync module) pulls the values for offline pickers. */
+export { lookupValues } from './lookups.tables.js';

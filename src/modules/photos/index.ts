@@ -5,3 +5,5 @@
  */
 export { Photo } from './photos.schemas.js';
 export { ownPhotoFiles, type OwnPhotoFile } from './photos.service.js';
+/** Offline sync (the sync module) pulls the metadata of the caller's photos (read-only). */
+export { photos } from './photos.tables.js';

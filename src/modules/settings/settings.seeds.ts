@@ -86,6 +86,14 @@ export const DEFAULT_SETTINGS: SeedSetting[] = [
     constraints: { minimum: 0, maximum: 365 },
   },
   {
+    name: 'SyncTombstoneRetentionDays',
+    type: 'Int',
+    category: 'General',
+    value: 90,
+    description: 'Days deletions are kept for offline apps to pull; a device that last synced before that re-syncs fully',
+    constraints: { minimum: 1, maximum: 3650 },
+  },
+  {
     name: 'FeatureFlags',
     type: 'Json',
     category: 'Features',

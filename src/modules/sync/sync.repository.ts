@@ -1,0 +1,81 @@
+import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db/client.js';
+import { users } from '../users/index.js';
+import { userProfiles } from '../profiles/index.js';
+import { friendLinks } from '../social/index.js';
+import type { PullSpec, Raw } from './sync.records.js';
+import { syncHorizon, syncTombstones } from './sync.tables.js';
+
+/** The cursor of the snapshot the pull reads in: every transaction below it had ended (pg_snapshot_xmin). */
+export async function snapshotCursor(tx: DbOrTx): Promise<string> {
+  const { rows } = await tx.execute<{ xmin: string }>(sql`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
+  return rows[0]!.xmin;
+}
+
+/** The highest change id of the purged tombstones: a cursor not above it may have missed a deletion. */
+export async function purgedThrough(tx: DbOrTx): Promise<string> {
+  const [row] = await tx.select({ purgedThrough: syncHorizon.purgedThrough }).from(syncHorizon).where(eq(syncHorizon.id, 1));
+  return row?.purgedThrough ?? '0';
+}
+
+const changeXid = (spec: PullSpec) => sql.raw(`"${getTableName(spec.table)}"."change_xid"`);
+
+/**
+ * The rows of one table changed at or after `since` (all when undefined), `limit` of them at most
+ * from `after` on (keyset: change id, then id), as raw records with their change ids. For an owner's
+ * table, one range of its (owner, change_xid) index; for a shared table, of its change_xid index.
+ */
+export async function changedRows(db: DbOrTx, spec: PullSpec, userId: string, since: string | undefined): Promise<Raw[]> {
+  const conditions: SQL[] = [];
+  if (spec.owner) conditions.push(eq(spec.owner, userId));
+  if (since !== undefined) conditions.push(sql`${changeXid(spec)} >= ${since}::xid8`);
+  if (spec.where) conditions.push(spec.where);
+  const rows = await db
+    .select(spec.columns as Record<string, SQL>)
+    .from(spec.table)
+    .where(and(...conditions));
+  return rows as Raw[];
+}
+
+/** The caller's friends (both edges exist) whose friendship changed at or after `since`, with their names. */
+export async function changedFriends(db: DbOrTx, userId: string, since: string | undefined): Promise<Raw[]> {
+  const after = since === undefined ? sql`true` : sql`(mine.change_xid >= ${since}::xid8 OR theirs.change_xid >= ${since}::xid8 OR p.change_xid >= ${since}::xid8)`;
+  const { rows } = await db.execute<Raw>(sql`
+    SELECT mine.friend_id AS id, u.username, p.display_name
+      FROM ${friendLinks} mine
+      JOIN ${friendLinks} theirs ON theirs.user_id = mine.friend_id AND theirs.friend_id = mine.user_id
+      JOIN ${users} u ON u.id = mine.friend_id
+      LEFT JOIN ${userProfiles} p ON p.user_id = mine.friend_id
+     WHERE mine.user_id = ${userId} AND ${after}`);
+  return rows;
+}
+
+/** Ids of the records of `userId` (and of the shared tables) deleted at or after `since`, by table. */
+export async function tombstones(db: DbOrTx, userId: string, since: string): Promise<{ tableName: string; recordId: string }[]> {
+  const { rows } = await db.execute<{ tableName: string; recordId: string }>(sql`
+    SELECT table_name AS "tableName", record_id AS "recordId" FROM ${syncTombstones} WHERE owner_id = ${userId} AND change_xid >= ${since}::xid8
+    UNION ALL
+    SELECT table_name, record_id FROM ${syncTombstones} WHERE owner_id IS NULL AND change_xid >= ${since}::xid8`);
+  return rows;
+}
+
+/** Deletes the tombstones deleted before `before`, and moves the horizon past them; how many. */
+export async function purgeTombstones(db: DbOrTx, before: Date): Promise<number> {
+  const { rows } = await db.execute<{ purged: number }>(sql`
+    WITH purged AS (DELETE FROM ${syncTombstones} WHERE deleted_at < ${before} RETURNING change_xid),
+         top AS (SELECT max(change_xid) AS xid, count(*)::int AS n FROM purged)
+    UPDATE ${syncHorizon} SET purged_through = GREATEST(purged_through, top.xid) FROM top WHERE ${syncHorizon.id} = 1 AND top.xid IS NOT NULL
+    RETURNING top.n AS purged`);
+  return rows[0]?.purged ?? 0;
+}
+
+/** The owner, version and (for catches) entry of existing records of `table` among `ids`. */
+export async function existing(db: DbOrTx, spec: PullSpec, ids: string[]): Promise<Map<string, { ownerId: string; version: number; entryId?: string }>> {
+  if (ids.length === 0 || !spec.owner) return new Map();
+  const table = getTableName(spec.table);
+  const entry = table === 'catches' ? sql`, entry_id AS "entryId"` : sql``;
+  const { rows } = await db.execute<{ id: string; ownerId: string; version: number; entryId?: string }>(
+    sql`SELECT id, owner_id AS "ownerId", version${entry} FROM ${spec.table} WHERE id IN ${ids}`,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,216 @@
+import { isOwner } from '../../core/access/policy.js';
+import type { Db } from '../../core/db/client.js';
+import { transaction } from '../../core/db/pipeline.js';
+import { assertValidBody, type Change } from '../../core/http/merge-patch.js';
+import { AppError, type FieldError } from '../../core/http/problem.js';
+import type { Precondition } from '../../core/http/conditional.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
+import { addCatch, createEntry, deleteCatch, deleteEntry, updateCatch, updateEntry } from '../fishing-log/entries.service.js';
+import { createSession, deleteSession, updateSession } from '../fishing-log/sessions.service.js';
+import { lockPersonalBests } from '../fishing-log/personal-bests.service.js';
+import { createBoat, deleteBoat, updateBoat } from '../gear/boats.service.js';
+import { createSetup, deleteSetup, updateSetup } from '../gear/setups.service.js';
+import * as repo from './sync.repository.js';
+import { BOATS, CATCHES, columnOfPointer, ENTRIES, FRIENDS, GEAR_SETUPS, PULLED, PUSHED, SESSIONS, TABLE_NAMES, type PullSpec, type PushSpec, type Raw } from './sync.records.js';
+import { SyncErrors } from './sync.errors.js';
+
+/**
+ * Offline sync on WatermelonDB's protocol (issue 45). A pull answers the caller's records changed
+ * since `lastPulledAt` (a transaction id: see migration 0051 and sync.tables.ts), deletions from the
+ * tombstones, and `timestamp`, the cursor of its snapshot. A push applies a device's changes in one
+ * transaction through the owning modules' services (their rules, their errors), refusing it whole
+ * when one record is refused or was changed on the server since the device last saw it.
+ */
+
+export interface TableChanges {
+  created: Raw[];
+  updated: Raw[];
+  deleted: string[];
+}
+export type Changes = Record<string, TableChanges>;
+
+export interface PullResult {
+  changes: Changes;
+  timestamp: number;
+  /** Set when the device's cursor is older than the tombstones kept: everything is sent, and what the device has that is not in it is deleted. */
+  experimentalStrategy?: 'replacement';
+}
+
+/** Tombstones are kept this many days unless the SyncTombstoneRetentionDays setting says otherwise. */
+export const DEFAULT_TOMBSTONE_RETENTION_DAYS = 90;
+
+const emptyChanges = (): Changes => Object.fromEntries(TABLE_NAMES.map((name) => [name, { created: [], updated: [], deleted: [] }]));
+
+function asRaw(spec: PullSpec | undefined, row: Raw): Raw {
+  if (!spec?.json) return row;
+  const out: Raw = { ...row };
+  for (const column of spec.json) out[column] = JSON.stringify(row[column] ?? []);
+  return out;
+}
+
+/** GET /api/sync/pull: the changes since `lastPulledAt` (null: everything), read in one REPEATABLE READ snapshot. */
+export async function pull(deps: ServiceDeps, userId: string, lastPulledAt: number | null): Promise<PullResult> {
+  return deps.db.transaction(
+    async (tx) => {
+      const cursor = await repo.snapshotCursor(tx);
+      let since = lastPulledAt === null ? undefined : String(lastPulledAt);
+      let replacement = false;
+      if (since !== undefined && BigInt(since) <= BigInt(await repo.purgedThrough(tx))) {
+        // Deletions older than the tombstones kept may be missing: send everything, the device drops the rest.
+        replacement = true;
+        since = undefined;
+      }
+      const changes = emptyChanges();
+      const into = (name: string, rows: Raw[]) => {
+        if (lastPulledAt === null) changes[name]!.created = rows;
+        else changes[name]!.updated = rows;
+      };
+      for (const spec of PULLED) into(spec.name, (await repo.changedRows(tx, spec, userId, since)).map((row) => asRaw(spec, row)));
+      into(FRIENDS, await repo.changedFriends(tx, userId, since));
+      if (since !== undefined) {
+        for (const { tableName, recordId } of await repo.tombstones(tx, userId, since)) changes[tableName]?.deleted.push(recordId);
+      }
+      return { changes, timestamp: Number(cursor), ...(replacement ? { experimentalStrategy: 'replacement' as const } : {}) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+type Kind = 'created' | 'updated' | 'deleted';
+
+interface Ops {
+  spec: PullSpec;
+  create(d: ServiceDeps, userId: string, raw: Raw, body: Record<string, unknown>): Promise<{ created: boolean }>;
+  update(d: ServiceDeps, userId: string, raw: Raw, body: Record<string, unknown>, precondition: Precondition | undefined, entryId: string | undefined): Promise<unknown>;
+  remove(d: ServiceDeps, userId: string, id: string, entryId: string | undefined): Promise<void>;
+}
+
+const id = (raw: Raw) => String(raw.id);
+
+/** The operations of a record kind whose REST routes name it by its id alone (create, PUT, DELETE of one module's service). */
+function byId(
+  spec: PullSpec,
+  create: (d: ServiceDeps, userId: string, input: never) => Promise<{ created: boolean }>,
+  update: (d: ServiceDeps, userId: string, id: string, change: Change<never>, precondition?: Precondition) => Promise<unknown>,
+  remove: (d: ServiceDeps, userId: string, id: string) => Promise<void>,
+): Ops {
+  return {
+    spec,
+    create: (d, u, raw, body) => create(d, u, { ...body, id: id(raw) } as never),
+    update: (d, u, raw, body, pre) => update(d, u, id(raw), { replace: body as never }, pre),
+    remove: (d, u, recordId) => remove(d, u, recordId),
+  };
+}
+
+const OPS: Record<string, Ops> = {
+  sessions: byId(SESSIONS, createSession, updateSession, deleteSession),
+  entries: byId(ENTRIES, createEntry, updateEntry, deleteEntry),
+  // A catch's routes name its entry too: the pushed record's, or the server's for an existing catch.
+  catches: {
+    spec: CATCHES,
+    create: (d, u, raw, body) => addCatch(d, u, String(raw.entry_id), { ...body, id: id(raw) } as never),
+    update: (d, u, raw, body, pre, entryId) => updateCatch(d, u, entryId ?? String(raw.entry_id), id(raw), { replace: body as never }, pre),
+    remove: (d, u, recordId, entryId) => deleteCatch(d, u, entryId!, recordId),
+  },
+  boats: byId(BOATS, createBoat, updateBoat, deleteBoat),
+  gear_setups: byId(GEAR_SETUPS, createSetup, updateSetup, deleteSetup),
+};
+
+/** A module's refusal of one record, as the push's problem: its status and code, the record and its fields named. */
+function refusal(error: unknown, spec: PushSpec, kind: Kind, index: number, recordId: string): unknown {
+  if (!(error instanceof AppError) || error.code.startsWith('sync.')) return error;
+  const at = `/changes/${spec.name}/${kind}/${index}`;
+  if (error.status === 412) return SyncErrors.conflict(spec.name, recordId, `${at}/version`, 'was changed on the server');
+  const errors: FieldError[] = error.errors?.length
+    ? error.errors.map((e) => ({ pointer: e.in === 'body' ? `${at}/${columnOfPointer(spec, e.pointer)}` : at, in: 'body', detail: e.detail }))
+    : [{ pointer: at, in: 'body', detail: error.detail }];
+  return SyncErrors.refused(error, spec.name, recordId, kind, errors);
+}
+
+export interface PushSummary {
+  created: number;
+  updated: number;
+  deleted: number;
+}
+
+/**
+ * POST /api/sync/push: the device's changes in one transaction. Creates and updates go parents
+ * first (boats, setups, sessions, entries, catches), deletions children first. A created record
+ * whose id exists already is the same create again (a retry after a lost answer: nothing happens)
+ * or, when it is the caller's with other values, an update of it. An updated record must carry the
+ * `version` the server has (else 409 `sync.conflict`: pull, then push again); one the server no
+ * longer has is a conflict too (the pull deletes it on the device). A deleted record the server no
+ * longer has is already deleted. Any refusal rolls the whole push back.
+ */
+export async function push(deps: ServiceDeps, userId: string, changes: Changes): Promise<PushSummary> {
+  for (const [name, set] of Object.entries(changes)) {
+    if (OPS[name]) continue;
+    const kind = (['created', 'updated', 'deleted'] as const).find((k) => set[k].length > 0);
+    if (kind) throw SyncErrors.readOnlyTable(name, `/changes/${name}/${kind}/0`);
+  }
+  const summary: PushSummary = { created: 0, updated: 0, deleted: 0 };
+  await transaction(deps.db, async (tx) => {
+    const d: ServiceDeps = { ...deps, db: tx as unknown as Db };
+    await lockPersonalBests(d, userId);
+    for (const spec of PUSHED) {
+      const set = changes[spec.name];
+      if (!set || set.created.length + set.updated.length === 0) continue;
+      const ops = OPS[spec.name]!;
+      const known = await repo.existing(tx, ops.spec, [...set.created, ...set.updated].map(id));
+      for (const [index, raw] of set.created.entries()) {
+        const body = spec.body(raw);
+        try {
+          assertValidBody(spec.createSchema, { ...body, id: raw.id });
+          try {
+            if ((await ops.create(d, userId, raw, body)).created) summary.created++;
+          } catch (error) {
+            const row = known.get(id(raw));
+            // The caller's record made by an earlier push or POST with this id and other values: this is its update.
+            if (!(error instanceof AppError && error.code === 'request.id_conflict' && row && isOwner(userId, row))) throw error;
+            await ops.update(d, userId, raw, body, undefined, row.entryId);
+            summary.updated++;
+          }
+        } catch (error) {
+          throw refusal(error, spec, 'created', index, id(raw));
+        }
+      }
+      for (const [index, raw] of set.updated.entries()) {
+        const row = known.get(id(raw));
+        if (!row) throw SyncErrors.conflict(spec.name, id(raw), `/changes/${spec.name}/updated/${index}`, 'was deleted on the server');
+        const body = spec.body(raw);
+        try {
+          assertValidBody(spec.replaceSchema, body);
+          const precondition: Precondition | undefined = typeof raw.version === 'number' ? { versions: [raw.version] } : undefined;
+          await ops.update(d, userId, raw, body, precondition, row.entryId);
+          summary.updated++;
+        } catch (error) {
+          throw refusal(error, spec, 'updated', index, id(raw));
+        }
+      }
+    }
+    for (const spec of [...PUSHED].reverse()) {
+      const ids = changes[spec.name]?.deleted ?? [];
+      if (ids.length === 0) continue;
+      const ops = OPS[spec.name]!;
+      const known = await repo.existing(tx, ops.spec, ids);
+      for (const [index, recordId] of ids.entries()) {
+        // Gone already (deleted on the server, or by an earlier try of this push): nothing to do. Children go first, so a
+        // parent's deletion in this push has not taken them yet.
+        const row = known.get(recordId);
+        if (!row) continue;
+        try {
+          await ops.remove(d, userId, recordId, row.entryId);
+          summary.deleted++;
+        } catch (error) {
+          throw refusal(error, spec, 'deleted', index, recordId);
+        }
+      }
+    }
+  });
+  return summary;
+}
+
+/** The sync.tombstones job: deletes the tombstones older than the retention (days), moving the full-re-sync horizon past them. */
+export async function purgeTombstones(deps: ServiceDeps, retentionDays: number, now = new Date()): Promise<number> {
+  return repo.purgeTombstones(deps.db, new Date(now.getTime() - retentionDays * 86_400_000));
+}
