@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAllValidators } from './compilers.js';
+import { compileAllValidators, validatorFactory } from './compilers.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 
 describe('OpenAPI and docs, public (default outside production)', () => {
@@ -18,10 +18,14 @@ describe('OpenAPI and docs, public (default outside production)', () => {
     expect(res.json().openapi).toBe('3.1.0');
   });
 
-  it('compiles the request validator of every route (compiled on first use in service)', () => {
+  it('compiles the request validator of every route (compiled on first use in service), each schema valid against the meta-schema', () => {
     // A broken schema must fail here, not as a 500 on a route's first request.
     expect(compileAllValidators(t.app)).toBeGreaterThan(300);
     expect(compileAllValidators(t.app)).toBe(0);
+    // The check compileAll makes (not made at start): a schema the meta-schema refuses is named.
+    const factory = validatorFactory();
+    factory.build({ Shared: { $id: 'Shared', type: 'object' } })({ schema: { type: 'strin' }, httpPart: 'body', method: 'POST', url: '/x' });
+    expect(() => factory.compileAll()).toThrow(/invalid JSON Schema \{"type":"strin"\}: data\/type must be equal to one of the allowed values/);
   });
 
   it('describes every operation with a summary, tags, security, access and error responses', async () => {

@@ -7,8 +7,15 @@ import { escapePointer, type AjvError } from './problem.js';
  * The Ajv configuration of request validation, in one place: the route validators (src/app.ts)
  * and the validation of a merged JSON Merge Patch (merge-patch.ts) apply the same rules.
  */
-export function createAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
+export function createAjv(coerce: boolean, options: { validateSchema?: boolean } = {}): Ajv {
+  const ajv = new Ajv({
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    allErrors: true,
+    strict: false,
+    validateSchema: options.validateSchema ?? true,
+  });
   addFormats.default(ajv);
   // Request date-times: RFC 3339, no leap second, from 1900 (src/core/http/formats.ts).
   ajv.addFormat('date-time', { type: 'string', validate: (value: string) => isValidDateTime(value) });
