@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { acquireEmbeddedCluster, type EmbeddedCluster } from '../src/core/db/embedded.js';
 import { prepareDatabase } from '../src/core/db/prepare.js';
-import { startReplicaPair, type ReplicaPair } from './replica-cluster.js';
+import { replicaCountsFile, startReplicaPair, type ReplicaPair } from './replica-cluster.js';
 
 /**
  * Once per test run: a PostgreSQL server (TEST_DATABASE_URL, or the embedded one in a folder
@@ -84,6 +84,13 @@ export async function teardown(): Promise<void> {
   }
   await cluster?.release();
   await replicaPair?.close();
+  // Where the apps' declared reads went (test/harness.ts notes each app's counts): proof that the run read through the standby.
+  const counts = replicaCountsFile(prefix);
+  if (replicaPair && existsSync(counts)) {
+    const sums = readFileSync(counts, 'utf8').trim().split('\n').map((line) => line.split(' ').map(Number)).reduce((a, b) => a.map((n, i) => n + (b[i] ?? 0)), [0, 0, 0]);
+    process.stderr.write(`declared reads: ${sums[0]} statements on the standby, ${sums[1]} on the primary (${sums[2]} retried there after failing on the standby)\n`);
+    rmSync(counts, { force: true });
+  }
   // The OpenAPI documents test/conformance.ts cached for this run's files.
   const documents = path.join(os.tmpdir(), 'fishlog-test-openapi');
   for (const name of existsSync(documents) && prefix ? readdirSync(documents) : []) {

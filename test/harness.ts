@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -8,6 +9,7 @@ import { createDb, openDatabase, type Database, type Db } from '../src/core/db/c
 import type { IdentityProvider } from '../src/core/auth/idp/types.js';
 import { Registries } from '../src/core/registries.js';
 import { checkResponsesAgainstOpenApi } from './conformance.js';
+import { replicaCountsFile } from './replica-cluster.js';
 
 /** Test harness: one database per test file, cloned from the run's migrated template. */
 
@@ -155,6 +157,8 @@ export async function createTestApp(
     testDatabase,
     async close() {
       await app.close();
+      const counts = database.replicas?.counts;
+      if (counts) appendFileSync(replicaCountsFile(inject('testDb').prefix), `${counts.replica} ${counts.primary} ${counts.retried}\n`);
       await database.close();
       await testDatabase.drop();
     },

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -14,6 +15,8 @@ import { acquireEmbeddedCluster, connectionString, loadCredentials, serverOsUser
  * pg_hba.conf admits replication connections from 127.0.0.1). A few seconds.
  */
 export interface ReplicaPair {
+  /** The clusters' folders (postmaster.pid: their processes, for CPU figures). */
+  dirs: { primary: string; standby: string };
   /** A database's URL on the primary (the owner's login). */
   primaryUrl(database: string): string;
   /** The same database on the standby. */
@@ -30,6 +33,9 @@ export interface ReplicaPair {
 }
 
 const run = promisify(execFile);
+
+/** Where the apps of a TEST_DATABASE_REPLICA run note their replica and primary read counts (one line an app; test/global-setup.ts sums them). */
+export const replicaCountsFile = (prefix: string) => path.join(os.tmpdir(), `${prefix}-replica-reads`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startReplicaPair(options: {
@@ -81,6 +87,7 @@ export async function startReplicaPair(options: {
     }
   };
   const pair: ReplicaPair = {
+    dirs: { primary: primaryDir, standby: standbyDir },
     primaryUrl,
     standbyUrl,
     async standbyClient() {
