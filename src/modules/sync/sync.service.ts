@@ -61,9 +61,9 @@ export async function pull(deps: ServiceDeps, userId: string, lastPulledAt: numb
         since = undefined;
       }
       const changes = emptyChanges();
+      // Always as updated: the server does not know what a device has (WatermelonDB's sendCreatedAsUpdated: true creates the missing ones).
       const into = (name: string, rows: Raw[]) => {
-        if (lastPulledAt === null) changes[name]!.created = rows;
-        else changes[name]!.updated = rows;
+        changes[name]!.updated = rows;
       };
       for (const spec of PULLED) into(spec.name, (await repo.changedRows(tx, spec, userId, since)).map((row) => asRaw(spec, row)));
       into(FRIENDS, await repo.changedFriends(tx, userId, since));

@@ -66,7 +66,7 @@ function offlineTrip(catchCount = 3) {
 }
 
 describe('pull', () => {
-  it('answers the protocol: the caller’s own records (first sync: created), the shared tables, friends; none of another angler', async () => {
+  it('answers the protocol: the caller’s own records (in updated, for sendCreatedAsUpdated), the shared tables, friends; none of another angler', async () => {
     const mine = await createEntry(t, jo, { title: 'Mine' });
     const caught = await createCatch(t, jo, mine, { speciesId: PIKE, lengthCm: 80 });
     const theirs = await createEntry(t, sam, { title: 'Theirs', visibility: 'Public' });
@@ -76,16 +76,16 @@ describe('pull', () => {
     expect(Object.keys(first.changes).sort()).toEqual(
       ['boats', 'brands', 'catches', 'entries', 'friends', 'gear_items', 'gear_setups', 'lookup_values', 'personal_best_criteria', 'photos', 'profiles', 'sessions', 'species'].sort(),
     );
-    expect(first.changes.entries!.created.map((e) => e.id)).toContain(mine.id);
-    expect(first.changes.entries!.created.map((e) => e.id)).not.toContain(theirs.id);
-    expect(first.changes.entries!.updated).toEqual([]);
-    expect(first.changes.catches!.created).toEqual([
+    expect(first.changes.entries!.updated.map((e) => e.id)).toContain(mine.id);
+    expect(first.changes.entries!.updated.map((e) => e.id)).not.toContain(theirs.id);
+    expect(first.changes.entries!.created).toEqual([]);
+    expect(first.changes.catches!.updated).toEqual([
       expect.objectContaining({ id: caught.id, entry_id: mine.id, species_id: PIKE, length_cm: 80, released: expect.any(Boolean), photo_urls: '[]', version: 1, caught_at: expect.any(Number) }),
     ]);
-    expect(first.changes.catches!.created[0]).not.toHaveProperty('_status');
-    expect(first.changes.species!.created.length).toBeGreaterThan(10);
-    expect(first.changes.species!.created.find((s) => s.id === WALLEYE)).toMatchObject({ common_name: 'Walleye', scientific_name: 'Sander vitreus' });
-    expect(first.changes.friends!.created).toEqual([{ id: sam.userId, username: sam.username, display_name: null }]);
+    expect(first.changes.catches!.updated[0]).not.toHaveProperty('_status');
+    expect(first.changes.species!.updated.length).toBeGreaterThan(10);
+    expect(first.changes.species!.updated.find((s) => s.id === WALLEYE)).toMatchObject({ common_name: 'Walleye', scientific_name: 'Sander vitreus' });
+    expect(first.changes.friends!.updated).toEqual([{ id: sam.userId, username: sam.username, display_name: null }]);
     // Nothing changed since: an empty pull (only rows at the cursor's boundary may come again).
     const again = await pull(jo, first.timestamp);
     expect(again.changes.entries!.updated.filter((e) => e.id !== mine.id)).toEqual([]);
@@ -125,7 +125,7 @@ describe('pull', () => {
         WALLEYE,
       ]);
       const during = await pull(jo, null);
-      expect(ids(during.changes.catches!.created)).not.toContain('0193b7a4-0000-7000-8000-00000000aaaa');
+      expect(ids(during.changes.catches!.updated)).not.toContain('0193b7a4-0000-7000-8000-00000000aaaa');
       // Another transaction commits after the slow one started: its change is in the pull, the cursor stays below the slow one.
       const quick = await createCatch(t, jo, other, { speciesId: WALLEYE, lengthCm: 33 });
       const meanwhile = await pull(jo, during.timestamp);
@@ -192,7 +192,7 @@ describe('push', () => {
   it('updates with the version the device pulled, and refuses a stale one as a conflict (409 sync.conflict, nothing written)', async () => {
     const trip = offlineTrip(1);
     expect((await push(jo, { sessions: { created: [trip.session] }, entries: { created: [trip.entry] }, catches: { created: trip.catches } })).statusCode).toBe(200);
-    const pulled = (await pull(jo, null)).changes.catches!.created.find((c) => c.id === trip.catches[0]!.id)!;
+    const pulled = (await pull(jo, null)).changes.catches!.updated.find((c) => c.id === trip.catches[0]!.id)!;
     const ok = await push(jo, { catches: { updated: [{ ...pulled, weight_kg: 1.25 }] } });
     expect(ok.json()).toEqual({ created: 0, updated: 1, deleted: 0 });
     expect((await get(jo, `/api/fishinglog/entries/${trip.entry.id}/catches/${pulled.id}`)).json()).toMatchObject({ weightKg: 1.25, version: 2 });
@@ -254,7 +254,7 @@ describe('push', () => {
     await push(jo, { sessions: { created: [trip.session] }, entries: { created: [trip.entry] }, catches: { created: trip.catches } });
     const res = await sendPhoto(t, jo, catchPhotosUrl(trip.entry.id, trip.catches[0]!.id), await jpegWithGps());
     expect(res.statusCode, res.body).toBe(201);
-    const photo = (await pull(jo, null)).changes.photos!.created.find((p) => p.record_id === trip.catches[0]!.id);
+    const photo = (await pull(jo, null)).changes.photos!.updated.find((p) => p.record_id === trip.catches[0]!.id);
     expect(photo).toMatchObject({ kind: 'Catch', display_url: `/api/photos/${res.json().id}/display` });
   });
 });
