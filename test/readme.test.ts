@@ -35,6 +35,7 @@ const documents = [
   'docs/guide/regulations.md',
   'docs/guide/community.md',
   'docs/guide/administration.md',
+  'docs/guide/offline-sync.md',
   'docs/configuration.md',
   'docs/deployment.md',
   'docs/backups.md',

@@ -6564,7 +6564,7 @@ export interface paths {
         };
         /**
          * Your records changed since your last pull (offline sync)
-         * @description WatermelonDB’s sync protocol (`synchronize()` of `@nozbe/watermelondb/sync`): call it from `pullChanges` and `pushChanges` (docs/guide/offline-sync.md). Your sessions, entries, catches, boats, gear setups, personal-best criteria, photos of catches and entries, your profile, your friends, and the species, lookup values, gear items and brands, changed since `lastPulledAt` (all of them when absent or null: then in `created`, else in `updated`), with the ids deleted since in `deleted`. Send the answer’s `timestamp` as the next `lastPulledAt`. A `lastPulledAt` older than the deletions kept (90 days by default) answers everything with `experimentalStrategy: "replacement"`.
+         * @description WatermelonDB’s sync protocol (`synchronize()` of `@nozbe/watermelondb/sync`): call it from `pullChanges` and `pushChanges` (docs/guide/offline-sync.md). Your sessions, entries, catches, boats, gear setups, personal-best criteria, photos of catches and entries, your profile, your friends, and the species, lookup values, gear items and brands, changed since `lastPulledAt` (all of them when absent or null: then in `created`, else in `updated`), with the ids deleted since in `deleted`. Send the answer’s `timestamp` as the next `lastPulledAt`. A `lastPulledAt` older than the deletions kept (90 days by default) answers everything with `experimentalStrategy: "replacement"`. A big first sync in pages: `limit` (records an answer holds at most); while an answer says `hasMore`, synchronize again passing its `next` (the pages end with the cursor of the first one; a page’s own `timestamp` keeps the cursor the pull started from, so an interrupted paging starts again).
          *
          *     Access: Any signed-in user (Authorization: Bearer <id_token>).
          */
@@ -50381,6 +50381,13 @@ export interface operations {
             query?: {
                 /** @description The `timestamp` of your last pull (WatermelonDB passes it); absent or `null` for the first sync */
                 lastPulledAt?: string;
+                /**
+                 * @description At most this many records (a first sync in pages); `hasMore` and `next` then tell the rest
+                 * @example 2000
+                 */
+                limit?: number;
+                /** @description The `next` of the previous page of this pull */
+                next?: string;
             };
             header?: never;
             path?: never;
@@ -50656,6 +50663,10 @@ export interface operations {
                          * @enum {string}
                          */
                         experimentalStrategy?: "replacement";
+                        /** @description A paged pull (`limit`) with more to come: synchronize again, passing `next` */
+                        hasMore?: boolean;
+                        /** @description Send it as `next` with the following pull (the page after this one) */
+                        next?: string;
                     };
                 };
             };

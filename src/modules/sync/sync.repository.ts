@@ -3,38 +3,80 @@ import type { DbOrTx } from '../../core/db/client.js';
 import { users } from '../users/index.js';
 import { userProfiles } from '../profiles/index.js';
 import { friendLinks } from '../social/index.js';
-import type { PullSpec, Raw } from './sync.records.js';
+import { FRIENDS, PULLED, type PullSpec, type Raw } from './sync.records.js';
 import { syncHorizon, syncTombstones } from './sync.tables.js';
-
-/** The cursor of the snapshot the pull reads in: every transaction below it had ended (pg_snapshot_xmin). */
-export async function snapshotCursor(tx: DbOrTx): Promise<string> {
-  const { rows } = await tx.execute<{ xmin: string }>(sql`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
-  return rows[0]!.xmin;
-}
-
-/** The highest change id of the purged tombstones: a cursor not above it may have missed a deletion. */
-export async function purgedThrough(tx: DbOrTx): Promise<string> {
-  const [row] = await tx.select({ purgedThrough: syncHorizon.purgedThrough }).from(syncHorizon).where(eq(syncHorizon.id, 1));
-  return row?.purgedThrough ?? '0';
-}
 
 const changeXid = (spec: PullSpec) => sql.raw(`"${getTableName(spec.table)}"."change_xid"`);
 
+export interface PullHead {
+  /** The cursor of the snapshot the pull reads in: every transaction below it had ended (pg_snapshot_xmin). */
+  cursor: string;
+  /** The highest change id of the purged tombstones: a cursor not above it may have missed a deletion. */
+  purgedThrough: string;
+  /** With a cursor: the tables (protocol names, `deleted` for the tombstones) with a change at or after it. */
+  changed?: Set<string>;
+}
+
 /**
- * The rows of one table changed at or after `since` (all when undefined), `limit` of them at most
- * from `after` on (keyset: change id, then id), as raw records with their change ids. For an owner's
- * table, one range of its (owner, change_xid) index; for a shared table, of its change_xid index.
+ * What a pull needs first, in one statement: the snapshot's cursor, the purge horizon and, from
+ * `since` on, which tables changed (one index probe each: a pull with nothing new stops here).
  */
-export async function changedRows(db: DbOrTx, spec: PullSpec, userId: string, since: string | undefined): Promise<Raw[]> {
+export async function pullHead(tx: DbOrTx, userId: string, since: string | undefined): Promise<PullHead> {
+  const probes =
+    since === undefined
+      ? sql`NULL::text[]`
+      : sql`array_remove(ARRAY[${sql.join(
+          [
+            ...PULLED.map((spec) => {
+              const conditions = [sql`${changeXid(spec)} >= ${since}::xid8`, ...(spec.owner ? [eq(spec.owner, userId)] : []), ...(spec.where ? [spec.where] : [])];
+              return sql`CASE WHEN EXISTS (SELECT 1 FROM ${spec.table} WHERE ${and(...conditions)}) THEN ${spec.name} END`;
+            }),
+            sql`CASE WHEN EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.userId} = ${userId} AND change_xid >= ${since}::xid8)
+                  OR EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.friendId} = ${userId} AND change_xid >= ${since}::xid8)
+                  OR EXISTS (SELECT 1 FROM ${friendLinks} mine JOIN ${userProfiles} p ON p.user_id = mine.friend_id WHERE mine.user_id = ${userId} AND p.change_xid >= ${since}::xid8)
+                THEN ${FRIENDS} END`,
+            sql`CASE WHEN EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id = ${userId} AND change_xid >= ${since}::xid8)
+                  OR EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id IS NULL AND change_xid >= ${since}::xid8)
+                THEN 'deleted' END`,
+          ],
+          sql`, `,
+        )}]::text[], NULL)`;
+  const { rows } = await tx.execute<{ cursor: string; purgedThrough: string | null; changed: string[] | null }>(sql`
+    SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS cursor,
+           (SELECT ${syncHorizon.purgedThrough}::text FROM ${syncHorizon} WHERE ${syncHorizon.id} = 1) AS "purgedThrough",
+           ${probes} AS changed`);
+  const row = rows[0]!;
+  return { cursor: row.cursor, purgedThrough: row.purgedThrough ?? '0', ...(row.changed ? { changed: new Set(row.changed) } : {}) };
+}
+
+
+/** Where a paged pull stopped: after this row (change id, id) of the table at this position of PULLED. */
+export interface PagePosition {
+  table: number;
+  xid: string;
+  id: string;
+}
+
+/**
+ * The rows of one table changed at or after `since` (all when undefined), as raw records with
+ * their change id (`_xid`). For an owner's table, one range of its (owner, change_xid) index; for a
+ * shared table, of its change_xid index. Paged: `limit` rows at most, in (change id, id) order,
+ * after `after`.
+ */
+export async function changedRows(db: DbOrTx, spec: PullSpec, userId: string, since: string | undefined, page?: { limit: number; after?: { xid: string; id: string } | undefined }): Promise<(Raw & { _xid: string })[]> {
   const conditions: SQL[] = [];
+  const xid = changeXid(spec);
+  const id = spec.columns.id!;
   if (spec.owner) conditions.push(eq(spec.owner, userId));
-  if (since !== undefined) conditions.push(sql`${changeXid(spec)} >= ${since}::xid8`);
+  if (since !== undefined) conditions.push(sql`${xid} >= ${since}::xid8`);
   if (spec.where) conditions.push(spec.where);
-  const rows = await db
-    .select(spec.columns as Record<string, SQL>)
+  if (page?.after) conditions.push(sql`(${xid} > ${page.after.xid}::xid8 OR (${xid} = ${page.after.xid}::xid8 AND ${id} > ${page.after.id}))`);
+  const query = db
+    .select({ ...(spec.columns as Record<string, SQL>), _xid: sql<string>`${xid}::text` })
     .from(spec.table)
     .where(and(...conditions));
-  return rows as Raw[];
+  const rows = page ? await query.orderBy(xid, id).limit(page.limit) : await query;
+  return rows as (Raw & { _xid: string })[];
 }
 
 /** The caller's friends (both edges exist) whose friendship changed at or after `since`, with their names. */

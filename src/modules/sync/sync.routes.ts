@@ -28,14 +28,16 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
           'Your sessions, entries, catches, boats, gear setups, personal-best criteria, photos of catches and entries, your profile, your friends, and the ' +
           'species, lookup values, gear items and brands, changed since `lastPulledAt` (all of them when absent or null: then in `created`, else in `updated`), ' +
           'with the ids deleted since in `deleted`. Send the answer’s `timestamp` as the next `lastPulledAt`. A `lastPulledAt` older than the deletions kept ' +
-          '(90 days by default) answers everything with `experimentalStrategy: "replacement"`.',
+          '(90 days by default) answers everything with `experimentalStrategy: "replacement"`. ' +
+          'A big first sync in pages: `limit` (records an answer holds at most); while an answer says `hasMore`, synchronize again passing its `next` ' +
+          '(the pages end with the cursor of the first one; a page’s own `timestamp` keeps the cursor the pull started from, so an interrupted paging starts again).',
         querystring: PullQuery,
-        response: { 200: PullResult, ...errorResponses() },
+        response: { 200: PullResult, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
       const since = request.query.lastPulledAt;
-      return reply.send(await pull(services, principalOf(request).userId, since === undefined || since === 'null' ? null : Number(since)));
+      return reply.send(await pull(services, principalOf(request).userId, since === undefined || since === 'null' ? null : Number(since), { limit: request.query.limit, next: request.query.next }));
     },
   );
 

@@ -59,6 +59,8 @@ export const PullQuery = Type.Object(
         examples: ['null', '7391'],
       }),
     ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many records (a first sync in pages); `hasMore` and `next` then tell the rest', examples: [2000] })),
+    next: Type.Optional(Type.String({ maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: 'The `next` of the previous page of this pull' })),
   },
   { additionalProperties: false },
 );
@@ -76,6 +78,8 @@ export const PullResult = Type.Object(
           'Your lastPulledAt is older than the deletions kept (SyncTombstoneRetentionDays, 90 by default): every record is sent, and WatermelonDB deletes the local ones not in it (its replacement sync)',
       }),
     ),
+    hasMore: Type.Optional(Type.Boolean({ description: 'A paged pull (`limit`) with more to come: synchronize again, passing `next`' })),
+    next: Type.Optional(Type.String({ description: 'Send it as `next` with the following pull (the page after this one)' })),
   },
   {
     additionalProperties: false,

@@ -34,6 +34,9 @@ export interface PullResult {
   timestamp: number;
   /** Set when the device's cursor is older than the tombstones kept: everything is sent, and what the device has that is not in it is deleted. */
   experimentalStrategy?: 'replacement';
+  /** A paged pull with more to come: sync again with `next` (the `timestamp` of an unfinished page is the cursor the pull started from). */
+  hasMore?: boolean;
+  next?: string;
 }
 
 /** Tombstones are kept this many days unless the SyncTombstoneRetentionDays setting says otherwise. */
@@ -41,33 +44,85 @@ export const DEFAULT_TOMBSTONE_RETENTION_DAYS = 90;
 
 const emptyChanges = (): Changes => Object.fromEntries(TABLE_NAMES.map((name) => [name, { created: [], updated: [], deleted: [] }]));
 
-function asRaw(spec: PullSpec | undefined, row: Raw): Raw {
-  if (!spec?.json) return row;
-  const out: Raw = { ...row };
-  for (const column of spec.json) out[column] = JSON.stringify(row[column] ?? []);
-  return out;
+function asRaw(spec: PullSpec, row: Raw & { _xid?: string }): Raw {
+  const { _xid: _omitted, ...out } = row;
+  if (spec.json) for (const column of spec.json) out[column] = JSON.stringify(row[column] ?? []);
+  return out as Raw;
 }
 
-/** GET /api/sync/pull: the changes since `lastPulledAt` (null: everything), read in one REPEATABLE READ snapshot. */
-export async function pull(deps: ServiceDeps, userId: string, lastPulledAt: number | null): Promise<PullResult> {
+/** A paged pull's continuation: the cursor it started from, the snapshot's cursor it will end with, and where it stopped. */
+interface PageToken {
+  since: string | null;
+  cursor: string;
+  at: repo.PagePosition;
+}
+
+const DIGITS = /^[0-9]{1,20}$/;
+
+function decodeToken(token: string): PageToken {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as PageToken;
+    const ok =
+      (parsed.since === null || DIGITS.test(parsed.since)) &&
+      DIGITS.test(parsed.cursor) &&
+      Number.isInteger(parsed.at?.table) &&
+      parsed.at.table >= 0 &&
+      parsed.at.table < PULLED.length &&
+      DIGITS.test(parsed.at.xid) &&
+      /^[0-9a-f-]{36}$/.test(parsed.at.id);
+    if (ok) return parsed;
+  } catch {
+    // answered below
+  }
+  throw SyncErrors.invalidPageToken();
+}
+
+const encodeToken = (token: PageToken) => Buffer.from(JSON.stringify(token)).toString('base64url');
+
+/**
+ * GET /api/sync/pull: the changes since `lastPulledAt` (null: everything), read in one REPEATABLE READ
+ * snapshot. With `limit`, at most that many records of the caller's and the shared tables (a first
+ * sync of a big log in pages): `hasMore` and `next` then say to sync again with `next`; the pages of
+ * one pull end with the cursor of its first snapshot, so what changed while it was paged comes with
+ * the next pull (rows changed meanwhile may come twice, none is skipped).
+ */
+export async function pull(deps: ServiceDeps, userId: string, lastPulledAt: number | null, page: { limit?: number | undefined; next?: string | undefined } = {}): Promise<PullResult> {
+  const token = page.next === undefined ? undefined : decodeToken(page.next);
   return deps.db.transaction(
     async (tx) => {
-      const cursor = await repo.snapshotCursor(tx);
-      let since = lastPulledAt === null ? undefined : String(lastPulledAt);
+      let since = token ? (token.since ?? undefined) : lastPulledAt === null ? undefined : String(lastPulledAt);
+      const head = token ? undefined : await repo.pullHead(tx, userId, since);
+      const cursor = token?.cursor ?? head!.cursor;
+      // The tables to read: all of them, or those the head's probes found changed.
+      let changed = head?.changed;
       let replacement = false;
-      if (since !== undefined && BigInt(since) <= BigInt(await repo.purgedThrough(tx))) {
-        // Deletions older than the tombstones kept may be missing: send everything, the device drops the rest.
+      if (head && since !== undefined && BigInt(since) <= BigInt(head.purgedThrough)) {
+        // Deletions older than the tombstones kept may be missing: send everything (in one answer: a
+        // replacement deletes what it does not list), the device drops the rest.
         replacement = true;
         since = undefined;
+        changed = undefined;
       }
+      const reads = (name: string) => !changed || changed.has(name);
+      const limit = replacement ? undefined : page.limit;
       const changes = emptyChanges();
-      // Always as updated: the server does not know what a device has (WatermelonDB's sendCreatedAsUpdated: true creates the missing ones).
-      const into = (name: string, rows: Raw[]) => {
-        changes[name]!.updated = rows;
-      };
-      for (const spec of PULLED) into(spec.name, (await repo.changedRows(tx, spec, userId, since)).map((row) => asRaw(spec, row)));
-      into(FRIENDS, await repo.changedFriends(tx, userId, since));
-      if (since !== undefined) {
+      let left = limit ?? Infinity;
+      let stop: repo.PagePosition | undefined;
+      const first = token?.at.table ?? 0;
+      for (let index = first; index < PULLED.length && left > 0; index++) {
+        const spec = PULLED[index]!;
+        const after = token && index === first ? token.at : undefined;
+        if (!reads(spec.name)) continue;
+        const rows = await repo.changedRows(tx, spec, userId, since, limit === undefined ? undefined : { limit: left, after });
+        // Always as updated: the server does not know what a device has (WatermelonDB's sendCreatedAsUpdated: true creates the missing ones).
+        changes[spec.name]!.updated = rows.map((row) => asRaw(spec, row));
+        left -= rows.length;
+        const last = rows.at(-1);
+        if (left === 0 && last) stop = { table: index, xid: last._xid, id: String(last.id) };
+      }
+      if (stop) return { changes, timestamp: since === undefined ? 1 : Number(since), hasMore: true, next: encodeToken({ since: since ?? null, cursor, at: stop }) };
+      if (reads(FRIENDS)) changes[FRIENDS]!.updated = await repo.changedFriends(tx, userId, since);
+      if (since !== undefined && reads('deleted')) {
         for (const { tableName, recordId } of await repo.tombstones(tx, userId, since)) changes[tableName]?.deleted.push(recordId);
       }
       return { changes, timestamp: Number(cursor), ...(replacement ? { experimentalStrategy: 'replacement' as const } : {}) };

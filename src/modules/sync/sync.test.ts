@@ -163,6 +163,41 @@ describe('pull', () => {
   });
 });
 
+describe('paged pull', () => {
+  it('gives a big first sync in pages (limit, hasMore, next) that add up to the whole pull; what changes meanwhile comes with the next pull', async () => {
+    const angler = await createUser(t);
+    const entry = await createEntry(t, angler, { title: 'Many catches' });
+    for (let i = 0; i < 12; i++) await createCatch(t, angler, entry, { speciesId: WALLEYE, lengthCm: 30 + i });
+    const whole = await pull(angler, null);
+    const seen = new Map<string, string[]>();
+    let next: string | undefined;
+    let pages = 0;
+    let last: PullAnswer & { hasMore?: boolean; next?: string };
+    do {
+      const res = await t.app.inject({ method: 'GET', url: `/api/sync/pull?lastPulledAt=null&limit=40${next ? `&next=${next}` : ''}`, headers: angler.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      last = res.json();
+      pages++;
+      const count = Object.values(last.changes).reduce((n, set) => n + set.updated.length, 0);
+      if (last.hasMore) {
+        expect(count).toBe(40);
+        expect(last.timestamp).toBe(1);
+        if (pages === 1) await createCatch(t, angler, entry, { speciesId: PIKE, lengthCm: 99 }); // while paging
+      }
+      for (const [table, set] of Object.entries(last.changes)) seen.set(table, [...(seen.get(table) ?? []), ...set.updated.map((r) => r.id)]);
+      next = last.next;
+    } while (last.hasMore);
+    expect(pages).toBeGreaterThan(2);
+    for (const [table, set] of Object.entries(whole.changes)) expect([...new Set(seen.get(table))].sort(), table).toEqual(expect.arrayContaining(ids(set.updated)));
+    expect(seen.get('catches')!.length).toBeGreaterThanOrEqual(12);
+    // The pages end with the first page's cursor: the catch added while paging comes with the next pull.
+    const after = await pull(angler, last.timestamp);
+    expect(after.changes.catches!.updated.map((c) => c.length_cm)).toContain(99);
+    const bad = await t.app.inject({ method: 'GET', url: '/api/sync/pull?limit=5&next=bm90LWEtdG9rZW4', headers: angler.headers });
+    expect(bad.json()).toMatchObject({ status: 400, code: 'sync.invalid_page_token' });
+  });
+});
+
 describe('push', () => {
   it('creates a trip made offline with the device’s ids, shows it in REST at once, and a retried push creates nothing twice', async () => {
     const trip = offlineTrip(3);
