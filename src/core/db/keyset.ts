@@ -39,9 +39,8 @@ export interface FeedSource {
  * bounded by owners × window however many rows each owner has. Written as `owner IN (…)`, the
  * generic plan of a prepared feed (the plan it runs after five executions) read every row of
  * every friend before sorting: five friends with 5,000 entries each took a page from 0.8 to
- * 17.7 ms on the 1M bench set (0.9 ms per owner). The unfiltered feeds, the friends-only scope and
- * the entries feed's `visibility=` filter read per owner; without `perOwner` (the other filters,
- * planned per request) the planner keeps the choice of a time-ordered scan for large friend sets.
+ * 17.7 ms on the 1M bench set (0.9 ms per owner). Every feed reads per owner except one filtered
+ * to a single owner or author, whose own (owner, …, time) index range bounds it.
  */
 export function newestOfBranch(branch: VisibilityBranch, source: FeedSource, window: number, perOwner: boolean): SQL {
   const order = sql`${source.time} DESC NULLS LAST, ${source.id} DESC NULLS LAST`;
@@ -63,24 +62,53 @@ export interface FeedRow {
   key: string;
 }
 
+/** Runs a feed's named statement for a viewer and page; `values`: the parameters of its filters (`feedShape`). */
+export type FeedStatement<C> = (db: DbOrTx, context: C, viewerId: string, page: FeedPage, values?: Record<string, unknown>) => Promise<FeedRow[]>;
+
 /**
- * The unfiltered first page of a feed, or the page after a cursor, as named statements (one per
- * page size and cursor presence, named `<prefix>_<size>[_after]`): `query(context, viewer, page)`
- * builds the SQL with the viewer and the cursor key as parameters (`context`: what else it needs,
- * e.g. the relationships of the visibility rules; a statement's text is built once per process, on
- * its first use). Returns what runs it for a viewer and page.
+ * The first page of a feed, or the page after a cursor, as named statements (one per page size and
+ * cursor presence, named `<prefix>_<size>[_after]`): `query(context, viewer, page)` builds the SQL
+ * with the viewer, the cursor key and the filters' values as parameters (`context`: what else it
+ * needs, e.g. the relationships of the visibility rules; a statement's text is built once per
+ * process, on its first use). Returns what runs it for a viewer and page.
  */
-export function feedStatements<C>(prefix: string, query: (context: C, viewerId: string, page: FeedPage) => SQL): (db: DbOrTx, context: C, viewerId: string, page: FeedPage) => Promise<FeedRow[]> {
+export function feedStatements<C>(prefix: string, query: (context: C, viewerId: string, page: FeedPage) => SQL): FeedStatement<C> {
   let context: C; // the caller's, while a variant's text is built (synchronously, in its first run)
-  const statement = namedStatementVariants<FeedRow, { viewer: string; micros?: string; afterId?: string }, `${number}` | `${number}:after`>(
+  const statement = namedStatementVariants<FeedRow, Record<string, unknown>, `${number}` | `${number}:after`>(
     (variant) => `${prefix}_${variant.replace(':', '_')}`,
     (variant) => {
       const [limit, after] = variant.split(':');
       return query(context, placeholder('viewer'), { limit: Number(limit), offset: 0, after: after ? { micros: placeholder('micros'), id: placeholder('afterId') } : undefined });
     },
   );
-  return (db, given, viewerId, page) => {
+  return (db, given, viewerId, page, values = {}) => {
     context = given;
-    return page.after ? statement(`${page.limit}:after`).rows(db, { viewer: viewerId, micros: page.after.micros, afterId: page.after.id }) : statement(`${page.limit}`).rows(db, { viewer: viewerId });
+    return page.after
+      ? statement(`${page.limit}:after`).rows(db, { ...values, viewer: viewerId, micros: page.after.micros, afterId: page.after.id })
+      : statement(`${page.limit}`).rows(db, { ...values, viewer: viewerId });
+  };
+}
+
+/**
+ * A filtered feed's shape: which filters are given (`valued`, each a parameter of the statement,
+ * a letter of its name) and the ones that choose its branches (`named`, part of the name, e.g. a
+ * visibility value). One named statement per shape, page size and cursor presence, whatever the
+ * values: `<prefix>[_<named>…]_feed[_<letters>]_<size>[_after]`, under PostgreSQL's 63 bytes of a
+ * statement name.
+ */
+export interface FeedShape {
+  named: string[];
+  valued: Array<{ name: string; letter: string }>;
+}
+
+/** The feeds of `prefix` per shape (`build(shape)`: the statement's query), made on first use. */
+export function shapedFeedStatements<C>(prefix: string, build: (shape: FeedShape) => (context: C, viewerId: string, page: FeedPage) => SQL): (shape: FeedShape) => FeedStatement<C> {
+  const made = new Map<string, FeedStatement<C>>();
+  return (shape) => {
+    const letters = shape.valued.map((v) => v.letter).join('');
+    const name = [prefix, ...shape.named, 'feed', ...(letters ? [letters] : [])].join('_');
+    let statement = made.get(name);
+    if (!statement) made.set(name, (statement = feedStatements(name, build(shape))));
+    return statement;
   };
 }

@@ -5,8 +5,8 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { friendsOnlyBranchParts, visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
 import { VISIBILITIES, type FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
-import { columnsOf, insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
+import { afterKeySql, feedKeySql, newestOfBranch, shapedFeedStatements, type FeedShape } from '../../core/db/keyset.js';
+import { columnsOf, insertOf, namedIdsStatement, namedStatement, placeholder } from '../../core/db/prepared.js';
 import type { ClientId } from '../../core/http/client-ids.js';
 import type { Precondition } from '../../core/http/conditional.js';
 import { versionMatches } from '../../core/db/versions.js';
@@ -78,55 +78,92 @@ function branches(relationships: RelationshipProvider, viewerId: string, filters
 /**
  * The list query: one index-served, ordered, limited SELECT per visibility branch, merged by
  * UNION ALL (each branch returns at most offset+limit ids, after the cursor key when given),
- * then the page with each row's key (for the next cursor). `perOwner`: Friends and Circle read
- * per owner (`newestOfBranch`), for the prepared feed. Exported for the EXPLAIN test.
+ * then the page with each row's key (for the next cursor). Branches limited to related owners
+ * (Friends, Circle; every branch of the friends-only scope) read per owner (`newestOfBranch`):
+ * a page per friend, however long their history, where `owner IN (…)` read every friend's
+ * matching entries and sorted them. Filtered to one other owner, the owner's own index range
+ * bounds what is read. `perOwner` overrides that (the EXPLAIN test's "before"). Exported for it.
  */
-export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = false): SQL {
+export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = !filters.ownerId): SQL {
   const after = afterKeySql(e.occurredAt, e.id, page.after);
   const source = { table: e, owner: e.ownerId, id: e.id, time: e.occurredAt, timeAs: 'occurred_at', where: [...filterConditions(viewerId, filters), ...(after ? [after] : [])] };
   // Limits as literals (validated integers): the planner costs each branch for the rows it really
   // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
-  // The friends-only scope reads per owner always: every branch is limited to friends, and without
-  // it the Public branch would walk everyone's Public entries to find the friends' ones. So does a
-  // visibility filter: its Friends or Circle branch is then served by the (owner, visibility, time)
-  // index, a page per owner, where `owner IN (…)` read every friend's matching entries and sorted them.
-  const bounded = perOwner || filters.scope === 'friends' || filters.visibility !== undefined;
-  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, bounded));
+  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner));
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
   return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
+/** The filters given a value, each a parameter of the feed's statement (and a letter of its name), in the statement's order. */
+const VALUED_FILTERS = [
+  { name: 'ownerId', letter: 'o' },
+  { name: 'speciesId', letter: 's' },
+  { name: 'from', letter: 'f' },
+  { name: 'to', letter: 't' },
+  { name: 'bbox', letter: 'b' },
+] as const;
+const BBOX = ['minLat', 'maxLat', 'minLng', 'maxLng'] as const;
+
 /**
- * The unfiltered feed (what an app shows first, and every next page through its cursor) as a
- * named statement per page size and cursor presence; parameters: viewer, cursor key.
+ * The feed's filters as a statement's shape: the friends-only scope, a visibility value and `mine`
+ * choose its branches (in its name); owner, species, dates and box are its parameters. The
+ * viewer's own id as the owner is `mine` (its branch is the viewer's own entries).
  */
-const feedStatement = feedStatements<RelationshipProvider>('entries_feed', (relationships, viewerId, page) => visibleEntryIdsQuery(relationships, viewerId, {}, page, true));
+function feedShape(viewerId: string, given: EntryFilters): { shape: FeedShape; values: Record<string, unknown> } {
+  const { ownerId, ...others } = given;
+  const filters: EntryFilters = ownerId && isOwner(viewerId, { ownerId }) ? { ...others, mine: true } : given;
+  const named = [
+    ...(filters.scope === 'friends' ? ['friends'] : []),
+    ...(filters.visibility ? [`visibility_${filters.visibility.toLowerCase()}`] : []),
+    ...(filters.mine ? ['mine'] : []),
+  ];
+  const valued = VALUED_FILTERS.filter((f) => filters[f.name] !== undefined);
+  const values: Record<string, unknown> = {};
+  for (const f of valued) {
+    if (f.name === 'bbox') for (const k of BBOX) values[k] = filters.bbox![k];
+    else values[f.name] = filters[f.name];
+  }
+  return { shape: { named, valued: [...valued] }, values };
+}
 
-/** The friends-only feed (`scope=friends` alone), named the same way: `entries_friends_feed_<size>[_after]`. */
-const friendsFeedStatement = feedStatements<RelationshipProvider>('entries_friends_feed', (relationships, viewerId, page) =>
-  visibleEntryIdsQuery(relationships, viewerId, { scope: 'friends' }, page, true),
-);
+/** The filters of a shape with its values as the statement's parameters. */
+function shapeFilters(shape: FeedShape): EntryFilters {
+  const has = (name: string) => shape.valued.some((v) => v.name === name);
+  const visibility = VISIBILITIES.find((v) => shape.named.includes(`visibility_${v.toLowerCase()}`));
+  return {
+    ...(shape.named.includes('friends') ? { scope: 'friends' as const } : {}),
+    ...(visibility ? { visibility } : {}),
+    ...(shape.named.includes('mine') ? { mine: true } : {}),
+    ...(has('ownerId') ? { ownerId: placeholder('ownerId') } : {}),
+    ...(has('speciesId') ? { speciesId: placeholder('speciesId') } : {}),
+    ...(has('from') ? { from: placeholder('from') } : {}),
+    ...(has('to') ? { to: placeholder('to') } : {}),
+    ...(has('bbox') ? { bbox: Object.fromEntries(BBOX.map((k) => [k, placeholder<number>(k)])) as EntryFilters['bbox'] } : {}),
+  };
+}
 
-/** The feed filtered by visibility alone (`?visibility=Friends`…), named per value: `entries_visibility_<value>_feed_<size>[_after]`. */
-const visibilityFeedStatements = new Map(
-  VISIBILITIES.map((visibility) => [
-    visibility as string,
-    feedStatements<RelationshipProvider>(`entries_visibility_${visibility.toLowerCase()}_feed`, (relationships, viewerId, page) =>
-      visibleEntryIdsQuery(relationships, viewerId, { visibility }, page, true),
-    ),
-  ]),
-);
+/**
+ * Every first page of the feed and every page after a cursor, filtered or not, as a named
+ * statement per filter shape (`entries_feed_20`, `entries_friends_feed_20_after`,
+ * `entries_visibility_public_feed_osf_20` …): planned once per connection, not per request.
+ */
+const feedStatement = shapedFeedStatements<RelationshipProvider>('entries', (shape) => {
+  const filters = shapeFilters(shape);
+  return (relationships, viewerId, page) => visibleEntryIdsQuery(relationships, viewerId, filters, page);
+});
+
+/** The query of the feed's named statement for these filters (viewer, cursor and filter values as parameters), and those values: for the EXPLAIN test. */
+export function preparedFeedQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): { query: SQL; values: Record<string, unknown> } {
+  const { shape, values } = feedShape(viewerId, filters);
+  return { query: visibleEntryIdsQuery(relationships, placeholder('viewer'), shapeFilters(shape), page), values };
+}
 
 async function feedIds(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {
-  const given = Object.keys(filters);
-  if (page.offset === 0 && given.length === 0) {
-    return feedStatement(db, relationships, viewerId, page);
+  if (page.offset === 0) {
+    const { shape, values } = feedShape(viewerId, filters);
+    return feedStatement(shape)(db, relationships, viewerId, page, values);
   }
-  if (page.offset === 0 && given.length === 1 && filters.scope === 'friends') {
-    return friendsFeedStatement(db, relationships, viewerId, page);
-  }
-  const byVisibility = page.offset === 0 && given.length === 1 && filters.visibility ? visibilityFeedStatements.get(filters.visibility) : undefined;
-  if (byVisibility) return byVisibility(db, relationships, viewerId, page);
+  // A numbered page (`page=N`): its offset is part of the text, planned per request.
   return (await db.execute<{ id: string; key: string }>(visibleEntryIdsQuery(relationships, viewerId, filters, page))).rows;
 }
 

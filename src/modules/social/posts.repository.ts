@@ -2,8 +2,8 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { friendsOnlyBranchParts, visibilityBranchParts, visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
 import type { FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, feedStatements, newestOfBranch } from '../../core/db/keyset.js';
-import { anyUuid, columnsOf, namedStatement } from '../../core/db/prepared.js';
+import { afterKeySql, feedKeySql, newestOfBranch, shapedFeedStatements } from '../../core/db/keyset.js';
+import { anyUuid, columnsOf, namedStatement, placeholder } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
 import type { ContentStatus } from '../moderation/index.js';
@@ -84,30 +84,28 @@ export async function adjustCommentCount(db: DbOrTx, postId: string, delta: numb
     .where(eq(posts.id, postId));
 }
 
-/**
- * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
- * Each way of seeing a post is its own branch (the viewer's own posts in any status; others'
- * published posts that are public, from friends, or from owners whose circle holds the viewer),
- * each served by an index in feed order; the branches run as one UNION ALL. No count: see
- * core/http/pagination.ts.
- */
 /** The feed's filters: one author, or only friends' posts (`scope: 'friends'`, never the viewer's own: `friendsOnlyBranchParts`). */
 export interface PostFilter {
   authorId?: string | undefined;
   scope?: FeedScope | undefined;
 }
 
-function feedQuery(relationships: RelationshipProvider, viewerId: string, filter: PostFilter, page: FeedPage, perOwner = false): SQL {
+/**
+ * The feed's query. Branches limited to related authors (Friends, Circle) read per author
+ * (`newestOfBranch`); filtered to one author, that author's own index range bounds what is read.
+ */
+function feedQuery(relationships: RelationshipProvider, viewerId: string, filter: PostFilter, page: FeedPage): SQL {
   if (filter.scope === 'friends') return friendsFeedQuery(relationships, viewerId, filter, page);
   const [own, ...others] = visibilityBranchParts(relationships, viewerId, posts.authorId, posts.visibility);
   const after = afterKeySql(posts.createdAt, posts.id, page.after);
   const where = [...(filter.authorId ? [sql`${posts.authorId} = ${filter.authorId}`] : []), ...(after ? [after] : [])];
   const source = { table: posts, owner: posts.authorId, id: posts.id, time: posts.createdAt, timeAs: 'created_at' };
+  const perAuthor = !filter.authorId;
   // Limits as literals (validated integers), as in the entries feed: plans costed for the rows read.
   const window = page.offset + page.limit;
   const selects = [
-    newestOfBranch(own!, { ...source, where }, window, perOwner),
-    ...others.map((branch) => newestOfBranch(branch, { ...source, where: [sql`${posts.status} = 'Published'`, ...where] }, window, perOwner)),
+    newestOfBranch(own!, { ...source, where }, window, perAuthor),
+    ...others.map((branch) => newestOfBranch(branch, { ...source, where: [sql`${posts.status} = 'Published'`, ...where] }, window, perAuthor)),
   ];
   return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
@@ -122,16 +120,23 @@ export function friendsFeedQuery(relationships: RelationshipProvider, viewerId: 
   const after = afterKeySql(posts.createdAt, posts.id, page.after);
   const where = [sql`${posts.status} = 'Published'`, ...(filter.authorId ? [sql`${posts.authorId} = ${filter.authorId}`] : []), ...(after ? [after] : [])];
   const source = { table: posts, owner: posts.authorId, id: posts.id, time: posts.createdAt, timeAs: 'created_at', where };
-  const selects = friendsOnlyBranchParts(relationships, viewerId, posts.authorId, posts.visibility).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, true));
+  const selects = friendsOnlyBranchParts(relationships, viewerId, posts.authorId, posts.visibility).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, !filter.authorId));
   return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
-/** The unfiltered feed, first page or after a cursor, a named statement per page size (core/db/keyset.ts). */
-const feedStatement = feedStatements<RelationshipProvider>('posts_feed', (relationships, viewerId, page) => feedQuery(relationships, viewerId, {}, page, true));
-
-/** The friends-only feed (`scope=friends` alone), named the same way: `posts_friends_feed_<size>[_after]`. */
-const friendsFeedStatement = feedStatements<RelationshipProvider>('posts_friends_feed', (relationships, viewerId, page) => friendsFeedQuery(relationships, viewerId, { scope: 'friends' }, page));
+/**
+ * Every first page of the feed and every page after a cursor as a named statement per filter
+ * shape (core/db/keyset.ts): `posts_feed_20`, `posts_friends_feed_20_after`, `posts_feed_a_20`
+ * (one author, a parameter) …
+ */
+const feedStatement = shapedFeedStatements<RelationshipProvider>('posts', (shape) => {
+  const filter: PostFilter = {
+    ...(shape.named.includes('friends') ? { scope: 'friends' as const } : {}),
+    ...(shape.valued.length > 0 ? { authorId: placeholder('authorId') } : {}),
+  };
+  return (relationships, viewerId, page) => feedQuery(relationships, viewerId, filter, page);
+});
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
@@ -147,10 +152,12 @@ export async function feedPage(
   filter: PostFilter,
   page: FeedPage,
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
-  const named = page.offset === 0 && !filter.authorId ? (filter.scope === 'friends' ? friendsFeedStatement : feedStatement) : undefined;
-  const rows = named
-    ? await named(db, relationships, viewerId, page)
-    : (await db.execute<{ id: string; key: string }>(feedQuery(relationships, viewerId, filter, page))).rows;
+  const shape = { named: filter.scope === 'friends' ? ['friends'] : [], valued: filter.authorId ? [{ name: 'authorId', letter: 'a' }] : [] };
+  const rows =
+    page.offset === 0
+      ? await feedStatement(shape)(db, relationships, viewerId, page, filter.authorId ? { authorId: filter.authorId } : {})
+      : // A numbered page (`page=N`): its offset is part of the text, planned per request.
+        (await db.execute<{ id: string; key: string }>(feedQuery(relationships, viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
   return { ids: rows.map((r) => r.id), last: lastRow ? { micros: lastRow.key, id: lastRow.id } : undefined };
 }
