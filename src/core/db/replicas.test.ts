@@ -102,6 +102,48 @@ async function standbyStatements(): Promise<string[]> {
   }
 }
 
+/** Another process of the deployment: an app of its own on the pair (`env` added to the test's settings). */
+async function appOnPair(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig({
+    DATABASE_URL: pair.primaryUrl('fishlog'),
+    DATABASE_REPLICA_URLS: pair.standbyUrl('fishlog'),
+    DATABASE_REPLICA_MAX_LAG_MS: String(LAG_LIMIT_MS),
+    DATABASE_REPLICA_CHECK_MS: '50',
+    ...env,
+  });
+  const opened = await openDatabase(config, { processName: 'fishlog-test', poolSize: 5 });
+  await opened.useApplicationRole();
+  const registries = new Registries();
+  const made = await buildApp({ config, database: opened, registries, logger: false });
+  await made.ready();
+  return {
+    app: made,
+    database: opened,
+    config,
+    registries,
+    testDatabase: { name: 'fishlog', url: pair.primaryUrl('fishlog'), drop: async () => undefined },
+    async close() {
+      await made.close();
+      await opened.close();
+    },
+  };
+}
+
+/** Whether a Redis server answers at REDIS_TEST_URL (default: 127.0.0.1:6379, as on CI). */
+async function redisAnswers(url: string): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
 beforeAll(async () => {
   pair = await startReplicaPair({
     dir: path.join(os.tmpdir(), `fishlog-replicas-${randomBytes(4).toString('hex')}`),
@@ -114,26 +156,15 @@ beforeAll(async () => {
       }
     },
   });
-  const config = testConfig({
-    DATABASE_URL: pair.primaryUrl('fishlog'),
-    DATABASE_REPLICA_URLS: pair.standbyUrl('fishlog'),
-    DATABASE_REPLICA_MAX_LAG_MS: String(LAG_LIMIT_MS),
-    DATABASE_REPLICA_CHECK_MS: '50',
-  });
-  database = await openDatabase(config, { processName: 'fishlog-test', poolSize: 5 });
-  await database.useApplicationRole();
-  const registries = new Registries();
-  app = await buildApp({ config, database, registries, logger: false });
-  await app.ready();
-  t = { app, database, config, registries, testDatabase: { name: 'fishlog', url: pair.primaryUrl('fishlog'), drop: async () => undefined }, close: async () => undefined };
+  t = await appOnPair();
+  ({ app, database } = t);
   angler = await createUser(t);
   friend = await createUser(t);
   await befriend(t, angler, friend);
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
+  await t?.close();
   await pair?.close();
 });
 
@@ -216,4 +247,40 @@ describe('reads on a streaming replica', () => {
     }
     await until('the replica to catch up', async () => (await replicaStatus()).healthy);
   }, 60_000);
+  it.for<[string, boolean]>([
+    ["the primary's table", false],
+    ['Redis (REDIS_URL)', true],
+  ])('read-your-writes across processes, the positions kept in %s', { timeout: 60_000 }, async ([, redis], context) => {
+    const url = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+    if (redis && !(await redisAnswers(url))) return context.skip();
+    const env: Record<string, string> = redis ? { REDIS_URL: url } : {};
+    const writer = redis ? await appOnPair(env) : t;
+    const reader = await appOnPair(env);
+    try {
+      await replayed();
+      const { rows } = await database.owner.pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      const standby = await pair.standbyClient();
+      try {
+        // The replica cannot have the write: whatever the reader's replica looks like, only the position sends the read elsewhere.
+        await standby.query('SELECT pg_wal_replay_pause()');
+        const res = await writer.app.inject({ method: 'POST', url: '/api/fishinglog/entries', headers: angler.headers, payload: entryBody('Written in one process') });
+        expect(res.statusCode, res.body).toBe(201);
+        // The other process sees the position the writing one kept, past everything before the write…
+        const position = await reader.database.replicas!.positions!.required(angler.userId);
+        expect(position).toBeGreaterThan(lsnValue(rows[0]!.lsn));
+        // …and reads the writer's feed from the primary: the new entry is there.
+        const feed = await reader.app.inject({ method: 'GET', url: '/api/fishinglog/entries?pageSize=50', headers: angler.headers });
+        expect(feed.statusCode, feed.body).toBe(200);
+        expect((feed.json() as { id: string }[]).map((e) => e.id)).toContain((res.json() as { id: string }).id);
+        expect(reader.database.replicas!.counts).toMatchObject({ replica: 0 });
+      } finally {
+        await standby.query('SELECT pg_wal_replay_resume()');
+        await standby.end();
+      }
+    } finally {
+      await reader.close();
+      if (writer !== t) await writer.close();
+    }
+    await until('the replica to catch up', async () => (await replicaStatus()).healthy);
+  });
 });
