@@ -14,6 +14,7 @@ import { befriend, createUser, type TestUser } from '../../../test/factories.js'
 import { openDatabase, type Database } from './client.js';
 import { prepareDatabase } from './prepare.js';
 import { lsnValue } from './replicas.js';
+import { redisAnswers } from '../../../test/redis.js';
 
 /**
  * Reads on a real streaming standby (test/replica-cluster.ts): a primary and its standby started
@@ -127,21 +128,6 @@ async function appOnPair(env: Record<string, string> = {}): Promise<TestApp> {
       await opened.close();
     },
   };
-}
-
-/** Whether a Redis server answers at REDIS_TEST_URL (default: 127.0.0.1:6379, as on CI). */
-async function redisAnswers(url: string): Promise<boolean> {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
 }
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testConfig, type TestApp } from '../../../test/harness.js';
 import { createUser, MISSING_ID, type TestUser } from '../../../test/factories.js';
+import { redisAnswers } from '../../../test/redis.js';
 
 /** Rate limits that count every request, and slow clients that cannot hold a connection. */
 
@@ -132,21 +133,6 @@ describe('slow clients', () => {
     }
   });
 });
-
-/** Whether a Redis server answers at REDIS_TEST_URL (default: 127.0.0.1:6379, as on CI). */
-async function redisAnswers(url: string): Promise<boolean> {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 describe('rate limits shared through Redis (REDIS_URL)', () => {
   const url = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
