@@ -51,8 +51,12 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
   if (filters.bbox) {
     // Filter on the coordinates the viewer is shown, so a box cannot pin down a hidden spot.
     const { minLat, maxLat, minLng, maxLng } = filters.bbox;
-    conditions.push(sql`${e.latitude} IS NOT NULL AND ${shownCoordinate(viewerId, e.latitude)} BETWEEN ${minLat} AND ${maxLat}`);
-    conditions.push(sql`${shownCoordinate(viewerId, e.longitude)} BETWEEN ${minLng} AND ${maxLng}`);
+    // One CASE, not two ranges: PostgreSQL has no estimate for it (0.5), where it put a range of an expression at 0.5%
+    // and then read every matching branch's entries (all Public ones) to sort them rather than the feed index in order.
+    conditions.push(sql`${e.latitude} IS NOT NULL`);
+    conditions.push(
+      sql`(CASE WHEN ${shownCoordinate(viewerId, e.latitude)} BETWEEN ${minLat} AND ${maxLat} AND ${shownCoordinate(viewerId, e.longitude)} BETWEEN ${minLng} AND ${maxLng} THEN true ELSE false END)`,
+    );
   }
   return conditions;
 }
