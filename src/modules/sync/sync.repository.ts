@@ -1,5 +1,6 @@
 import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db/client.js';
+import { namedStatement } from '../../core/db/prepared.js';
 import { users } from '../users/index.js';
 import { userProfiles } from '../profiles/index.js';
 import { friendLinks } from '../social/index.js';
@@ -17,38 +18,44 @@ export interface PullHead {
   changed?: Set<string>;
 }
 
+const user = sql.placeholder('user');
+const since = sql.placeholder('since');
+
+/** The probes of the head: the names of the tables with a change at or after `since` (the tombstones as `deleted`). */
+function probes(): SQL {
+  const cases = [
+    ...PULLED.map((spec) => {
+      const conditions = [sql`${changeXid(spec)} >= ${since}::xid8`, ...(spec.owner ? [sql`${spec.owner} = ${user}::uuid`] : []), ...(spec.where ? [spec.where] : [])];
+      return sql`CASE WHEN EXISTS (SELECT 1 FROM ${spec.table} WHERE ${and(...conditions)}) THEN ${spec.name} END`;
+    }),
+    sql`CASE WHEN EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.userId} = ${user}::uuid AND change_xid >= ${since}::xid8)
+          OR EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.friendId} = ${user}::uuid AND change_xid >= ${since}::xid8)
+          OR EXISTS (SELECT 1 FROM ${friendLinks} mine JOIN ${userProfiles} p ON p.user_id = mine.friend_id WHERE mine.user_id = ${user}::uuid AND p.change_xid >= ${since}::xid8)
+        THEN ${FRIENDS} END`,
+    sql`CASE WHEN EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id = ${user}::uuid AND change_xid >= ${since}::xid8)
+          OR EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id IS NULL AND change_xid >= ${since}::xid8)
+        THEN 'deleted' END`,
+  ];
+  return sql`array_remove(ARRAY[${sql.join(cases, sql`, `)}]::text[], NULL)`;
+}
+
+type HeadRow = { cursor: string; purgedThrough: string | null; changed: string[] | null };
+const head = (changed: SQL) => sql`
+  SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS cursor,
+         (SELECT ${syncHorizon.purgedThrough}::text FROM ${syncHorizon} WHERE ${syncHorizon.id} = 1) AS "purgedThrough",
+         ${changed} AS changed`;
+/** A named statement (planned once per connection): an empty pull is this statement and its transaction. */
+const headSince = namedStatement<HeadRow, { user: string; since: string }>('sync_pull_head', () => head(probes()));
+const headFirst = namedStatement<HeadRow>('sync_pull_head_first', () => head(sql`NULL::text[]`));
+
 /**
  * What a pull needs first, in one statement: the snapshot's cursor, the purge horizon and, from
  * `since` on, which tables changed (one index probe each: a pull with nothing new stops here).
  */
-export async function pullHead(tx: DbOrTx, userId: string, since: string | undefined): Promise<PullHead> {
-  const probes =
-    since === undefined
-      ? sql`NULL::text[]`
-      : sql`array_remove(ARRAY[${sql.join(
-          [
-            ...PULLED.map((spec) => {
-              const conditions = [sql`${changeXid(spec)} >= ${since}::xid8`, ...(spec.owner ? [eq(spec.owner, userId)] : []), ...(spec.where ? [spec.where] : [])];
-              return sql`CASE WHEN EXISTS (SELECT 1 FROM ${spec.table} WHERE ${and(...conditions)}) THEN ${spec.name} END`;
-            }),
-            sql`CASE WHEN EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.userId} = ${userId} AND change_xid >= ${since}::xid8)
-                  OR EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.friendId} = ${userId} AND change_xid >= ${since}::xid8)
-                  OR EXISTS (SELECT 1 FROM ${friendLinks} mine JOIN ${userProfiles} p ON p.user_id = mine.friend_id WHERE mine.user_id = ${userId} AND p.change_xid >= ${since}::xid8)
-                THEN ${FRIENDS} END`,
-            sql`CASE WHEN EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id = ${userId} AND change_xid >= ${since}::xid8)
-                  OR EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id IS NULL AND change_xid >= ${since}::xid8)
-                THEN 'deleted' END`,
-          ],
-          sql`, `,
-        )}]::text[], NULL)`;
-  const { rows } = await tx.execute<{ cursor: string; purgedThrough: string | null; changed: string[] | null }>(sql`
-    SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS cursor,
-           (SELECT ${syncHorizon.purgedThrough}::text FROM ${syncHorizon} WHERE ${syncHorizon.id} = 1) AS "purgedThrough",
-           ${probes} AS changed`);
-  const row = rows[0]!;
+export async function pullHead(tx: DbOrTx, userId: string, from: string | undefined): Promise<PullHead> {
+  const row = (from === undefined ? await headFirst.first(tx, {}) : await headSince.first(tx, { user: userId, since: from }))!;
   return { cursor: row.cursor, purgedThrough: row.purgedThrough ?? '0', ...(row.changed ? { changed: new Set(row.changed) } : {}) };
 }
-
 
 /** Where a paged pull stopped: after this row (change id, id) of the table at this position of PULLED. */
 export interface PagePosition {

@@ -103,10 +103,12 @@ describe('pull', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}/catches/${b.id}`, headers: jo.headers })).statusCode).toBe(204);
     const next = await pull(jo, base.timestamp);
     expect(next.changes.catches!.created).toEqual([]);
-    expect(next.changes.catches!.updated).toEqual([expect.objectContaining({ id: a.id, notes: 'Tagged fish', version: 2 })]);
+    // (Records changed at the cursor's boundary may come again: WatermelonDB takes them as they are.)
+    expect(next.changes.catches!.updated).toContainEqual(expect.objectContaining({ id: a.id, notes: 'Tagged fish', version: 2 }));
+    expect(ids(next.changes.catches!.updated)).not.toContain(b.id);
     expect(next.changes.catches!.deleted).toEqual([b.id]);
     // The entry's representation changed too (its catches): it comes as updated.
-    expect(ids(next.changes.entries!.updated)).toEqual([entry.id]);
+    expect(ids(next.changes.entries!.updated)).toContain(entry.id);
     // Another angler's pull never sees jo's deletions.
     expect((await pull(sam, base.timestamp)).changes.catches!.deleted).toEqual([]);
   });
