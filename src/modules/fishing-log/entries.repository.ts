@@ -46,7 +46,9 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
   if (filters.from) conditions.push(sql`${e.occurredAt} >= ${filters.from}`);
   if (filters.to) conditions.push(sql`${e.occurredAt} <= ${filters.to}`);
   if (filters.speciesId) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${catches} c WHERE c.entry_id = ${e.id} AND c.species_id = ${filters.speciesId})`);
+    // A scalar subquery, not EXISTS: EXISTS became a semi-join that read all of a branch's entries (the viewer's own
+    // history) before the page; this is checked per entry read in time order, through catches_species_entry_idx.
+    conditions.push(sql`(SELECT true FROM ${catches} c WHERE c.species_id = ${filters.speciesId} AND c.entry_id = ${e.id} LIMIT 1) IS NOT NULL`);
   }
   if (filters.bbox) {
     // Filter on the coordinates the viewer is shown, so a box cannot pin down a hidden spot.
