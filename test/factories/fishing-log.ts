@@ -2,7 +2,7 @@ import { inTx, serviceDeps } from '../../src/core/service-deps.js';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from '../../src/core/db/ids.js';
 import { catches, fishingSessions, logEntries, type CatchRow, type EntryRow, type SessionRow } from '../../src/modules/fishing-log/fishing-log.tables.js';
-import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/fishing-log/personal-bests.service.js';
+import { criteriaOfCatches, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, withCatchesRemoved, type PersonalBestChange } from '../../src/modules/fishing-log/personal-bests.service.js';
 import { speciesId } from '../../src/modules/species/species.seeds.js';
 import type { TestApp } from '../harness.js';
 import type { TestUser } from './users.js';
@@ -80,7 +80,7 @@ export async function createCatch(t: TestApp, owner: Owner, entry: EntryRow | st
         ...catchValues(options),
       })
       .returning();
-    return { ...row!, changes: await evaluateNewCatch(inTx(serviceDeps(t), tx), ownerId, await criteriaOfCatch(inTx(serviceDeps(t), tx), row!.id)) };
+    return { ...row!, changes: await evaluateNewCatch(inTx(serviceDeps(t), tx), ownerId, await criteriaOfCatches(inTx(serviceDeps(t), tx), [row!.id])) };
   });
 }
 

@@ -6,7 +6,7 @@ import { friendsOnlyBranchParts, visibilityBranchParts, type RelationshipProvide
 import { VISIBILITIES, type FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { afterKeySql, feedKeySql, newestOfBranch, shapedFeedStatements, type FeedShape } from '../../core/db/keyset.js';
-import { columnsOf, insertOf, namedIdsStatement, namedStatement, placeholder } from '../../core/db/prepared.js';
+import { anyUuid, columnsOf, insertOf, namedIdsStatement, namedStatement, placeholder } from '../../core/db/prepared.js';
 import type { ClientId } from '../../core/http/client-ids.js';
 import type { Precondition } from '../../core/http/conditional.js';
 import { versionMatches } from '../../core/db/versions.js';
@@ -224,6 +224,20 @@ export async function findEntryForUpdate(tx: DbOrTx, id: string, ownerId: string
   return entryForUpdateStatement.first(tx, { id, ownerId });
 }
 
+const entriesForUpdateStatement = namedStatement<EntryRow, { ids: string[]; ownerId: string }>(
+  'entries_for_update_many',
+  () => sql`SELECT ${columnsOf(logEntries)} FROM ${logEntries}
+    WHERE ${anyUuid(logEntries.id, 'ids')} AND (SELECT ${personalBestLockSql(sql.placeholder('ownerId'))}) IS NOT NULL
+    ORDER BY ${logEntries.id}
+    FOR UPDATE`,
+);
+
+/** Several entries locked for a change, in id order, after the personal-best lock of `ownerId` (as `findEntryForUpdate`), by id. */
+export async function findEntriesForUpdate(tx: DbOrTx, ids: readonly string[], ownerId: string): Promise<Map<string, EntryRow>> {
+  const rows = await entriesForUpdateStatement.rows(tx, { ids: [...new Set(ids)], ownerId });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** Every column of a new entry but its timestamps (set by the database). */
 const NEW_ENTRY = insertOf(logEntries, {
   id: true, ownerId: true, sessionId: true, title: true, occurredAt: true, timeZone: true, latitude: true,
@@ -355,44 +369,78 @@ export async function catchesPage(db: DbOrTx, entryId: string, page: { limit: nu
 
 export type CatchValues = Omit<typeof catches.$inferInsert, 'id' | 'entryId' | 'ownerId' | 'createdAt' | 'updatedAt' | 'version' | 'createDigest'>;
 
-/** Without a time of its own, a catch was caught at its entry's time. */
-const NEW_CATCH = insertOf(
-  catches,
-  {
-    id: true, entryId: true, ownerId: true, speciesId: true, lengthCm: true, weightKg: true, count: true, released: true,
-    caughtAt: true, bait: true, lure: true, gearSetupId: true, lureItemId: true, photoUrls: true, notes: true, latitude: true,
-    longitude: true, createDigest: true
-  } satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId' | 'createDigest', true>,
-  { caughtAt: sql`COALESCE(${sql.placeholder('caughtAt')}::timestamptz, ${logEntries.occurredAt})` },
-);
+/** The columns of a new catch (without a time of its own, a catch was caught at its entry's time). */
+const NEW_CATCH_COLUMNS = {
+  id: true, entryId: true, ownerId: true, speciesId: true, lengthCm: true, weightKg: true, count: true, released: true,
+  caughtAt: true, bait: true, lure: true, gearSetupId: true, lureItemId: true, photoUrls: true, notes: true, latitude: true,
+  longitude: true, createDigest: true
+} as const satisfies Record<keyof CatchValues | 'id' | 'entryId' | 'ownerId' | 'createDigest', true>;
 
 /** A new catch's values; `caughtAt` null: its entry's time. */
 export type NewCatchValues = Omit<CatchValues, 'caughtAt'> & { caughtAt: Date | null };
 
-const insertCatchStatement = namedStatement<FlatCatchRow, NewCatchValues & { id: string; entryId: string; ownerId: string; createDigest: string | null }>(
-  'catches_insert',
-  () => sql`WITH species AS (
-      SELECT ${fishSpecies.commonName} AS common_name, ${fishSpecies.scientificName} AS scientific_name FROM ${fishSpecies}
-      WHERE ${fishSpecies.id} = ${sql.placeholder('speciesId')}::uuid AND ${fishSpecies.isActive}),
-    inserted AS (INSERT INTO ${catches} ${NEW_CATCH.columns} SELECT ${NEW_CATCH.values} FROM species
-      JOIN ${logEntries} ON ${logEntries.id} = ${sql.placeholder('entryId')}::uuid AND ${logEntries.ownerId} = ${sql.placeholder('ownerId')}::uuid
+/** A new catch of a batch: its values, its id, its entry and the digest of its client's request. */
+export type NewCatchRow = NewCatchValues & { id: string; entryId: string; createDigest: string | null };
+
+const NEW_CATCH_KEYS = Object.keys(NEW_CATCH_COLUMNS) as (keyof NewCatchRow | 'ownerId')[];
+
+/** The batch insert's rows, read from one JSON parameter (its keys are NewCatchRow's). */
+const NEW_CATCH_RECORDS = sql`jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) AS r("id" uuid, "entryId" uuid, "speciesId" uuid, "lengthCm" numeric,
+  "weightKg" numeric, "count" int, "released" boolean, "caughtAt" timestamptz, "bait" text, "lure" text, "gearSetupId" uuid, "lureItemId" uuid,
+  "photoUrls" text[], "notes" text, "latitude" float8, "longitude" float8, "createDigest" text)`;
+
+const NEW_CATCHES = insertOf(
+  catches,
+  NEW_CATCH_COLUMNS,
+  Object.fromEntries(
+    NEW_CATCH_KEYS.map((key) => [
+      key,
+      key === 'ownerId' ? sql`${sql.placeholder('ownerId')}::uuid` : key === 'caughtAt' ? sql`COALESCE(r."caughtAt", ${logEntries.occurredAt})` : sql.raw(`r."${key}"`),
+    ]),
+  ),
+);
+
+const insertCatchesStatement = namedStatement<FlatCatchRow, { rows: string; ownerId: string }>(
+  'catches_insert_many',
+  () => sql`WITH inserted AS (INSERT INTO ${catches} ${NEW_CATCHES.columns} SELECT ${NEW_CATCHES.values} FROM ${NEW_CATCH_RECORDS}
+      JOIN ${logEntries} ON ${logEntries.id} = r."entryId" AND ${logEntries.ownerId} = ${sql.placeholder('ownerId')}::uuid
+      WHERE EXISTS (SELECT 1 FROM ${fishSpecies} WHERE ${fishSpecies.id} = r."speciesId")
       ON CONFLICT (id) DO NOTHING
       RETURNING ${columnsOf(catches)})
-    SELECT inserted.*, species.common_name AS "commonName", species.scientific_name AS "scientificName", ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
-    FROM inserted CROSS JOIN species
+    SELECT inserted.*, ${fishSpecies.commonName} AS "commonName", ${fishSpecies.scientificName} AS "scientificName", ${gearItems.name} AS "lureName", ${brands.name} AS "lureBrand"
+    FROM inserted JOIN ${fishSpecies} ON ${fishSpecies.id} = inserted."speciesId"
     LEFT JOIN ${gearItems} ON ${gearItems.id} = inserted."lureItemId"
     LEFT JOIN ${brands} ON ${brands.id} = ${gearItems.brandId}`,
 );
 
 /**
- * Inserts catch `id` of an active species into entry `entryId` when `ownerId` owns that entry (as
- * `catchesOfEntries` shows it), in one statement; undefined (nothing inserted) when the species is
- * unknown or inactive, the entry is not the owner's, or a catch `id` exists (a client-chosen id). It needs nothing from a statement before
- * it, so it can follow the entry's lock in the same round trip (see `addCatch`).
+ * Inserts catches of `ownerId` in one statement, as `catchesOfEntries` shows them, by id. The caller
+ * checks them (before, or after in the same transaction, rolling it back when one is refused); what
+ * would fail a foreign key is left out so that nothing fails here: a catch whose entry is not the
+ * owner's or whose species does not exist, and one whose id exists already (a client-chosen id).
  */
-export async function insertCatchOfActiveSpecies(db: DbOrTx, id: string, entry: { id: string; ownerId: string }, values: NewCatchValues, createDigest: string | null = null): Promise<CatchWithSpecies | undefined> {
-  const inserted = await insertCatchStatement.first(db, { ...values, id, entryId: entry.id, ownerId: entry.ownerId, createDigest });
-  return inserted && fromFlatRow(inserted);
+export async function insertCatches(tx: DbOrTx, ownerId: string, rows: readonly NewCatchRow[]): Promise<Map<string, CatchWithSpecies>> {
+  if (rows.length === 0) return new Map();
+  const inserted = await insertCatchesStatement.rows(tx, { rows: JSON.stringify(rows), ownerId });
+  return new Map(inserted.map((row) => [row.id, fromFlatRow(row)]));
+}
+
+/** What a create with a client-chosen id needs of the catch that has the id already. */
+export interface TakenCatch {
+  id: string;
+  ownerId: string;
+  createDigest: string | null;
+}
+
+const catchesAmongStatement = namedIdsStatement<TakenCatch>(
+  'catches_taken',
+  (ids) => sql`SELECT ${catches.id} AS id, ${catches.ownerId} AS "ownerId", ${catches.createDigest} AS "createDigest" FROM ${catches} WHERE ${ids(catches.id)}`,
+);
+
+/** The catches among `ids` that exist, by id. */
+export async function catchesAmong(db: DbOrTx, ids: readonly string[]): Promise<Map<string, TakenCatch>> {
+  if (ids.length === 0) return new Map();
+  return new Map((await catchesAmongStatement.rows(db, { ids: [...new Set(ids)] })).map((row) => [row.id, row]));
 }
 
 export async function findCatchRef(db: DbOrTx, id: string): Promise<{ id: string; ownerId: string; caughtAt: Date } | undefined> {

@@ -1,5 +1,5 @@
 import { relationshipsOf } from '../../core/access/visibility.js';
-import { isActiveSpecies } from '../species/index.js';
+import { activeSpeciesAmong } from '../species/index.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { DbOrTx } from '../../core/db/client.js';
 import { issuedTogether, onOneConnection, transaction } from '../../core/db/pipeline.js';
@@ -7,11 +7,13 @@ import { allows, authorize, isOwner } from '../../core/access/policy.js';
 import { catchPolicy, entryPolicy, sessionPolicy } from '../../core/access/policies/index.js';
 import { showsExactLocation, type LocatedRecord } from '../../core/access/location.js';
 import { clientIdOf, replayOf } from '../../core/http/client-ids.js';
+import { AppError } from '../../core/http/problem.js';
 import { preconditionFailed, type Precondition } from '../../core/http/conditional.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { FeedPage, Page } from '../../core/http/pagination.js';
-import { assertCatalogItem, assertOwnGearSetup } from '../gear/setups.service.js';
-import { criteriaOfCatch, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved } from './personal-bests.service.js';
+import { assertUsableGearSetup, checkCatalogItem, usableGearSetups } from '../gear/setups.service.js';
+import { catalogItemStatus, type ItemStatus } from '../gear/gear.service.js';
+import { criteriaOfCatches, evaluateChangedCatch, evaluateNewCatch, lockPersonalBests, personalBestsLocked, reevaluatePersonalBests, withCatchesRemoved, type PersonalBestChange } from './personal-bests.service.js';
 import * as repo from './entries.repository.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { CatchReplaceInput, ClarityEnum, MethodEnum, MoonPhaseEnum, SkyEnum, EntryReplaceInput, type CatchInputType, type CatchReplaceType, type EntriesQueryType, type EntryInputType, type EntryReplaceType } from './fishing-log.schemas.js';
@@ -208,12 +210,35 @@ async function catchValues(deps: ServiceDeps<DbOrTx>, ownerId: string, input: Ca
   return { ...newCatchValues(input), caughtAt: input.caughtAt ? new Date(input.caughtAt) : entryTime };
 }
 
+/** What the references of some catches are: the active species among them, their catalog lures' status, the owner's usable setups. */
+interface CatchReferences {
+  species: Set<string>;
+  lures: Map<string, ItemStatus>;
+  setups: Set<string>;
+}
+
+/** The references of catches of `ownerId`, read set-based: one statement each (issued together), whatever the number of catches. */
+function readReferences(deps: ServiceDeps<DbOrTx>, ownerId: string, inputs: readonly CatchInputType[]): Promise<[Set<string>, Map<string, ItemStatus>, Set<string>]> {
+  const lureIds = inputs.flatMap((input) => (input.lureId ? [input.lureId] : []));
+  const setupIds = inputs.flatMap((input) => (input.gearSetupId ? [input.gearSetupId] : []));
+  return Promise.all([
+    activeSpeciesAmong(deps.db, inputs.map((input) => input.speciesId)),
+    lureIds.length > 0 ? catalogItemStatus(deps, lureIds) : new Map<string, ItemStatus>(),
+    setupIds.length > 0 ? usableGearSetups(deps, ownerId, setupIds) : new Set<string>(),
+  ]);
+}
+
+/** The rules of a catch's references, in this order: an active species, a catalog lure, one of the owner's setups (when given). */
+function assertCatchReferences(input: CatchInputType, refs: CatchReferences): void {
+  if (!refs.species.has(input.speciesId)) throw FishingLogErrors.unknownSpecies();
+  if (input.lureId) checkCatalogItem(refs.lures.get(input.lureId), { id: input.lureId, kind: 'lure', pointer: '/lureId' });
+  if (input.gearSetupId) assertUsableGearSetup(refs.setups, input.gearSetupId, '/gearSetupId');
+}
+
 /** The species is active, the catalog lure exists and the gear setup is the owner's (when given), in that order. */
 async function assertReferences(deps: ServiceDeps<DbOrTx>, ownerId: string, input: CatchInputType): Promise<void> {
-  const { db: tx } = deps;
-  if (!(await isActiveSpecies(tx, input.speciesId))) throw FishingLogErrors.unknownSpecies();
-  if (input.lureId) await assertCatalogItem(deps, input.lureId, 'lure', '/lureId');
-  if (input.gearSetupId) await assertOwnGearSetup(deps, ownerId, input.gearSetupId, '/gearSetupId');
+  const [species, lures, setups] = await readReferences(deps, ownerId, [input]);
+  assertCatchReferences(input, { species, lures, setups });
 }
 
 /** A new catch's columns from a request body (`caughtAt` null: the entry's time). */
@@ -255,40 +280,128 @@ function catchAsInput(row: CatchRow): CatchReplaceType {
   } as CatchReplaceType;
 }
 
+/** A catch to add: its entry and its body (with the id the client chose, if any). */
+export interface NewCatch {
+  entryId: string;
+  input: CatchInputType & { id?: string };
+}
+
+/** What became of one catch of `addCatches`. */
+export type CatchOutcome =
+  | { kind: 'created'; row: repo.CatchWithSpecies; entry: EntryRow }
+  /** The same create again (a retry after a lost answer): nothing was done. */
+  | { kind: 'replayed'; id: string }
+  /** Its id is another record's, or the owner's made by another request: the 409 `request.id_conflict` (not thrown). */
+  | { kind: 'taken'; id: string; error: AppError };
+
 /**
- * Adds a catch in one transaction: BEGIN, the entry locked (after the owner's personal-best lock),
- * the catch inserted, and the personal-best criteria it counts for read, issued together so that
- * they go to PostgreSQL in one round trip (core/db/pipeline) and run in that order; then the
- * personal-best comparison and COMMIT: two round trips when no personal best changes. The INSERT
- * inserts nothing unless the viewer owns the entry, so the entry policy's refusal (404/403) rolls
- * back nothing but reads. With a catalog lure or a gear setup to check, the entry is locked first
- * and the species, the lure and the setup are checked (in that order) before the INSERT.
+ * Adds catches of `ownerId` in the caller's transaction, set-based: the entries locked (after the
+ * owner's personal-best lock) and the references read in one round trip (a statement each), every
+ * catch checked in order by the rules of a single create (the entry policy's `addCatch`: 404/403;
+ * then a client-chosen id that exists is a replay or taken; then the references), one multi-row
+ * INSERT with the read of the personal-best criteria the catches count for (in that first round
+ * trip too when no catch names a lure or a setup), and one comparison with the bests in force
+ * (several catches of one criterion: the best of them). The first catch refused throws (its error
+ * passed through `refused` with its index): the caller's transaction must then roll back, and
+ * writes nothing. `addCatch` is this with one catch.
+ */
+export async function addCatches(
+  deps: ServiceDeps<DbOrTx>,
+  ownerId: string,
+  items: readonly NewCatch[],
+  refused: (index: number, error: unknown) => unknown = (_index, error) => error,
+): Promise<{ outcomes: CatchOutcome[]; personalBests: PersonalBestChange[] }> {
+  const { db: tx } = deps;
+  const clients = items.map((item) => clientIdOf(item.input, { entryId: item.entryId }));
+  const ids = clients.map((client) => client?.id ?? uuidv7());
+  const rowOf = (index: number): repo.NewCatchRow => ({ ...newCatchValues(items[index]!.input), id: ids[index]!, entryId: items[index]!.entryId, createDigest: clients[index]?.digest ?? null });
+  const insert = (indexes: number[]) => {
+    const rows = indexes.map(rowOf);
+    return Promise.all([repo.insertCatches(tx, ownerId, rows), criteriaOfCatches(deps, rows.map((row) => row.id))]);
+  };
+  // Without a catalog lure or a gear setup (foreign keys the INSERT cannot leave out), the catches are inserted in the
+  // same round trip as the reads, before they are checked: one refused then rolls the transaction back.
+  const checkedFirst = items.some((item) => item.input.lureId || item.input.gearSetupId);
+  let early: ReturnType<typeof insert> | undefined;
+  const [entries, taken, [species, lures, setups]] = await issuedTogether(tx, () => {
+    const reads = Promise.all([
+      repo.findEntriesForUpdate(tx, items.map((item) => item.entryId), ownerId),
+      repo.catchesAmong(tx, clients.flatMap((client) => (client ? [client.id] : []))),
+      readReferences(deps, ownerId, items.map((item) => item.input)),
+    ]);
+    if (!checkedFirst) {
+      early = insert(items.map((_item, index) => index));
+      early.catch(() => undefined); // awaited below unless a catch is refused first (its transaction then fails anyway)
+    }
+    return reads;
+  });
+  personalBestsLocked(deps, ownerId);
+  const replay = (index: number, existing: repo.TakenCatch | undefined): CatchOutcome => {
+    const id = ids[index]!;
+    try {
+      replayOf(clients[index]!, existing, (row) => isOwner(ownerId, row), 'catch');
+      return { kind: 'replayed', id };
+    } catch (error) {
+      if (error instanceof AppError) return { kind: 'taken', id, error };
+      throw error;
+    }
+  };
+  const outcomes: CatchOutcome[] = [];
+  const fresh: number[] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      await authorize(entryPolicy, ownerId, 'addCatch', entries.get(item.entryId), deps, () => FishingLogErrors.entryNotFound(item.entryId));
+      const existing = taken.get(ids[index]!);
+      if (existing) {
+        outcomes[index] = replay(index, existing);
+        continue;
+      }
+      assertCatchReferences(item.input, { species, lures, setups });
+      fresh.push(index);
+    } catch (error) {
+      throw refused(index, error);
+    }
+  }
+  const [inserted, criteria] = await (early ?? issuedTogether(tx, () => insert(fresh)));
+  // Not inserted: its id was taken meanwhile, or by a catch before it in this batch.
+  const missing: number[] = [];
+  const created = new Set<string>();
+  for (const index of fresh) {
+    const row = inserted.get(ids[index]!);
+    inserted.delete(ids[index]!);
+    if (row) {
+      outcomes[index] = { kind: 'created', row, entry: entries.get(items[index]!.entryId)! };
+      created.add(row.id);
+    } else missing.push(index);
+  }
+  if (missing.length > 0) {
+    const now = await repo.catchesAmong(tx, missing.map((index) => ids[index]!));
+    for (const index of missing) outcomes[index] = replay(index, now.get(ids[index]!));
+  }
+  // Only the catches this call made count (a taken id's criteria are another catch's, maybe another owner's).
+  return { outcomes, personalBests: await evaluateNewCatch(deps, ownerId, criteria.filter((c) => created.has(c.catchId))) };
+}
+
+/**
+ * Adds a catch in one transaction (`addCatches` with one catch): BEGIN, the entry locked (after
+ * the owner's personal-best lock), the references read, the INSERT and the personal-best criteria
+ * it counts for in one round trip (with a catalog lure or a gear setup, the INSERT in a second one,
+ * after the checks); then the comparison with the bests in force, the Master Angler eligibility and
+ * COMMIT. With the client's `id`: a retry of the same create answers the catch as it is now
+ * (`created` false); that id taken otherwise is a 409.
  */
 export async function addCatch(deps: ServiceDeps, viewerId: string, entryId: string, input: CatchInputType & { id?: string }) {
   const { db } = deps;
-  const client = clientIdOf(input, { entryId });
   const created = await transaction(db, async (tx) => {
-    const id = client?.id ?? uuidv7();
-    const checkedFirst = input.lureId || input.gearSetupId ? await ownedEntryForUpdate(inTx(deps, tx), viewerId, entryId, 'addCatch') : undefined;
-    if (checkedFirst) await assertReferences(inTx(deps, tx), viewerId, input);
-    const [locked, row, criteria] = await issuedTogether(tx, () =>
-      Promise.all([
-        checkedFirst ?? repo.findEntryForUpdate(tx, entryId, viewerId),
-        repo.insertCatchOfActiveSpecies(tx, id, { id: entryId, ownerId: viewerId }, newCatchValues(input), client?.digest ?? null),
-        criteriaOfCatch(inTx(deps, tx), id),
-      ]),
-    );
-    personalBestsLocked(inTx(deps, tx), viewerId);
-    const entry = checkedFirst ?? (await authorize(entryPolicy, viewerId, 'addCatch', locked, inTx(deps, tx), () => FishingLogErrors.entryNotFound(entryId)));
-    if (!row) {
-      if (client && (await repo.findCatchRef(tx, client.id))) return undefined; // the id is taken: a retry, or a 409 (below, after this transaction)
-      throw FishingLogErrors.unknownSpecies();
-    }
-    const personalBests = await evaluateNewCatch(inTx(deps, tx), viewerId, criteria);
-    return Object.assign(catchView(row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), row, entry.stateCode) });
+    const { outcomes, personalBests } = await addCatches(inTx(deps, tx), viewerId, [{ entryId, input }]);
+    const outcome = outcomes[0]!;
+    if (outcome.kind === 'taken') throw outcome.error;
+    if (outcome.kind === 'replayed') return undefined;
+    return Object.assign(catchView(outcome.row, true), { personalBests, masterAngler: await masterAnglerOf(inTx(deps, tx), outcome.row, outcome.entry.stateCode) });
   });
   if (created) return { created: true, catch: created };
-  const existing = replayOf(client!, await repo.findCatch(db, client!.id), (row) => isOwner(viewerId, row), 'catch');
+  const client = clientIdOf(input, { entryId })!;
+  const existing = replayOf(client, await repo.findCatch(db, client.id), (row) => isOwner(viewerId, row), 'catch');
   return { created: false, catch: Object.assign(catchView(existing, true), { personalBests: [], masterAngler: await masterAnglerOf(deps, existing, existing.entry.stateCode) }) };
 }
 

@@ -477,7 +477,7 @@ describe('catches', () => {
     expect(refused.res.body).not.toContain('catches');
   });
 
-  it('adds a catch in two round trips: BEGIN, the entry lock, the INSERT and the personal-best read together; COMMIT', async () => {
+  it('adds a catch in two round trips: BEGIN, the entry lock, the species read, the INSERT and the personal-best read together; COMMIT', async () => {
     const entry = await createEntry(owner);
     let res!: Awaited<ReturnType<typeof addCatch>>;
     const sent = await recordStatements(async () => {
@@ -486,11 +486,12 @@ describe('catches', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ caughtAt: entry.occurredAt, personalBests: [] }); // no time of its own: the entry's
     const trips = [...new Set(sent.map((s) => s.trip))].map((trip) => sent.filter((s) => s.trip === trip).map((s) => s.text));
-    expect(trips[0]).toHaveLength(4);
+    expect(trips[0]).toHaveLength(5);
     expect(trips[0]![0]).toBe('BEGIN');
     expect(trips[0]![1]).toMatch(/FOR UPDATE$/);
-    expect(trips[0]![2]).toMatch(/INSERT INTO "catches"/);
-    expect(trips[0]![3]).toMatch(/JOIN "personal_best_criteria"/);
+    expect(trips[0]![2]).toMatch(/FROM "fish_species" .*"is_active"$/);
+    expect(trips[0]![3]).toMatch(/INSERT INTO "catches"/);
+    expect(trips[0]![4]).toMatch(/JOIN "personal_best_criteria"/);
     expect(trips.at(-1)).toEqual(['COMMIT']);
     expect(trips.length).toBeLessThanOrEqual(3); // + the owner's home state when a Master Angler program lists the species
   });

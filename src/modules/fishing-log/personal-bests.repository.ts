@@ -4,7 +4,7 @@ import { alias, PgTransaction } from 'drizzle-orm/pg-core';
 import { uuidv7 } from '../../core/db/ids.js';
 import { visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { insertOf, namedStatement } from '../../core/db/prepared.js';
+import { insertOf, namedIdsStatement, namedStatement } from '../../core/db/prepared.js';
 import { catches, logEntries } from './fishing-log.tables.js';
 import { fishSpecies } from '../species/index.js';
 import { pbCriteria, personalBests, type PersonalBestRow } from './personal-bests.tables.js';
@@ -94,19 +94,23 @@ export async function bestCatches(tx: DbOrTx, ownerId: string, scope?: Evaluatio
   return new Map(result.rows.map((r) => [r.criterion_id, toBest(r)]));
 }
 
-const criteriaOfCatchStatement = namedStatement<BestRow, { catchId: string }>(
+/** `catches` as `c` (the alias `qualifies` reads), for the ids' condition of a named statement. */
+const c = alias(catches, 'c');
+
+const criteriaOfCatchesStatement = namedIdsStatement<BestRow>(
   'personal_bests_criteria_of_catch',
-  () => sql`
+  (ids) => sql`
     SELECT cr.id AS criterion_id, c.id AS catch_id, c.caught_at, ${measured}::float8 AS value
     FROM ${catches} c
     JOIN ${logEntries} e ON e.id = c.entry_id
     JOIN ${pbCriteria} cr ON cr.owner_id = c.owner_id AND cr.species_id = c.species_id
-    WHERE c.id = ${sql.placeholder('catchId')} AND ${qualifies}`,
+    WHERE ${ids(c.id)} AND ${qualifies}`,
 );
 
-/** The criteria one catch counts for, with its measure for each (primary-key lookups, no scan of the log). */
-export async function criteriaOfCatch(tx: DbOrTx, catchId: string): Promise<BestCatch[]> {
-  return (await criteriaOfCatchStatement.rows(tx, { catchId })).map(toBest);
+/** The criteria each of these catches counts for, with its measure for each (primary-key lookups, no scan of the log). */
+export async function criteriaOfCatches(tx: DbOrTx, catchIds: readonly string[]): Promise<BestCatch[]> {
+  if (catchIds.length === 0) return [];
+  return (await criteriaOfCatchesStatement.rows(tx, { ids: [...catchIds] })).map(toBest);
 }
 
 /** The criteria whose best in force is one of these catches. */

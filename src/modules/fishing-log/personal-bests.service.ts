@@ -155,30 +155,33 @@ async function compareWithBests(deps: ServiceDeps<DbOrTx>, ownerId: string, crit
   for (const candidate of candidates) {
     const current = currents.get(candidate.criterionId);
     if (stale.includes(candidate.criterionId)) continue;
-    const held = current && current.catchId ? { criterionId: current.criterionId, catchId: current.catchId, value: current.value, caughtAt: current.caughtAt } : undefined;
+    // Several new catches of one criterion (a batch): the best of them and the best in force.
+    const held = bests.get(candidate.criterionId) ?? (current && current.catchId ? { criterionId: current.criterionId, catchId: current.catchId, value: current.value, caughtAt: current.caughtAt } : undefined);
     bests.set(candidate.criterionId, held && !beats(candidate, held) ? held : candidate);
   }
   const changes = await settle(deps, ownerId, [...bests.keys()], bests, currents);
   return stale.length === 0 ? changes : [...changes, ...(await reevaluatePersonalBests(deps, ownerId, { criterionIds: stale }))];
 }
 
-/** The criteria a catch counts for, with its measure for each (what `evaluateNewCatch` compares). */
+/** The criteria catches count for, with the measure of each catch for each (what `evaluateNewCatch` compares). */
 export type CatchCriteria = readonly repo.BestCatch[];
 
 /**
- * Reads the criteria catch `catchId` counts for. A caller that adds a catch may start this read
+ * Reads the criteria the catches `catchIds` count for. A caller that adds catches may start this read
  * before the INSERT's answer arrives (pipelined on the transaction's connection, issued right
- * after the statements that take the personal-best lock and insert the catch): PostgreSQL runs
- * them in order, so the read sees the catch and the bests as they are under the lock.
+ * after the statement that inserts the catches): PostgreSQL runs them in order, so the read sees
+ * the catches and the bests as they are under the lock.
  */
-export function criteriaOfCatch(deps: ServiceDeps<DbOrTx>, catchId: string): Promise<CatchCriteria> {
+export function criteriaOfCatches(deps: ServiceDeps<DbOrTx>, catchIds: readonly string[]): Promise<CatchCriteria> {
   const { db: tx } = deps;
-  return repo.criteriaOfCatch(tx, catchId);
+  return repo.criteriaOfCatches(tx, catchIds);
 }
 
 /**
- * After a catch was added (in the caller's transaction, which holds the personal-best lock, see
- * `personalBestLockSql`): the personal bests it set, given its `criteria` (`criteriaOfCatch`).
+ * After catches were added (in the caller's transaction, which holds the personal-best lock, see
+ * `personalBestLockSql`): the personal bests they set, given their `criteria` (`criteriaOfCatches`).
+ * Several new catches of one criterion are compared together: the best of them (and of the best in
+ * force) is the best, one change and one notification for the batch.
  */
 export async function evaluateNewCatch(deps: ServiceDeps<DbOrTx>, ownerId: string, criteria: CatchCriteria): Promise<PersonalBestChange[]> {
   const { db: tx } = deps;
@@ -195,7 +198,7 @@ export async function evaluateChangedCatch(deps: ServiceDeps<DbOrTx>, ownerId: s
   await repo.lockOwner(tx, ownerId);
   const held = await repo.criteriaHeldBy(tx, [catchId]);
   const rescanned = held.length === 0 ? [] : await reevaluatePersonalBests(deps, ownerId, { criterionIds: held });
-  return [...rescanned, ...(await compareWithBests(deps, ownerId, await repo.criteriaOfCatch(tx, catchId), held))];
+  return [...rescanned, ...(await compareWithBests(deps, ownerId, await repo.criteriaOfCatches(tx, [catchId]), held))];
 }
 
 /**

@@ -19,6 +19,12 @@ export async function findSetup(db: DbOrTx, id: string): Promise<SetupRow | unde
   return row;
 }
 
+/** The setups among `ids` (one statement for any number). */
+export async function findSetups(db: DbOrTx, ids: readonly string[]): Promise<SetupRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(gearSetups).where(inArray(gearSetups.id, [...new Set(ids)]));
+}
+
 export async function lockSetup(db: DbOrTx, id: string): Promise<SetupRow | undefined> {
   const [row] = await db.select().from(gearSetups).where(eq(gearSetups.id, id)).for('update');
   return row;

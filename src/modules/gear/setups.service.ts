@@ -56,21 +56,17 @@ async function checkReferences(deps: ServiceDeps<DbOrTx>, input: SetupInput, cur
     ...lureIds.map((id, index) => ({ pointer: `/lureIds/${index}`, id, kind: 'lure' as const })),
   ];
   const status = await catalogItemStatus(deps, wanted.map((w) => w.id));
-  for (const w of wanted) checkItem(status.get(w.id), w, current?.ids.has(w.id) ?? false);
-}
-
-function checkItem(item: { kind: GearKind; selectable: boolean } | undefined, wanted: { pointer: string; id: string; kind: GearKind }, kept: boolean): void {
-  if (!item) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { missing: true });
-  if (item.kind !== wanted.kind) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { kind: item.kind });
-  if (!item.selectable && !kept) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { inactive: true });
+  for (const w of wanted) checkCatalogItem(status.get(w.id), w, current?.ids.has(w.id) ?? false);
 }
 
 /**
- * For modules that reference a catalog item (a catch's lure): throws a 400 naming `pointer`
- * unless `id` is a selectable item of `kind`; `kept` allows one the record already had.
+ * The rule of a catalog reference, given the items' status (`catalogItemStatus`, one statement for a whole batch): a 400
+ * naming `wanted.pointer` unless the item exists, is of the field's kind and is selectable (`kept`: one the record had).
  */
-export async function assertCatalogItem(deps: ServiceDeps<DbOrTx>, id: string, kind: GearKind, pointer: string, kept = false): Promise<void> {
-  checkItem((await catalogItemStatus(deps, [id])).get(id), { pointer, id, kind }, kept);
+export function checkCatalogItem(item: { kind: GearKind; selectable: boolean } | undefined, wanted: { pointer: string; id: string; kind: GearKind }, kept = false): void {
+  if (!item) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { missing: true });
+  if (item.kind !== wanted.kind) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { kind: item.kind });
+  if (!item.selectable && !kept) throw SetupErrors.badItem(wanted.pointer, wanted.id, wanted.kind, { inactive: true });
 }
 
 function values(input: SetupInput) {
@@ -152,7 +148,18 @@ export async function deleteSetup(deps: ServiceDeps, ownerId: string, id: string
  * `setupId` is one of `ownerId`'s setups.
  */
 export async function assertOwnGearSetup(deps: ServiceDeps<DbOrTx>, ownerId: string, setupId: string, field: string): Promise<void> {
+  assertUsableGearSetup(await usableGearSetups(deps, ownerId, [setupId]), setupId, field);
+}
+
+/** Which of these setups `ownerId` may link a record to (the setup policy's `use`), in one statement for any number. */
+export async function usableGearSetups(deps: ServiceDeps<DbOrTx>, ownerId: string, setupIds: readonly string[]): Promise<Set<string>> {
   const { db } = deps;
-  const row = await repo.findSetup(db, setupId);
-  if (!row || !(await allows(setupPolicy, ownerId, 'use', row, deps))) throw SetupErrors.notYourSetup(field, setupId);
+  const usable = new Set<string>();
+  for (const row of await repo.findSetups(db, setupIds)) if (await allows(setupPolicy, ownerId, 'use', row, deps)) usable.add(row.id);
+  return usable;
+}
+
+/** The 400 naming `field` unless `setupId` is one of `usable` (`usableGearSetups`). */
+export function assertUsableGearSetup(usable: ReadonlySet<string>, setupId: string, field: string): void {
+  if (!usable.has(setupId)) throw SetupErrors.notYourSetup(field, setupId);
 }

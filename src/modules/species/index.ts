@@ -5,4 +5,4 @@ export { speciesId } from './species.ids.js';
 /** What uses a species: the modules that reference species register their counters (the registering module's <module>.module.ts). */
 export { registerSpeciesUsage, type SpeciesCatchUsage } from './species.usage.js';
 /** Whether a species exists and is active (what a record naming a species must check). */
-export { isActiveSpecies } from './species.repository.js';
+export { activeSpeciesAmong, isActiveSpecies } from './species.repository.js';

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../core/db/client.js';
 import type { Page } from '../../core/http/pagination.js';
-import { namedStatement } from '../../core/db/prepared.js';
+import { namedIdsStatement } from '../../core/db/prepared.js';
 import { normaliseQuery, trigramMatch, trigramRank, withSearchThreshold } from '../../core/db/search.js';
 import { fishSpecies, fishTaxa, type SpeciesRow, type TaxonRank, type TaxonRow, type WaterType } from './species.tables.js';
 
@@ -189,12 +189,19 @@ export async function updateSpecies(db: DbOrTx, id: string, changes: Partial<typ
   return updated!;
 }
 
-const activeSpeciesStatement = namedStatement<{ id: string }, { id: string }>(
+const activeSpeciesStatement = namedIdsStatement<{ id: string }>(
   'catches_active_species',
-  () => sql`SELECT ${fishSpecies.id} AS id FROM ${fishSpecies} WHERE ${fishSpecies.id} = ${sql.placeholder('id')} AND ${fishSpecies.isActive}`,
+  (ids) => sql`SELECT ${fishSpecies.id} AS id FROM ${fishSpecies} WHERE ${ids(fishSpecies.id)} AND ${fishSpecies.isActive}`,
 );
+
+/** Which of these species exist and are active (one statement for any number). */
+export async function activeSpeciesAmong(db: DbOrTx, speciesIds: readonly string[]): Promise<Set<string>> {
+  const ids = [...new Set(speciesIds)];
+  if (ids.length === 0) return new Set();
+  return new Set((await activeSpeciesStatement.rows(db, { ids })).map((r) => r.id));
+}
 
 /** Whether the species exists and is active. */
 export async function isActiveSpecies(db: DbOrTx, speciesId: string): Promise<boolean> {
-  return (await activeSpeciesStatement.first(db, { id: speciesId })) !== undefined;
+  return (await activeSpeciesAmong(db, [speciesId])).has(speciesId);
 }

@@ -5,7 +5,7 @@ import { assertValidBody, type Change } from '../../core/http/merge-patch.js';
 import { AppError, type FieldError } from '../../core/http/problem.js';
 import type { Precondition } from '../../core/http/conditional.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
-import { addCatch, createEntry, deleteCatch, deleteEntry, updateCatch, updateEntry } from '../fishing-log/entries.service.js';
+import { addCatches, createEntry, deleteCatch, deleteEntry, updateCatch, updateEntry } from '../fishing-log/entries.service.js';
 import { createSession, deleteSession, updateSession } from '../fishing-log/sessions.service.js';
 import { lockPersonalBests } from '../fishing-log/personal-bests.service.js';
 import { createBoat, deleteBoat, updateBoat } from '../gear/boats.service.js';
@@ -132,15 +132,36 @@ export async function pull(deps: ServiceDeps, userId: string, lastPulledAt: numb
 }
 
 type Kind = 'created' | 'updated' | 'deleted';
+type Body = Record<string, unknown>;
+
+/** What became of a created record: made, the same create again (nothing done), or its id taken (the module's 409). */
+type Created = 'created' | 'replayed' | { taken: AppError };
 
 interface Ops {
   spec: PullSpec;
-  create(d: ServiceDeps, userId: string, raw: Raw, body: Record<string, unknown>): Promise<{ created: boolean }>;
+  /** The created records of a push, in order; the first one refused throws `refused(index, error)`. */
+  createAll(d: ServiceDeps, userId: string, raws: Raw[], bodies: Body[], refused: (index: number, error: unknown) => unknown): Promise<Created[]>;
   update(d: ServiceDeps, userId: string, raw: Raw, body: Record<string, unknown>, precondition: Precondition | undefined, entryId: string | undefined): Promise<unknown>;
   remove(d: ServiceDeps, userId: string, id: string, entryId: string | undefined): Promise<void>;
 }
 
 const id = (raw: Raw) => String(raw.id);
+
+/** Created records one by one through the module's single create (its REST POST). */
+function oneByOne(create: (d: ServiceDeps, userId: string, input: never) => Promise<{ created: boolean }>): Ops['createAll'] {
+  return async (d, u, raws, bodies, refused) => {
+    const outcomes: Created[] = [];
+    for (const [index, raw] of raws.entries()) {
+      try {
+        outcomes.push((await create(d, u, { ...bodies[index], id: id(raw) } as never)).created ? 'created' : 'replayed');
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'request.id_conflict')) throw refused(index, error);
+        outcomes.push({ taken: error });
+      }
+    }
+    return outcomes;
+  };
+}
 
 /** The operations of a record kind whose REST routes name it by its id alone (create, PUT, DELETE of one module's service). */
 function byId(
@@ -151,7 +172,7 @@ function byId(
 ): Ops {
   return {
     spec,
-    create: (d, u, raw, body) => create(d, u, { ...body, id: id(raw) } as never),
+    createAll: oneByOne(create),
     update: (d, u, raw, body, pre) => update(d, u, id(raw), { replace: body as never }, pre),
     remove: (d, u, recordId) => remove(d, u, recordId),
   };
@@ -163,7 +184,11 @@ const OPS: Record<string, Ops> = {
   // A catch's routes name its entry too: the pushed record's, or the server's for an existing catch.
   catches: {
     spec: CATCHES,
-    create: (d, u, raw, body) => addCatch(d, u, String(raw.entry_id), { ...body, id: id(raw) } as never),
+    // All of a push's new catches at once (the fishing log's batch create: a few statements for any number).
+    createAll: async (d, u, raws, bodies, refused) => {
+      const { outcomes } = await addCatches(d, u, raws.map((raw, index) => ({ entryId: String(raw.entry_id), input: { ...bodies[index], id: id(raw) } as never })), refused);
+      return outcomes.map((outcome) => (outcome.kind === 'taken' ? { taken: outcome.error } : outcome.kind));
+    },
     update: (d, u, raw, body, pre, entryId) => updateCatch(d, u, entryId ?? String(raw.entry_id), id(raw), { replace: body as never }, pre),
     remove: (d, u, recordId, entryId) => deleteCatch(d, u, entryId!, recordId),
   },
@@ -190,7 +215,8 @@ export interface PushSummary {
 
 /**
  * POST /api/sync/push: the device's changes in one transaction. Creates and updates go parents
- * first (boats, setups, sessions, entries, catches), deletions children first. A created record
+ * first (boats, setups, sessions, entries, catches), deletions children first; the created catches
+ * go together through the fishing log's batch create (`addCatches`), the rest one by one. A created record
  * whose id exists already is the same create again (a retry after a lost answer: nothing happens)
  * or, when it is the caller's with other values, an update of it. An updated record must carry the
  * `version` the server has (else 409 `sync.conflict`: pull, then push again); one the server no
@@ -212,22 +238,30 @@ export async function push(deps: ServiceDeps, userId: string, changes: Changes):
       if (!set || set.created.length + set.updated.length === 0) continue;
       const ops = OPS[spec.name]!;
       const known = await repo.existing(tx, ops.spec, [...set.created, ...set.updated].map(id));
-      for (const [index, raw] of set.created.entries()) {
+      const refusedCreate = (index: number, error: unknown) => refusal(error, spec, 'created', index, id(set.created[index]!));
+      const bodies = set.created.map((raw, index) => {
         const body = spec.body(raw);
         try {
           assertValidBody(spec.createSchema, { ...body, id: raw.id });
-          try {
-            if ((await ops.create(d, userId, raw, body)).created) summary.created++;
-          } catch (error) {
-            const row = known.get(id(raw));
-            // The caller's record made by an earlier push or POST with this id and other values: this is its update.
-            if (!(error instanceof AppError && error.code === 'request.id_conflict' && row && isOwner(userId, row))) throw error;
-            await ops.update(d, userId, raw, body, undefined, row.entryId);
-            summary.updated++;
-          }
         } catch (error) {
-          throw refusal(error, spec, 'created', index, id(raw));
+          throw refusedCreate(index, error);
         }
+        return body;
+      });
+      const outcomes = await ops.createAll(d, userId, set.created, bodies, refusedCreate);
+      for (const [index, outcome] of outcomes.entries()) {
+        if (outcome === 'created') summary.created++;
+        if (typeof outcome !== 'object') continue;
+        const raw = set.created[index]!;
+        const row = known.get(id(raw));
+        // The caller's record made by an earlier push or POST with this id and other values: this is its update.
+        if (!(row && isOwner(userId, row))) throw refusedCreate(index, outcome.taken);
+        try {
+          await ops.update(d, userId, raw, bodies[index]!, undefined, row.entryId);
+        } catch (error) {
+          throw refusedCreate(index, error);
+        }
+        summary.updated++;
       }
       for (const [index, raw] of set.updated.entries()) {
         const row = known.get(id(raw));
