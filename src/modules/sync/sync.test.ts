@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
-import { befriend, catchPhotosUrl, createCatch, createEntry, createUser, jpegWithGps, sendPhoto, WALLEYE, PIKE, type TestUser } from '../../../test/factories.js';
+import { banUser, befriend, catchPhotosUrl, createCatch, createEntry, createStaff, createUser, jpegWithGps, sendPhoto, WALLEYE, PIKE, type TestUser } from '../../../test/factories.js';
 import { purgeTombstones } from './sync.service.js';
 import { serviceDeps } from '../../core/service-deps.js';
 
@@ -37,6 +37,14 @@ const push = (user: TestUser, changes: Record<string, Partial<TableChanges>>, la
   });
 
 const get = (user: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: user.headers });
+
+/** A call without a token: 401 problem+json saying how to send one. */
+function expectAnonymousRefused(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown; body: string }) {
+  expect(res.statusCode, res.body).toBe(401);
+  expect(String(res.headers['content-type'])).toContain('application/problem+json');
+  expect(res.headers['www-authenticate']).toBe('Bearer');
+  expect(res.json()).toMatchObject({ status: 401, code: 'auth.token_missing', detail: expect.stringContaining('Authorization: Bearer <id_token>') });
+}
 const ids = (records: Raw[]) => records.map((r) => r.id).sort();
 
 /** A device's records: a session, an entry in it and catches on it, with ids made on the device. */
@@ -161,7 +169,7 @@ describe('pull', () => {
 
   it('refuses a malformed cursor (400) and an anonymous caller (401)', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/sync/pull?lastPulledAt=yesterday', headers: jo.headers })).json()).toMatchObject({ status: 400, code: 'request.validation_failed' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/sync/pull' })).statusCode).toBe(401);
+    expectAnonymousRefused(await t.app.inject({ method: 'GET', url: '/api/sync/pull' }));
   });
 });
 
@@ -270,10 +278,40 @@ describe('push', () => {
     expect((await get(jo, `/api/gear/boats/${boat.id}`)).statusCode).toBe(404);
     const samCatch = await createCatch(t, sam, theirs, { speciesId: PIKE });
     const stolen = await push(jo, { catches: { updated: [{ ...offlineTrip(1).catches[0]!, id: samCatch.id, entry_id: theirs.id, version: 1 }] }, boats: { created: [boat] } });
-    expect(stolen.statusCode).toBe(403);
+    expect(stolen.statusCode, stolen.body).toBe(403);
+    expect(stolen.json()).toMatchObject({ status: 403, code: 'fishinglog.not_entry_owner', errors: [{ pointer: '/changes/catches/updated/0' }] });
+    expect(stolen.json().detail).toContain(`The catches record ${samCatch.id} (updated) was refused`);
+    expect((await get(jo, `/api/gear/boats/${boat.id}`)).statusCode).toBe(404);
     const deleting = await push(jo, { catches: { deleted: [samCatch.id] } });
-    expect(deleting.statusCode).toBe(403);
-    expect((await get(sam, `/api/fishinglog/entries/${theirs.id}/catches/${samCatch.id}`)).statusCode).toBe(200);
+    expect(deleting.statusCode, deleting.body).toBe(403);
+    expect(deleting.json()).toMatchObject({ status: 403, code: 'fishinglog.not_entry_owner', errors: [{ pointer: '/changes/catches/deleted/0' }] });
+    expect(deleting.json().detail).toContain(`The catches record ${samCatch.id} (deleted) was refused`);
+    expect((await get(sam, `/api/fishinglog/entries/${theirs.id}/catches/${samCatch.id}`)).json()).toMatchObject({ id: samCatch.id, version: 1 });
+  });
+
+  it('refuses an anonymous push (401), and a banned or a suspended angler’s push (403 auth.banned, nothing written)', async () => {
+    const trip = offlineTrip(1);
+    const changes = { sessions: { created: [trip.session] }, entries: { created: [trip.entry] }, catches: { created: trip.catches } };
+    expectAnonymousRefused(
+      await t.app.inject({ method: 'POST', url: '/api/sync/push?lastPulledAt=1', payload: { changes: { catches: { created: trip.catches, updated: [], deleted: [] } } } }),
+    );
+    const staff = await createStaff(t, 'Users.Ban');
+    const banned = await createUser(t);
+    const suspended = await createUser(t);
+    const permanent = await banUser(t, staff.admin, banned, { durationDays: null, reason: 'Poaching' });
+    const weekly = await banUser(t, staff.admin, suspended, { durationDays: 7, reason: 'Spamming the feed' });
+    for (const [user, ban, until] of [
+      [banned, permanent, 'permanently'],
+      [suspended, weekly, `until ${weekly.endsAt}`],
+    ] as const) {
+      const res = await push(user, changes);
+      expect(res.statusCode, res.body).toBe(403);
+      expect(String(res.headers['content-type'])).toContain('application/problem+json');
+      expect(res.json()).toMatchObject({ status: 403, code: 'auth.banned' });
+      expect(res.json().detail).toContain(`Your account is banned ${until}.`);
+      expect(res.json().detail).toContain(`POST /api/bans/${ban.id}/appeal`);
+    }
+    expect((await t.database.owner.pool.query('SELECT id FROM fishing_sessions WHERE id = $1', [trip.session.id])).rowCount).toBe(0);
   });
 
   it('deletes children before parents, ignores what is gone already, and refuses writes to pulled-only tables', async () => {
