@@ -119,7 +119,7 @@ function refuseClearedRequired(body: unknown, schema: unknown): void {
 }
 
 /** Absent and null mean the same in a PUT body: the representation leaves nulls out (PUT schemas need not accept them). */
-function withoutNulls(value: unknown): unknown {
+export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (!isObject(value)) return value;
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, withoutNulls(v)]));

@@ -145,12 +145,22 @@ async function ownedEntryForUpdate(deps: ServiceDeps<DbOrTx>, viewerId: string, 
   return authorize(entryPolicy, viewerId, action, row, deps, () => FishingLogErrors.entryNotFound(id));
 }
 
-/** An entry as a PUT body (for a merge patch): what the owner sent, in canonical form. */
-function entryAsInput(row: EntryRow): EntryReplaceType {
+/** A time of a row (a Date) or of an offline app's record (milliseconds, as WatermelonDB keeps them) as the body's ISO text; anything else as it is, for the body's schema to judge. */
+export function isoTime(value: Date | null): string | null {
+  const time: unknown = value;
+  if (time instanceof Date) return time.toISOString();
+  return typeof time === 'number' ? new Date(time).toISOString() : (time as string | null);
+}
+
+/**
+ * An entry as a PUT body: what the owner sent, in canonical form. The one mapping of an entry's columns to its body,
+ * for a merge patch here and for a record an offline app pushes (sync.records.ts: its columns in camelCase).
+ */
+export function entryAsInput(row: EntryRow): EntryReplaceType {
   const given = (values: Record<string, unknown>) => (Object.values(values).some((v) => v !== null) ? values : null);
   return {
     title: row.title,
-    occurredAt: row.occurredAt.toISOString(),
+    occurredAt: isoTime(row.occurredAt),
     timeZone: row.timeZone,
     sessionId: row.sessionId,
     location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody, stateCode: row.stateCode } : null,
@@ -261,15 +271,15 @@ function newCatchValues(input: CatchInputType): repo.NewCatchValues {
   };
 }
 
-/** A catch as a PUT body (for a merge patch). */
-function catchAsInput(row: CatchRow): CatchReplaceType {
+/** A catch as a PUT body: the one mapping of a catch's columns to its body (a merge patch's; a pushed record's, sync.records.ts). */
+export function catchAsInput(row: CatchRow): CatchReplaceType {
   return {
     speciesId: row.speciesId,
     lengthCm: row.lengthCm,
     weightKg: row.weightKg,
     count: row.count,
     released: row.released,
-    caughtAt: row.caughtAt.toISOString(),
+    caughtAt: isoTime(row.caughtAt),
     bait: row.bait,
     lure: row.lure,
     lureId: row.lureItemId,

@@ -6,7 +6,7 @@ import { clientIdOf, replayOf } from '../../core/http/client-ids.js';
 import { preconditionFailed, type Precondition } from '../../core/http/conditional.js';
 import { applyChange, type Change } from '../../core/http/merge-patch.js';
 import type { Page } from '../../core/http/pagination.js';
-import { assertTimeZone } from './entries.service.js';
+import { assertTimeZone, isoTime } from './entries.service.js';
 import { lockPersonalBests } from './personal-bests.service.js';
 import { FishingLogErrors } from './fishing-log.errors.js';
 import { SessionInput, type SessionInputType } from './fishing-log.schemas.js';
@@ -34,11 +34,11 @@ function sessionValues(input: SessionInputType): repo.SessionValues {
   };
 }
 
-/** A session as a PUT body (for a merge patch). */
-function sessionAsInput(row: SessionRow): SessionInputType {
+/** A session as a PUT body: the one mapping of a session's columns to its body (a merge patch's; a pushed record's, sync.records.ts). */
+export function sessionAsInput(row: SessionRow): SessionInputType {
   return {
-    startedAt: row.startedAt.toISOString(),
-    endedAt: row.endedAt?.toISOString() ?? null,
+    startedAt: isoTime(row.startedAt)!,
+    endedAt: isoTime(row.endedAt),
     timeZone: row.timeZone ?? undefined,
     location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude, waterBody: row.waterBody ?? undefined, stateCode: row.stateCode ?? undefined } : null,
     participants: row.participants,

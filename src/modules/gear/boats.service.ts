@@ -59,8 +59,8 @@ async function ownBoat(deps: ServiceDeps<DbOrTx>, ownerId: string, id: string, a
   return authorize(boatPolicy, ownerId, action, row, deps, () => BoatErrors.notFound(id));
 }
 
-/** A boat as a PUT body (for a merge patch). */
-function boatAsInput(row: BoatRow): BoatInput {
+/** A boat as a PUT body: the one mapping of a boat's columns to its body (a merge patch's; a pushed record's, sync.records.ts). */
+export function boatAsInput(row: BoatRow): BoatInput {
   const { id: _id, ownerId: _owner, createdAt: _created, updatedAt: _updated, version: _version, createDigest: _digest, ...fields } = row;
   return fields as BoatInput;
 }

@@ -112,8 +112,8 @@ export async function createSetup(deps: ServiceDeps, ownerId: string, input: Set
   });
 }
 
-/** A setup as a PUT body (for a merge patch). */
-function setupAsInput(row: SetupRow, lureIds: string[]): SetupInput {
+/** A setup as a PUT body: the one mapping of a setup's columns to its body (a merge patch's; a pushed record's, sync.records.ts). */
+export function setupAsInput(row: SetupRow, lureIds: string[]): SetupInput {
   return { name: row.name, rodId: row.rodId, reelId: row.reelId, lineId: row.lineId, lureIds, technique: row.technique, notes: row.notes };
 }
 

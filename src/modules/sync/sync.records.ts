@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TObject } from 'typebox';
+import { withoutNulls } from '../../core/http/merge-patch.js';
 import { catches, CatchCreateInput, CatchReplaceInput, EntryCreateInput, EntryReplaceInput, fishingSessions, logEntries, pbCriteria, SessionCreateInput, SessionInput } from '../fishing-log/index.js';
 import { boats, BoatBody, BoatCreateBody, gearItems, gearSetupLures, gearSetups, SetupBody, SetupCreateBody } from '../gear/index.js';
 import { brands } from '../brands/index.js';
@@ -8,6 +9,10 @@ import { fishSpecies } from '../species/index.js';
 import { lookupValues } from '../lookups/index.js';
 import { userProfiles } from '../profiles/index.js';
 import { photos } from '../photos/index.js';
+import { catchAsInput, entryAsInput } from '../fishing-log/entries.service.js';
+import { sessionAsInput } from '../fishing-log/sessions.service.js';
+import { boatAsInput } from '../gear/boats.service.js';
+import { setupAsInput } from '../gear/setups.service.js';
 
 /**
  * The tables of the sync protocol (WatermelonDB's raw records: `id` a string, the other columns in
@@ -250,29 +255,37 @@ export const TABLE_NAMES: readonly string[] = [...PULLED.map((t) => t.name), FRI
 
 // ---------------------------------------------------------------------------------------------
 // Push: a raw record → the REST body of the owning module (its create or PUT body), so that the
-// module's own schema and service decide on it.
+// module's own schema and service decide on it. The module maps it, with the mapping it uses for its
+// own rows (`entryAsInput` …): the raw record is read as such a row, each column in camelCase.
 
 type Body = Record<string, unknown>;
 
-const iso = (value: unknown): unknown => (typeof value === 'number' ? new Date(value).toISOString() : value);
-const list = (value: unknown): unknown => {
-  if (typeof value !== 'string') return value ?? undefined;
+const camel = (column: string) => column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+/**
+ * A raw record as its module's row: every column of the table's pull in camelCase (a missing one null), its lists
+ * parsed from their JSON text (text that is not JSON stays, for the schema to name the field); times stay
+ * milliseconds (the modules' mappers take them: `isoTime`).
+ */
+function rowOf(spec: PullSpec, raw: Raw): never {
+  const row: Body = {};
+  for (const column of Object.keys(spec.columns)) {
+    const value = raw[column] ?? null;
+    row[camel(column)] = spec.json?.includes(column) && typeof value === 'string' ? parsedList(value) : value;
+  }
+  return row as never;
+}
+
+function parsedList(value: string): unknown {
   try {
     return JSON.parse(value) as unknown;
   } catch {
-    return value; // the schema names the field
+    return value;
   }
-};
-/** Drops null and undefined (a PUT body's omitted optional field is null: the same). */
-function given(values: Body): Body {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined));
 }
-const groupOrNull = (values: Body): Body | null => {
-  const kept = given(values);
-  return Object.keys(kept).length > 0 ? kept : null;
-};
-const location = (r: Raw, extra: Body = {}): Body | null =>
-  r.latitude === null || r.latitude === undefined || r.longitude === null || r.longitude === undefined ? null : given({ latitude: r.latitude, longitude: r.longitude, ...extra });
+
+/** The module's body without its null fields, in its groups too (a create body omits what it does not give; for a PUT body null is the same). */
+const bodyOf = (body: object): Body => withoutNulls(body) as Body;
 
 /** A pushed table: how a raw record becomes the module's body, and where each body field is in the raw record. */
 export interface PushSpec {
@@ -288,37 +301,14 @@ export const SESSIONS_PUSH: PushSpec = {
   name: 'sessions',
   createSchema: SessionCreateInput,
   replaceSchema: SessionInput,
-  body: (r) =>
-    given({
-      startedAt: iso(r.started_at),
-      endedAt: iso(r.ended_at),
-      timeZone: r.time_zone,
-      location: location(r, { waterBody: r.water_body, stateCode: r.state_code }),
-      participants: list(r.participants),
-      notes: r.notes,
-      weatherSummary: r.weather_summary,
-      waterSummary: r.water_summary,
-    }),
+  body: (r) => bodyOf(sessionAsInput(rowOf(SESSIONS, r))),
 };
 
 export const ENTRIES_PUSH: PushSpec = {
   name: 'entries',
   createSchema: EntryCreateInput,
   replaceSchema: EntryReplaceInput,
-  body: (r) =>
-    given({
-      title: r.title,
-      occurredAt: iso(r.occurred_at),
-      timeZone: r.time_zone,
-      sessionId: r.session_id,
-      location: location(r, { waterBody: r.water_body, stateCode: r.state_code }),
-      weather: groupOrNull({ airTemperatureC: r.air_temperature_c, sky: r.sky, windSpeedKmh: r.wind_speed_kmh, windDirection: r.wind_direction, pressureHpa: r.pressure_hpa, moonPhase: r.moon_phase }),
-      water: groupOrNull({ temperatureC: r.water_temperature_c, clarity: r.water_clarity, depthM: r.water_depth_m }),
-      method: r.method,
-      notes: r.notes,
-      visibility: r.visibility,
-      shareExactLocation: r.share_exact_location,
-    }),
+  body: (r) => bodyOf(entryAsInput(rowOf(ENTRIES, r))),
   columnOf: { '/water/temperatureC': 'water_temperature_c', '/water/clarity': 'water_clarity', '/water/depthM': 'water_depth_m', '/weather/pressureHpa': 'pressure_hpa' },
 };
 
@@ -326,22 +316,7 @@ export const CATCHES_PUSH: PushSpec = {
   name: 'catches',
   createSchema: CatchCreateInput,
   replaceSchema: CatchReplaceInput,
-  body: (r) =>
-    given({
-      speciesId: r.species_id,
-      lengthCm: r.length_cm,
-      weightKg: r.weight_kg,
-      count: r.count,
-      released: r.released,
-      caughtAt: iso(r.caught_at),
-      bait: r.bait,
-      lure: r.lure,
-      lureId: r.lure_item_id,
-      gearSetupId: r.gear_setup_id,
-      photoUrls: list(r.photo_urls),
-      notes: r.notes,
-      location: location(r),
-    }),
+  body: (r) => bodyOf(catchAsInput(rowOf(CATCHES, r))),
   columnOf: { '/lureId': 'lure_item_id' },
 };
 
@@ -349,27 +324,17 @@ export const BOATS_PUSH: PushSpec = {
   name: 'boats',
   createSchema: BoatCreateBody,
   replaceSchema: BoatBody,
-  body: (r) =>
-    given({
-      name: r.name,
-      make: r.make,
-      model: r.model,
-      year: r.year,
-      lengthCm: r.length_cm,
-      hullType: r.hull_type,
-      hullMaterial: r.hull_material,
-      motor: r.motor,
-      horsepower: r.horsepower,
-      homeWater: r.home_water,
-      notes: r.notes,
-    }),
+  body: (r) => bodyOf(boatAsInput(rowOf(BOATS, r))),
 };
 
 export const GEAR_SETUPS_PUSH: PushSpec = {
   name: 'gear_setups',
   createSchema: SetupCreateBody,
   replaceSchema: SetupBody,
-  body: (r) => given({ name: r.name, rodId: r.rod_id, reelId: r.reel_id, lineId: r.line_id, lureIds: list(r.lure_ids), technique: r.technique, notes: r.notes }),
+  body: (r) => {
+    const row: { lureIds: string[] } = rowOf(GEAR_SETUPS, r);
+    return bodyOf(setupAsInput(row as never, row.lureIds));
+  },
 };
 
 /** The tables a push writes, parents first (creates and updates in this order, deletions in the reverse). */
