@@ -88,6 +88,13 @@ const encodeToken = (token: PageToken) => Buffer.from(JSON.stringify(token)).toS
  */
 export async function pull(deps: ServiceDeps, userId: string, lastPulledAt: number | null, page: { limit?: number | undefined; next?: string | undefined } = {}): Promise<PullResult> {
   const token = page.next === undefined ? undefined : decodeToken(page.next);
+  // An incremental pull starts with its head alone: one statement, in its own snapshot, with no transaction around it
+  // (no BEGIN, no COMMIT: one round trip). When no table changed (and no tombstone it needs was purged), that is the
+  // whole pull, answered with that snapshot's cursor. Else the pull reads in a transaction, its head again included.
+  if (!token && lastPulledAt !== null) {
+    const head = await repo.pullHead(deps.db, userId, String(lastPulledAt));
+    if (head.changed?.size === 0 && BigInt(lastPulledAt) > BigInt(head.purgedThrough)) return { changes: emptyChanges(), timestamp: Number(head.cursor) };
+  }
   return deps.db.transaction(
     async (tx) => {
       let since = token ? (token.since ?? undefined) : lastPulledAt === null ? undefined : String(lastPulledAt);
