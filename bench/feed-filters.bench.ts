@@ -3,12 +3,18 @@
  * friends: P3 per filter (median latency at 1M entries ÷ at 10k, 4 clients, each size in a fresh
  * service process after the same warm-up), and CPU per page (service + PostgreSQL, at 1M, loaded
  * in alternating windows with the unfiltered feed) ÷ the unfiltered feed's.
+ *
+ * P3 compares the same page at both sizes: 20 items. The 10k set spreads its entries over 1,000
+ * anglers (10 each; the 1M set: 10,000 anglers, 100 each), because over 10,000 anglers a friend has
+ * one entry and the friends-only pages of the 10k set hold 6 and 14 items, not 20. A figure whose
+ * pages are not both full says how many items they hold (one friend's own page at 10k: their 10
+ * entries at most).
  */
 import pg from 'pg';
 import { alternate, atMost, BenchServer, feedDatabase, load, medianLatencyMs, round, type BenchResult } from './lib.js';
 
 /** The filter's query string on its feed; the species is the one the data set's catches have. */
-const FILTERS: Array<{ name: string; feed: 'entries' | 'posts'; query: (ids: { species: string; friend: string }) => string }> = [
+const FILTERS: Array<{ name: string; feed: 'entries' | 'posts'; query: (ids: Ids) => string }> = [
   { name: 'entries, unfiltered', feed: 'entries', query: () => '' },
   { name: 'entries, scope=friends', feed: 'entries', query: () => 'scope=friends' },
   { name: 'entries, visibility=Friends', feed: 'entries', query: () => 'visibility=Friends' },
@@ -20,40 +26,75 @@ const FILTERS: Array<{ name: string; feed: 'entries' | 'posts'; query: (ids: { s
   { name: 'entries, map box', feed: 'entries', query: () => 'minLat=45&maxLat=47&minLng=-94&maxLng=-92' },
   { name: 'posts, unfiltered', feed: 'posts', query: () => '' },
   { name: 'posts, scope=friends', feed: 'posts', query: () => 'scope=friends' },
-  { name: 'posts, authorId (a friend)', feed: 'posts', query: ({ friend }) => `authorId=${friend}` },
+  { name: 'posts, authorId (a friend)', feed: 'posts', query: ({ author }) => `authorId=${author}` },
 ];
+
+/** The species of the data set's catches; a friend of the viewer whose entries, and one whose posts, the viewer sees (each angler of the data set logs with one visibility). */
+interface Ids {
+  species: string;
+  friend: string;
+  author: string;
+}
 
 const PATHS = { entries: '/api/fishinglog/entries', posts: '/api/social/posts' };
 
 export default async function run(): Promise<BenchResult> {
   const big = await feedDatabase('1m');
-  const small = await feedDatabase('10k');
+  const small = await feedDatabase('10k', 1000);
   const details: Record<string, unknown> = {};
   const figures = [];
-  // The species of the data set's catches, and one friend of the viewer (the same names in both data sets).
   const idsIn = async (database: string) => {
     const client = new pg.Client({ connectionString: database });
     await client.connect();
     try {
-      const { rows } = await client.query<{ species: string; friend: string }>(
-        `SELECT (SELECT species_id FROM catches LIMIT 1) AS species,
-                (SELECT f.friend_id FROM friend_links f JOIN users u ON u.id = f.user_id WHERE u.username = 'bench_viewer_50' ORDER BY f.friend_id LIMIT 1) AS friend`,
+      const { rows } = await client.query<Ids>(
+        `WITH friends AS (SELECT f.friend_id AS id FROM friend_links f JOIN users u ON u.id = f.user_id WHERE u.username = 'bench_viewer_50')
+         SELECT (SELECT species_id FROM catches LIMIT 1) AS species,
+                (SELECT id FROM friends WHERE EXISTS (SELECT 1 FROM fishing_log_entries e WHERE e.owner_id = friends.id AND e.visibility IN ('Public', 'Friends')) ORDER BY id LIMIT 1) AS friend,
+                (SELECT id FROM friends WHERE EXISTS (SELECT 1 FROM posts p WHERE p.author_id = friends.id AND p.visibility IN ('Public', 'Friends')) ORDER BY id LIMIT 1) AS author`,
       );
       return rows[0]!;
     } finally {
       await client.end();
     }
   };
+  /**
+   * The viewers of the data sets log nothing: for `mine`, the viewer gets the entries an angler of the
+   * data set has on average (100 at 1M, 10 at 10k), spread over its time span, Private, for the
+   * measurement only.
+   */
+  const withOwnEntries = async <T>(database: string, measure: () => Promise<T>): Promise<T> => {
+    const pool = new pg.Pool({ connectionString: database, max: 1 });
+    const own = `owner_id = (SELECT id FROM users WHERE username = 'bench_viewer_50') AND title LIKE 'bench own %'`;
+    try {
+      await pool.query(
+        `WITH v AS (SELECT id FROM users WHERE username = 'bench_viewer_50'),
+              n AS (SELECT (SELECT count(*) FROM fishing_log_entries) / (SELECT count(*) FROM users WHERE username LIKE 'bench_angler_%') AS per, (SELECT count(*) FROM users WHERE username LIKE 'bench_angler_%') AS anglers)
+         INSERT INTO fishing_log_entries (id, owner_id, title, occurred_at, time_zone, latitude, longitude, visibility, created_at, updated_at)
+         SELECT gen_random_uuid(), v.id, 'bench own ' || g, now() - (g * 37 * n.anglers || ' seconds')::interval, 'America/Chicago', 46, -93, 'Private', now(), now()
+         FROM v, n, generate_series(1, n.per) g`,
+      );
+      await pool.query('VACUUM ANALYZE fishing_log_entries');
+      return await measure();
+    } finally {
+      await pool.query(`DELETE FROM fishing_log_entries WHERE ${own}`);
+      await pool.end();
+    }
+  };
   const urls = async (server: BenchServer, database: string) => {
     const ids = await idsIn(database);
     return FILTERS.map((f) => ({ ...f, url: `http://127.0.0.1:${server.servicePort}${PATHS[f.feed]}${f.query(ids) ? `?${f.query(ids)}` : ''}` }));
   };
+  /** Items on the first page of each filter: at 1M, then at 10k. */
+  const items: Record<string, number[]> = {};
   const medians = async (database: string) => {
     const server = await BenchServer.start(database);
     try {
       const headers = await server.login('bench_viewer_50');
       const out: Record<string, number> = {};
       for (const target of await urls(server, database)) {
+        const page = (await (await fetch(target.url, { headers })).json()) as unknown[];
+        items[target.name] = [...(items[target.name] ?? []), page.length];
         await load(server, target.url, { headers, connections: 4, seconds: 2 });
         out[target.name] = await medianLatencyMs(target.url, headers);
       }
@@ -62,28 +103,36 @@ export default async function run(): Promise<BenchResult> {
       await server.stop();
     }
   };
-  const atBig = await medians(big);
-  const atSmall = await medians(small);
-  details.p50 = Object.fromEntries(FILTERS.map((f) => [f.name, { at1M: round(atBig[f.name]!), at10k: round(atSmall[f.name]!) }]));
-  for (const f of FILTERS) figures.push(atMost(`P3 ${f.name}: p50 at 1M ÷ at 10k`, atBig[f.name]! / atSmall[f.name]!, 1.3));
-
-  const server = await BenchServer.start(big);
-  try {
-    const headers = await server.login('bench_viewer_50');
-    const targets = await urls(server, big);
-    for (const feed of ['entries', 'posts'] as const) {
-      const ofFeed = targets.filter((t) => t.feed === feed);
-      const loads = await alternate(
-        server,
-        ofFeed.map((t) => ({ url: t.url, headers })),
-        { connections: 8, windows: 4, windowSeconds: 1 },
-      );
-      const cpu = loads.map((l) => l.cpuMsPerRequest.service + l.cpuMsPerRequest.postgres);
-      details[`cpuMsPerPage_${feed}`] = Object.fromEntries(ofFeed.map((t, i) => [t.name, round(cpu[i]!)]));
-      for (let i = 1; i < ofFeed.length; i++) figures.push(atMost(`CPU per page, ${ofFeed[i]!.name} ÷ unfiltered (1M)`, cpu[i]! / cpu[0]!, 1.2));
+  /** CPU per page of each filter (service + PostgreSQL), loaded in alternating windows with its feed's unfiltered page. */
+  const cpuPerPage = async (database: string): Promise<void> => {
+    const server = await BenchServer.start(database);
+    try {
+      const headers = await server.login('bench_viewer_50');
+      const targets = await urls(server, database);
+      for (const feed of ['entries', 'posts'] as const) {
+        const ofFeed = targets.filter((t) => t.feed === feed);
+        const loads = await alternate(
+          server,
+          ofFeed.map((t) => ({ url: t.url, headers })),
+          { connections: 8, windows: 4, windowSeconds: 1 },
+        );
+        const cpu = loads.map((l) => l.cpuMsPerRequest.service + l.cpuMsPerRequest.postgres);
+        details[`cpuMsPerPage_${feed}`] = Object.fromEntries(ofFeed.map((t, i) => [t.name, round(cpu[i]!)]));
+        for (let i = 1; i < ofFeed.length; i++) figures.push(atMost(`CPU per page, ${ofFeed[i]!.name} ÷ unfiltered (1M)`, cpu[i]! / cpu[0]!, 1.2));
+      }
+    } finally {
+      await server.stop();
     }
-  } finally {
-    await server.stop();
+  };
+  const atBig = await withOwnEntries(big, () => medians(big));
+  const atSmall = await withOwnEntries(small, () => medians(small));
+  details.p50 = Object.fromEntries(FILTERS.map((f) => [f.name, { at1M: round(atBig[f.name]!), at10k: round(atSmall[f.name]!) }]));
+  details.itemsPerPage = items;
+  for (const f of FILTERS) {
+    const full = items[f.name]!.every((n) => n === 20);
+    figures.push(atMost(`P3 ${f.name}: p50 at 1M ÷ at 10k${full ? '' : ` (pages of ${items[f.name]!.join(' and ')} items)`}`, atBig[f.name]! / atSmall[f.name]!, 1.3));
   }
+
+  await withOwnEntries(big, () => cpuPerPage(big));
   return { name: 'feed-filters', figures, details };
 }

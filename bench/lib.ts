@@ -145,14 +145,14 @@ export function log(message: string): void {
 export const PASSWORD = 'bench-password-1';
 
 /**
- * The feed data set: 10,000 anglers, `entries` log entries spread over them (10% Public,
+ * The feed data set: `anglers` anglers (10,000 unless said), `entries` log entries spread over them (10% Public,
  * 10% Friends, 10% Circle, the rest Private), one catch per 4 entries, posts (one per 10
  * entries), and three viewers with 0, 50 and 500 friends (each also in 10 circles).
  * Everything by `INSERT … SELECT generate_series` in a handful of statements.
  */
-export async function seedFeed(pool: pg.Pool, entries: number, createViewer: (username: string) => Promise<void>): Promise<void> {
+export async function seedFeed(pool: pg.Pool, entries: number, createViewer: (username: string) => Promise<void>, anglers = 10_000): Promise<void> {
   for (const friends of [0, 50, 500]) await createViewer(`bench_viewer_${friends}`);
-  await pool.query(`INSERT INTO users (id, sub, username) SELECT gen_random_uuid(), 'bench-' || g, 'bench_angler_' || lpad(g::text, 5, '0') FROM generate_series(1, 10000) g`);
+  await pool.query(`INSERT INTO users (id, sub, username) SELECT gen_random_uuid(), 'bench-' || g, 'bench_angler_' || lpad(g::text, 5, '0') FROM generate_series(1, ${anglers}) g`);
   for (const friends of [0, 50, 500]) {
     const viewer = `bench_viewer_${friends}`;
     await pool.query(
@@ -171,7 +171,7 @@ export async function seedFeed(pool: pg.Pool, entries: number, createViewer: (us
     CREATE TEMP TABLE bench_anglers AS SELECT array_agg(id ORDER BY username) AS ids FROM users WHERE username LIKE 'bench_angler_%'`);
   await pool.query(`
     INSERT INTO fishing_log_entries (id, owner_id, title, occurred_at, time_zone, latitude, longitude, water_body, visibility, created_at, updated_at)
-    SELECT gen_random_uuid(), a.ids[1 + (g::bigint * 7919) % 10000], 'trip ' || g, now() - (g * 37 || ' seconds')::interval, 'America/Chicago',
+    SELECT gen_random_uuid(), a.ids[1 + (g::bigint * 7919) % ${anglers}], 'trip ' || g, now() - (g * 37 || ' seconds')::interval, 'America/Chicago',
            44 + random() * 5, -95 + random() * 5, 'Lake ' || (g % 500),
            CASE g % 10 WHEN 0 THEN 'Public' WHEN 1 THEN 'Friends' WHEN 2 THEN 'Circle' ELSE 'Private' END, now(), now()
     FROM generate_series(1, ${entries}) g, bench_anglers a`);
@@ -181,7 +181,7 @@ export async function seedFeed(pool: pg.Pool, entries: number, createViewer: (us
     FROM fishing_log_entries e WHERE e.title LIKE '%0' OR e.title LIKE '%4'`);
   await pool.query(`
     INSERT INTO posts (id, author_id, text, visibility, status, created_at, updated_at)
-    SELECT gen_random_uuid(), a.ids[1 + (g::bigint * 7919) % 10000], 'post ' || g, CASE g % 4 WHEN 0 THEN 'Public' WHEN 1 THEN 'Friends' WHEN 2 THEN 'Circle' ELSE 'Private' END,
+    SELECT gen_random_uuid(), a.ids[1 + (g::bigint * 7919) % ${anglers}], 'post ' || g, CASE g % 4 WHEN 0 THEN 'Public' WHEN 1 THEN 'Friends' WHEN 2 THEN 'Circle' ELSE 'Private' END,
            'Published', now() - (g * 370 || ' seconds')::interval, now()
     FROM generate_series(1, ${Math.max(1000, Math.floor(entries / 10))}) g, bench_anglers a`);
   // Steady state: autovacuum keeps the visibility map current, which index-only scans rely on.
@@ -502,6 +502,6 @@ export function viewerCreator(pool: pg.Pool): (username: string) => Promise<void
   };
 }
 
-/** The 1M-entry and 10k-entry feed data sets of this run (each seeded once per run). */
-export const feedDatabase = (size: '1m' | '10k') =>
-  benchDatabase(`feed_${size}`, (pool) => seedFeed(pool, size === '1m' ? Number(process.env.BENCH_ENTRIES ?? 1_000_000) : 10_000, viewerCreator(pool)));
+/** The 1M-entry and 10k-entry feed data sets of this run (each seeded once per run); `anglers`: over how many anglers (10,000 unless said). */
+export const feedDatabase = (size: '1m' | '10k', anglers = 10_000) =>
+  benchDatabase(`feed_${size}${anglers === 10_000 ? '' : `_${anglers}a`}`, (pool) => seedFeed(pool, size === '1m' ? Number(process.env.BENCH_ENTRIES ?? 1_000_000) : 10_000, viewerCreator(pool), anglers));
