@@ -21,19 +21,27 @@ export interface PullHead {
 const user = sql.placeholder('user');
 const since = sql.placeholder('since');
 
+/**
+ * The newest change id among `from`'s rows matching `where`, at or after `since`: one step of an index on
+ * (owner, change_xid) or (change_xid), read backwards. Written as the newest row rather than as EXISTS of a row at or
+ * after `since`, whose selectivity the generic plan of the named statement cannot know: it guessed a third of the
+ * table and read the whole of an angler's catches (a sequential scan, 2.6 ms for 11,600 rows) to find none.
+ */
+const newestAtOrAfter = (xid: SQL, from: SQL, where: SQL) => sql`(SELECT ${xid} FROM ${from} WHERE ${where} ORDER BY ${xid} DESC LIMIT 1) >= ${since}::xid8`;
+
 /** The probes of the head: the names of the tables with a change at or after `since` (the tombstones as `deleted`). */
 function probes(): SQL {
   const cases = [
     ...PULLED.map((spec) => {
-      const conditions = [sql`${changeXid(spec)} >= ${since}::xid8`, ...(spec.owner ? [sql`${spec.owner} = ${user}::uuid`] : []), ...(spec.where ? [spec.where] : [])];
-      return sql`CASE WHEN EXISTS (SELECT 1 FROM ${spec.table} WHERE ${and(...conditions)}) THEN ${spec.name} END`;
+      const conditions = [...(spec.owner ? [sql`${spec.owner} = ${user}::uuid`] : []), ...(spec.where ? [spec.where] : [])];
+      return sql`CASE WHEN ${newestAtOrAfter(changeXid(spec), sql`${spec.table}`, conditions.length > 0 ? and(...conditions)! : sql`true`)} THEN ${spec.name} END`;
     }),
-    sql`CASE WHEN EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.userId} = ${user}::uuid AND change_xid >= ${since}::xid8)
-          OR EXISTS (SELECT 1 FROM ${friendLinks} WHERE ${friendLinks.friendId} = ${user}::uuid AND change_xid >= ${since}::xid8)
-          OR EXISTS (SELECT 1 FROM ${friendLinks} mine JOIN ${userProfiles} p ON p.user_id = mine.friend_id WHERE mine.user_id = ${user}::uuid AND p.change_xid >= ${since}::xid8)
+    sql`CASE WHEN ${newestAtOrAfter(sql`change_xid`, sql`${friendLinks}`, sql`${friendLinks.userId} = ${user}::uuid`)}
+          OR ${newestAtOrAfter(sql`change_xid`, sql`${friendLinks}`, sql`${friendLinks.friendId} = ${user}::uuid`)}
+          OR ${newestAtOrAfter(sql`p.change_xid`, sql`${friendLinks} mine JOIN ${userProfiles} p ON p.user_id = mine.friend_id`, sql`mine.user_id = ${user}::uuid`)}
         THEN ${FRIENDS} END`,
-    sql`CASE WHEN EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id = ${user}::uuid AND change_xid >= ${since}::xid8)
-          OR EXISTS (SELECT 1 FROM ${syncTombstones} WHERE owner_id IS NULL AND change_xid >= ${since}::xid8)
+    sql`CASE WHEN ${newestAtOrAfter(sql`change_xid`, sql`${syncTombstones}`, sql`owner_id = ${user}::uuid`)}
+          OR ${newestAtOrAfter(sql`change_xid`, sql`${syncTombstones}`, sql`owner_id IS NULL`)}
         THEN 'deleted' END`,
   ];
   return sql`array_remove(ARRAY[${sql.join(cases, sql`, `)}]::text[], NULL)`;
