@@ -3,8 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../s3-client.js';
+import type * as S3 from '@aws-sdk/client-s3';
 
 /**
  * A copy of the backup folder in an S3 bucket (FISHLOG_BACKUP_TARGET=s3: the bucket the media
@@ -32,39 +31,54 @@ export interface BackupRemote {
   delete(keys: string[]): Promise<void>;
 }
 
+/**
+ * The AWS SDK and the client, loaded at the first call: the server imports this file (through
+ * backup.ts) before the embedded PostgreSQL starts, and the SDK is several hundred files.
+ */
+function lazyClient(options: BackupBucket): () => Promise<{ client: S3.S3Client; sdk: typeof S3 }> {
+  let loaded: Promise<{ client: S3.S3Client; sdk: typeof S3 }> | undefined;
+  return () =>
+    (loaded ??= Promise.all([import('@aws-sdk/client-s3'), import('../s3-client.js')]).then(([sdk, { createS3Client }]) => ({ client: createS3Client(options), sdk })));
+}
+
 export function s3BackupRemote(options: BackupBucket): BackupRemote {
-  const client = createS3Client(options);
+  const s3 = lazyClient(options);
   const Bucket = options.bucket;
   const prefix = options.prefix;
   return {
     async list() {
+      const { client, sdk } = await s3();
       const keys = new Set<string>();
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }));
         for (const object of page.Contents ?? []) if (object.Key) keys.add(object.Key.slice(prefix.length));
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
       return keys;
     },
     async upload(key, file) {
+      const { client, sdk } = await s3();
       const { size } = await fs.stat(file);
-      await client.send(new PutObjectCommand({ Bucket, Key: prefix + key, Body: createReadStream(file), ContentLength: size }));
+      await client.send(new sdk.PutObjectCommand({ Bucket, Key: prefix + key, Body: createReadStream(file), ContentLength: size }));
     },
     async download(key, file) {
-      const answer = await client.send(new GetObjectCommand({ Bucket, Key: prefix + key }));
+      const { client, sdk } = await s3();
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket, Key: prefix + key }));
       const partial = `${file}.${process.pid}.download`;
       await pipeline(answer.Body as Readable, createWriteStream(partial, { mode: 0o600 }));
       await fs.rename(partial, file);
     },
     async read(key) {
-      const answer = await client.send(new GetObjectCommand({ Bucket, Key: prefix + key }));
+      const { client, sdk } = await s3();
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket, Key: prefix + key }));
       return Buffer.from(await answer.Body!.transformToByteArray());
     },
     async delete(keys) {
+      const { client, sdk } = await s3();
       for (let i = 0; i < keys.length; i += 1000) {
         const Objects = keys.slice(i, i + 1000).map((key) => ({ Key: prefix + key }));
-        if (Objects.length > 0) await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+        if (Objects.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
       }
     },
   };

@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
+import type { parse as parseCsv } from 'csv-parse/sync';
 import { auditSignature, GENESIS_HASH, hashKind, type Hashable } from '../../core/audit/audit.js';
 import type { AuditRow } from '../../core/audit/audit.tables.js';
 
@@ -127,7 +126,7 @@ function sealer(range: { firstId: number; lastId: number } | null, key: Buffer) 
  * Object stream of AuditRow → text stream of the format, ending with the seal of what passed,
  * signed with the audit key `key`; `range` is the id range exported (null: nothing to export).
  */
-export function exportFormatter(format: 'csv' | 'ndjson', range: { firstId: number; lastId: number } | null, key: Buffer): Transform {
+export async function exportFormatter(format: 'csv' | 'ndjson', range: { firstId: number; lastId: number } | null, key: Buffer): Promise<Transform> {
   const seal = sealer(range, key);
   if (format === 'ndjson') {
     return new Transform({
@@ -142,6 +141,8 @@ export function exportFormatter(format: 'csv' | 'ndjson', range: { firstId: numb
       },
     });
   }
+  // The CSV libraries load with the first CSV export or check, not at every start of the service.
+  const { stringify } = await import('csv-stringify/sync');
   const line = (record: Record<string, unknown>) =>
     stringify(
       [
@@ -298,6 +299,7 @@ export async function verifyExport(records: AsyncIterable<{ line: number; record
 export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<{ line: number; record: ExportRecord | Error }> {
   const lines = createInterface({ input, crlfDelay: Infinity });
   let format: 'csv' | 'ndjson' | undefined;
+  let parse: typeof parseCsv | undefined;
   let header: string[] | undefined;
   let lineNumber = 0;
   let pending = '';
@@ -307,6 +309,7 @@ export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<
     if (format === undefined) {
       if (text.trim() === '') continue;
       format = text.trimStart().startsWith('{') ? 'ndjson' : 'csv';
+      if (format === 'csv') parse = (await import('csv-parse/sync')).parse;
     }
     if (format === 'ndjson') {
       if (text.trim() === '') continue;
@@ -326,7 +329,7 @@ export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<
     if (source.trim() === '') continue;
     let cells: Array<string | null> | undefined;
     try {
-      [cells] = parse(source, { cast: (value, context) => (context.quoting ? value : value === '' ? null : value) }) as Array<Array<string | null>>;
+      [cells] = parse!(source, { cast: (value, context) => (context.quoting ? value : value === '' ? null : value) }) as Array<Array<string | null>>;
     } catch (error) {
       yield { line: pendingStart, record: error as Error };
       continue;

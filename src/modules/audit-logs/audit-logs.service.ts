@@ -1,6 +1,5 @@
 import { inTx, type ServiceDeps } from '../../core/service-deps.js';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
-import QueryStream from 'pg-query-stream';
 import pg from 'pg';
 import { roleName } from '../../core/access/roles.js';
 import { auditKeyOf, recordAudit, type AuditContext } from '../../core/audit/audit.js';
@@ -117,7 +116,7 @@ export async function exportAuditLog(deps: ServiceDeps, pool: pg.Pool, context: 
       after: { format: query.format, from: from?.toISOString() ?? null, to: to.toISOString(), firstId: bounds?.firstId ?? null, lastId: bounds?.lastId ?? null },
     }),
   );
-  const formatter = exportFormatter(query.format, bounds ?? null, auditKeyOf(deps.registries));
+  const formatter = await exportFormatter(query.format, bounds ?? null, auditKeyOf(deps.registries));
   if (!bounds) {
     formatter.end();
     return { stream: formatter, firstId: null, lastId: null };
@@ -133,6 +132,8 @@ export async function exportAuditLog(deps: ServiceDeps, pool: pg.Pool, context: 
   };
   client.on('error', release); // the connection failed: the stream fails with the query's error
   await client.connect();
+  // pg-query-stream loads with the first export, not at every start of the service.
+  const { default: QueryStream } = await import('pg-query-stream');
   const rows = client.query(new QueryStream(repo.EXPORT_SQL, [bounds.firstId, bounds.lastId], { batchSize: 500 }));
   const out = new PassThrough();
   pipeline(rows, formatter, out, () => release());

@@ -33,7 +33,11 @@ function loadEngine(): Re2Class {
   return (require('re2-wasm') as { RE2: Re2Class }).RE2;
 }
 
-let engine = loadEngine();
+/**
+ * Loaded with the first pattern compiled (at start only when active regex rules exist, by their
+ * check; else with the first rule saved): loading the module compiles its 1.2 MB of WebAssembly.
+ */
+let engine: Re2Class | undefined;
 /** Source → its compiled expression, or RE2's error; least recently used first. */
 let cache = new Map<string, RE2 | SyntaxError>();
 
@@ -47,7 +51,7 @@ function compiled(source: string): RE2 | SyntaxError {
     cache.delete(source);
   } else {
     try {
-      entry = new engine(source, FLAGS);
+      entry = new (engine ??= loadEngine())(source, FLAGS);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       entry = error;

@@ -1,6 +1,5 @@
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import type { DbOrTx } from '../../core/db/client.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import type { SettingsReader } from '../../core/app-deps.js';
@@ -94,6 +93,8 @@ export async function sendMail(db: DbOrTx, settings: MailSettings, mail: Mail, n
     await db.insert(mailboxMessages).values({ id: uuidv7(), notificationId, ...mail });
     return;
   }
+  // nodemailer (~80 files) loads with the first mail over SMTP, not with every start of the service.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: settings.host,
     port: settings.port,

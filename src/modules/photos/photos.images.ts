@@ -1,7 +1,8 @@
-import exifr from 'exifr';
-import { fileTypeFromFile } from 'file-type';
+import type exifrModule from 'exifr';
+import type { fileTypeFromFile } from 'file-type';
 import pLimit from 'p-limit';
-import sharp, { type Metadata } from 'sharp';
+import type sharpModule from 'sharp';
+import type { Metadata } from 'sharp';
 import { PhotoErrors } from './photos.errors.js';
 
 /**
@@ -23,14 +24,25 @@ export const THUMBNAIL_SIZE = 320;
 /** JPEG out: every client shows it, and metadata readers (exifr) can prove it carries none. */
 export const OUTPUT_TYPE = 'image/jpeg';
 
-// No cache of decoded images between requests, one libvips thread per image, one image decoded
-// at a time: the memory a burst of uploads takes stays flat (`npm run bench -- photos`: 8 uploads
-// of 10 MB at once peak at 246 MB RSS with MALLOC_ARENA_MAX=2; two at a time 296 MB).
-sharp.cache(false);
-sharp.concurrency(1);
+/**
+ * sharp (libvips), file-type and exifr, loaded with the first upload rather than at every start
+ * of the service (which no upload may follow); a process that serves uploads loads them once.
+ */
+let libraries: Promise<{ sharp: typeof sharpModule; fileTypeFromFile: typeof fileTypeFromFile; exifr: typeof exifrModule }> | undefined;
+function imageLibraries() {
+  return (libraries ??= Promise.all([import('sharp'), import('file-type'), import('exifr')]).then(([{ default: sharp }, { fileTypeFromFile }, { default: exifr }]) => {
+    // No cache of decoded images between requests, one libvips thread per image, one image decoded
+    // at a time: the memory a burst of uploads takes stays flat (`npm run bench -- photos`: 8 uploads
+    // of 10 MB at once peak at 246 MB RSS with MALLOC_ARENA_MAX=2; two at a time 296 MB).
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return { sharp, fileTypeFromFile, exifr };
+  }));
+}
 const decoding = pLimit(1);
 
 export async function detectType(file: string): Promise<string> {
+  const { fileTypeFromFile } = await imageLibraries();
   const type = await fileTypeFromFile(file);
   if (type && ACCEPTED_TYPES[type.mime]) return type.mime;
   if (type && HEIC_TYPES.has(type.mime)) throw PhotoErrors.heicNotSupported();
@@ -39,6 +51,7 @@ export async function detectType(file: string): Promise<string> {
 
 /** The image's dimensions from its header; refuses more than MAX_INPUT_PIXELS before decoding. */
 export async function checkDimensions(file: string): Promise<{ width: number; height: number }> {
+  const { sharp } = await imageLibraries();
   let metadata: Metadata;
   try {
     metadata = await sharp(file, { limitInputPixels: false }).metadata();
@@ -58,6 +71,7 @@ export interface Position {
 
 /** The GPS position in the image's EXIF data, if it has a valid one. */
 export async function gpsPosition(file: string): Promise<Position | undefined> {
+  const { exifr } = await imageLibraries();
   const gps = (await exifr.gps(file).catch(() => undefined)) as Partial<Position> | undefined;
   const { latitude, longitude } = gps ?? {};
   if (typeof latitude !== 'number' || typeof longitude !== 'number' || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return undefined;
@@ -72,6 +86,7 @@ export interface Rendition {
 }
 
 async function render(input: string | Buffer, size: number, quality: number): Promise<Rendition> {
+  const { sharp } = await imageLibraries();
   const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true })
     .rotate()
     .resize(size, size, { fit: 'inside', withoutEnlargement: true })
