@@ -127,9 +127,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   if (output) app.addHook('onClose', async () => output!.close());
   // The job queue's own connections (pg-boss); workers start once every module registered its handlers.
+  // Ready does not wait for them (pg-boss's start, then a schedule and a worker per queue: some 30
+  // statements, 60-100 ms of a restart here): a job sent meanwhile waits for the start (`send`), and
+  // the server process awaits it once it listens (server.ts), a failure stopping it as before.
   const jobs = new Jobs(database.extraPool(config.jobs.work ? 3 : 1, 'fishlog-jobs'), { ...config.jobs, log: app.log });
-  app.addHook('onReady', async () => {
-    if (config.jobs.work) await jobs.start();
+  app.addHook('onReady', (done) => {
+    if (config.jobs.work) jobs.start().catch((error: unknown) => app.log.error({ err: error }, 'the job queue did not start'));
+    done();
   });
   app.addHook('onClose', async () => jobs.stop(config.shutdownTimeoutMs));
   app.decorate('jobs', jobs);

@@ -53,6 +53,8 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
     await database.useApplicationRole();
     app = await buildApp({ config, database });
     await app.listen({ port: config.port, host: config.host });
+    // The job workers start while the first requests are served (app.ts); a queue that cannot start stops the server.
+    if (config.jobs.work) await (app as unknown as { jobs: AppDeps['jobs'] }).jobs.start();
     if (config.metricsPort > 0) {
       metricsServer = await startMetricsServer((app as unknown as { metrics: AppDeps['metrics'] }).metrics.registry, config.metricsPort);
       app.log.info({ port: config.metricsPort }, 'metrics served on 127.0.0.1 without a token');

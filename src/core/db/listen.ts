@@ -206,15 +206,25 @@ export function keyedChannelCache<T extends object, C = DbOrTx>(channel: string,
   };
 }
 
+/** Listeners of apps not ready yet, by the app's pool: the first one's onReady hook starts them all. */
+const notStarted = new WeakMap<pg.Pool, Array<() => void>>();
+
 /**
  * A routes plugin's cache listens (`listen`: a cache's `listen`) from the moment the server is
- * ready until it closes; requests served meanwhile read through the cache.
+ * ready until it closes; requests served meanwhile read through the cache. Each listener opens a
+ * connection of its own: the first onReady hook starts every listener of the app at once, so that
+ * they connect side by side rather than one after another (Fastify runs the hooks in turn); each
+ * hook then waits for its own.
  */
 export function listenWhileServing(app: FastifyInstance, pool: pg.Pool, listen: (pool: pg.Pool, log: { warn: (obj: object, msg: string) => void }) => ChannelListener): void {
   let listener: ChannelListener | undefined;
+  const start = () => (listener ??= listen(pool, app.log));
+  const pending = notStarted.get(pool) ?? [];
+  notStarted.set(pool, pending);
+  pending.push(start);
   app.addHook('onReady', async () => {
-    listener = listen(pool, app.log);
-    await listener.ready;
+    for (const other of pending.splice(0)) other();
+    await start().ready;
   });
   app.addHook('onClose', async () => listener?.close());
 }
