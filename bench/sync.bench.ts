@@ -1,12 +1,12 @@
 /**
  * Offline sync (issue 45), `npm run bench -- sync`: an angler with 10,000 catches (500 entries).
  * - empty pull: the cursor of the last pull, nothing changed since: the database time of the service's
- *   pull() (its transaction: BEGIN, the head statement, COMMIT; median; goal ≤ 1 ms), the execution
+ *   pull() (its one statement, the head, with no transaction around it; median; goal ≤ 1 ms), the execution
  *   time of every table's look-up (EXPLAIN ANALYZE, summed), and GET /api/sync/pull under load
  *   (PostgreSQL and service CPU per request: noisy on a shared machine);
  * - first sync in pages: lastPulledAt=null&limit=2000 followed by `next` until `hasMore` is gone,
  *   the service's RSS after each page (flat: a page's records are let go before the next);
- * - push of 100 new catches (one POST /api/sync/push, through the fishing-log service), p50 of 15.
+ * - push of 100 new catches (one POST /api/sync/push, through the fishing-log service's batch create), p50 of 15.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -69,7 +69,7 @@ async function emptyPullStatementsMs(url: string, userId: string, cursor: number
 
 /**
  * The database time of an empty pull: the sync service's pull() itself, in this process, on its own
- * pool (BEGIN REPEATABLE READ, the head statement, COMMIT), the median of `runs` (ms).
+ * pool (the head statement, one round trip), the median of `runs` (ms).
  */
 async function emptyPullDbMs(url: string, userId: string, cursor: number, runs = 300): Promise<number> {
   const { createDb } = await import('../src/core/db/client.js');
@@ -163,7 +163,7 @@ export default async function run(): Promise<BenchResult> {
     return {
       name: 'sync',
       figures: [
-        atMost('empty pull, database time (its transaction, median)', round(pullDbMs), 1, 'ms'),
+        atMost('empty pull, database time (its one statement, median)', round(pullDbMs), 1, 'ms'),
         atMost('first sync of 10,000 catches in pages: RSS growth over the pages', round(Math.max(...rss) - rss[0]!), 64, 'MB'),
         atMost('push of 100 catches, p50', round(pushP50), 100, 'ms'),
       ],
