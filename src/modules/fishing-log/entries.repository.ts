@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { exactLocationSql } from '../../core/access/location.js';
+import { shownPointInBoxSql } from '../../core/access/location.js';
 import { isOwner } from '../../core/access/policy.js';
 import { uuidv7 } from '../../core/db/ids.js';
 import { friendsOnlyBranchParts, visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
@@ -34,11 +34,6 @@ export interface EntryFilters {
 
 const e = logEntries;
 
-/** Coordinates as the viewer sees them (the location rule of core/access). */
-function shownCoordinate(viewerId: string, column: typeof e.latitude | typeof e.longitude): SQL {
-  return exactLocationSql(viewerId, e, column);
-}
-
 function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filters.ownerId) conditions.push(sql`${e.ownerId} = ${filters.ownerId}`);
@@ -51,14 +46,9 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
     conditions.push(sql`(SELECT true FROM ${catches} c WHERE c.species_id = ${filters.speciesId} AND c.entry_id = ${e.id} LIMIT 1) IS NOT NULL`);
   }
   if (filters.bbox) {
-    // Filter on the coordinates the viewer is shown, so a box cannot pin down a hidden spot.
-    const { minLat, maxLat, minLng, maxLng } = filters.bbox;
-    // One CASE, not two ranges: PostgreSQL has no estimate for it (0.5), where it put a range of an expression at 0.5%
-    // and then read every matching branch's entries (all Public ones) to sort them rather than the feed index in order.
+    // On the coordinates the viewer is shown (core/access/location.ts), read from the feed indexes (migration 0052).
     conditions.push(sql`${e.latitude} IS NOT NULL`);
-    conditions.push(
-      sql`(CASE WHEN ${shownCoordinate(viewerId, e.latitude)} BETWEEN ${minLat} AND ${maxLat} AND ${shownCoordinate(viewerId, e.longitude)} BETWEEN ${minLng} AND ${maxLng} THEN true ELSE false END)`,
-    );
+    conditions.push(shownPointInBoxSql(viewerId, e, filters.bbox));
   }
   return conditions;
 }

@@ -201,6 +201,10 @@ describe('location privacy', () => {
     expect(forOwner.json().map((e: { id: string }) => e.id)).toContain(entry.id);
     const rounded = await get(stranger, '/api/fishinglog/entries?minLat=44.99&maxLat=45.01&minLng=-92.01&maxLng=-91.99');
     expect(rounded.json().map((e: { id: string }) => e.id)).toContain(entry.id);
+    // The rounded point on the box's edge, the exact one just outside it: the stranger finds it, the owner does not.
+    const edge = 'minLat=44.995&maxLat=45&minLng=-92&maxLng=-91.995';
+    expect((await get(stranger, `/api/fishinglog/entries?${edge}`)).json().map((e: { id: string }) => e.id)).toContain(entry.id);
+    expect((await get(owner, `/api/fishinglog/entries?${edge}`)).json().map((e: { id: string }) => e.id)).not.toContain(entry.id);
     const partial = await get(stranger, '/api/fishinglog/entries?minLat=44');
     expect(partial.statusCode).toBe(400);
     expect(partial.json().code).toBe('fishinglog.incomplete_bounding_box');
