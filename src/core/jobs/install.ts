@@ -1,4 +1,6 @@
-import PgBoss from 'pg-boss';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { APPLICATION_ROLE } from '../db/client.js';
 import { JOB_SCHEMA, type JobSpec } from './jobs.js';
@@ -14,6 +16,23 @@ const CRON_QUEUE = '__pgboss__send-it';
  * database cloned from the migrated template has every queue.
  */
 export async function installJobQueue(client: pg.ClientBase, specs: readonly JobSpec[]): Promise<void> {
+  const queues: PgBoss.Queue[] = [
+    { name: CRON_QUEUE },
+    ...specs.map((spec) => ({
+      name: spec.name,
+      policy: spec.policy,
+      retryLimit: spec.retryLimit,
+      retryDelay: spec.retryDelaySeconds,
+      retryBackoff: spec.retryBackoff,
+      expireInSeconds: spec.expireInSeconds,
+    })),
+  ];
+  // What was installed last is noted as the schema's comment: at a start that finds it unchanged
+  // (every restart) one statement replaces some 30, and pg-boss is not loaded.
+  const installation = installationOf(queues);
+  const { rows } = await client.query<{ note: string | null }>("SELECT obj_description(oid, 'pg_namespace') AS note FROM pg_namespace WHERE nspname = $1", [JOB_SCHEMA]);
+  if (rows[0]?.note === installation) return;
+  const { default: PgBoss } = await import('pg-boss');
   const boss = new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) }, schema: JOB_SCHEMA, migrate: false });
   if (!(await boss.isInstalled())) await client.query(PgBoss.getConstructionPlans(JOB_SCHEMA));
   else {
@@ -27,21 +46,17 @@ export async function installJobQueue(client: pg.ClientBase, specs: readonly Job
     }
     if (plans) await client.query(plans);
   }
-  const queues: PgBoss.Queue[] = [
-    { name: CRON_QUEUE },
-    ...specs.map((spec) => ({
-      name: spec.name,
-      policy: spec.policy,
-      retryLimit: spec.retryLimit,
-      retryDelay: spec.retryDelaySeconds,
-      retryBackoff: spec.retryBackoff,
-      expireInSeconds: spec.expireInSeconds,
-    })),
-  ];
   for (const queue of queues) {
     if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
     else await boss.createQueue(queue.name, queue);
   }
   await client.query(`GRANT USAGE ON SCHEMA ${JOB_SCHEMA} TO ${APPLICATION_ROLE}`);
   await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${JOB_SCHEMA} TO ${APPLICATION_ROLE}`);
+  await client.query(`COMMENT ON SCHEMA ${JOB_SCHEMA} IS '${installation}'`);
+}
+
+/** An installation: pg-boss's version and the queues with their options (a digest, written as the schema's comment). */
+function installationOf(queues: readonly PgBoss.Queue[]): string {
+  const { version } = createRequire(import.meta.url)('pg-boss/package.json') as { version: string };
+  return `fishlog job queue: pg-boss ${version}, queues ${createHash('sha256').update(JSON.stringify(queues)).digest('hex').slice(0, 32)}`;
 }

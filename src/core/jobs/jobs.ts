@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { DbOrTx } from '../db/client.js';
 import { clientOf } from '../db/prepared.js';
@@ -81,7 +81,12 @@ const BATCH = 10;
 
 /** The queues of the service: what the installation creates and a process may work. */
 export class Jobs {
-  private readonly boss: PgBoss;
+  /**
+   * Made by `start()`: pg-boss (with its cron parser and luxon) loads then, not with the service,
+   * so that it is no part of a restart (a working server starts the queue as it gets ready without
+   * holding `listen` up; a process that only sends starts it with its first job).
+   */
+  private boss: PgBoss | undefined;
   private readonly handlers = new Map<string, { spec: JobSpec; handler: JobHandler }>();
   /** This process's worker of each queue it works (pg-boss worker ids). */
   private readonly workers = new Map<string, string>();
@@ -97,20 +102,7 @@ export class Jobs {
   constructor(
     private readonly pool: pg.Pool,
     private readonly options: JobsOptions,
-  ) {
-    const db = { executeSql: (text: string, values?: unknown[]) => this.track(pool.query(text, values)) };
-    this.boss = new PgBoss({
-      db,
-      schema: JOB_SCHEMA,
-      // The schema and the queues are installed with the migrations (as the owner): this
-      // process runs as the application role, which may not create tables.
-      migrate: false,
-      supervise: options.work,
-      schedule: options.work,
-      maintenanceIntervalSeconds: options.maintenanceSeconds,
-    });
-    this.boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
-  }
+  ) {}
 
   /** Registers the handler of a queue; the process works it from `start()` on (when it works jobs at all). */
   work<T>(spec: JobSpec, handler: JobHandler<T>): void {
@@ -120,8 +112,8 @@ export class Jobs {
 
   /** Queues a job (the queue's retry and expiry apply); null when a singleton queue already holds one. */
   async send(spec: JobSpec, data: object = {}, options: SendOptions = {}): Promise<string | null> {
-    await this.start();
-    const id = await this.boss.send(spec.name, data, {
+    const boss = await this.booted();
+    const id = await boss.send(spec.name, data, {
       ...(options.id ? { id: options.id } : {}),
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
@@ -138,9 +130,9 @@ export class Jobs {
    */
   async sendMany(tx: DbOrTx, spec: JobSpec, jobs: Array<{ id?: string; data: object }>): Promise<void> {
     if (jobs.length === 0) return;
-    await this.start();
+    const boss = await this.booted();
     const connection = clientOf(tx);
-    await this.boss.insert(
+    await boss.insert(
       jobs.map((job) => ({ name: spec.name, data: job.data, ...(job.id ? { id: job.id } : {}) })),
       { db: { executeSql: (text: string, values?: unknown[]) => connection.query({ text, values: values ?? [] }) } },
     );
@@ -149,7 +141,7 @@ export class Jobs {
   /** Jobs queued for a queue this process works start now rather than at its next poll. */
   wake(spec: JobSpec | string): void {
     const worker = this.workers.get(typeof spec === 'string' ? spec : spec.name);
-    if (worker) this.boss.notifyWorker(worker);
+    if (worker) this.boss?.notifyWorker(worker);
   }
 
   /** Starts pg-boss; with `work`, the schedules of the registered queues and their workers. */
@@ -157,14 +149,33 @@ export class Jobs {
     return (this.started ??= this.startNow());
   }
 
+  private async booted(): Promise<PgBoss> {
+    await this.start();
+    return this.boss!;
+  }
+
   private async startNow(): Promise<void> {
-    await this.boss.start();
-    if (!this.options.work) return;
+    const { default: PgBoss } = await import('pg-boss');
+    const { pool, options } = this;
+    const boss = new PgBoss({
+      db: { executeSql: (text: string, values?: unknown[]) => this.track(pool.query(text, values)) },
+      schema: JOB_SCHEMA,
+      // The schema and the queues are installed with the migrations (as the owner): this
+      // process runs as the application role, which may not create tables.
+      migrate: false,
+      supervise: options.work,
+      schedule: options.work,
+      maintenanceIntervalSeconds: options.maintenanceSeconds,
+    });
+    boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+    this.boss = boss;
+    await boss.start();
+    if (!options.work) return;
     for (const { spec, handler } of this.handlers.values()) {
-      if (spec.cron) await this.boss.schedule(spec.name, spec.cron, {}, { tz: 'UTC' });
+      if (spec.cron) await boss.schedule(spec.name, spec.cron, {}, { tz: 'UTC' });
       // Up to BATCH jobs per fetch, run one after the other: each fails (and retries) on its own.
       // A full batch fetches the next at once; pg-boss otherwise waits for the next poll.
-      const worker = await this.boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: BATCH, includeMetadata: true }, (jobs) =>
+      const worker = await boss.work<object>(spec.name, { pollingIntervalSeconds: this.options.pollSeconds, batchSize: BATCH, includeMetadata: true }, (jobs) =>
         this.track(
           (async () => {
             if (jobs.length === BATCH) this.wake(spec.name);
@@ -174,7 +185,7 @@ export class Jobs {
               } catch (error) {
                 const message = error instanceof Error ? error.message : String(error);
                 this.options.log.error({ err: error, job: spec.name, jobId: job.id, retryCount: job.retryCount }, 'job failed');
-                await this.boss.fail(spec.name, job.id, { message });
+                await boss.fail(spec.name, job.id, { message });
               }
             }
           })(),
@@ -193,7 +204,7 @@ export class Jobs {
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.started) {
       await this.started.catch(() => undefined);
-      await this.boss.stop({ graceful: true, close: false, timeout: timeoutMs }).catch((error: unknown) => this.options.log.error({ err: error }, 'job queue did not stop cleanly'));
+      await this.boss?.stop({ graceful: true, close: false, timeout: timeoutMs }).catch((error: unknown) => this.options.log.error({ err: error }, 'job queue did not stop cleanly'));
       const deadline = Date.now() + timeoutMs;
       // A finished run is followed by its completion statement within the same turn: look again once the turn is over.
       while (this.underway.size > 0 && Date.now() < deadline) {
