@@ -18,7 +18,7 @@ import { fishSpecies } from '../species/index.js';
 import { users } from '../users/index.js';
 import { catches, logEntries, type CatchRow, type EntryRow } from './fishing-log.tables.js';
 
-export type EntryValues = Omit<typeof logEntries.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt' | 'version' | 'createDigest'>;
+export type EntryValues = Omit<typeof logEntries.$inferInsert, 'id' | 'ownerId' | 'createdAt' | 'updatedAt' | 'version' | 'createDigest' | 'speciesIds'>;
 
 export interface EntryFilters {
   mine?: boolean;
@@ -41,9 +41,12 @@ function filterConditions(viewerId: string, filters: EntryFilters): SQL[] {
   if (filters.from) conditions.push(sql`${e.occurredAt} >= ${filters.from}`);
   if (filters.to) conditions.push(sql`${e.occurredAt} <= ${filters.to}`);
   if (filters.speciesId) {
-    // A scalar subquery, not EXISTS: EXISTS became a semi-join that read all of a branch's entries (the viewer's own
-    // history) before the page; this is checked per entry read in time order, through catches_species_entry_idx.
-    conditions.push(sql`(SELECT true FROM ${catches} c WHERE c.species_id = ${filters.speciesId} AND c.entry_id = ${e.id} LIMIT 1) IS NOT NULL`);
+    // The entry's species as the feed indexes carry them (species_ids, migration 0053): checked per entry read in time
+    // order, from the index. Null (past 64 species): a probe of the entry's catches — a scalar subquery, not EXISTS,
+    // which became a semi-join that read all of a branch's entries before the page. One CASE, as the map box.
+    conditions.push(
+      sql`(CASE WHEN ${e.speciesIds} IS NULL THEN (SELECT true FROM ${catches} c WHERE c.species_id = ${filters.speciesId} AND c.entry_id = ${e.id} LIMIT 1) IS NOT NULL ELSE ${e.speciesIds} @> ARRAY[${filters.speciesId}::uuid] END)`,
+    );
   }
   if (filters.bbox) {
     // On the coordinates the viewer is shown (core/access/location.ts), read from the feed indexes (migration 0052).

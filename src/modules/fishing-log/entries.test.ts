@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { recordStatements } from '../../../test/statements.js';
-import { createUser, type TestUser, MISSING_ID, befriend, addToCircle, requestFriendship } from '../../../test/factories.js';
+import { createUser, type TestUser, MISSING_ID, befriend, addToCircle, requestFriendship, createCatch as createCatchRow, speciesIds } from '../../../test/factories.js';
 import { speciesId } from '../species/species.seeds.js';
 
 const WALLEYE = speciesId('Sander vitreus');
@@ -239,6 +239,31 @@ describe('list filters', () => {
     expect(await titles('mine=true&visibility=Private')).toEqual(['autumn skunk']);
     expect(await titles(`ownerId=${lister.userId}`, stranger)).toEqual(['spring walleye']);
     expect(await titles(`ownerId=${lister.userId}&visibility=Private`, stranger)).toEqual([]);
+  });
+
+  it("follows a catch's species as catches are added, changed and deleted, and an entry of over 64 species", async () => {
+    const entry = await createEntry(lister, { title: 'species trail', occurredAt: '2026-03-01T10:00:00Z' });
+    const first = (await addCatch(lister, entry.id)).json() as { id: string };
+    const second = (await addCatch(lister, entry.id, { speciesId: PIKE })).json() as { id: string };
+    expect(await titles(`mine=true&speciesId=${WALLEYE}`)).toContain('species trail');
+    expect(await titles(`mine=true&speciesId=${PIKE}`)).toContain('species trail');
+    // The pike becomes a walleye: the entry is no pike trip any more.
+    const patch = { method: 'PATCH' as const, headers: { ...lister.headers, 'content-type': 'application/merge-patch+json' } };
+    expect((await t.app.inject({ ...patch, url: `/api/fishinglog/entries/${entry.id}/catches/${second.id}`, payload: { speciesId: WALLEYE } })).statusCode).toBe(200);
+    expect(await titles(`mine=true&speciesId=${PIKE}`)).not.toContain('species trail');
+    // One walleye left after a deletion, none after both.
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}/catches/${first.id}`, headers: lister.headers })).statusCode).toBe(204);
+    expect(await titles(`mine=true&speciesId=${WALLEYE}`)).toContain('species trail');
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/fishinglog/entries/${entry.id}/catches/${second.id}`, headers: lister.headers })).statusCode).toBe(204);
+    expect(await titles(`mine=true&speciesId=${WALLEYE}`)).not.toContain('species trail');
+    // 65 species on one entry: more than the feed indexes carry (species_ids is null), found through its catches.
+    const many = await createEntry(lister, { title: 'bioblitz', occurredAt: '2026-02-01T10:00:00Z', visibility: 'Public' });
+    const species = await speciesIds(t, 65);
+    for (const id of species) await createCatchRow(t, lister, many.id, { speciesId: id });
+    const { rows } = await t.database.pool.query('SELECT species_ids FROM fishing_log_entries WHERE id = $1', [many.id]);
+    expect(rows[0].species_ids).toBeNull();
+    expect(await titles(`ownerId=${lister.userId}&speciesId=${species[64]}`, stranger)).toEqual(['bioblitz']);
+    expect(await titles(`ownerId=${lister.userId}&speciesId=${PIKE}`, stranger)).toEqual(species.includes(PIKE) ? ['bioblitz'] : []);
   });
 
   it('refuses contradictory filters', async () => {

@@ -59,6 +59,10 @@ export const logEntries = pgTable(
       .notNull()
       .default('Private'),
     shareExactLocation: boolean().notNull().default(false),
+    // The species of the entry's catches (distinct, sorted), kept by the catches' trigger (migration 0053) and carried by
+    // the feed indexes: the feed's species filter reads them from the index instead of probing the catches per entry.
+    // Null past 64 species (an index entry has a size limit): the filter then probes that entry's catches.
+    speciesIds: uuid().array().default(sql`'{}'::uuid[]`),
     ...rowVersion(),
     ...clientCreated(),
     ...timestamps(),
