@@ -17,7 +17,6 @@ import type { RE2 } from 're2-wasm';
  */
 
 const require = createRequire(import.meta.url);
-const PACKAGE_DIR = dirname(require.resolve('re2-wasm/package.json'));
 
 /** The same flags for every rule: ignoring case, Unicode (re2-wasm only has Unicode mode). */
 const FLAGS = 'iu';
@@ -29,7 +28,8 @@ export class EngineExhausted extends Error {}
 
 /** A fresh copy of re2-wasm with its own heap (Node's module cache dropped for it). */
 function loadEngine(): Re2Class {
-  for (const file of Object.keys(require.cache)) if (file.startsWith(PACKAGE_DIR)) delete require.cache[file];
+  const packageDir = dirname(require.resolve('re2-wasm/package.json'));
+  for (const file of Object.keys(require.cache)) if (file.startsWith(packageDir)) delete require.cache[file];
   return (require('re2-wasm') as { RE2: Re2Class }).RE2;
 }
 
