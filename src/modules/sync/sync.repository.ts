@@ -39,6 +39,7 @@ function probes(): SQL {
     sql`CASE WHEN ${newestAtOrAfter(sql`change_xid`, sql`${friendLinks}`, sql`${friendLinks.userId} = ${user}::uuid`)}
           OR ${newestAtOrAfter(sql`change_xid`, sql`${friendLinks}`, sql`${friendLinks.friendId} = ${user}::uuid`)}
           OR ${newestAtOrAfter(sql`p.change_xid`, sql`${friendLinks} mine JOIN ${userProfiles} p ON p.user_id = mine.friend_id`, sql`mine.user_id = ${user}::uuid`)}
+          OR ${newestAtOrAfter(sql`u.change_xid`, sql`${friendLinks} mine JOIN ${users} u ON u.id = mine.friend_id`, sql`mine.user_id = ${user}::uuid`)}
         THEN ${FRIENDS} END`,
     sql`CASE WHEN ${newestAtOrAfter(sql`change_xid`, sql`${syncTombstones}`, sql`owner_id = ${user}::uuid`)}
           OR ${newestAtOrAfter(sql`change_xid`, sql`${syncTombstones}`, sql`owner_id IS NULL`)}
@@ -94,9 +95,10 @@ export async function changedRows(db: DbOrTx, spec: PullSpec, userId: string, si
   return rows as (Raw & { _xid: string })[];
 }
 
-/** The caller's friends (both edges exist) whose friendship changed at or after `since`, with their names. */
+/** The caller's friends (both edges exist) whose friendship, profile or username changed at or after `since`, with their names. */
 export async function changedFriends(db: DbOrTx, userId: string, since: string | undefined): Promise<Raw[]> {
-  const after = since === undefined ? sql`true` : sql`(mine.change_xid >= ${since}::xid8 OR theirs.change_xid >= ${since}::xid8 OR p.change_xid >= ${since}::xid8)`;
+  const after =
+    since === undefined ? sql`true` : sql`(mine.change_xid >= ${since}::xid8 OR theirs.change_xid >= ${since}::xid8 OR p.change_xid >= ${since}::xid8 OR u.change_xid >= ${since}::xid8)`;
   const { rows } = await db.execute<Raw>(sql`
     SELECT mine.friend_id AS id, u.username, p.display_name
       FROM ${friendLinks} mine

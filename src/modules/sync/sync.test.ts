@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { banUser, befriend, catchPhotosUrl, createCatch, createEntry, createStaff, createUser, jpegWithGps, sendPhoto, WALLEYE, PIKE, type TestUser } from '../../../test/factories.js';
 import { purgeTombstones } from './sync.service.js';
 import { serviceDeps } from '../../core/service-deps.js';
+import { upsertFromClaims } from '../users/users.repository.js';
 
 let t: TestApp;
 let jo: TestUser;
@@ -99,6 +100,22 @@ describe('pull', () => {
     expect(again.changes.entries!.updated.filter((e) => e.id !== mine.id)).toEqual([]);
     expect(again.changes.species!.updated).toEqual([]);
     expect(again.timestamp).toBeGreaterThanOrEqual(first.timestamp);
+  });
+
+  it("brings a friend's new username (renamed at the identity provider) to the friends table; their sign-in changes nothing", async () => {
+    const ann = await createUser(t);
+    const bo = await createUser(t);
+    await befriend(t, ann, bo);
+    const first = await pull(ann, null);
+    expect(first.changes.friends!.updated).toEqual([{ id: bo.userId, username: bo.username, display_name: null }]);
+    // A sign-in with the same claims: not a change of the friends table.
+    await upsertFromClaims(t.database.db, { sub: bo.sub, username: bo.username, email: undefined });
+    const signedIn = await pull(ann, first.timestamp);
+    expect(signedIn.changes.friends!.updated.filter((f) => f.username !== bo.username)).toEqual([]);
+    const renamed = `${bo.username}_renamed`;
+    await upsertFromClaims(t.database.db, { sub: bo.sub, username: renamed, email: undefined });
+    const after = await pull(ann, signedIn.timestamp);
+    expect(after.changes.friends!.updated).toEqual([{ id: bo.userId, username: renamed, display_name: null }]);
   });
 
   it('brings what REST changed and deleted since the last pull (tombstones), and nothing twice once past it', async () => {
