@@ -1,5 +1,9 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { useMemoryTempDir } from './test/memory-tmpdir.js';
+
+// The run's temporary files in memory (test/memory-tmpdir.ts): cloning the template database per test file is then 15× faster.
+useMemoryTempDir();
 
 /**
  * The files that take longest (real server processes, PostgreSQL killed and restarted, the
