@@ -62,6 +62,12 @@ export function relationshipsOf(deps: { registries: Registries }): RelationshipP
 export interface VisibilityBranch {
   condition: SQL;
   owners?: SQL;
+  /**
+   * The branch a feed reads first (the Public branch: every shown owner's public records, in time
+   * order): once it fills a page, nothing older than its oldest row can be on that page, which
+   * bounds what the other branches read (`newestOfBranches`, core/db/keyset.ts).
+   */
+  leads?: true;
 }
 
 /**
@@ -102,7 +108,7 @@ export async function isOwnerShown(deps: ServiceDeps<DbOrTx>, ownerId: string): 
 export function visibilityBranchParts(r: RelationshipProvider, viewerId: string, owner: AnyPgColumn, visibility: AnyPgColumn): VisibilityBranch[] {
   return [
     { condition: sql`${owner} = ${viewerId}` },
-    { condition: sql`${visibility} = 'Public' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})` },
+    { condition: sql`${visibility} = 'Public' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})`, leads: true },
     { condition: sql`${visibility} = 'Friends' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})`, owners: r.friendsOf(viewerId) },
     { condition: sql`${visibility} = 'Circle' AND ${owner} <> ${viewerId} AND ${owner} NOT IN (${hiddenOwners})`, owners: r.circleOwnersOf(viewerId) },
   ];

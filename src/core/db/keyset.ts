@@ -56,6 +56,29 @@ export function newestOfBranch(branch: VisibilityBranch, source: FeedSource, win
     ORDER BY owned.${time} DESC NULLS LAST, owned.id DESC NULLS LAST LIMIT ${limit})`;
 }
 
+/**
+ * A feed's branches (`newestOfBranch` each, with its own source), merged by UNION ALL: the rows
+ * the page is taken from (the caller sorts them and keeps its page). The branch that `leads` (the
+ * Public branch) is read first, as a CTE: when it returns `window` rows, no row older than its
+ * oldest can be on the page (the window is full of newer ones), so every other branch reads only
+ * rows from that time on, an index condition of its (owner, …, time) index. Without the bound, a
+ * friend with fewer matching rows than the window was read to the end of their history (a map box
+ * holding a sixth of a friend's entries: their whole history read for rows the page then dropped).
+ * With no leading branch, or one that returns fewer rows than the window, nothing is bounded.
+ * `led: false` reads every branch unbounded (the EXPLAIN tests' "before").
+ */
+export function newestOfBranches(parts: Array<{ branch: VisibilityBranch; source: FeedSource }>, window: number, perOwner: boolean, led = true): SQL {
+  const lead = led ? parts.find((part) => part.branch.leads) : undefined;
+  if (!lead) return sql.join(parts.map((part) => newestOfBranch(part.branch, part.source, window, perOwner)), sql` UNION ALL `);
+  const time = sql.identifier(lead.source.timeAs);
+  const oldestOfLead = sql`(SELECT CASE WHEN count(*) >= ${sql.raw(String(window))} THEN min(${time}) ELSE '-infinity' END FROM feed_lead)`;
+  const others = parts
+    .filter((part) => part !== lead)
+    .map((part) => newestOfBranch(part.branch, { ...part.source, where: [...part.source.where, sql`${part.source.time} >= ${oldestOfLead}`] }, window, perOwner));
+  return sql`WITH feed_lead AS MATERIALIZED ${newestOfBranch(lead.branch, lead.source, window, perOwner)}
+    SELECT id, ${time} FROM feed_lead${sql.join(others.map((other) => sql` UNION ALL ${other}`))}`;
+}
+
 /** A feed page's ids with their keys (for the next cursor). */
 export interface FeedRow {
   id: string;

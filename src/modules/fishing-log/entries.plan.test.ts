@@ -72,7 +72,7 @@ async function plan(query: ReturnType<typeof visibleEntryIdsQuery>): Promise<str
   return scans((rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
 }
 
-type AnalyzedNode = PlanNode & { 'Actual Rows'?: number; 'Actual Loops'?: number; Plans?: AnalyzedNode[] };
+type AnalyzedNode = PlanNode & { 'Actual Rows'?: number; 'Actual Loops'?: number; 'Rows Removed by Filter'?: number; Plans?: AnalyzedNode[] };
 
 /** EXPLAIN ANALYZE of the generic plan of `query` as a prepared statement (its placeholders: viewer, micros, afterId, and `given`). */
 async function genericPlan(query: ReturnType<typeof visibleEntryIdsQuery>, given: Record<string, unknown> = {}): Promise<AnalyzedNode> {
@@ -193,8 +193,9 @@ describe('entry list query plans', () => {
   it('reads at most a page of each friend\'s entries in the prepared feed, however many entries a friend has', async () => {
     // One friend with 600 Friends entries older than everything else: the page never needs them.
     await withProlificFriend(`'Friends'`, 600, async () => {
+      // (Not led by the Public branch: its page would bound both forms by time, `newestOfBranches`.)
       const perFriend = async (perOwner: boolean) =>
-        ownerVisibilityScans(await genericPlan(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), {}, { limit: 20, offset: 0, after: undefined }, perOwner))).map((n) => n['Actual Rows'] ?? 0);
+        ownerVisibilityScans(await genericPlan(visibleEntryIdsQuery(relationshipsOf(t), placeholder('viewer'), {}, { limit: 20, offset: 0, after: undefined }, perOwner, false))).map((n) => n['Actual Rows'] ?? 0);
       // Rows per friend (an average over the friends: the prolific one alone puts the IN form far above a page).
       expect(Math.max(...(await perFriend(false)))).toBeGreaterThan(20);
       const bounded = await perFriend(true);
@@ -276,6 +277,26 @@ describe('entry list query plans', () => {
     // from the index alone (it carries the coordinates, migration 0052).
     expect(scan?.['Node Type']).toBe('Index Only Scan');
     expect(scan?.['Actual Rows']).toBeLessThanOrEqual(20);
+  });
+
+  it("reads a friend's entries only down to the oldest of the Public page (its lead): none of a friend's 600 older entries in a map box elsewhere", async () => {
+    await withProlificFriend(`'Friends'`, 600, async () => {
+      const owner = t.database.owner.pool;
+      await owner.query(`UPDATE fishing_log_entries SET latitude = 48.5, longitude = -90.5 WHERE title LIKE 'old %'`);
+      await owner.query('VACUUM (ANALYZE) fishing_log_entries');
+      const box = { bbox: { minLat: 45, maxLat: 47, minLng: -94, maxLng: -92 } };
+      // Index entries read per friend (those the filter kept and those it dropped), an average over the friends of the LATERAL loop.
+      const readPerFriend = async (led: boolean) => {
+        const { query, values } = preparedFeedQuery(relationshipsOf(t), viewer.userId, box, { limit: 20, offset: 0, after: undefined }, led);
+        const plan = await genericPlan(query, values);
+        const loops = ownerScans(plan).filter((n) => (n['Actual Loops'] ?? 1) > 1);
+        expect(loops.length, scans(plan).join('; ')).toBeGreaterThan(0);
+        return Math.max(...loops.map((n) => (n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)));
+      };
+      // Unbounded, the prolific friend's whole history is read for rows the box drops.
+      expect(await readPerFriend(false)).toBeGreaterThan(20);
+      expect(await readPerFriend(true)).toBeLessThanOrEqual(20);
+    });
   });
 
   it('runs a filtered feed as the named statement of its shape, whatever the values (planned once per connection)', async () => {

@@ -5,7 +5,7 @@ import { uuidv7 } from '../../core/db/ids.js';
 import { friendsOnlyBranchParts, visibilityBranchParts, type RelationshipProvider, type VisibilityBranch } from '../../core/access/visibility.js';
 import { VISIBILITIES, type FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, newestOfBranch, shapedFeedStatements, type FeedShape } from '../../core/db/keyset.js';
+import { afterKeySql, feedKeySql, newestOfBranches, shapedFeedStatements, type FeedShape } from '../../core/db/keyset.js';
 import { anyUuid, columnsOf, insertOf, namedIdsStatement, namedStatement, placeholder } from '../../core/db/prepared.js';
 import type { ClientId } from '../../core/http/client-ids.js';
 import type { Precondition } from '../../core/http/conditional.js';
@@ -81,16 +81,17 @@ function branches(relationships: RelationshipProvider, viewerId: string, filters
  * (Friends, Circle; every branch of the friends-only scope) read per owner (`newestOfBranch`):
  * a page per friend, however long their history, where `owner IN (…)` read every friend's
  * matching entries and sorted them. Filtered to one other owner, the owner's own index range
- * bounds what is read. `perOwner` overrides that (the EXPLAIN test's "before"). Exported for it.
+ * bounds what is read. The Public branch leads (`newestOfBranches`): the others read nothing older
+ * than its page. `perOwner` and `led` override these (the EXPLAIN tests' "before"). Exported for them.
  */
-export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = !filters.ownerId): SQL {
+export function visibleEntryIdsQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage, perOwner = !filters.ownerId, led = true): SQL {
   const after = afterKeySql(e.occurredAt, e.id, page.after);
   const source = { table: e, owner: e.ownerId, id: e.id, time: e.occurredAt, timeAs: 'occurred_at', where: [...filterConditions(viewerId, filters), ...(after ? [after] : [])] };
   // Limits as literals (validated integers): the planner costs each branch for the rows it really
   // reads, also in the generic plan of a prepared statement (a LIMIT parameter counts as 10% of the table).
-  const parts = branches(relationships, viewerId, filters).map((branch) => newestOfBranch(branch, source, page.offset + page.limit, perOwner));
+  const parts = branches(relationships, viewerId, filters).map((branch) => ({ branch, source }));
   if (parts.length === 0) return sql`SELECT NULL::uuid AS id, NULL::text AS key WHERE false`;
-  return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${sql.join(parts, sql` UNION ALL `)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
+  return sql`SELECT v.id, ${feedKeySql(sql`v.occurred_at`)} AS key FROM (${newestOfBranches(parts, page.offset + page.limit, perOwner, led)}) v ORDER BY v.occurred_at DESC, v.id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
 /** The filters given a value, each a parameter of the feed's statement (and a letter of its name), in the statement's order. */
@@ -152,9 +153,10 @@ const feedStatement = shapedFeedStatements<RelationshipProvider>('entries', (sha
 });
 
 /** The query of the feed's named statement for these filters (viewer, cursor and filter values as parameters), and those values: for the EXPLAIN test. */
-export function preparedFeedQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): { query: SQL; values: Record<string, unknown> } {
+export function preparedFeedQuery(relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage, led = true): { query: SQL; values: Record<string, unknown> } {
   const { shape, values } = feedShape(viewerId, filters);
-  return { query: visibleEntryIdsQuery(relationships, placeholder('viewer'), shapeFilters(shape), page), values };
+  const shaped = shapeFilters(shape);
+  return { query: visibleEntryIdsQuery(relationships, placeholder('viewer'), shaped, page, !shaped.ownerId, led), values };
 }
 
 async function feedIds(db: DbOrTx, relationships: RelationshipProvider, viewerId: string, filters: EntryFilters, page: FeedPage): Promise<{ id: string; key: string }[]> {

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { friendsOnlyBranchParts, visibilityBranchParts, visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
 import type { FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, newestOfBranch, shapedFeedStatements } from '../../core/db/keyset.js';
+import { afterKeySql, feedKeySql, newestOfBranch, newestOfBranches, shapedFeedStatements } from '../../core/db/keyset.js';
 import { anyUuid, columnsOf, namedStatement, placeholder } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
@@ -93,6 +93,7 @@ export interface PostFilter {
 /**
  * The feed's query. Branches limited to related authors (Friends, Circle) read per author
  * (`newestOfBranch`); filtered to one author, that author's own index range bounds what is read.
+ * The Public branch leads (`newestOfBranches`): the others read nothing older than its page.
  */
 function feedQuery(relationships: RelationshipProvider, viewerId: string, filter: PostFilter, page: FeedPage): SQL {
   if (filter.scope === 'friends') return friendsFeedQuery(relationships, viewerId, filter, page);
@@ -103,11 +104,8 @@ function feedQuery(relationships: RelationshipProvider, viewerId: string, filter
   const perAuthor = !filter.authorId;
   // Limits as literals (validated integers), as in the entries feed: plans costed for the rows read.
   const window = page.offset + page.limit;
-  const selects = [
-    newestOfBranch(own!, { ...source, where }, window, perAuthor),
-    ...others.map((branch) => newestOfBranch(branch, { ...source, where: [sql`${posts.status} = 'Published'`, ...where] }, window, perAuthor)),
-  ];
-  return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${sql.join(selects, sql` UNION ALL `)}) feed
+  const parts = [{ branch: own!, source: { ...source, where } }, ...others.map((branch) => ({ branch, source: { ...source, where: [sql`${posts.status} = 'Published'`, ...where] } }))];
+  return sql`SELECT id, ${feedKeySql(sql`created_at`)} AS key FROM (${newestOfBranches(parts, window, perAuthor)}) feed
              ORDER BY created_at DESC, id DESC LIMIT ${sql.raw(String(page.limit))} OFFSET ${sql.raw(String(page.offset))}`;
 }
 
@@ -137,6 +135,12 @@ const feedStatement = shapedFeedStatements<RelationshipProvider>('posts', (shape
   };
   return (relationships, viewerId, page) => feedQuery(relationships, viewerId, filter, page);
 });
+
+/** The query of the feed's named statement for this filter (viewer, cursor and author as parameters), and the author's value: for the bench's EXPLAIN. */
+export function preparedFeedQuery(relationships: RelationshipProvider, filter: PostFilter, page: FeedPage): { query: SQL; values: Record<string, unknown> } {
+  const shaped: PostFilter = { ...(filter.scope ? { scope: filter.scope } : {}), ...(filter.authorId ? { authorId: placeholder('authorId') } : {}) };
+  return { query: feedQuery(relationships, placeholder('viewer'), shaped, page), values: filter.authorId ? { authorId: filter.authorId } : {} };
+}
 
 /**
  * The feed: ids of the posts `viewerId` may see, newest first, after the cursor key when given.
