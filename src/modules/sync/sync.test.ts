@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { until } from '../../../test/until.js';
 import { banUser, befriend, catchPhotosUrl, createCatch, createEntry, createStaff, createUser, jpegWithGps, sendPhoto, WALLEYE, PIKE, type TestUser } from '../../../test/factories.js';
 import { purgeTombstones } from './sync.service.js';
 import { serviceDeps } from '../../core/service-deps.js';
@@ -362,6 +363,13 @@ describe('tombstones', () => {
     const services = serviceDeps(t);
     expect(await purgeTombstones(services, 90)).toBe(0);
     expect(await purgeTombstones(services, 90, new Date(Date.now() + 91 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    // A pull's cursor is its snapshot's xmin, which is the server's: a transaction open since before the purge, in any
+    // database (another test file's, on the run's server), holds it at or below the purge horizon, and every pull until
+    // it ends is a replacement. Only once none is left is the re-sync's cursor one that goes on incrementally.
+    await until('no transaction older than the purge to be open on the server', async () => {
+      const { rows } = await t.database.pool.query<{ past: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) > purged_through AS past FROM sync_horizon WHERE id = 1');
+      return rows[0]?.past || undefined;
+    });
     const resync = await pull(angler, old.timestamp);
     expect(resync.experimentalStrategy).toBe('replacement');
     expect(resync.changes.entries!.deleted).toEqual([]);
