@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, statfsSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statfsSync } from 'node:fs';
 
 /** `statfs`'s type of a tmpfs (linux/magic.h). */
 const TMPFS_MAGIC = 0x01021994;
@@ -25,8 +25,10 @@ export function useMemoryTempDir(): string | undefined {
     const uid = process.getuid?.() ?? 0;
     const dir = `/dev/shm/fishlog-test-tmp-${uid}`;
     mkdirSync(dir, { recursive: true });
-    // Only a folder of this user's own (another user could have made one in its place).
-    if (statSync(dir).uid !== uid) return undefined;
+    // Only a folder of this user's own, itself and not a link (another user could have made either in its place:
+    // a link to a folder of this user's would otherwise be made writable for everyone below).
+    const made = lstatSync(dir);
+    if (!made.isDirectory() || made.isSymbolicLink() || made.uid !== uid) return undefined;
     // As /tmp: the embedded cluster's server runs as another OS user when the tests run as root.
     chmodSync(dir, 0o1777);
     process.env.TMPDIR = dir;

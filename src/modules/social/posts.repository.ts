@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { friendsOnlyBranchParts, visibilityBranchParts, visibleTo, type RelationshipProvider } from '../../core/access/visibility.js';
 import type { FeedScope } from '../../core/access/visibility-levels.js';
 import type { DbOrTx } from '../../core/db/client.js';
-import { afterKeySql, feedKeySql, newestOfBranch, newestOfBranches, shapedFeedStatements } from '../../core/db/keyset.js';
+import { afterKeySql, feedKeySql, newestOfBranch, newestOfBranches, shapedFeedStatements, type FeedShape } from '../../core/db/keyset.js';
 import { anyUuid, columnsOf, namedStatement, placeholder } from '../../core/db/prepared.js';
 import type { FeedKey, FeedPage } from '../../core/http/pagination.js';
 import { catches, logEntries } from '../fishing-log/index.js';
@@ -128,18 +128,31 @@ export function friendsFeedQuery(relationships: RelationshipProvider, viewerId: 
  * shape (core/db/keyset.ts): `posts_feed_20`, `posts_friends_feed_20_after`, `posts_feed_a_20`
  * (one author, a parameter) …
  */
-const feedStatement = shapedFeedStatements<RelationshipProvider>('posts', (shape) => {
-  const filter: PostFilter = {
+/** The feed's filter as a statement's shape (the friends-only scope in its name, the author a parameter), and the author's value. */
+function feedShape(filter: PostFilter): { shape: FeedShape; values: Record<string, unknown> } {
+  return {
+    shape: { named: filter.scope === 'friends' ? ['friends'] : [], valued: filter.authorId ? [{ name: 'authorId', letter: 'a' }] : [] },
+    values: filter.authorId ? { authorId: filter.authorId } : {},
+  };
+}
+
+/** The filter of a shape, its author as the statement's parameter. */
+function shapeFilter(shape: FeedShape): PostFilter {
+  return {
     ...(shape.named.includes('friends') ? { scope: 'friends' as const } : {}),
     ...(shape.valued.length > 0 ? { authorId: placeholder('authorId') } : {}),
   };
+}
+
+const feedStatement = shapedFeedStatements<RelationshipProvider>('posts', (shape) => {
+  const filter = shapeFilter(shape);
   return (relationships, viewerId, page) => feedQuery(relationships, viewerId, filter, page);
 });
 
 /** The query of the feed's named statement for this filter (viewer, cursor and author as parameters), and the author's value: for the bench's EXPLAIN. */
 export function preparedFeedQuery(relationships: RelationshipProvider, filter: PostFilter, page: FeedPage): { query: SQL; values: Record<string, unknown> } {
-  const shaped: PostFilter = { ...(filter.scope ? { scope: filter.scope } : {}), ...(filter.authorId ? { authorId: placeholder('authorId') } : {}) };
-  return { query: feedQuery(relationships, placeholder('viewer'), shaped, page), values: filter.authorId ? { authorId: filter.authorId } : {} };
+  const { shape, values } = feedShape(filter);
+  return { query: feedQuery(relationships, placeholder('viewer'), shapeFilter(shape), page), values };
 }
 
 /**
@@ -156,10 +169,10 @@ export async function feedPage(
   filter: PostFilter,
   page: FeedPage,
 ): Promise<{ ids: string[]; last: FeedKey | undefined }> {
-  const shape = { named: filter.scope === 'friends' ? ['friends'] : [], valued: filter.authorId ? [{ name: 'authorId', letter: 'a' }] : [] };
+  const { shape, values } = feedShape(filter);
   const rows =
     page.offset === 0
-      ? await feedStatement(shape)(db, relationships, viewerId, page, filter.authorId ? { authorId: filter.authorId } : {})
+      ? await feedStatement(shape)(db, relationships, viewerId, page, values)
       : // A numbered page (`page=N`): its offset is part of the text, planned per request.
         (await db.execute<{ id: string; key: string }>(feedQuery(relationships, viewerId, filter, page))).rows;
   const lastRow = rows.at(-1);
