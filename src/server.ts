@@ -30,6 +30,30 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
 
   limitHeapGrowth(config.heapGrowingPercent);
   const say = (message: string) => process.stderr.write(`fishlog: ${message}\n`);
+
+  // The signal handlers come first: a SIGTERM or Ctrl-C during the start-up (initdb, migrations,
+  // the job queue's start after `listen`) stops the server cleanly once the step in progress ends,
+  // instead of killing it with its cluster half-shared.
+  let stoppingSince: number | undefined;
+  let requestStop!: (signal: string) => void;
+  const stopRequested = new Promise<string>((resolve) => (requestStop = resolve));
+  let started = false;
+  const onSignal = (signal: string) => {
+    if (stoppingSince !== undefined) {
+      // Under `npm start` one Ctrl-C or `kill` of the process group arrives twice: from the
+      // terminal (or the process manager) and forwarded by npm. Only a later one means "now".
+      if (Date.now() - stoppingSince < DUPLICATE_SIGNAL_MS) return;
+      say(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stoppingSince = Date.now();
+    if (!started) say(`${signal} while starting: stopping once the current start-up step ends`);
+    requestStop(signal);
+  };
+  // They stay until the process ends (runServer's caller exits): npm's forwarded copy of a signal
+  // may arrive after the shutdown finished.
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
   let database: Database | undefined;
   let app: FastifyInstance | undefined;
   let metricsServer: Server | undefined;
@@ -67,44 +91,31 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<n
     await database?.close().catch(() => undefined);
     return 1;
   }
+  started = true;
 
   const running = { app, database };
-  return new Promise<number>((resolve) => {
-    let stoppingSince: number | undefined;
-    const shutdown = async (signal: string) => {
-      if (stoppingSince !== undefined) {
-        // Under `npm start` one Ctrl-C or `kill` of the process group arrives twice: from the
-        // terminal (or the process manager) and forwarded by npm. Only a later one means "now".
-        if (Date.now() - stoppingSince < DUPLICATE_SIGNAL_MS) return;
-        say(`${signal} again: exiting now`);
-        process.exit(1);
-      }
-      stoppingSince = Date.now();
-      running.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      const cap = setTimeout(() => {
-        running.app.log.warn('in-flight requests did not finish in time; closing connections');
-        running.app.server.closeAllConnections();
-      }, config.shutdownTimeoutMs);
-      cap.unref();
-      let code = 0;
-      try {
-        await running.app.close();
-      } catch (error) {
-        running.app.log.error({ err: error }, 'error while closing the HTTP server');
-        code = 1;
-      }
-      clearTimeout(cap);
-      metricsServer?.close();
-      try {
-        await running.database.close();
-      } catch (error) {
-        say(`error while closing the database: ${error instanceof Error ? error.message : String(error)}`);
-        code = 1;
-      }
-      say('stopped');
-      resolve(code);
-    };
-    process.on('SIGINT', () => void shutdown('SIGINT'));
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  });
+  const signal = await stopRequested;
+  running.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const cap = setTimeout(() => {
+    running.app.log.warn('in-flight requests did not finish in time; closing connections');
+    running.app.server.closeAllConnections();
+  }, config.shutdownTimeoutMs);
+  cap.unref();
+  let code = 0;
+  try {
+    await running.app.close();
+  } catch (error) {
+    running.app.log.error({ err: error }, 'error while closing the HTTP server');
+    code = 1;
+  }
+  clearTimeout(cap);
+  metricsServer?.close();
+  try {
+    await running.database.close();
+  } catch (error) {
+    say(`error while closing the database: ${error instanceof Error ? error.message : String(error)}`);
+    code = 1;
+  }
+  say('stopped');
+  return code;
 }

@@ -25,7 +25,7 @@ interface Server {
  * skips only the `prestart` rebuild). In a process group of its own, so a crash can kill npm and
  * the server together.
  */
-async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
+function spawnServer(dataDir: string, env: NodeJS.ProcessEnv = {}) {
   const child = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
     cwd: projectRoot,
     detached: true,
@@ -33,22 +33,28 @@ async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promis
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function startServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const server = spawnServer(dataDir, env);
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${server.output()}`)), 90_000);
+    const onData = () => {
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output());
       if (match) {
         clearTimeout(timer);
         resolve(Number(match[1]));
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    server.child.stdout!.on('data', onData);
+    server.child.stderr!.on('data', onData);
+    void server.exited.then((code) => reject(new Error(`server exited with ${code}:\n${server.output()}`)));
   });
-  return { child, port, output: () => output, exited };
+  return { ...server, port };
 }
 
 /** A crash: npm and the server it runs die at once. */
@@ -111,6 +117,14 @@ describe('the real server process', { timeout: 240_000 }, () => {
     expect(await health(second.port)).toMatchObject({ status: 200, body: { database: 'ok' } });
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+
+    // A SIGTERM during the start-up (at its first line, while it joins the cluster) stops it cleanly
+    // once the step in progress ends: exit code 0, not a death by the signal.
+    const early = spawnServer(dataDir);
+    await new Promise((resolve) => early.child.stderr!.once('data', resolve));
+    early.child.kill('SIGTERM');
+    expect({ code: await early.exited, output: early.output() }).toMatchObject({ code: 0, output: expect.stringContaining('SIGTERM while starting') });
+    expect(early.output()).toContain('fishlog: stopped');
     expect(await health(first.port)).toMatchObject({ status: 200, body: { database: 'ok' } });
 
     // Committed writes while the server runs (from another process of the project).
