@@ -16,7 +16,7 @@ import * as service from './deletion.service.js';
 /** Deleting one's account (/api/account/deletion, DELETE /api/userprofile/me) and its administration (/api/admin/account-deletions). */
 export const deletionRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   const services = serviceDeps(deps);
-  const deletionDeps: service.DeletionDeps = { ...services, idp: deps.idp, settings: deps.settings, log: app.log };
+  const deletionDeps: service.DeletionDeps = { ...services, idp: deps.idp, settings: deps.settings, log: app.log, invalidate: (sub) => deps.authenticator.invalidate(sub) };
   const now = () => new Date(deps.now());
   app.addSchema(AccountDeletion);
   app.addSchema(AdminAccountDeletion);
@@ -109,7 +109,7 @@ export const deletionRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: { 200: Type.Ref('AccountDeletion', { description: 'The deletion, now Cancelled' }), ...errorResponses(404) },
       },
     },
-    async (request) => service.cancelDeletion(services, auditContextOf(request), principalOf(request), now()),
+    async (request) => service.cancelDeletion(deletionDeps, auditContextOf(request), principalOf(request), now()),
   );
 
   const adminTags = ['admin: users'];

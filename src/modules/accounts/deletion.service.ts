@@ -32,6 +32,11 @@ export interface DeletionDeps extends ServiceDeps {
   idp: IdentityProvider;
   settings: SettingsReader;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+  /**
+   * Drops this process's cached principal of a user (`sub`) once a change to it has committed:
+   * its next request already reads the change (other processes learn it from the NOTIFY).
+   */
+  invalidate: (sub: string) => void;
 }
 
 /** A password-free request must come from a sign-in this recent (the token's `auth_time`, else its `iat`). */
@@ -114,6 +119,7 @@ export async function requestDeletion(
     return { created: true, row: scheduled };
   });
   if (outcome.created) {
+    deps.invalidate(principal.sub);
     forgetHiddenOwners(deps);
     // Every sign-in ends; signing in again stays possible during the grace period (to cancel).
     await deps.idp.signOutUser(principal.sub).catch((error: unknown) => deps.log.warn({ err: error, userId: principal.userId }, 'signing out everywhere after a deletion request failed'));
@@ -135,7 +141,7 @@ export async function pendingDeletionOf(deps: ServiceDeps, userId: string): Prom
 }
 
 /** Cancels the caller's pending deletion: the account is active again and their content shows again. */
-export async function cancelDeletion(deps: ServiceDeps, context: AuditContext, principal: Principal, now: Date) {
+export async function cancelDeletion(deps: ServiceDeps & Pick<DeletionDeps, 'invalidate'>, context: AuditContext, principal: Principal, now: Date) {
   const row = await transaction(deps.db, async (tx) => {
     await authorize(accountPolicy, principal, 'cancelDeletion', { userId: principal.userId, role: principal.role }, inTx(deps, tx), () => UserErrors.notFound(principal.userId));
     const cancelled = await repo.cancel(tx, principal.userId, now);
@@ -144,6 +150,7 @@ export async function cancelDeletion(deps: ServiceDeps, context: AuditContext, p
     await recordAudit(inTx(deps, tx), context, { action: 'accounts.deletion_cancelled', targetType: 'user', targetId: principal.userId, before: { status: 'Pending' }, after: { status: 'Cancelled' } });
     return cancelled;
   });
+  deps.invalidate(principal.sub);
   forgetHiddenOwners(deps);
   return deletionView(row);
 }
@@ -187,7 +194,10 @@ export async function eraseDueAccounts(deps: DeletionDeps, now: Date): Promise<s
       return null;
     });
     if (userId === undefined) break;
-    if (userId) erased.push(userId);
+    if (userId) {
+      erased.push(userId);
+      deps.invalidate(userId);
+    }
   }
   if (erased.length > 0) {
     for (const registration of personalDataOf(deps)) {

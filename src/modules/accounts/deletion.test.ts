@@ -50,7 +50,7 @@ const cancel = (user: TestUser) => t.app.inject({ method: 'DELETE', url: '/api/a
 const me = (user: TestUser) => t.app.inject({ method: 'GET', url: '/api/userprofile/me', headers: user.headers });
 
 function deletionDeps(): DeletionDeps {
-  return { ...serviceDeps(t), idp: new LocalIdentityProvider(t.database.db, t.config.idp as never), settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined } };
+  return { ...serviceDeps(t), idp: new LocalIdentityProvider(t.database.db, t.config.idp as never), settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined }, invalidate: () => undefined };
 }
 
 describe('asking for the deletion of one’s account', () => {

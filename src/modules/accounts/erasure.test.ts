@@ -49,7 +49,7 @@ const DAY = 86_400_000;
 const later = () => new Date(Date.now() + 31 * DAY);
 
 function deletionDeps(t: TestApp, idp: IdentityProvider = new LocalIdentityProvider(t.database.db, t.config.idp as never)): DeletionDeps {
-  return { ...serviceDeps(t), idp, settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined } };
+  return { ...serviceDeps(t), idp, settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined }, invalidate: () => undefined };
 }
 
 async function requestDeletion(t: TestApp, user: TestUser): Promise<void> {

@@ -269,7 +269,7 @@ describe('erasure', () => {
     // During the grace period the archive stays (the person may still download it).
     expect(await readdir(exportsDir(dataDir))).toContain(`${nedsExport}.tar.gz`);
 
-    const deps: DeletionDeps = { ...serviceDeps(t), idp: new LocalIdentityProvider(t.database.db, t.config.idp as never), settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined } };
+    const deps: DeletionDeps = { ...serviceDeps(t), idp: new LocalIdentityProvider(t.database.db, t.config.idp as never), settings: { get: () => undefined }, log: { warn: () => undefined, info: () => undefined }, invalidate: () => undefined };
     expect(await eraseDueAccounts(deps, new Date(Date.now() + 31 * DAY))).toContain(ned.userId);
     const left = await readdir(exportsDir(dataDir));
     expect(left).not.toContain(`${nedsExport}.tar.gz`);
