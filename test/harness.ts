@@ -56,12 +56,12 @@ export interface TestDatabase {
 
 /** A fresh database cloned from the template (migrated and seeded). */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
-  const { adminUrl, template, prefix } = inject('testDb');
+  const { adminUrl, template, prefix, cloneStrategy } = inject('testDb');
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const source = options.empty ? 'template0' : template;
   for (let attempt = 1; ; attempt++) {
     try {
-      await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${source}`);
+      await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${source} STRATEGY ${cloneStrategy}`);
       break;
     } catch (error) {
       // 55006: the template is briefly in use by another worker's clone
