@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
+import { listenChannel, type ChannelListener } from '../db/listen.js';
 import { AuthErrors } from './auth.errors.js';
 import type { IdentityClaims, IdentityProvider } from './idp/types.js';
 import type { DirectoryBan, UserDirectory } from './user-directory.js';
@@ -67,7 +68,7 @@ export class Authenticator {
   private readonly tokens = new LRUCache<string, IdentityClaims>({ maxSize: MAX_CACHED_TOKENS, sizeCalculation: () => 1 });
   private readonly principals = new LRUCache<string, CachedPrincipal>({ maxSize: MAX_CACHED_TOKENS, sizeCalculation: () => 1 });
   private readonly subOfUser = new LRUCache<string, string>({ maxSize: MAX_CACHED_TOKENS, sizeCalculation: () => 1 });
-  private listener: pg.PoolClient | undefined;
+  private listener: ChannelListener | undefined;
   private closed = false;
 
   constructor(
@@ -162,38 +163,22 @@ export class Authenticator {
     return principal;
   }
 
-  /** Listens for principal changes from every process (CLI, other servers). */
+  /**
+   * Listens for principal changes from every process (CLI, other servers), on the pool's one
+   * listening connection (core/db/listen.ts). While it is lost, and until it listens again, changes
+   * are not heard: what is cached then is forgotten (entries also expire within 60 s).
+   */
   async listen(pool: pg.Pool): Promise<void> {
     if (this.closed) return;
-    try {
-      const client = await pool.connect();
-      client.on('notification', (message) => {
-        if (message.channel === PRINCIPAL_CHANNEL && message.payload) this.invalidate(message.payload);
-      });
-      client.on('error', (error) => {
-        if (this.listener !== client) return; // already closed or replaced
-        this.log.warn({ err: error }, 'principal change listener lost its connection; reconnecting');
-        this.principals.clear();
-        this.listener = undefined;
-        client.release(true);
-        if (!this.closed) setTimeout(() => void this.listen(pool), 1000).unref();
-      });
-      await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
-      this.listener = client;
-    } catch (error) {
-      this.log.warn({ err: error }, 'cannot listen for principal changes yet; retrying (cache entries expire within 60 s)');
-      if (!this.closed) setTimeout(() => void this.listen(pool), 5000).unref();
-    }
+    this.listener = listenChannel(pool, PRINCIPAL_CHANNEL, { onNotify: (payload) => payload && this.invalidate(payload), onGap: () => this.principals.clear() }, this.log);
+    await this.listener.ready;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const client = this.listener;
+    const listener = this.listener;
     this.listener = undefined;
-    if (client) {
-      // A connection that LISTENs is not handed back to the pool: it is closed.
-      client.removeAllListeners('notification');
-      client.release(true);
-    }
+    await listener?.close();
   }
+
 }

@@ -34,9 +34,15 @@ describe('keyedChannelCache', () => {
     throw new Error('not heard');
   }
 
+  /** The pool's listening connections to the scratch database. */
+  const listenerConnections = async () =>
+    (await scratch.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'fishlog-listener' AND datname = current_database()")).rows[0]!.n;
+
   const listening: ChannelListener[] = [];
   afterAll(async () => {
     for (const listener of listening) await listener.close();
+    // The last listener closed: the pool's listening connection is ended.
+    await soon(async () => (await listenerConnections()) === 0);
   });
   async function listen(cache: { listen: (pool: pg.Pool) => ChannelListener }) {
     const listener = cache.listen(scratch.pool);
@@ -115,7 +121,6 @@ describe('keyedChannelCache', () => {
 
   it('keeps nothing before LISTEN took effect, nor while a lost connection is being replaced', async () => {
     const { cache, loads } = counted();
-    const channel = `test_keyed_${channels}`;
     const listener = cache.listen(scratch.pool);
     listening.push(listener);
     await cache.get(scratch.db, 'a'); // LISTEN not yet answered: read anew
@@ -124,7 +129,8 @@ describe('keyedChannelCache', () => {
     await cache.get(scratch.db, 'a');
     expect(loads.get('a')).toBe(2);
     // The listening connection dies (a restart, a proxy's idle timeout): nothing is heard until it is back.
-    const killed = await scratch.pool.query('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE query = $1', [`LISTEN "${channel}"`]);
+    // The pool's one listening connection (every channel of the process listens through it).
+    const killed = await scratch.pool.query("SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'fishlog-listener' AND datname = current_database()");
     expect(killed.rows).toEqual([{ done: true }]);
     await soon(async () => {
       const before = loads.get('a')!;
@@ -139,6 +145,27 @@ describe('keyedChannelCache', () => {
       await cache.get(scratch.db, 'a');
       return loads.get('a') === before;
     });
+  });
+
+  it('listens on every channel of a pool through one connection; the last listener to close ends it', async () => {
+    const caches = [counted(), counted(), counted()];
+    const own = await Promise.all(caches.map(({ cache }) => cache.listen(scratch.pool)).map(async (listener) => (await listener.ready, listener)));
+    expect(await listenerConnections()).toBe(1);
+    // Each channel's NOTIFY reaches its own cache only.
+    for (const { cache } of caches) await cache.get(scratch.db, 'a');
+    await caches[1]!.notify('a');
+    await soon(async () => {
+      for (const { cache } of caches) await cache.get(scratch.db, 'a');
+      return caches[1]!.loads.get('a') === 2;
+    });
+    expect([caches[0]!.loads.get('a'), caches[2]!.loads.get('a')]).toEqual([1, 1]);
+    for (const listener of own) await listener.close();
+    // The listeners of the earlier tests are still open (closed after all): the connection stays, without these channels.
+    expect(await listenerConnections()).toBe(1);
+    await caches[0]!.notify('a');
+    await caches[0]!.cache.get(scratch.db, 'a');
+    await caches[0]!.cache.get(scratch.db, 'a');
+    expect(caches[0]!.loads.get('a')).toBe(3); // closed: read anew each time
   });
 
   it('forgets everything when its listener closes, and reads anew afterwards', async () => {

@@ -10,59 +10,145 @@ export interface ChannelListener {
   close(): Promise<void>;
 }
 
+interface ChannelHandlers {
+  onNotify(payload: string): void;
+  onGap(listening: boolean): void;
+}
+
+type Log = { warn: (obj: object, msg: string) => void };
+
 /**
- * LISTEN on `channel` through a connection of its own (made with the pool's settings, so it does
- * not take one of the pool's connections away from requests), reconnecting when it drops.
- * `onNotify` runs for each notification; `onGap` when notifications may have been missed: with
- * `false` when the connection was lost (nothing is heard until it is back), with `true` once LISTEN
- * took effect (changes before it were not heard). A cache then forgets what it holds.
+ * The one listening connection of a pool: every channel its process listens on (the caches, the
+ * notification dispatch, the principals, the settings) goes through it, so that a server holds one
+ * listening connection rather than one per channel (each a PostgreSQL backend of its own). Made
+ * with the pool's settings, it takes no connection away from requests. Changes are applied one
+ * after another (`sync`): connect when a channel is wanted, LISTEN the new channels, UNLISTEN the
+ * unwanted ones, end when none is left; a lost connection is replaced after a second.
  */
-export function listenChannel(
-  pool: pg.Pool,
-  channel: string,
-  handlers: { onNotify(payload: string): void; onGap(listening: boolean): void },
-  log: { warn: (obj: object, msg: string) => void } = { warn: () => undefined },
-): ChannelListener {
-  let closed = false;
-  let client: pg.Client | undefined;
-  const connect = async () => {
-    if (closed) return;
-    const next = new pg.Client(pool.options as pg.ClientConfig);
-    next.on('notification', (message) => {
-      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+class PoolListener {
+  private client: pg.Client | undefined;
+  private readonly listening = new Set<string>();
+  /** Per channel, its handlers and whether each was told that LISTEN took effect. */
+  private readonly channels = new Map<string, Map<ChannelHandlers, boolean>>();
+  private chain: Promise<void> = Promise.resolve();
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private log: Log,
+  ) {}
+
+  add(channel: string, handlers: ChannelHandlers, log: Log): Promise<void> {
+    this.log = log;
+    const handlersOf = this.channels.get(channel) ?? new Map<ChannelHandlers, boolean>();
+    this.channels.set(channel, handlersOf.set(handlers, false));
+    return this.schedule();
+  }
+
+  remove(channel: string, handlers: ChannelHandlers): Promise<void> {
+    const handlersOf = this.channels.get(channel);
+    handlersOf?.delete(handlers);
+    if (handlersOf?.size === 0) this.channels.delete(channel);
+    return this.schedule();
+  }
+
+  private schedule(): Promise<void> {
+    this.chain = this.chain.then(() => this.sync());
+    return this.chain;
+  }
+
+  private async sync(): Promise<void> {
+    if (this.channels.size === 0) {
+      const current = this.client;
+      this.client = undefined;
+      this.listening.clear();
+      await current?.end().catch(() => undefined);
+      return;
+    }
+    try {
+      const client = this.client ?? (await this.connect());
+      // One round trip for every change (a simple query of several statements).
+      const unwanted = [...this.listening].filter((channel) => !this.channels.has(channel));
+      const wanted = [...this.channels.keys()].filter((channel) => !this.listening.has(channel));
+      const statements = [...unwanted.map((channel) => `UNLISTEN ${pg.escapeIdentifier(channel)}`), ...wanted.map((channel) => `LISTEN ${pg.escapeIdentifier(channel)}`)];
+      if (statements.length > 0) await client.query(statements.join('; '));
+      for (const channel of unwanted) this.listening.delete(channel);
+      for (const channel of wanted) this.listening.add(channel);
+      for (const handlersOf of this.channels.values()) {
+        // Changes before LISTEN took effect were not heard.
+        for (const [handlers, told] of handlersOf) {
+          if (told) continue;
+          handlersOf.set(handlers, true);
+          handlers.onGap(true);
+        }
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, `cannot listen on ${[...this.channels.keys()].join(', ')} yet; retrying`);
+      this.lost(this.client, 5000);
+    }
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const options = this.pool.options as pg.ClientConfig;
+    const client = new pg.Client({ ...options, application_name: `${options.application_name ?? 'fishlog'}-listener` });
+    client.on('notification', (message) => {
+      for (const handlers of this.channels.get(message.channel)?.keys() ?? []) handlers.onNotify(message.payload ?? '');
     });
     const lost = (error: unknown) => {
-      if (client !== next) return;
-      log.warn({ err: error }, `listener of ${channel} lost its connection; reconnecting`);
-      client = undefined;
-      handlers.onGap(false);
-      void next.end().catch(() => undefined);
-      if (!closed) setTimeout(() => void connect(), 1000).unref();
+      if (this.client !== client) return;
+      this.log.warn({ err: error }, `listener of ${[...this.listening].join(', ')} lost its connection; reconnecting`);
+      this.lost(client, 1000);
     };
-    next.on('error', lost);
+    client.on('error', lost);
     // A server that goes away may end the connection without an error.
-    next.on('end', () => lost(new Error('connection ended')));
+    client.on('end', () => lost(new Error('connection ended')));
+    this.client = client;
     try {
-      await next.connect();
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      if (closed) return void (await next.end().catch(() => undefined));
-      client = next;
-      handlers.onGap(true); // changes before LISTEN took effect were not heard
+      await client.connect();
     } catch (error) {
-      void next.end().catch(() => undefined);
-      log.warn({ err: error }, `cannot listen on ${channel} yet; retrying`);
-      if (!closed) setTimeout(() => void connect(), 5000).unref();
+      this.client = undefined;
+      void client.end().catch(() => undefined);
+      throw error;
     }
-  };
-  const started = connect();
+    return client;
+  }
+
+  /** Nothing is heard until a new connection listens: every handler is told, and a new one is tried after `delayMs`. */
+  private lost(client: pg.Client | undefined, delayMs: number): void {
+    if (client && this.client === client) this.client = undefined;
+    this.listening.clear();
+    void client?.end().catch(() => undefined);
+    for (const handlersOf of this.channels.values()) {
+      for (const [handlers, told] of handlersOf) {
+        if (!told) continue;
+        handlersOf.set(handlers, false);
+        handlers.onGap(false);
+      }
+    }
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => void this.schedule(), delayMs).unref();
+  }
+}
+
+const poolListeners = new WeakMap<pg.Pool, PoolListener>();
+
+/**
+ * LISTEN on `channel` through the pool's listening connection (`PoolListener`: one for every
+ * channel of the process), which is replaced when it drops. `onNotify` runs for each
+ * notification; `onGap` when notifications may have been missed: with `false` when the connection
+ * was lost (nothing is heard until it is back), with `true` once LISTEN took effect (changes
+ * before it were not heard). A cache then forgets what it holds.
+ */
+export function listenChannel(pool: pg.Pool, channel: string, handlers: ChannelHandlers, log: Log = { warn: () => undefined }): ChannelListener {
+  let listener = poolListeners.get(pool);
+  if (!listener) poolListeners.set(pool, (listener = new PoolListener(pool, log)));
+  const own: ChannelHandlers = { onNotify: (payload) => handlers.onNotify(payload), onGap: (listening) => handlers.onGap(listening) };
+  const started = listener.add(channel, own, log);
   return {
     ready: started,
     async close() {
-      closed = true;
       await started;
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => undefined);
+      await listener.remove(channel, own);
     },
   };
 }
@@ -211,10 +297,10 @@ const notStarted = new WeakMap<pg.Pool, Array<() => void>>();
 
 /**
  * A routes plugin's cache listens (`listen`: a cache's `listen`) from the moment the server is
- * ready until it closes; requests served meanwhile read through the cache. Each listener opens a
- * connection of its own: the first onReady hook starts every listener of the app at once, so that
- * they connect side by side rather than one after another (Fastify runs the hooks in turn); each
- * hook then waits for its own.
+ * ready until it closes; requests served meanwhile read through the cache. The first onReady hook
+ * starts every listener of the app at once, so that the pool's listening connection connects once
+ * and LISTENs on all their channels in one round trip (Fastify runs the hooks in turn); each hook
+ * then waits for its own.
  */
 export function listenWhileServing(app: FastifyInstance, pool: pg.Pool, listen: (pool: pg.Pool, log: { warn: (obj: object, msg: string) => void }) => ChannelListener): void {
   let listener: ChannelListener | undefined;

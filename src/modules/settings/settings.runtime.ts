@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { createDb } from '../../core/db/client.js';
+import { listenChannel, type ChannelListener } from '../../core/db/listen.js';
 import * as repo from './settings.repository.js';
 
 /**
@@ -14,7 +15,7 @@ import * as repo from './settings.repository.js';
 export class SettingsRuntime {
   private values = new Map<string, unknown>();
   private frozen = new Map<string, unknown>();
-  private listener: pg.PoolClient | undefined;
+  private listener: ChannelListener | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private loaded = false;
@@ -58,36 +59,35 @@ export class SettingsRuntime {
     this.loaded = true;
   }
 
+  /**
+   * On the pool's one listening connection (core/db/listen.ts). Once it listens again after a lost
+   * connection, the settings are re-read (a change may have been missed meanwhile).
+   */
   private async listen(): Promise<void> {
     if (this.closed) return;
-    try {
-      const client = await this.pool.connect();
-      client.on('notification', (message) => {
-        if (message.channel === repo.SETTINGS_CHANNEL) void this.refresh().catch((error: unknown) => this.log.warn({ err: error }, 'settings re-read failed'));
-      });
-      client.on('error', (error) => {
-        if (this.listener !== client) return;
-        this.log.warn({ err: error }, 'settings listener lost its connection; reconnecting (the periodic re-read covers the gap)');
-        this.listener = undefined;
-        client.release(true);
-        if (!this.closed) setTimeout(() => void this.listen(), 1000).unref();
-      });
-      await client.query(`LISTEN ${repo.SETTINGS_CHANNEL}`);
-      this.listener = client;
-    } catch (error) {
-      this.log.warn({ err: error }, 'cannot listen for settings changes yet; retrying');
-      if (!this.closed) setTimeout(() => void this.listen(), 5000).unref();
-    }
+    let lost = false;
+    const reread = () => void this.refresh().catch((error: unknown) => this.log.warn({ err: error }, 'settings re-read failed'));
+    this.listener = listenChannel(
+      this.pool,
+      repo.SETTINGS_CHANNEL,
+      {
+        onNotify: reread,
+        onGap: (listening) => {
+          if (!listening) lost = true;
+          else if (lost) reread();
+        },
+      },
+      this.log,
+    );
+    await this.listener.ready;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    const client = this.listener;
+    const listener = this.listener;
     this.listener = undefined;
-    if (client) {
-      client.removeAllListeners('notification');
-      client.release(true);
-    }
+    await listener?.close();
   }
+
 }
