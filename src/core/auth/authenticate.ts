@@ -180,5 +180,4 @@ export class Authenticator {
     this.listener = undefined;
     await listener?.close();
   }
-
 }

@@ -89,5 +89,4 @@ export class SettingsRuntime {
     this.listener = undefined;
     await listener?.close();
   }
-
 }
