@@ -2,13 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention, listBaseBackups, takeBaseBackup, uploadHealth, uploadToBucket, verifyBackup, type BackupConfig, type BaseBackupManifest } from './backup.js';
 import { s3BackupRemote, type BackupBucket } from './backup-s3.js';
 import { migrateDatabase } from './migrate.js';
 import { createS3Client } from '../s3-client.js';
-import { appOnCluster, archived, closeCluster, countNotes, notedTime, openArchiving, runCli } from '../../../test/backup-cluster.js';
+import { appOnCluster, archived, closeCluster, countNotes, notedTime, openArchiving, poolOn, runCli } from '../../../test/backup-cluster.js';
 import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 
 /**
@@ -53,7 +52,7 @@ describe('backups in an S3 bucket (FISHLOG_BACKUP_TARGET=s3)', { timeout: 180_00
 
   it('restores to a noted time from the bucket alone: the rows written before it are all there, a DELETE made after it is not', async () => {
     const db = await open();
-    const pool = new pg.Pool({ connectionString: db.cluster.url(), max: 1 });
+    const pool = poolOn(db.cluster);
     await migrateDatabase(pool).finally(() => pool.end());
     await db.client.query('CREATE TABLE notes (id int PRIMARY KEY, text text NOT NULL)');
     await db.client.query("INSERT INTO notes SELECT g, 'before the backup ' || g FROM generate_series(1, 100) g");

@@ -2,12 +2,11 @@ import { chmodSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/index.js';
 import { applyRetention, archiveHealth, listBaseBackups, verifyBackup, type BackupConfig, type BackupStatus, type BaseBackupManifest } from './backup.js';
 import { migrateDatabase } from './migrate.js';
-import { appOnCluster, archived, closeCluster, countNotes, notedTime, openArchiving, runCli } from '../../../test/backup-cluster.js';
+import { appOnCluster, archived, closeCluster, countNotes, notedTime, openArchiving, poolOn, runCli } from '../../../test/backup-cluster.js';
 import { backupReadiness, scheduledBaseBackup, walArchiveWatch } from '../../modules/health/health.service.js';
 
 /**
@@ -46,7 +45,7 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
   it('restores to a time: the rows written before it are all there, a DELETE made after it is not', async () => {
     const db = await open();
     // A fishlog database (`backup verify` checks its migrations), and a table of our own.
-    const pool = new pg.Pool({ connectionString: db.cluster.url(), max: 1 });
+    const pool = poolOn(db.cluster);
     await migrateDatabase(pool).finally(() => pool.end());
     await db.client.query('CREATE TABLE notes (id int PRIMARY KEY, text text NOT NULL)');
     await db.client.query("INSERT INTO notes SELECT g, 'before the backup ' || g FROM generate_series(1, 100) g");
@@ -135,7 +134,7 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
 
   it('warns in the log once when the archive starts lagging behind the writes or failing, and once more when it has caught up', async () => {
     const db = await open();
-    const pool = new pg.Pool({ connectionString: db.cluster.url(), max: 1 });
+    const pool = poolOn(db.cluster);
     const lines: string[] = [];
     const log = { info: (_: object, message: string) => void lines.push(`info: ${message}`), warn: (_: object, message: string) => void lines.push(`warn: ${message}`) };
     const watch = walArchiveWatch(log);
@@ -239,7 +238,7 @@ describe('backups of the embedded PostgreSQL', { timeout: 180_000 }, () => {
 
   it('the hourly job takes a base backup when the newest is due, not before; readiness shows the archive and the newest backup', async () => {
     const db = await open();
-    const pool = new pg.Pool({ connectionString: db.cluster.url(), max: 1 });
+    const pool = poolOn(db.cluster);
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (_: object, message: string) => void warnings.push(message) };
     try {
