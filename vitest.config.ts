@@ -35,12 +35,14 @@ export default defineConfig({
     // per file. A worker spends about a third of its time waiting (on PostgreSQL, Chromium, the
     // server processes of test/e2e); the extra worker runs meanwhile. On 2 cores (2026-11-29, one
     // run each, the same hour): 2 workers 428–460 s, 3 workers 360 s, 4 workers 419 s (each
-    // worker imports src/ again: import time 25 → 39 → 77 s).
+    // worker imports src/ again: import time 25 → 39 → 77 s). At most 4 workers: each holds a
+    // test file's connections (its app's pools, its listener), and a run on TEST_DATABASE_URL has to
+    // fit PostgreSQL's default of 100 connections.
     // Every file still gets its own database, app and registries (test/harness.ts); nothing in
     // src/ keeps state at module level (the registries are per app), and mocks are restored
     // after every test.
     pool: 'forks',
-    maxWorkers: availableParallelism() + 1,
+    maxWorkers: Math.min(availableParallelism() + 1, 4),
     isolate: false,
     sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
