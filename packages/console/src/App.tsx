@@ -79,6 +79,12 @@ const theme = {
   ...defaultTheme,
   palette: { ...defaultTheme.palette, primary: { main: '#1a4d7a' }, secondary: { main: '#123a5c' } },
   ...(reducedMotion ? { transitions: { create: () => 'none' } } : {}),
+  // Every progress indicator is named (axe: aria-progressbar-name), react-admin's loading spinner in the app bar too.
+  components: {
+    ...defaultTheme.components,
+    MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
+    MuiLinearProgress: { defaultProps: { 'aria-label': 'Loading' } },
+  },
 };
 
 /** The menu lists only what the API says the caller may do (GET /api/admin/me). */

@@ -51,7 +51,7 @@ describe.skipIf(!haveChromium('packages/console/test/webhooks.browser.test.ts'))
     await deliveries.getByRole('combobox', { name: 'Delivery status' }).click();
     await page.getByRole('option', { name: 'Failed' }).click();
     await page.waitForURL(/filter=.*status.*Failed/);
-    // Until the log's read is answered (react-admin's progress bar, unnamed, would fail axe mid-load).
+    // Until the log's read is answered (the screenshot shows the narrowed log).
     await expect.poll(() => page.getByRole('progressbar').count(), { timeout: 25_000 }).toBe(0);
     await session.expectAccessible(page, 'webhook');
 
